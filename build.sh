@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# build.sh: compile the browser playground to WebAssembly, then render
+# content/ into dist/ with the same Go code. Usage: ./build.sh [extra flags
+# for `retrylab build`, e.g. -base-url /retrylab/].
+set -euo pipefail
+cd "$(dirname "$0")"
+GO=${GO:-go}
+mkdir -p build
+if [ -d wasm/playground ]; then
+  GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags="-s -w" -o build/playground.wasm ./wasm/playground
+  cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" build/wasm_exec.js
+fi
+"$GO" run ./site/cmd/retrylab build -content content -out dist "$@"

@@ -1,0 +1,30 @@
+package calc
+
+import "retrylab/core/retry"
+
+// AttemptsResult is the result of the attempts calculator.
+type AttemptsResult struct {
+	Q                  float64 `json:"q"`
+	N                  int     `json:"n"`
+	ExpectedAttempts   float64 `json:"expected_attempts"`
+	SuccessProbability float64 `json:"success_probability"`
+}
+
+func attemptsCalc() *Calculator {
+	return &Calculator{
+		Name:    "attempts",
+		Article: 1,
+		Help:    "expected attempts and success probability for independent failures",
+		Params: []Param{
+			{Name: "q", Kind: Float, Default: "0.5", Min: Incl(0), Max: Incl(1), Step: 0.01,
+				Help: "probability that one attempt fails"},
+			{Name: "n", Kind: Int, Default: "3", Min: Incl(1), Max: Incl(1000), SliderMax: 20,
+				Help: "attempts in total (1 first + n-1 retries)"},
+		},
+		Run: func(a Args) (any, error) {
+			q, n := a.Float("q"), a.Int("n")
+			e, s := retry.ExpectedAttempts(q, n)
+			return AttemptsResult{Q: q, N: n, ExpectedAttempts: e, SuccessProbability: s}, nil
+		},
+	}
+}

@@ -1,0 +1,321 @@
+package calc
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Calculator is one experiment: a name, its parameters and the function
+// that computes its result. Run receives Args that passed every declared
+// check; it returns a value that encoding/json can encode (a struct with
+// json tags), or an *Error for rules that link parameters and work bounds.
+type Calculator struct {
+	Name    string
+	Article int    // 1 or 2: the article the experiment belongs to
+	Help    string // one English line for `retrylab calc`
+	Params  []Param
+	Run     func(a Args) (any, error)
+}
+
+// Param returns the declaration of the parameter called name, or nil.
+func (c *Calculator) Param(name string) *Param {
+	for i := range c.Params {
+		if c.Params[i].Name == name {
+			return &c.Params[i]
+		}
+	}
+	return nil
+}
+
+// LabelKey returns the translation key of a parameter's label:
+// "param.CALC.NAME". Its description is LabelKey+".help".
+func (c *Calculator) LabelKey(name string) string { return "param." + c.Name + "." + name }
+
+func (c *Calculator) paramNames() string {
+	names := make([]string, len(c.Params))
+	for i, p := range c.Params {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Args holds parsed, validated parameter values. Every declared parameter
+// has a value except absent Optional ones (see Has). The accessors panic on
+// a name the calculator does not declare with that kind: that is a bug in
+// the calculator, caught by the registry tests.
+type Args struct {
+	calc *Calculator
+	vals map[string]any
+	raw  map[string]string // the canonical text of each value given by the caller
+}
+
+// Has reports whether name has a value (given or defaulted).
+func (a Args) Has(name string) bool { _, ok := a.vals[name]; return ok }
+
+// Given reports whether the caller set name explicitly.
+func (a Args) Given(name string) bool { _, ok := a.raw[name]; return ok }
+
+// Int returns an Int parameter.
+func (a Args) Int(name string) int { return a.get(name, Int).(int) }
+
+// Float returns a Float parameter.
+func (a Args) Float(name string) float64 { return a.get(name, Float).(float64) }
+
+// Bool returns a Bool parameter.
+func (a Args) Bool(name string) bool { return a.get(name, Bool).(bool) }
+
+// String returns a Choice, Text or JSON parameter.
+func (a Args) String(name string) string {
+	v, ok := a.vals[name]
+	if !ok {
+		panic("calc: " + a.calc.Name + "." + name + " has no value")
+	}
+	return v.(string)
+}
+
+// Ints returns an IntList parameter.
+func (a Args) Ints(name string) []int { return append([]int(nil), a.get(name, IntList).([]int)...) }
+
+// Floats returns a FloatList parameter.
+func (a Args) Floats(name string) []float64 {
+	return append([]float64(nil), a.get(name, FloatList).([]float64)...)
+}
+
+// BigInt returns a BigInt parameter (a fresh copy).
+func (a Args) BigInt(name string) *big.Int { return new(big.Int).Set(a.get(name, BigInt).(*big.Int)) }
+
+func (a Args) get(name string, k Kind) any {
+	p := a.calc.Param(name)
+	if p == nil || p.Kind != k {
+		panic("calc: " + a.calc.Name + " declares no " + k.String() + " parameter " + name)
+	}
+	v, ok := a.vals[name]
+	if !ok {
+		panic("calc: " + a.calc.Name + "." + name + " has no value")
+	}
+	return v
+}
+
+// Query returns the values the caller set explicitly, in canonical text:
+// the URL query that reproduces these Args.
+func (a Args) Query() url.Values {
+	q := url.Values{}
+	for k, v := range a.raw {
+		q.Set(k, v)
+	}
+	return q
+}
+
+// Calc returns the calculator the Args belong to.
+func (a Args) Calc() *Calculator { return a.calc }
+
+// Parse validates values (name → text, as from a URL query or CLI
+// key=value pairs) against the declaration and fills in defaults. An
+// unknown name, a repeated name or a bad value yields an *Error; the first
+// error in declaration order is returned (unknown names first).
+func (c *Calculator) Parse(values url.Values) (Args, error) {
+	a := Args{calc: c, vals: map[string]any{}, raw: map[string]string{}}
+	var unknown []string
+	for k := range values {
+		if c.Param(k) == nil {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return a, newError(c.Name, unknown[0], CodeUnknownParam, map[string]string{"names": c.paramNames()})
+	}
+	for i := range c.Params {
+		p := &c.Params[i]
+		vs, given := values[p.Name]
+		if len(vs) > 1 {
+			return a, newError(c.Name, p.Name, CodeRepeated, nil)
+		}
+		text := p.Default
+		if given {
+			text = vs[0]
+		}
+		if !given && p.Optional && p.Default == "" {
+			continue
+		}
+		v, canon, err := p.parse(c.Name, text)
+		if err != nil {
+			return a, err
+		}
+		a.vals[p.Name] = v
+		if given {
+			a.raw[p.Name] = canon
+		}
+	}
+	return a, nil
+}
+
+// ParsePairs parses CLI arguments of the form key=value.
+func (c *Calculator) ParsePairs(pairs []string) (Args, error) {
+	values := url.Values{}
+	for _, kv := range pairs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return Args{calc: c}, newError(c.Name, "", CodeSyntax, map[string]string{"value": quote(kv)})
+		}
+		values[k] = append(values[k], v)
+	}
+	return c.Parse(values)
+}
+
+// Compute parses values and runs the calculator.
+func (c *Calculator) Compute(values url.Values) (any, error) {
+	a, err := c.Parse(values)
+	if err != nil {
+		return nil, err
+	}
+	return c.Run(a)
+}
+
+// parse converts one text value of p, returning the value and its
+// canonical text.
+func (p *Param) parse(calc, text string) (any, string, error) {
+	text = strings.TrimSpace(text)
+	bad := func(code Code, vars map[string]string) (any, string, error) {
+		if vars == nil {
+			vars = map[string]string{}
+		}
+		vars["value"] = quote(text)
+		vars["range"] = p.RangeText()
+		vars["kind"] = p.Kind.String()
+		return nil, "", newError(calc, p.Name, code, vars)
+	}
+	switch p.Kind {
+	case Int, Float:
+		f, code := p.number(text)
+		if code != "" {
+			return bad(code, nil)
+		}
+		if p.Kind == Int {
+			return int(f), strconv.Itoa(int(f)), nil
+		}
+		return f, FormatFloat(f), nil
+	case IntList, FloatList:
+		parts := strings.Split(text, ",")
+		if text == "" {
+			parts = nil
+		}
+		min, max := p.MinLen, p.maxLen()
+		if min == 0 {
+			min = 1
+		}
+		if len(parts) < min || len(parts) > max {
+			return bad(CodeListLen, map[string]string{"min": strconv.Itoa(min), "max": strconv.Itoa(max), "count": strconv.Itoa(len(parts))})
+		}
+		ints := make([]int, 0, len(parts))
+		floats := make([]float64, 0, len(parts))
+		canon := make([]string, len(parts))
+		for i, s := range parts {
+			s = strings.TrimSpace(s)
+			f, code := p.number(s)
+			if code != "" {
+				text = s
+				return bad(code, nil)
+			}
+			if p.Kind == IntList {
+				ints = append(ints, int(f))
+				canon[i] = strconv.Itoa(int(f))
+			} else {
+				floats = append(floats, f)
+				canon[i] = FormatFloat(f)
+			}
+		}
+		if p.Kind == IntList {
+			return ints, strings.Join(canon, ","), nil
+		}
+		return floats, strings.Join(canon, ","), nil
+	case Bool:
+		switch strings.ToLower(text) {
+		case "true", "1", "yes", "on":
+			return true, "true", nil
+		case "false", "0", "no", "off":
+			return false, "false", nil
+		}
+		return bad(CodeBool, nil)
+	case Choice:
+		for _, ch := range p.Choices {
+			if text == ch {
+				return ch, ch, nil
+			}
+		}
+		return bad(CodeChoice, nil)
+	case BigInt:
+		n, ok := ParseBigInt(text)
+		if !ok {
+			return bad(CodeNotInteger, nil)
+		}
+		return n, n.String(), nil
+	case Text:
+		if len(text) > p.maxLen() {
+			return bad(CodeTooLong, map[string]string{"max": strconv.Itoa(p.maxLen())})
+		}
+		return text, text, nil
+	case JSON:
+		if len(text) > p.maxLen() {
+			return bad(CodeTooLong, map[string]string{"max": strconv.Itoa(p.maxLen())})
+		}
+		if !json.Valid([]byte(text)) {
+			return bad(CodeJSON, map[string]string{"detail": "syntax error"})
+		}
+		return text, text, nil
+	}
+	panic("calc: parameter " + p.Name + " has no kind")
+}
+
+// maxBigIntDigits bounds the text of a BigInt so that parsing stays cheap.
+const maxBigIntDigits = 4096
+
+// ParseBigInt parses a decimal integer of any size and sign (an optional
+// sign, then digits; '_' is not allowed). Its text is at most 4096 digits.
+func ParseBigInt(s string) (*big.Int, bool) {
+	s = strings.TrimSpace(s)
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 || digits == "" || len(digits) > maxBigIntDigits {
+		return nil, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return nil, false
+		}
+	}
+	n, ok := new(big.Int).SetString(s, 10)
+	return n, ok
+}
+
+// number parses a numeric (element) value of p and checks its range.
+func (p *Param) number(s string) (float64, Code) {
+	if s == "" || strings.ContainsAny(s, "xX_pP") {
+		return 0, CodeNotNumber // decimal only: no hex floats, no digit separators
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, CodeRange
+		}
+		return 0, CodeNotNumber
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, CodeNotFinite
+	}
+	integer := p.Kind == Int || p.Kind == IntList
+	if integer && (f != math.Trunc(f)) {
+		return 0, CodeNotInteger
+	}
+	if !p.inRange(f) {
+		return 0, CodeRange
+	}
+	if integer && math.Abs(f) > 1<<53 {
+		return 0, CodeRange
+	}
+	return f, ""
+}

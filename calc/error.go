@@ -1,0 +1,116 @@
+package calc
+
+import (
+	"sort"
+	"strings"
+)
+
+// Code classifies an [Error]; it is the suffix of the message key a
+// translation table uses ("err." + code).
+type Code string
+
+// The error codes. Every code's message names the parameter (if any).
+const (
+	CodeUnknownCalc  Code = "unknown_calc"  // no calculator of that name; Vars: name, names
+	CodeUnknownParam Code = "unknown_param" // no such parameter; Vars: names
+	CodeRepeated     Code = "repeated"      // the parameter was given twice
+	CodeSyntax       Code = "syntax"        // not "key=value"; Vars: value
+	CodeNotNumber    Code = "not_number"    // not a number (or not an integer for ints); Vars: value, kind, range
+	CodeNotInteger   Code = "not_integer"   // a number, but ints need an integer; Vars: value, range
+	CodeNotFinite    Code = "not_finite"    // NaN or ±Inf; Vars: value, range
+	CodeRange        Code = "range"         // outside the declared range; Vars: value, range
+	CodeChoice       Code = "choice"        // not one of the choices; Vars: value, range
+	CodeBool         Code = "bool"          // not a boolean; Vars: value
+	CodeListLen      Code = "list_len"      // wrong number of list elements; Vars: min, max, count
+	CodeTooLong      Code = "too_long"      // text longer than allowed; Vars: max
+	CodeJSON         Code = "json"          // invalid JSON; Vars: detail
+	CodeWork         Code = "work"          // more work than the calculator's bound; Vars: detail
+	CodeConstraint   Code = "constraint"    // a rule linking parameters; Vars: detail
+)
+
+// Error is a refused input. It names the calculator, the parameter (empty
+// when the error is not about one parameter), a [Code], and Vars: the values
+// a translated message interpolates ({param}, {value}, {range}, …).
+// Message is the English one-line message that the CLI and the API print.
+type Error struct {
+	Calc    string
+	Param   string
+	Code    Code
+	Vars    map[string]string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Key returns the translation key of the message: "err." + Code.
+func (e *Error) Key() string { return "err." + string(e.Code) }
+
+// english is the English template of each code; {param} and the Vars are
+// substituted by Expand.
+var english = map[Code]string{
+	CodeUnknownCalc:  "unknown calculator {name}; the calculators are {names}",
+	CodeUnknownParam: "unknown parameter {param}; the parameters are {names}",
+	CodeRepeated:     "parameter {param} is given more than once",
+	CodeSyntax:       "expected key=value, got {value}",
+	CodeNotNumber:    "{param} must be a number in {range}, got {value}",
+	CodeNotInteger:   "{param} must be an integer in {range}, got {value}",
+	CodeNotFinite:    "{param} must be a finite number in {range}, got {value}",
+	CodeRange:        "{param} must be in {range}, got {value}",
+	CodeChoice:       "{param} must be {range}, got {value}",
+	CodeBool:         "{param} must be true or false, got {value}",
+	CodeListLen:      "{param} must have {min} to {max} elements, got {count}",
+	CodeTooLong:      "{param} must be at most {max} bytes long",
+	CodeJSON:         "{param} is not valid JSON: {detail}",
+	CodeWork:         "{param}: {detail}",
+	CodeConstraint:   "{param}: {detail}",
+}
+
+// EnglishTemplate returns the English message template of code c, the
+// fallback of every translation table.
+func EnglishTemplate(c Code) string { return english[c] }
+
+// Expand substitutes {param} and every {var} of e into template t.
+func (e *Error) Expand(t string) string {
+	pairs := []string{"{param}", e.Param}
+	keys := make([]string, 0, len(e.Vars))
+	for k := range e.Vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		pairs = append(pairs, "{"+k+"}", e.Vars[k])
+	}
+	return strings.NewReplacer(pairs...).Replace(t)
+}
+
+// newError builds an Error with its English message.
+func newError(calc, param string, code Code, vars map[string]string) *Error {
+	e := &Error{Calc: calc, Param: param, Code: code, Vars: vars}
+	e.Message = e.Expand(english[code])
+	return e
+}
+
+// Refuse returns a CodeWork or CodeConstraint error about param, for the
+// checks a calculator makes itself. detail is the English detail, a
+// template over the kv pairs ("{name} × waves must be at most {max}");
+// key is its translation key ("detail.jitter.total"), so a page can show
+// it in the reader's language. kv alternates names and values.
+func Refuse(calc, param string, code Code, key, detail string, kv ...string) *Error {
+	vars := map[string]string{"detail_key": key}
+	for i := 0; i+1 < len(kv); i += 2 {
+		vars[kv[i]] = kv[i+1]
+	}
+	e := &Error{Calc: calc, Param: param, Code: code, Vars: vars}
+	vars["detail"] = e.Expand(detail)
+	e.Message = e.Expand(english[code])
+	return e
+}
+
+// quote shortens a user value for an error message.
+func quote(s string) string {
+	const max = 40
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return "\"" + s + "\""
+}

@@ -1,0 +1,56 @@
+package calc
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Registry is the set of calculators, in the order the reference page and
+// `retrylab calc` list them. It is immutable once built.
+type Registry struct {
+	list []*Calculator
+}
+
+// New returns the registry of every calculator of both articles.
+func New() *Registry {
+	return &Registry{list: []*Calculator{
+		attemptsCalc(),
+	}}
+}
+
+// List returns the calculators in order. The caller must not modify them.
+func (r *Registry) List() []*Calculator { return r.list }
+
+// Lookup returns the calculator called name.
+func (r *Registry) Lookup(name string) (*Calculator, bool) {
+	for _, c := range r.list {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// Names returns the calculators' names, comma-separated.
+func (r *Registry) Names() string {
+	names := make([]string, len(r.list))
+	for i, c := range r.list {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Compute runs calculator name on values; an unknown name is a
+// CodeUnknownCalc *Error.
+func (r *Registry) Compute(name string, values url.Values) (any, error) {
+	c, ok := r.Lookup(name)
+	if !ok {
+		return nil, r.UnknownError(name)
+	}
+	return c.Compute(values)
+}
+
+// UnknownError is the error for a calculator name that does not exist.
+func (r *Registry) UnknownError(name string) *Error {
+	return newError("", "", CodeUnknownCalc, map[string]string{"name": quote(name), "names": r.Names()})
+}
