@@ -13,9 +13,10 @@ type Registry struct {
 
 // New returns the registry of every calculator of both articles.
 func New() *Registry {
-	return &Registry{list: []*Calculator{
-		attemptsCalc(),
-	}}
+	var list []*Calculator
+	list = append(list, article1()...)
+	list = append(list, article2()...)
+	return &Registry{list: list}
 }
 
 // List returns the calculators in order. The caller must not modify them.

@@ -1,0 +1,9 @@
+package calc
+
+// article1 returns the calculators of article 1 (retries), in the order the
+// article introduces them.
+func article1() []*Calculator {
+	return []*Calculator{
+		attemptsCalc(),
+	}
+}
