@@ -1,0 +1,150 @@
+// Package pyrand reproduces CPython's random.Random bit for bit: the
+// Mersenne Twister MT19937 seeded from an integer exactly as CPython 3
+// seeds it (random.seed(n) for an int n of any size and sign), random()
+// built from two 32-bit outputs, and uniform(a, b).
+//
+// The same seed gives the same sequence of floats as
+//
+//	r = random.Random(seed); r.random(); r.uniform(a, b)
+//
+// in CPython 3 (checked against vectors CPython wrote, see
+// scripts/pyvectors/pyrand.py). A Random is not safe for concurrent use;
+// it holds its own state, so two Randoms never share a sequence.
+package pyrand
+
+import "math/big"
+
+const (
+	n         = 624
+	m         = 397
+	matrixA   = 0x9908b0df
+	upperMask = 0x80000000
+	lowerMask = 0x7fffffff
+)
+
+// Random is one MT19937 generator. The zero Random is not usable: build it
+// with New or NewInt64.
+type Random struct {
+	mt  [n]uint32
+	mti int
+}
+
+// New returns a generator seeded as CPython's random.Random(seed) for the
+// int seed: the absolute value is split into 32-bit words, least
+// significant first, and fed to init_by_array; zero is the key [0]. A nil
+// seed is treated as 0 (CPython's None would use the OS entropy, which
+// this package, being deterministic, does not).
+func New(seed *big.Int) *Random {
+	var key []uint32
+	if seed != nil {
+		words := new(big.Int).Abs(seed).Bits() // little-endian machine words
+		for _, w := range words {
+			for s := uint(0); s < uint(bitsPerWord); s += 32 {
+				key = append(key, uint32(uint64(w)>>s))
+			}
+		}
+		for len(key) > 0 && key[len(key)-1] == 0 {
+			key = key[:len(key)-1]
+		}
+	}
+	if len(key) == 0 {
+		key = []uint32{0}
+	}
+	r := new(Random)
+	r.initByArray(key)
+	return r
+}
+
+// bitsPerWord is the size of a big.Word in bits (32 or 64).
+const bitsPerWord = 32 << (^big.Word(0) >> 63)
+
+// NewInt64 is New for a seed that fits in an int64.
+func NewInt64(seed int64) *Random { return New(big.NewInt(seed)) }
+
+func (r *Random) initGenrand(s uint32) {
+	r.mt[0] = s
+	for i := 1; i < n; i++ {
+		r.mt[i] = 1812433253*(r.mt[i-1]^(r.mt[i-1]>>30)) + uint32(i)
+	}
+	r.mti = n
+}
+
+func (r *Random) initByArray(key []uint32) {
+	r.initGenrand(19650218)
+	i, j := 1, 0
+	k := n
+	if len(key) > k {
+		k = len(key)
+	}
+	for ; k > 0; k-- {
+		r.mt[i] = (r.mt[i] ^ ((r.mt[i-1] ^ (r.mt[i-1] >> 30)) * 1664525)) + key[j] + uint32(j)
+		i++
+		j++
+		if i >= n {
+			r.mt[0] = r.mt[n-1]
+			i = 1
+		}
+		if j >= len(key) {
+			j = 0
+		}
+	}
+	for k = n - 1; k > 0; k-- {
+		r.mt[i] = (r.mt[i] ^ ((r.mt[i-1] ^ (r.mt[i-1] >> 30)) * 1566083941)) - uint32(i)
+		i++
+		if i >= n {
+			r.mt[0] = r.mt[n-1]
+			i = 1
+		}
+	}
+	r.mt[0] = 0x80000000
+}
+
+// generate refills the state with the next 624 words.
+func (r *Random) generate() {
+	mt := &r.mt
+	var kk int
+	for kk = 0; kk < n-m; kk++ {
+		y := (mt[kk] & upperMask) | (mt[kk+1] & lowerMask)
+		mt[kk] = mt[kk+m] ^ (y >> 1) ^ (-(y & 1) & matrixA)
+	}
+	for ; kk < n-1; kk++ {
+		y := (mt[kk] & upperMask) | (mt[kk+1] & lowerMask)
+		mt[kk] = mt[kk+(m-n)] ^ (y >> 1) ^ (-(y & 1) & matrixA)
+	}
+	y := (mt[n-1] & upperMask) | (mt[0] & lowerMask)
+	mt[n-1] = mt[m-1] ^ (y >> 1) ^ (-(y & 1) & matrixA)
+	r.mti = 0
+}
+
+// Uint32 returns the next 32-bit output of MT19937 (CPython's
+// genrand_uint32, as getrandbits(32) returns it).
+func (r *Random) Uint32() uint32 {
+	if r.mti >= n {
+		r.generate()
+	}
+	y := r.mt[r.mti]
+	r.mti++
+	y ^= y >> 11
+	y ^= (y << 7) & 0x9d2c5680
+	y ^= (y << 15) & 0xefc60000
+	y ^= y >> 18
+	return y
+}
+
+// Random returns the next float in [0, 1) with 53 random bits, as
+// CPython's random(): a = Uint32()>>5, b = Uint32()>>6,
+// (a·2^26 + b) / 2^53.
+func (r *Random) Random() float64 {
+	a := r.Uint32() >> 5
+	b := r.Uint32() >> 6
+	return (float64(a)*67108864.0 + float64(b)) * (1.0 / 9007199254740992.0)
+}
+
+// Uniform returns a + (b-a)·Random(), exactly as CPython's uniform(a, b)
+// computes it: a float in [a, b] (b itself can appear through rounding);
+// a > b is allowed and draws from [b, a].
+func (r *Random) Uniform(a, b float64) float64 {
+	// The explicit conversion forbids a fused multiply-add, which would
+	// round once instead of twice and differ from CPython.
+	return a + float64((b-a)*r.Random())
+}

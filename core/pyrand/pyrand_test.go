@@ -1,0 +1,135 @@
+package pyrand
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"os"
+	"testing"
+)
+
+type vector struct {
+	Seed    string       `json:"seed"`
+	Uint32  []uint32     `json:"uint32"`
+	Random  []float64    `json:"random"`
+	Uniform [][3]float64 `json:"uniform"`
+}
+
+func loadVectors(t *testing.T) []vector {
+	t.Helper()
+	b, err := os.ReadFile("testdata/vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Python  string   `json:"python"`
+		Vectors []vector `json:"vectors"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Vectors) < 20 {
+		t.Fatalf("only %d vectors", len(doc.Vectors))
+	}
+	return doc.Vectors
+}
+
+func parseSeed(t *testing.T, s string) *big.Int {
+	t.Helper()
+	n, ok := new(big.Int).SetString(s, 0)
+	if !ok {
+		t.Fatalf("bad seed %q", s)
+	}
+	return n
+}
+
+// TestCPythonVectors compares every output with what CPython wrote
+// (scripts/pyvectors/pyrand.py), bit for bit.
+func TestCPythonVectors(t *testing.T) {
+	for _, v := range loadVectors(t) {
+		seed := parseSeed(t, v.Seed)
+		name := v.Seed
+		if len(name) > 24 {
+			name = name[:24] + "…"
+		}
+		t.Run(name, func(t *testing.T) {
+			r := New(seed)
+			for i, want := range v.Uint32 {
+				if got := r.Uint32(); got != want {
+					t.Fatalf("Uint32 #%d = %d, CPython %d", i, got, want)
+				}
+			}
+			r = New(seed)
+			for i, want := range v.Random {
+				if got := r.Random(); got != want {
+					t.Fatalf("Random #%d = %v, CPython %v", i, got, want)
+				}
+			}
+			r = New(seed)
+			for i, u := range v.Uniform {
+				if got := r.Uniform(u[0], u[1]); got != u[2] {
+					t.Fatalf("Uniform(%v, %v) #%d = %v, CPython %v", u[0], u[1], i, got, u[2])
+				}
+			}
+		})
+	}
+}
+
+func TestNilAndZeroSeedsAgree(t *testing.T) {
+	a, b, c := New(nil), New(big.NewInt(0)), NewInt64(0)
+	for i := 0; i < 1000; i++ {
+		x, y, z := a.Uint32(), b.Uint32(), c.Uint32()
+		if x != y || y != z {
+			t.Fatalf("output %d differs: %d %d %d", i, x, y, z)
+		}
+	}
+}
+
+func TestSignIgnored(t *testing.T) {
+	a, b := NewInt64(-123456789), NewInt64(123456789)
+	for i := 0; i < 10; i++ {
+		if x, y := a.Random(), b.Random(); x != y {
+			t.Fatalf("draw %d: %v != %v", i, x, y)
+		}
+	}
+}
+
+func TestNewDoesNotModifySeed(t *testing.T) {
+	s := big.NewInt(-77)
+	New(s)
+	if s.Int64() != -77 {
+		t.Fatalf("seed changed to %v", s)
+	}
+}
+
+func TestRandomRange(t *testing.T) {
+	r := NewInt64(1)
+	for i := 0; i < 100000; i++ {
+		if x := r.Random(); x < 0 || x >= 1 {
+			t.Fatalf("Random() = %v outside [0, 1)", x)
+		}
+	}
+}
+
+func ExampleRandom_Uniform() {
+	// random.Random(20261017).uniform(0, 100) in CPython 3.
+	r := NewInt64(20261017)
+	fmt.Println(r.Uniform(0, 100))
+	// Output: 28.049229853103252
+}
+
+func BenchmarkRandom(b *testing.B) {
+	r := NewInt64(20261017)
+	var s float64
+	for b.Loop() {
+		s += r.Random()
+	}
+	_ = s
+}
+
+func BenchmarkNewHugeSeed(b *testing.B) {
+	seed := new(big.Int).Lsh(big.NewInt(1), 4096*3)
+	for b.Loop() {
+		New(seed)
+	}
+}
