@@ -57,11 +57,11 @@ func TestCapacity(t *testing.T) {
 
 func TestInFlight(t *testing.T) {
 	tests := []struct {
-		rpm, latency        float64
-		cap                 int
-		inFlight, capped    float64
-		throughput          float64
-		limitedBy           string
+		rpm, latency     float64
+		cap              int
+		inFlight, capped float64
+		throughput       float64
+		limitedBy        string
 	}{
 		{60, 20, 0, 20, 20, 60, "rate"},
 		{60, 90, 0, 90, 90, 60, "rate"},
