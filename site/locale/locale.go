@@ -1,0 +1,171 @@
+// Package locale formats numbers, lists and messages for the reader's
+// language. It holds the CLDR data the site needs for Italian, Spanish and
+// Chinese (with English as the fallback) and a string table, and is small
+// enough to be compiled into the browser's WebAssembly module: it imports
+// no x/text and no template engine.
+package locale
+
+import (
+	"sort"
+	"strings"
+)
+
+// Locale is one language: its BCP 47 code ("it", "es", "zh") and its string
+// table (dotted keys, as content/<lang>/strings.toml flattened by
+// site/i18n). The zero Locale is English with no strings: every key falls
+// back as [Locale.T] says, numbers use '.' and ','.
+type Locale struct {
+	Lang    string
+	Strings map[string]string
+}
+
+// Lookup returns the string of key and whether the table has it.
+func (l Locale) Lookup(key string) (string, bool) {
+	s, ok := l.Strings[key]
+	return s, ok
+}
+
+// T returns the string of key, or key itself when the table lacks it (so a
+// missing translation shows up on the page instead of vanishing).
+func (l Locale) T(key string) string {
+	if s, ok := l.Strings[key]; ok {
+		return s
+	}
+	return key
+}
+
+// TOr returns the string of key, or def when the table lacks it.
+func (l Locale) TOr(key, def string) string {
+	if s, ok := l.Strings[key]; ok {
+		return s
+	}
+	return def
+}
+
+// Tf returns the string of key (or def) with each {name} replaced; kv
+// alternates names and values.
+func (l Locale) Tf(key, def string, kv ...string) string {
+	return Expand(l.TOr(key, def), kv...)
+}
+
+// Expand replaces each {name} of template t; kv alternates names and
+// values. Unknown {names} are left as they are.
+func Expand(t string, kv ...string) string {
+	if len(kv) < 2 || !strings.Contains(t, "{") {
+		return t
+	}
+	pairs := make([]string, 0, len(kv))
+	for i := 0; i+1 < len(kv); i += 2 {
+		pairs = append(pairs, "{"+kv[i]+"}", kv[i+1])
+	}
+	return strings.NewReplacer(pairs...).Replace(t)
+}
+
+// Subset returns the Locale with only the keys that start with one of
+// prefixes: what the browser needs of the table (for example "param.",
+// "err.", "detail.", "widget.", "view.", "field.").
+func (l Locale) Subset(prefixes ...string) Locale {
+	out := Locale{Lang: l.Lang, Strings: map[string]string{}}
+	for k, v := range l.Strings {
+		for _, p := range prefixes {
+			if strings.HasPrefix(k, p) {
+				out.Strings[k] = v
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Keys returns the table's keys, sorted.
+func (l Locale) Keys() []string {
+	keys := make([]string, 0, len(l.Strings))
+	for k := range l.Strings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// symbols is the CLDR data of one language.
+type symbols struct {
+	decimal, group string
+	minGrouping    int    // CLDR minimumGroupingDigits
+	percent        string // the percent pattern, "#" standing for the number
+	// list patterns (CLDR listPatterns, type standard): two items, then
+	// start, middle and end of three or more.
+	list2, listStart, listMiddle, listEnd string
+	// the "or" list (type or)
+	or2, orEnd  string
+	yes, no     string
+	intervalSep string // between the ends of an interval: "; " where ',' is the decimal mark
+}
+
+var data = map[string]symbols{
+	"en": {decimal: ".", group: ",", minGrouping: 1, percent: "#%",
+		list2: "{0} and {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0}, and {1}",
+		or2: "{0} or {1}", orEnd: "{0}, or {1}", yes: "yes", no: "no", intervalSep: ", "},
+	"it": {decimal: ",", group: ".", minGrouping: 1, percent: "#%",
+		list2: "{0} e {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} e {1}",
+		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sì", no: "no", intervalSep: "; "},
+	"es": {decimal: ",", group: ".", minGrouping: 2, percent: "#\u00a0%",
+		list2: "{0} y {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} y {1}",
+		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sí", no: "no", intervalSep: "; "},
+	"zh": {decimal: ".", group: ",", minGrouping: 1, percent: "#%",
+		list2: "{0}和{1}", listStart: "{0}、{1}", listMiddle: "{0}、{1}", listEnd: "{0}和{1}",
+		or2: "{0}或{1}", orEnd: "{0}或{1}", yes: "是", no: "否", intervalSep: ", "},
+}
+
+func (l Locale) sym() symbols {
+	lang := l.Lang
+	if i := strings.IndexAny(lang, "-_"); i >= 0 {
+		lang = lang[:i]
+	}
+	if s, ok := data[strings.ToLower(lang)]; ok {
+		return s
+	}
+	return data["en"]
+}
+
+// List joins items in the language's list style ("a, b e c", "a, b y c",
+// "a、b和c").
+func (l Locale) List(items []string) string {
+	s := l.sym()
+	return joinList(items, s.list2, s.listStart, s.listMiddle, s.listEnd)
+}
+
+// ListOr joins items as alternatives ("a, b o c", "a、b或c").
+func (l Locale) ListOr(items []string) string {
+	s := l.sym()
+	return joinList(items, s.or2, s.listStart, s.listMiddle, s.orEnd)
+}
+
+func joinList(items []string, two, start, middle, end string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	case 2:
+		return pattern(two, items[0], items[1])
+	}
+	n := len(items)
+	acc := pattern(end, items[n-2], items[n-1])
+	for i := n - 3; i >= 1; i-- {
+		acc = pattern(middle, items[i], acc)
+	}
+	return pattern(start, items[0], acc)
+}
+
+func pattern(p, a, b string) string {
+	return strings.Replace(strings.Replace(p, "{0}", a, 1), "{1}", b, 1)
+}
+
+// YesNo writes a boolean as the language's yes or no ("sì"/"no",
+// "sí"/"no", "是"/"否").
+func (l Locale) YesNo(b bool) string {
+	if b {
+		return l.sym().yes
+	}
+	return l.sym().no
+}
