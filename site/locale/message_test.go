@@ -30,7 +30,7 @@ func TestError(t *testing.T) {
 		want  string
 	}{
 		{it, "q=1.5", `probabilità di fallimento: "1.5" è fuori dall'intervallo [0; 1]`},
-		{it, "n=0", `n: "0" è fuori dall'intervallo [1; 1000]`},
+		{it, "n=0", `n: "0" è fuori dall'intervallo [1; 1.000]`},
 		{it, "z=1", "parametro sconosciuto z; i parametri sono q, n"},
 		// not in the table: the English template, with the localized range
 		{it, "q=x", `probabilità di fallimento must be a number in [0; 1], got "x"`},
