@@ -101,15 +101,16 @@ func (r *Random) initByArray(key []uint32) {
 
 // generate refills the state with the next 624 words.
 func (r *Random) generate() {
-	mt := &r.mt
-	var kk int
-	for kk = 0; kk < n-m; kk++ {
-		y := (mt[kk] & upperMask) | (mt[kk+1] & lowerMask)
-		mt[kk] = mt[kk+m] ^ (y >> 1) ^ (-(y & 1) & matrixA)
+	mt := r.mt[:]
+	lo, hi := mt[:n-m+1], mt[m:] // mt[k] and mt[k+1] for k < n-m; mt[k+m]
+	for k := 0; k < n-m; k++ {
+		y := (lo[k] & upperMask) | (lo[k+1] & lowerMask)
+		lo[k] = hi[k] ^ (y >> 1) ^ (-(y & 1) & matrixA)
 	}
-	for ; kk < n-1; kk++ {
-		y := (mt[kk] & upperMask) | (mt[kk+1] & lowerMask)
-		mt[kk] = mt[kk+(m-n)] ^ (y >> 1) ^ (-(y & 1) & matrixA)
+	a, b := mt[n-m:], mt[:m] // mt[k], mt[k+1] for n-m <= k < n-1; mt[k+m-n]
+	for k := 0; k < m-1; k++ {
+		y := (a[k] & upperMask) | (a[k+1] & lowerMask)
+		a[k] = b[k] ^ (y >> 1) ^ (-(y & 1) & matrixA)
 	}
 	y := (mt[n-1] & upperMask) | (mt[0] & lowerMask)
 	mt[n-1] = mt[m-1] ^ (y >> 1) ^ (-(y & 1) & matrixA)
@@ -124,6 +125,10 @@ func (r *Random) Uint32() uint32 {
 	}
 	y := r.mt[r.mti]
 	r.mti++
+	return temper(y)
+}
+
+func temper(y uint32) uint32 {
 	y ^= y >> 11
 	y ^= (y << 7) & 0x9d2c5680
 	y ^= (y << 15) & 0xefc60000
@@ -135,8 +140,14 @@ func (r *Random) Uint32() uint32 {
 // CPython's random(): a = Uint32()>>5, b = Uint32()>>6,
 // (a·2^26 + b) / 2^53.
 func (r *Random) Random() float64 {
-	a := r.Uint32() >> 5
-	b := r.Uint32() >> 6
+	var a, b uint32
+	if i := r.mti; i >= 0 && i < n-1 { // both words at hand: the usual case
+		a, b = temper(r.mt[i])>>5, temper(r.mt[i+1])>>6
+		r.mti = i + 2
+	} else {
+		a, b = r.Uint32()>>5, r.Uint32()>>6
+	}
+	// a·2^26 is exact (a < 2^27), so the sum is rounded once, as in C.
 	return (float64(a)*67108864.0 + float64(b)) * (1.0 / 9007199254740992.0)
 }
 

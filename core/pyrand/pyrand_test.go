@@ -15,23 +15,51 @@ type vector struct {
 	Uniform [][3]float64 `json:"uniform"`
 }
 
+type longRun struct {
+	Seed  string    `json:"seed"`
+	Every []float64 `json:"every_97th_random"`
+}
+
 func loadVectors(t *testing.T) []vector {
+	doc := loadDoc(t)
+	if len(doc.Vectors) < 20 {
+		t.Fatalf("only %d vectors", len(doc.Vectors))
+	}
+	return doc.Vectors
+}
+
+type vectorDoc struct {
+	Python  string   `json:"python"`
+	Vectors []vector `json:"vectors"`
+	Long    longRun  `json:"long"`
+}
+
+func loadDoc(t *testing.T) vectorDoc {
 	t.Helper()
 	b, err := os.ReadFile("testdata/vectors.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Python  string   `json:"python"`
-		Vectors []vector `json:"vectors"`
-	}
+	var doc vectorDoc
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Vectors) < 20 {
-		t.Fatalf("only %d vectors", len(doc.Vectors))
+	return doc
+}
+
+// TestLongRun crosses many state refills.
+func TestLongRun(t *testing.T) {
+	l := loadDoc(t).Long
+	if len(l.Every) < 200 {
+		t.Fatalf("long run has %d values", len(l.Every))
 	}
-	return doc.Vectors
+	r := New(parseSeed(t, l.Seed))
+	for i := 0; i < 97*len(l.Every); i++ {
+		x := r.Random()
+		if i%97 == 0 && x != l.Every[i/97] {
+			t.Fatalf("random #%d = %v, CPython %v", i, x, l.Every[i/97])
+		}
+	}
 }
 
 func parseSeed(t *testing.T, s string) *big.Int {

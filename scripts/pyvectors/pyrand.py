@@ -37,12 +37,19 @@ def vectors(seed):
             "uint32": u32, "random": floats, "uniform": unif}
 
 
+def long_run(seed):
+    r = random.Random(seed)
+    return [r.random() for _ in range(20000)][::97]
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join("core", "pyrand", "testdata")
     os.makedirs(out, exist_ok=True)
     doc = {
         "python": sys.version.split()[0],
         "vectors": [vectors(s) for s in SEEDS],
+        # many state refills (624 words each) for one seed
+        "long": {"seed": "20261017", "every_97th_random": long_run(20261017)},
     }
     with open(os.path.join(out, "vectors.json"), "w") as f:
         json.dump(doc, f, separators=(",", ":"))

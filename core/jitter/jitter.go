@@ -1,0 +1,285 @@
+// Package jitter spreads waves of retries in time with the strategies
+// fixed, full, equal and decorrelated, drawing from a CPython-compatible
+// random.Random (package pyrand) so that a seed gives, arrival for arrival,
+// what the same Python program gives, and counts the arrivals in bins of a
+// chosen width.
+//
+// The model: clients all fail at time 0 and every call fails at once (no
+// service time), so client i's retry k (k from 0) arrives at the sum of its
+// waits 0..k. Wave k has the ceiling c_k = min(Cap, Base·2^k) and the wait
+// before retry k is
+//
+//	fixed         c_k                                   (no draw)
+//	full          uniform(0, c_k)
+//	equal         c_k/2 + uniform(0, c_k/2)
+//	decorrelated  min(Cap, uniform(Base, 3·prev))       prev starts at Base, per client
+//
+// Draws are taken wave by wave and, within a wave, client by client. Times
+// are in milliseconds.
+package jitter
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"retrylab/core/pyrand"
+)
+
+// Strategy is a way of choosing the wait before a retry.
+type Strategy uint8
+
+const (
+	Fixed        Strategy = iota // the ceiling itself, no randomness
+	Full                         // uniform in [0, ceiling)
+	Equal                        // half the ceiling plus uniform in [0, half)
+	Decorrelated                 // min(cap, uniform(base, 3·previous wait))
+)
+
+var strategyNames = [...]string{"fixed", "full", "equal", "decorrelated"}
+
+// String returns the strategy's name as the calculators spell it.
+func (s Strategy) String() string {
+	if int(s) < len(strategyNames) {
+		return strategyNames[s]
+	}
+	return fmt.Sprintf("Strategy(%d)", uint8(s))
+}
+
+// ParseStrategy returns the strategy called name ("fixed", "full",
+// "equal", "decorrelated").
+func ParseStrategy(name string) (Strategy, bool) {
+	for i, n := range strategyNames {
+		if n == name {
+			return Strategy(i), true
+		}
+	}
+	return 0, false
+}
+
+// Config is one experiment. All durations are in milliseconds.
+type Config struct {
+	Clients  int      // clients retrying, >= 1
+	Waves    int      // retries per client, >= 1
+	BaseMS   float64  // first ceiling, finite and > 0
+	CapMS    float64  // largest ceiling, finite and >= BaseMS; 0 means BaseMS·2^(Waves-1)
+	WidthMS  float64  // bin width, finite and > 0
+	Strategy Strategy //
+	// KeepArrivals asks for every arrival time in draw order (Result.Arrivals).
+	KeepArrivals bool
+}
+
+// Result is the histogram of the arrivals of every retry of every client.
+type Result struct {
+	Total int // Clients × Waves
+	// Counts[j] is the number of arrivals t with j·Width <= t < (j+1)·Width
+	// (exactly, in real arithmetic on the float values), from bin 0 to the
+	// last bin the strategy can reach.
+	Counts        []int
+	Peak          int     // the largest count
+	PeakBin       int     // the first bin holding Peak
+	MeanArrivalMS float64 // the mean arrival time
+	MaxArrivalMS  float64 // the latest arrival
+	Arrivals      []float64
+}
+
+// cap returns the effective cap.
+func (c Config) cap() float64 {
+	if c.CapMS == 0 {
+		return math.Ldexp(c.BaseMS, c.Waves-1)
+	}
+	return c.CapMS
+}
+
+// ceiling returns c_k = min(cap, base·2^k).
+func (c Config) ceiling(k int) float64 {
+	return math.Min(c.cap(), math.Ldexp(c.BaseMS, k))
+}
+
+// Validate checks the domain of c.
+func (c Config) Validate() error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case c.Clients < 1:
+		return errors.New("jitter: clients must be >= 1")
+	case c.Waves < 1 || c.Waves > 1000:
+		return errors.New("jitter: waves must be in [1, 1000]")
+	case !finite(c.BaseMS) || c.BaseMS <= 0:
+		return errors.New("jitter: base must be finite and > 0")
+	case !finite(c.WidthMS) || c.WidthMS <= 0:
+		return errors.New("jitter: width must be finite and > 0")
+	case !finite(c.cap()) || c.cap() < c.BaseMS:
+		return errors.New("jitter: cap must be finite and >= base")
+	case int(c.Strategy) >= len(strategyNames):
+		return fmt.Errorf("jitter: unknown strategy %v", c.Strategy)
+	}
+	return nil
+}
+
+// Horizon returns the supremum of the arrival times of the strategy (the
+// sum over the waves of the largest possible wait) and whether it is
+// attained (fixed always; decorrelated when the cap is below 3·base).
+func (c Config) Horizon() (sup float64, attained bool) {
+	capMS := c.cap()
+	prevSup := c.BaseMS
+	for k := 0; k < c.Waves; k++ {
+		switch c.Strategy {
+		case Decorrelated:
+			prevSup = math.Min(capMS, 3*prevSup)
+			sup += prevSup
+		default:
+			sup += c.ceiling(k)
+		}
+	}
+	switch c.Strategy {
+	case Fixed:
+		return sup, true
+	case Decorrelated:
+		return sup, capMS < 3*c.BaseMS
+	}
+	return sup, false
+}
+
+// Bins returns the number of bins from bin 0 to the last one the strategy
+// can reach: what Result.Counts holds (it may hold one more when float
+// rounding makes an arrival equal the unattained horizon). The error is
+// for an invalid Config.
+func (c Config) Bins() (int, error) {
+	if err := c.Validate(); err != nil {
+		return 0, err
+	}
+	sup, attained := c.Horizon()
+	q := sup / c.WidthMS
+	if q > 1<<40 {
+		return math.MaxInt, nil
+	}
+	last := Bin(sup, c.WidthMS)
+	if !attained && last > 0 && math.FMA(float64(last), c.WidthMS, -sup) == 0 {
+		last-- // sup is on a bin edge and never reached: its bin is empty
+	}
+	return last + 1, nil
+}
+
+// Bin returns the bin j of t for width w: the integer with
+// j·w <= t < (j+1)·w in exact arithmetic on the float values t >= 0 and
+// w > 0 (so 100 with width 0.1, whose float is slightly above 1/10, is in
+// bin 999). t/w must be below 2^52.
+func Bin(t, w float64) int {
+	q := t / w
+	j := math.Floor(q)
+	// q is within a few ulps of the exact ratio; only near an integer can
+	// the floor be wrong, and there the sign of j·w - t, computed exactly
+	// by a fused multiply-add, decides.
+	if f := q - j; f < 1e-6 || f > 1-1e-6 {
+		if math.FMA(j, w, -t) > 0 {
+			j--
+		} else if math.FMA(j+1, w, -t) <= 0 {
+			j++
+		}
+	}
+	return int(j)
+}
+
+// BinStart returns the start of bin j, j·w, as the calculators print it.
+func BinStart(j int, w float64) float64 { return float64(j) * w }
+
+// Run draws every wait from r (which it advances) and returns the
+// histogram. It allocates the counts, the arrivals when asked, and, for
+// more than one wave, two float64 per client; nothing per arrival. The
+// caller bounds Clients × Waves and Bins().
+func Run(c Config, r *pyrand.Random) (Result, error) {
+	bins, err := c.Bins()
+	if err != nil {
+		return Result{}, err
+	}
+	if bins > 1<<27 {
+		return Result{}, fmt.Errorf("jitter: %d bins is too many", bins)
+	}
+	total := c.Clients * c.Waves
+	res := Result{Total: total, Counts: make([]int, bins, bins+1)}
+	if c.KeepArrivals {
+		res.Arrivals = make([]float64, 0, total)
+	}
+	var at, prev []float64 // per client: arrival time so far, previous wait
+	if c.Waves > 1 {
+		at = make([]float64, c.Clients)
+		if c.Strategy == Decorrelated {
+			prev = make([]float64, c.Clients)
+			for i := range prev {
+				prev[i] = c.BaseMS
+			}
+		}
+	}
+	acc := accumulator{w: c.WidthMS, counts: res.Counts, arrivals: res.Arrivals, keep: c.KeepArrivals}
+	capMS, base := c.cap(), c.BaseMS
+	for k := 0; k < c.Waves; k++ {
+		ck := c.ceiling(k)
+		half := ck / 2
+		for i := 0; i < c.Clients; i++ {
+			var wait float64
+			switch c.Strategy {
+			case Fixed:
+				wait = ck
+			case Full:
+				wait = float64(ck * r.Random()) // uniform(0, c) = 0 + (c-0)·random()
+			case Equal:
+				wait = half + float64(half*r.Random())
+			case Decorrelated:
+				p := base
+				if prev != nil {
+					p = prev[i]
+				}
+				wait = math.Min(capMS, r.Uniform(base, 3*p))
+				if prev != nil {
+					prev[i] = wait
+				}
+			}
+			t := wait
+			if at != nil {
+				t = at[i] + wait
+				at[i] = t
+			}
+			acc.add(t)
+		}
+	}
+	res.Counts, res.Arrivals, res.MaxArrivalMS = acc.counts, acc.arrivals, acc.max
+	sum := acc.sum + acc.comp
+	res.MeanArrivalMS = sum / float64(total)
+	for j, n := range res.Counts {
+		if n > res.Peak {
+			res.Peak, res.PeakBin = n, j
+		}
+	}
+	return res, nil
+}
+
+// accumulator counts arrivals in bins and sums them (Neumaier).
+type accumulator struct {
+	w         float64
+	counts    []int
+	arrivals  []float64
+	keep      bool
+	max       float64
+	sum, comp float64
+}
+
+func (a *accumulator) add(t float64) {
+	j := Bin(t, a.w)
+	if j >= len(a.counts) { // rounding reached the unattained horizon
+		a.counts = append(a.counts, make([]int, j+1-len(a.counts))...)
+	}
+	a.counts[j]++
+	if t > a.max {
+		a.max = t
+	}
+	s := a.sum + t
+	if math.Abs(a.sum) >= math.Abs(t) {
+		a.comp += (a.sum - s) + t
+	} else {
+		a.comp += (t - s) + a.sum
+	}
+	a.sum = s
+	if a.keep {
+		a.arrivals = append(a.arrivals, t)
+	}
+}

@@ -1,0 +1,227 @@
+package jitter
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"os"
+	"reflect"
+	"testing"
+
+	"retrylab/core/pyrand"
+)
+
+type pyCase struct {
+	Clients  int       `json:"clients"`
+	BaseMS   float64   `json:"base_ms"`
+	WidthMS  float64   `json:"width_ms"`
+	Seed     string    `json:"seed"`
+	Strategy string    `json:"strategy"`
+	Waves    int       `json:"waves"`
+	CapMS    float64   `json:"cap_ms"`
+	Counts   []int     `json:"counts"`
+	Peak     int       `json:"peak"`
+	PeakBin  int       `json:"peak_bin"`
+	Mean     float64   `json:"mean_arrival_ms"`
+	Max      float64   `json:"max_arrival_ms"`
+	Arrivals []float64 `json:"arrivals_ms"`
+}
+
+// TestCPythonVectors runs every case that scripts/pyvectors/jitter.py ran
+// in CPython and compares counts, peak, max and (when stored) every
+// arrival bit for bit; the mean to 1e-13 (CPython used math.fsum).
+func TestCPythonVectors(t *testing.T) {
+	b, err := os.ReadFile("testdata/vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []pyCase `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Cases) < 50 {
+		t.Fatalf("only %d cases", len(doc.Cases))
+	}
+	for i, pc := range doc.Cases {
+		t.Run(fmt.Sprintf("%d-%s-%d", i, pc.Strategy, pc.Waves), func(t *testing.T) {
+			s, ok := ParseStrategy(pc.Strategy)
+			if !ok {
+				t.Fatalf("strategy %q", pc.Strategy)
+			}
+			seed, ok := new(big.Int).SetString(pc.Seed, 10)
+			if !ok {
+				t.Fatalf("seed %q", pc.Seed)
+			}
+			c := Config{Clients: pc.Clients, Waves: pc.Waves, BaseMS: pc.BaseMS, CapMS: pc.CapMS,
+				WidthMS: pc.WidthMS, Strategy: s, KeepArrivals: pc.Arrivals != nil}
+			res, err := Run(c, pyrand.New(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(res.Counts, pc.Counts) {
+				t.Fatalf("counts differ:\n go %v\n py %v", res.Counts, pc.Counts)
+			}
+			if res.Peak != pc.Peak || res.PeakBin != pc.PeakBin || res.MaxArrivalMS != pc.Max || res.Total != pc.Clients*pc.Waves {
+				t.Fatalf("peak %d@%d max %v total %d; CPython %d@%d %v", res.Peak, res.PeakBin, res.MaxArrivalMS, res.Total, pc.Peak, pc.PeakBin, pc.Max)
+			}
+			if d := math.Abs(res.MeanArrivalMS - pc.Mean); d > 1e-13*pc.Mean {
+				t.Fatalf("mean %v, CPython %v", res.MeanArrivalMS, pc.Mean)
+			}
+			if pc.Arrivals != nil && !reflect.DeepEqual(res.Arrivals, pc.Arrivals) {
+				t.Fatalf("arrivals differ")
+			}
+		})
+	}
+}
+
+func TestArticle(t *testing.T) {
+	c := Config{Clients: 100, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: Full}
+	res, err := Run(c, pyrand.NewInt64(20261017))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{9, 7, 9, 12, 14, 14, 7, 11, 6, 11}; !reflect.DeepEqual(res.Counts, want) || res.Peak != 14 || res.Total != 100 {
+		t.Fatalf("full: %v peak %d", res.Counts, res.Peak)
+	}
+	c.Strategy = Fixed
+	res, _ = Run(c, pyrand.NewInt64(20261017))
+	if len(res.Counts) != 11 || res.Counts[10] != 100 || res.Peak != 100 || BinStart(res.PeakBin, 10) != 100 {
+		t.Fatalf("fixed: %v", res.Counts)
+	}
+}
+
+func TestBin(t *testing.T) {
+	for _, c := range []struct {
+		t, w float64
+		j    int
+	}{
+		{0, 10, 0}, {9.999999999999998, 10, 0}, {10, 10, 1}, {100, 10, 10},
+		{100, 0.1, 999}, // 0.1 is slightly above 1/10: 1000·0.1 > 100
+		{0.3, 0.1, 2},   // 3·0.1 = 0.30000000000000004 > 0.3
+		{0.30000000000000004, 0.1, 3},
+		{1e-300, 1, 0}, {math.Nextafter(3, 0), 1, 2}, {3, 1, 3},
+		{99999.99999999999, 1, 99999},
+	} {
+		if got := Bin(c.t, c.w); got != c.j {
+			t.Errorf("Bin(%v, %v) = %d, want %d", c.t, c.w, got, c.j)
+		}
+	}
+}
+
+// TestBinExact checks Bin against exact rational arithmetic on many
+// values around bin edges.
+func TestBinExact(t *testing.T) {
+	r := pyrand.NewInt64(1)
+	for i := 0; i < 20000; i++ {
+		w := []float64{0.1, 0.3, 7.5, 1e-3, 10, 1.0 / 3}[i%6]
+		j := float64(int(r.Random() * 1000))
+		x := j * w
+		for _, tt := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1))} {
+			got := Bin(tt, w)
+			// exact: largest integer g with g·w <= t
+			tr, wr := new(big.Rat).SetFloat64(tt), new(big.Rat).SetFloat64(w)
+			q := new(big.Rat).Quo(tr, wr)
+			want := new(big.Int).Quo(q.Num(), q.Denom())
+			if int64(got) != want.Int64() {
+				t.Fatalf("Bin(%v, %v) = %d, exact %v", tt, w, got, want)
+			}
+		}
+	}
+}
+
+func TestBins(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		bins int
+	}{
+		{Config{Clients: 1, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: Full}, 10},
+		{Config{Clients: 1, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: Fixed}, 11},
+		{Config{Clients: 1, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: Equal}, 10},
+		{Config{Clients: 1, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: Decorrelated}, 11}, // cap = base: always base
+		{Config{Clients: 1, Waves: 3, BaseMS: 100, WidthMS: 10, Strategy: Full}, 70},         // 100+200+400
+		{Config{Clients: 1, Waves: 3, BaseMS: 100, CapMS: 250, WidthMS: 10, Strategy: Fixed}, 56},
+		{Config{Clients: 1, Waves: 2, BaseMS: 100, CapMS: 1000, WidthMS: 10, Strategy: Decorrelated}, 120}, // 300+900
+		{Config{Clients: 1, Waves: 1, BaseMS: 100, WidthMS: 30, Strategy: Full}, 4},
+	} {
+		if got, err := c.cfg.Bins(); err != nil || got != c.bins {
+			t.Errorf("%+v: %d bins (%v), want %d", c.cfg, got, err, c.bins)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	good := Config{Clients: 1, Waves: 1, BaseMS: 100, WidthMS: 10}
+	for _, mod := range []func(*Config){
+		func(c *Config) { c.Clients = 0 },
+		func(c *Config) { c.Waves = 0 },
+		func(c *Config) { c.BaseMS = math.NaN() },
+		func(c *Config) { c.BaseMS = 0 },
+		func(c *Config) { c.WidthMS = math.Inf(1) },
+		func(c *Config) { c.CapMS = 50 },
+		func(c *Config) { c.Strategy = 9 },
+	} {
+		c := good
+		mod(&c)
+		if _, err := Run(c, pyrand.NewInt64(1)); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+}
+
+// TestInvariants checks, on many configurations, that every arrival is
+// counted once, that nothing lands beyond the horizon, and the mean.
+func TestInvariants(t *testing.T) {
+	for s := Fixed; s <= Decorrelated; s++ {
+		for _, waves := range []int{1, 2, 5} {
+			for _, w := range []float64{0.7, 10, 333} {
+				c := Config{Clients: 301, Waves: waves, BaseMS: 42, CapMS: 500, WidthMS: w, Strategy: s, KeepArrivals: true}
+				res, err := Run(c, pyrand.NewInt64(int64(waves)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := 0
+				for _, n := range res.Counts {
+					sum += n
+				}
+				sup, _ := c.Horizon()
+				var mean float64
+				for _, a := range res.Arrivals {
+					mean += a / float64(len(res.Arrivals))
+				}
+				bins, _ := c.Bins()
+				if sum != res.Total || res.MaxArrivalMS > sup || len(res.Counts) < bins || len(res.Counts) > bins+1 ||
+					math.Abs(mean-res.MeanArrivalMS) > 1e-9*mean {
+					t.Fatalf("%+v: sum %d total %d max %v sup %v bins %d/%d", c, sum, res.Total, res.MaxArrivalMS, sup, len(res.Counts), bins)
+				}
+			}
+		}
+	}
+}
+
+func ExampleRun() {
+	c := Config{Clients: 100, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: Full}
+	res, _ := Run(c, pyrand.NewInt64(20261017))
+	fmt.Println(res.Counts, res.Peak)
+	// Output: [9 7 9 12 14 14 7 11 6 11] 14
+}
+
+func BenchmarkMillionFull(b *testing.B) {
+	c := Config{Clients: 1_000_000, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: Full}
+	for b.Loop() {
+		if _, err := Run(c, pyrand.NewInt64(20261017)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMillionDecorrelated5(b *testing.B) {
+	c := Config{Clients: 1_000_000, Waves: 5, BaseMS: 100, WidthMS: 10, Strategy: Decorrelated}
+	for b.Loop() {
+		if _, err := Run(c, pyrand.NewInt64(20261017)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
