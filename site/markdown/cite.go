@@ -1,0 +1,174 @@
+package markdown
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// KindCitation is the ast.NodeKind of [Citation].
+var KindCitation = ast.NewNodeKind("Citation")
+
+// Citation is an inline {=ID.FIELD}, {=ID.FIELD[I]} or {=ID.FIELD|FORMAT}:
+// the value of a result field of the widget or calc block ID of the page.
+type Citation struct {
+	ast.BaseInline
+	ID     string
+	Field  string // the field name, with "[I]" when it cites one element
+	Format string // "" for the default format
+	Offset int    // byte offset of the citation in the page
+	Line   int
+
+	// Set when the page is resolved.
+	Display string // the value formatted for the page's language
+	Value   []byte // the machine value as JSON
+}
+
+// Kind implements ast.Node.
+func (n *Citation) Kind() ast.NodeKind { return KindCitation }
+
+// Dump implements ast.Node.
+func (n *Citation) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"ID": n.ID, "Field": n.Field, "Format": n.Format}, nil)
+}
+
+// Ref returns "ID.FIELD", as data-cite holds it.
+func (n *Citation) Ref() string { return n.ID + "." + n.Field }
+
+var citationSyntax = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z0-9_]+(?:\[[0-9]+\])?)(?:\\?\|([a-z0-9%]+))?$`)
+
+// citationParser parses {=…} in inline text.
+type citationParser struct{}
+
+func (citationParser) Trigger() []byte { return []byte{'{'} }
+
+func (citationParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	if len(line) < 2 || line[1] != '=' {
+		return nil
+	}
+	st := pc.Get(stateKey).(*state)
+	end := bytes.IndexByte(line, '}')
+	if end < 0 {
+		st.errorf(seg.Start, "unterminated citation %q: write {=ID.FIELD}", string(bytes.TrimRight(line, "\r\n")))
+		return nil
+	}
+	body := string(line[2:end])
+	m := citationSyntax.FindStringSubmatch(body)
+	if m == nil {
+		st.errorf(seg.Start, "malformed citation {=%s}: write {=ID.FIELD}, {=ID.FIELD[I]} or {=ID.FIELD|FORMAT}", body)
+		block.Advance(end + 1)
+		return ast.NewString([]byte("{=" + body + "}"))
+	}
+	block.Advance(end + 1)
+	return &Citation{ID: m[1], Field: m[2], Format: m[3], Offset: seg.Start, Line: st.lineOf(seg.Start)}
+}
+
+// resolveCitation computes a citation's value once the page's widgets are
+// known.
+func (c *Converter) resolveCitation(st *state, ct *Citation, ids map[string]*Widget) {
+	w, ok := ids[ct.ID]
+	if !ok {
+		known := make([]string, 0, len(ids))
+		for id := range ids {
+			known = append(known, id)
+		}
+		sort.Strings(known)
+		list := "the page has none"
+		if len(known) > 0 {
+			list = "the page has " + strings.Join(known, ", ")
+		}
+		st.errorf(ct.Offset, "citation {=%s}: no widget or calc with id %q (%s)", ct.Ref(), ct.ID, list)
+		return
+	}
+	name, index, hasIndex := strings.Cut(ct.Field, "[")
+	fields, order, err := resultFields(w.Result)
+	if err != nil {
+		st.errorf(ct.Offset, "citation {=%s}: %v", ct.Ref(), err)
+		return
+	}
+	raw, ok := fields[name]
+	if !ok {
+		st.errorf(ct.Offset, "citation {=%s}: %s has no field %q; its fields are %s", ct.Ref(), w.Calc.Name, name, strings.Join(order, ", "))
+		return
+	}
+	value := raw
+	if hasIndex {
+		i, _ := strconv.Atoi(strings.TrimSuffix(index, "]"))
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) != nil {
+			st.errorf(ct.Offset, "citation {=%s}: %s.%s is not a list", ct.Ref(), w.Calc.Name, name)
+			return
+		}
+		if i >= len(list) {
+			st.errorf(ct.Offset, "citation {=%s}: %s.%s has %d elements (0 to %d)", ct.Ref(), w.Calc.Name, name, len(list), len(list)-1)
+			return
+		}
+		value = list[i]
+	}
+	if c.opts.Cite == nil {
+		ct.Display, ct.Value = string(value), value
+		return
+	}
+	txt, v, err := c.opts.Cite(w, ct.Field, ct.Format)
+	if err != nil {
+		st.errorf(ct.Offset, "citation {=%s|%s}: %v", ct.Ref(), ct.Format, err)
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		st.errorf(ct.Offset, "citation {=%s}: %v", ct.Ref(), err)
+		return
+	}
+	ct.Display, ct.Value = txt, b
+}
+
+// resultFields returns the JSON fields of a calculator result, by name and
+// in their order.
+func resultFields(result any) (map[string]json.RawMessage, []string, error) {
+	b, err := json.Marshal(result)
+	if err != nil {
+		return nil, nil, err
+	}
+	fields := map[string]json.RawMessage{}
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var order []string
+	dec.Token() // {
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		order = append(order, tok.(string))
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+	}
+	return fields, order, nil
+}
+
+func (r *nodeRenderer) renderCitation(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*Citation)
+	w.WriteString(`<output data-cite="` + html.EscapeString(n.Ref()) + `"`)
+	w.WriteString(` data-format="` + html.EscapeString(n.Format) + `"`)
+	w.WriteString(` data-value="` + html.EscapeString(string(n.Value)) + `">`)
+	w.WriteString(html.EscapeString(n.Display))
+	w.WriteString(`</output>`)
+	return ast.WalkSkipChildren, nil
+}

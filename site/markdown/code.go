@@ -1,0 +1,116 @@
+package markdown
+
+import (
+	"html"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	chtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
+)
+
+// KindCode is the ast.NodeKind of [Code].
+var KindCode = ast.NewNodeKind("Code")
+
+// Code is a fenced code block, highlighted when rendered: either its own
+// lines or a file included from the repository.
+type Code struct {
+	ast.BaseBlock
+	Lang   string
+	Source string
+	// Include is the "PATH" or "PATH#REGION" the code comes from ("" when
+	// the block holds its own code).
+	Include string
+}
+
+// Kind implements ast.Node.
+func (n *Code) Kind() ast.NodeKind { return KindCode }
+
+// Dump implements ast.Node.
+func (n *Code) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Lang": n.Lang, "Include": n.Include}, nil)
+}
+
+// codeBlock turns a fenced block into a Code node, reading its include.
+func (c *Converter) codeBlock(st *state, fb *ast.FencedCodeBlock, info string) ast.Node {
+	fields := strings.Fields(info)
+	n := &Code{}
+	if len(fields) > 0 {
+		n.Lang = fields[0]
+	}
+	var b strings.Builder
+	lines := fb.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(st.src))
+	}
+	n.Source = b.String()
+	for _, f := range fields[min(1, len(fields)):] {
+		if path, ok := strings.CutPrefix(f, "include="); ok {
+			line := 0
+			if fb.Info != nil {
+				line = st.lineOf(fb.Info.Segment.Start)
+			}
+			if strings.TrimSpace(n.Source) != "" {
+				st.errorAtLine(line, "include block %s must be empty: its code comes from the file", path)
+				return nil
+			}
+			src, err := c.include(path)
+			if err != nil {
+				st.errorAtLine(line, "%v", err)
+				return nil
+			}
+			n.Source, n.Include = src, path
+		}
+	}
+	return n
+}
+
+var codeFormatter = chtml.New(chtml.WithClasses(true), chtml.PreventSurroundingPre(true))
+
+// CodeCSS returns the style sheet of highlighted code: the light theme, and
+// the dark one under the selector dark (e.g. `:root[data-theme="dark"]`)
+// and under prefers-color-scheme unless light (e.g.
+// `:root:not([data-theme="light"])`) applies.
+func CodeCSS(dark, notLight string) string {
+	var light, darkCSS strings.Builder
+	codeFormatter.WriteCSS(&light, styles.Get("github"))
+	codeFormatter.WriteCSS(&darkCSS, styles.Get("github-dark"))
+	prefix := func(css, sel string) string {
+		return strings.ReplaceAll(css, ".chroma", sel+" .chroma")
+	}
+	return light.String() + prefix(darkCSS.String(), dark) +
+		"@media (prefers-color-scheme: dark) {\n" + prefix(darkCSS.String(), notLight) + "}\n"
+}
+
+func (r *nodeRenderer) renderCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*Code)
+	lexer := lexers.Get(n.Lang)
+	if lexer == nil || n.Lang == "" {
+		lexer = lexers.Get("plaintext")
+	}
+	lexer = chroma.Coalesce(lexer)
+	w.WriteString(`<figure class="code">`)
+	if n.Include != "" {
+		w.WriteString(`<figcaption><code>` + html.EscapeString(n.Include) + `</code></figcaption>`)
+	}
+	w.WriteString(`<pre class="chroma"`)
+	if n.Lang != "" {
+		w.WriteString(` data-lang="` + html.EscapeString(n.Lang) + `"`)
+	}
+	w.WriteString(` tabindex="0"><code>`)
+	it, err := lexer.Tokenise(nil, n.Source)
+	if err != nil {
+		w.WriteString(html.EscapeString(n.Source))
+	} else if err := codeFormatter.Format(w, styles.Get("github"), it); err != nil {
+		return ast.WalkStop, err
+	}
+	w.WriteString("</code></pre></figure>\n")
+	return ast.WalkSkipChildren, nil
+}

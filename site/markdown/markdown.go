@@ -1,0 +1,263 @@
+// Package markdown turns one retrylab page (front matter and Markdown) into
+// HTML with goldmark and the project's extensions: widget and calc blocks
+// (live experiments whose result is computed at build time), citations of
+// their results in the prose ({=ID.FIELD|FORMAT}), TeX formulas rendered as
+// MathML, code highlighted with chroma, and code blocks included from the
+// repository. Every problem in a page is reported as "file:line: message".
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"retrylab/calc"
+)
+
+// Options configures a [Converter]. Registry is required; Widget and Cite
+// connect the converter to the widget renderer of the page's language.
+type Options struct {
+	// Registry holds the calculators that widget and calc blocks name.
+	Registry *calc.Registry
+	// Include is the repository tree that `include=PATH` blocks read
+	// from; nil makes every include block an error.
+	Include fs.FS
+	// Widget renders a widget block (controls and build-time output) as
+	// HTML. It is not called for calc blocks. nil renders a bare root
+	// element carrying data-widget and id.
+	Widget func(w *Widget) (string, error)
+	// Cite formats the value of field (with an optional "[i]" index) of
+	// w's result with format ("" for the default), returning the page text
+	// and the machine value written as JSON in data-value. nil writes the
+	// JSON value as the text.
+	Cite func(w *Widget, field, format string) (text string, value any, err error)
+	// CodeClassPrefix prefixes chroma's CSS classes ("" for none).
+	CodeClassPrefix string
+}
+
+// Converter renders pages. It is safe for concurrent use when the Options'
+// functions are.
+type Converter struct {
+	opts Options
+	md   goldmark.Markdown
+}
+
+// New returns a Converter.
+func New(opts Options) *Converter {
+	c := &Converter{opts: opts}
+	c.md = goldmark.New(
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
+		goldmark.WithParserOptions(
+			parser.WithAutoHeadingID(),
+			parser.WithASTTransformers(util.Prioritized(&pageTransformer{c: c}, 100)),
+			parser.WithInlineParsers(
+				util.Prioritized(citationParser{}, 150),
+				util.Prioritized(inlineMathParser{}, 160),
+			),
+			parser.WithBlockParsers(util.Prioritized(blockMathParser{}, 90)),
+		),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(
+			util.Prioritized(&nodeRenderer{c: c}, 100),
+		)),
+	)
+	return c
+}
+
+// Page is a converted page.
+type Page struct {
+	File string
+	Meta Meta
+	// HTML is the body of the page.
+	HTML []byte
+	// Widgets lists the widget and calc blocks in page order.
+	Widgets []*Widget
+	// Citations lists the citations in page order.
+	Citations []*Citation
+}
+
+// Error is a problem in a page, at a line (1-based) of its file.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Errors is every problem found in one or more pages, ordered by file and
+// line. It prints one error per line.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Sort orders the errors by file, then line.
+func (es Errors) Sort() {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].File != es[j].File {
+			return es[i].File < es[j].File
+		}
+		return es[i].Line < es[j].Line
+	})
+}
+
+// state is the per-page parse state, kept in the parser.Context.
+type state struct {
+	file  string
+	src   []byte
+	lines []int // byte offset of the start of each line
+	errs  Errors
+	page  *Page
+}
+
+var stateKey = parser.NewContextKey()
+
+func (s *state) lineOf(offset int) int {
+	return sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > offset })
+}
+
+func (s *state) errorf(offset int, format string, args ...any) {
+	s.errs = append(s.errs, &Error{File: s.file, Line: s.lineOf(offset), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (s *state) errorAtLine(line int, format string, args ...any) {
+	s.errs = append(s.errs, &Error{File: s.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Convert renders the page src read from file (the name used in errors).
+// On failure the error is an [Errors] listing every problem of the page.
+func (c *Converter) Convert(file string, src []byte) (*Page, error) {
+	st := &state{file: file, page: &Page{File: file}}
+	meta, body, err := parseFrontMatter(src)
+	if err != nil {
+		fe := err.(*Error)
+		fe.File = file
+		return nil, Errors{fe}
+	}
+	st.page.Meta = meta
+	st.src = body
+	st.lines = []int{0}
+	for i, b := range body {
+		if b == '\n' {
+			st.lines = append(st.lines, i+1)
+		}
+	}
+	if c.opts.Registry == nil {
+		return nil, Errors{{File: file, Line: 1, Msg: "markdown: no calculator registry"}}
+	}
+	pc := parser.NewContext()
+	pc.Set(stateKey, st)
+	doc := c.md.Parser().Parse(text.NewReader(body), parser.WithContext(pc))
+	if len(st.errs) > 0 {
+		st.errs.Sort()
+		return nil, st.errs
+	}
+	var buf bytes.Buffer
+	if err := c.md.Renderer().Render(&buf, body, doc); err != nil {
+		return nil, Errors{{File: file, Line: 1, Msg: err.Error()}}
+	}
+	st.page.HTML = buf.Bytes()
+	return st.page, nil
+}
+
+// pageTransformer runs once the whole page is parsed: it expands include
+// blocks, computes widget and calc blocks, converts formulas, and then
+// resolves citations (which may precede the widget they cite).
+type pageTransformer struct{ c *Converter }
+
+func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	st := pc.Get(stateKey).(*state)
+	var fenced []*ast.FencedCodeBlock
+	var cites []*Citation
+	var maths []*Math
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock:
+			fenced = append(fenced, n)
+		case *Citation:
+			cites = append(cites, n)
+		case *Math:
+			maths = append(maths, n)
+		case *MathBlock:
+			maths = append(maths, n.Math)
+		}
+		return ast.WalkContinue, nil
+	})
+	ids := map[string]*Widget{}
+	for _, fb := range fenced {
+		info := ""
+		if fb.Info != nil {
+			info = string(fb.Info.Segment.Value(st.src))
+		}
+		kind, name, _ := strings.Cut(strings.TrimSpace(info), " ")
+		var repl ast.Node
+		switch kind {
+		case "widget", "calc":
+			w := t.c.widgetBlock(st, fb, kind, strings.TrimSpace(name))
+			if w == nil {
+				continue
+			}
+			if prev, dup := ids[w.ID]; dup && w.ID != "" {
+				st.errorAtLine(w.IDLine, "duplicate id %q (first used on line %d)", w.ID, prev.Line)
+				continue
+			}
+			ids[w.ID] = w
+			st.page.Widgets = append(st.page.Widgets, w)
+			repl = &WidgetBlock{Widget: w}
+		default:
+			repl = t.c.codeBlock(st, fb, info)
+		}
+		if repl != nil {
+			fb.Parent().ReplaceChild(fb.Parent(), fb, repl)
+		}
+	}
+	if t.c.opts.Widget != nil {
+		for _, w := range st.page.Widgets {
+			if w.Kind != "widget" {
+				continue
+			}
+			h, err := t.c.opts.Widget(w)
+			if err != nil {
+				st.errorAtLine(w.Line, "widget %s: %v", w.ID, err)
+				continue
+			}
+			w.HTML = h
+		}
+	}
+	for _, m := range maths {
+		t.c.convertMath(st, m)
+	}
+	for _, ct := range cites {
+		t.c.resolveCitation(st, ct, ids)
+		st.page.Citations = append(st.page.Citations, ct)
+	}
+}
+
+// nodeRenderer renders the project's nodes.
+type nodeRenderer struct{ c *Converter }
+
+func (r *nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindWidgetBlock, r.renderWidget)
+	reg.Register(KindCitation, r.renderCitation)
+	reg.Register(KindMath, r.renderMath)
+	reg.Register(KindMathBlock, r.renderMathBlock)
+	reg.Register(KindCode, r.renderCode)
+}

@@ -1,0 +1,169 @@
+package markdown
+
+import (
+	"errors"
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
+
+	"retrylab/calc"
+)
+
+// Widget is a `widget NAME` or `calc NAME` block: a calculator placed in
+// the page with the parameters its lines set, and its result computed at
+// build time.
+type Widget struct {
+	Kind   string // "widget" (interactive) or "calc" (fixed, shows nothing)
+	Calc   *calc.Calculator
+	ID     string     // unique in the page
+	Params url.Values // the parameters the block sets, by name
+	Views  []string   // the views the block asks for (nil: the calculator's default)
+	Args   calc.Args
+	Result any // the calculator's result for Args
+	Line   int // line of the opening fence
+	IDLine int // line of the id
+	// ParamLines gives the line of each parameter the block sets.
+	ParamLines map[string]int
+	// HTML is the rendered widget (empty for calc blocks).
+	HTML string
+}
+
+// KindWidgetBlock is the ast.NodeKind of [WidgetBlock].
+var KindWidgetBlock = ast.NewNodeKind("WidgetBlock")
+
+// WidgetBlock is the AST node that replaces a widget or calc fence.
+type WidgetBlock struct {
+	ast.BaseBlock
+	Widget *Widget
+}
+
+// Kind implements ast.Node.
+func (n *WidgetBlock) Kind() ast.NodeKind { return KindWidgetBlock }
+
+// Dump implements ast.Node.
+func (n *WidgetBlock) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Calc": n.Widget.Calc.Name, "ID": n.Widget.ID}, nil)
+}
+
+var widgetID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// widgetBlock reads a widget or calc fence, computes its result and
+// reports problems. It returns nil when the block is unusable.
+func (c *Converter) widgetBlock(st *state, fb *ast.FencedCodeBlock, kind, name string) *Widget {
+	w := &Widget{Kind: kind, Params: url.Values{}, ParamLines: map[string]int{}}
+	w.Line = st.lineOf(fb.Info.Segment.Start)
+	if name == "" {
+		st.errorAtLine(w.Line, "%s block without a calculator name: write ```%s NAME", kind, kind)
+		return nil
+	}
+	if strings.ContainsAny(name, " \t") {
+		st.errorAtLine(w.Line, "%s block: one calculator name expected, got %q", kind, name)
+		return nil
+	}
+	cl, ok := c.opts.Registry.Lookup(name)
+	if !ok {
+		st.errorAtLine(w.Line, "unknown %s %q; the calculators are %s", kind, name, c.opts.Registry.Names())
+		return nil
+	}
+	w.Calc = cl
+	bad := false
+	lines := fb.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		ln := st.lineOf(seg.Start)
+		text := strings.TrimSpace(string(seg.Value(st.src)))
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		key, val, ok := strings.Cut(text, ":")
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if !ok || key == "" {
+			st.errorAtLine(ln, "%s %s: expected \"key: value\", got %q", kind, name, text)
+			bad = true
+			continue
+		}
+		switch key {
+		case "id":
+			if w.IDLine != 0 {
+				st.errorAtLine(ln, "%s %s: id is given twice", kind, name)
+				bad = true
+				continue
+			}
+			w.ID, w.IDLine = val, ln
+			if !widgetID.MatchString(val) {
+				st.errorAtLine(ln, "%s %s: id %q must be lower-case letters, digits and single '-' between them", kind, name, val)
+				bad = true
+			}
+		case "view":
+			if kind == "calc" {
+				st.errorAtLine(ln, "calc %s: a calc block shows nothing, so it takes no view", name)
+				bad = true
+				continue
+			}
+			for _, v := range strings.Split(val, ",") {
+				if v = strings.TrimSpace(v); v != "" {
+					w.Views = append(w.Views, v)
+				}
+			}
+			if len(w.Views) == 0 {
+				st.errorAtLine(ln, "widget %s: view needs at least one name", name)
+				bad = true
+			}
+		default:
+			if _, dup := w.ParamLines[key]; dup {
+				st.errorAtLine(ln, "%s %s: parameter %s is given twice (first on line %d)", kind, name, key, w.ParamLines[key])
+				bad = true
+				continue
+			}
+			w.ParamLines[key] = ln
+			w.Params.Set(key, val)
+		}
+	}
+	if w.IDLine == 0 {
+		st.errorAtLine(w.Line, "%s %s has no id (add a line \"id: NAME\")", kind, name)
+		bad = true
+	}
+	if bad {
+		return nil
+	}
+	args, err := cl.Parse(w.Params)
+	if err == nil {
+		w.Args = args
+		w.Result, err = cl.Run(args)
+	}
+	if err != nil {
+		ln := w.Line
+		var ce *calc.Error
+		if errors.As(err, &ce) {
+			if l, ok := w.ParamLines[ce.Param]; ok {
+				ln = l
+			}
+		}
+		st.errorAtLine(ln, "%s %s: %s", kind, w.ID, err.Error())
+		return nil
+	}
+	return w
+}
+
+func (r *nodeRenderer) renderWidget(wr util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	w := node.(*WidgetBlock).Widget
+	if w.Kind != "widget" {
+		return ast.WalkSkipChildren, nil
+	}
+	if w.HTML != "" {
+		wr.WriteString(w.HTML)
+		if !strings.HasSuffix(w.HTML, "\n") {
+			wr.WriteByte('\n')
+		}
+		return ast.WalkSkipChildren, nil
+	}
+	wr.WriteString(`<div class="widget" data-widget="` + html.EscapeString(w.Calc.Name) + `" id="` + html.EscapeString(w.ID) + `"></div>` + "\n")
+	return ast.WalkSkipChildren, nil
+}
