@@ -141,7 +141,7 @@ def ws(r):
 
 def rand_doc(r, depth=0):
     k = r.random()
-    if depth > 4 or k < 0.45:
+    if depth > 2 or k < 0.45:
         t = r.random()
         if t < 0.25:
             return render_str(r, rand_string(r))
@@ -167,7 +167,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join("core", "canonjson", "testdata", "vectors.json")
     cases = [canon(t) for t in HAND]
     r = random.Random(20261017)
-    for _ in range(250):
+    for _ in range(300):
         cases.append(canon(ws(r) + rand_doc(r) + ws(r)))
     doc = {
         "generator": "scripts/pyvectors/canonjson.py",
@@ -176,9 +176,12 @@ def main():
         "task": TASK,
         "cases": cases,
     }
+    # One case per line: small diffs when the script changes.
+    head = json.dumps({k: v for k, v in doc.items() if k != "cases"}, ensure_ascii=True)[:-1]
     with open(out, "w", encoding="ascii") as f:
-        json.dump(doc, f, indent=1, ensure_ascii=True)
-        f.write("\n")
+        f.write(head + ', "cases": [\n')
+        f.write(",\n".join(json.dumps(c, ensure_ascii=True) for c in cases))
+        f.write("\n]}\n")
     print(f"wrote {len(cases)} cases to {out}")
 
 

@@ -1,0 +1,499 @@
+// Package canonjson writes the canonical JSON of a document byte for byte
+// as CPython does with
+//
+//	json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"))
+//
+// and derives from it the idempotency key of a logical operation,
+// tenant:task:hex(sha256(canonical)), as the article's Python does.
+//
+// Matching CPython means following Python's reading of the text as well as
+// its writing. A number with neither fraction nor exponent is a Python int
+// and is kept exactly, whatever its size ("-0" is 0); any other number is a
+// float and is written as repr writes it (1e16 → 1e+16, 1e-05, 0.1, 1.0,
+// -0.0). Strings are written with ensure_ascii: every character outside
+// space..'~' becomes \uXXXX (lower-case hex, a surrogate pair above
+// U+FFFF, \n \r \t \b \f for those controls), and '<', '>' and '&' stay
+// as they are (Go's encoding/json would escape them). Object keys are
+// sorted by code point, as Python sorts str (not by UTF-16 unit); of
+// duplicate keys the last wins, as in a Python dict. Escaped lone
+// surrogates ("\ud800") survive, as they do in a Python str.
+//
+// Where Python would produce something that is not JSON, or fail, Parse
+// returns an error instead: NaN, Infinity and -Infinity (which json.loads
+// accepts), a float literal that overflows to infinity ("1e400"), an
+// integer of more than 4300 digits (CPython's int limit), nesting deeper
+// than MaxDepth, invalid UTF-8, and invalid JSON.
+package canonjson
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects accepted.
+// CPython's recursion limit makes it fail near 1000; this package refuses
+// anything deeper than 500 with a clear error instead.
+const MaxDepth = 500
+
+// MaxIntDigits is CPython's default limit on the digits of an int read
+// from text (sys.get_int_max_str_digits()).
+const MaxIntDigits = 4300
+
+// Error is a refused document: Offset is the byte offset in the input
+// where the problem was found, Msg says what it is.
+type Error struct {
+	Offset int
+	Msg    string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("at byte %d: %s", e.Offset, e.Msg) }
+
+// Canonical returns CPython's canonical form of the JSON document text.
+func Canonical(text []byte) (string, error) {
+	if !utf8.Valid(text) {
+		i := 0
+		for i < len(text) {
+			r, n := utf8.DecodeRune(text[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return "", &Error{i, "invalid UTF-8"}
+	}
+	p := parser{s: text}
+	p.space()
+	v, err := p.value(0)
+	if err != nil {
+		return "", err
+	}
+	p.space()
+	if p.i < len(p.s) {
+		return "", p.fail("extra data after the document")
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	write(&b, v)
+	return b.String(), nil
+}
+
+// Key returns the idempotency key tenant:task:hex(sha256(canonical)) of a
+// payload, and its canonical form.
+func Key(tenant, task string, payload []byte) (key, canonical string, err error) {
+	canonical, err = Canonical(payload)
+	if err != nil {
+		return "", "", err
+	}
+	sum := sha256.Sum256([]byte(canonical))
+	return tenant + ":" + task + ":" + hex.EncodeToString(sum[:]), canonical, nil
+}
+
+type kind uint8
+
+const (
+	kNull kind = iota
+	kTrue
+	kFalse
+	kNumber // text holds the canonical literal
+	kString // str holds code points, lone surrogates included
+	kArray
+	kObject
+)
+
+type value struct {
+	kind kind
+	text string
+	str  []rune
+	arr  []value
+	obj  []member
+}
+
+type member struct {
+	key []rune
+	val value
+}
+
+type parser struct {
+	s []byte
+	i int
+}
+
+func (p *parser) fail(msg string) *Error { return &Error{p.i, msg} }
+
+func (p *parser) space() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) lit(word string) bool {
+	if strings.HasPrefix(string(p.s[p.i:min(len(p.s), p.i+len(word))]), word) {
+		p.i += len(word)
+		return true
+	}
+	return false
+}
+
+func (p *parser) value(depth int) (value, error) {
+	if p.i >= len(p.s) {
+		return value{}, p.fail("unexpected end of input: expected a value")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		s, err := p.str()
+		return value{kind: kString, str: s}, err
+	case c == 't' && p.lit("true"):
+		return value{kind: kTrue}, nil
+	case c == 'f' && p.lit("false"):
+		return value{kind: kFalse}, nil
+	case c == 'n' && p.lit("null"):
+		return value{kind: kNull}, nil
+	case c == 'N' && p.lit("NaN"):
+		return value{}, &Error{p.i - 3, "NaN is not allowed (Python would write NaN, which is not JSON)"}
+	case c == 'I' && p.lit("Infinity"):
+		return value{}, &Error{p.i - 8, "Infinity is not allowed (it is not JSON)"}
+	case c == '-' && strings.HasPrefix(string(p.s[p.i:min(len(p.s), p.i+9)]), "-Infinity"):
+		return value{}, p.fail("-Infinity is not allowed (it is not JSON)")
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	}
+	return value{}, p.fail(fmt.Sprintf("unexpected character %q: expected a value", rune(p.s[p.i])))
+}
+
+func (p *parser) object(depth int) (value, error) {
+	if depth > MaxDepth {
+		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+	}
+	p.i++ // {
+	v := value{kind: kObject}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return v, nil
+	}
+	for {
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			return value{}, p.fail("expected a string key in double quotes")
+		}
+		k, err := p.str()
+		if err != nil {
+			return value{}, err
+		}
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return value{}, p.fail("expected ':' after an object key")
+		}
+		p.i++
+		p.space()
+		val, err := p.value(depth)
+		if err != nil {
+			return value{}, err
+		}
+		v.obj = append(v.obj, member{k, val})
+		p.space()
+		if p.i >= len(p.s) {
+			return value{}, p.fail("unexpected end of input inside an object")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			v.obj = sortDedup(v.obj)
+			return v, nil
+		default:
+			return value{}, p.fail("expected ',' or '}' in an object")
+		}
+	}
+}
+
+// sortDedup sorts members by key in code point order and keeps, for each
+// key, the value given last (a Python dict's behaviour).
+func sortDedup(ms []member) []member {
+	slices.SortStableFunc(ms, func(a, b member) int { return slices.Compare(a.key, b.key) })
+	out := ms[:0]
+	for i, m := range ms {
+		if i+1 < len(ms) && slices.Equal(m.key, ms[i+1].key) {
+			continue // a later duplicate follows: it wins
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func (p *parser) array(depth int) (value, error) {
+	if depth > MaxDepth {
+		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+	}
+	p.i++ // [
+	v := value{kind: kArray}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return v, nil
+	}
+	for {
+		p.space()
+		el, err := p.value(depth)
+		if err != nil {
+			return value{}, err
+		}
+		v.arr = append(v.arr, el)
+		p.space()
+		if p.i >= len(p.s) {
+			return value{}, p.fail("unexpected end of input inside an array")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return v, nil
+		default:
+			return value{}, p.fail("expected ',' or ']' in an array")
+		}
+	}
+}
+
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// str reads a string literal into code points. A \uD800-\uDBFF escape
+// followed by a \uDC00-\uDFFF escape is one astral character; any other
+// surrogate escape stays a lone surrogate, as in CPython.
+func (p *parser) str() ([]rune, error) {
+	p.i++ // "
+	var out []rune
+	for {
+		if p.i >= len(p.s) {
+			return nil, p.fail("unterminated string")
+		}
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return out, nil
+		case c < 0x20:
+			return nil, p.fail(fmt.Sprintf("control character %U inside a string must be escaped", rune(c)))
+		case c == '\\':
+			if p.i+1 >= len(p.s) {
+				return nil, p.fail("unterminated escape")
+			}
+			e := p.s[p.i+1]
+			simple := map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+			if r, ok := simple[e]; ok {
+				out = append(out, r)
+				p.i += 2
+				continue
+			}
+			if e != 'u' {
+				return nil, p.fail(fmt.Sprintf("invalid escape \\%c", e))
+			}
+			r, ok := hex4(p.s[p.i+2:])
+			if !ok {
+				return nil, p.fail("invalid \\u escape: four hex digits expected")
+			}
+			p.i += 6
+			if r >= 0xD800 && r <= 0xDBFF && p.i+1 < len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
+				if lo, ok := hex4(p.s[p.i+2:]); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					p.i += 6
+				}
+			}
+			out = append(out, r)
+		default:
+			r, n := utf8.DecodeRune(p.s[p.i:])
+			out = append(out, r)
+			p.i += n
+		}
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// number reads a JSON number: an int is kept exactly, a float is parsed
+// to float64 and written as Python's repr.
+func (p *parser) number() (value, error) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	if p.i >= len(p.s) || !isDigit(p.s[p.i]) {
+		return value{}, p.fail("expected a digit")
+	}
+	if p.s[p.i] == '0' {
+		p.i++
+	} else {
+		for p.i < len(p.s) && isDigit(p.s[p.i]) {
+			p.i++
+		}
+	}
+	isFloat := false
+	if p.i+1 < len(p.s) && p.s[p.i] == '.' && isDigit(p.s[p.i+1]) {
+		isFloat = true
+		p.i++
+		for p.i < len(p.s) && isDigit(p.s[p.i]) {
+			p.i++
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		j := p.i + 1
+		if j < len(p.s) && (p.s[j] == '+' || p.s[j] == '-') {
+			j++
+		}
+		if j < len(p.s) && isDigit(p.s[j]) {
+			isFloat = true
+			for j < len(p.s) && isDigit(p.s[j]) {
+				j++
+			}
+			p.i = j
+		}
+	}
+	lit := string(p.s[start:p.i])
+	if !isFloat {
+		digits := strings.TrimPrefix(lit, "-")
+		if len(digits) > MaxIntDigits {
+			return value{}, &Error{start, fmt.Sprintf("integer of %d digits: Python refuses more than %d", len(digits), MaxIntDigits)}
+		}
+		if digits == "0" {
+			lit = "0" // -0 is the int 0
+		}
+		return value{kind: kNumber, text: lit}, nil
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		if len(lit) > 40 {
+			lit = lit[:40] + "…"
+		}
+		return value{}, &Error{start, fmt.Sprintf("number %s is too large for a float (Python would read it as Infinity, which is not JSON)", lit)}
+	}
+	return value{kind: kNumber, text: FloatRepr(f)}, nil
+}
+
+// FloatRepr writes a finite f as CPython's repr(float) does: the shortest
+// digits that round-trip, in positional notation when the decimal exponent
+// is in [-4, 16), with ".0" on integral values, else in scientific
+// notation with a signed exponent of at least two digits (1e+16, 1e-05).
+func FloatRepr(f float64) string {
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(e, "e")
+	x, _ := strconv.Atoi(exp)
+	if f == 0 || x >= -4 && x < 16 {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.ContainsRune(s, '.') {
+			s += ".0"
+		}
+		return s
+	}
+	return mant + "e" + exp
+}
+
+func write(b *strings.Builder, v value) {
+	switch v.kind {
+	case kNull:
+		b.WriteString("null")
+	case kTrue:
+		b.WriteString("true")
+	case kFalse:
+		b.WriteString("false")
+	case kNumber:
+		b.WriteString(v.text)
+	case kString:
+		writeString(b, v.str)
+	case kArray:
+		b.WriteByte('[')
+		for i, el := range v.arr {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			write(b, el)
+		}
+		b.WriteByte(']')
+	case kObject:
+		b.WriteByte('{')
+		for i, m := range v.obj {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, m.key)
+			b.WriteByte(':')
+			write(b, m.val)
+		}
+		b.WriteByte('}')
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+func writeU(b *strings.Builder, r rune) {
+	b.WriteString(`\u`)
+	b.WriteByte(hexDigits[r>>12&0xF])
+	b.WriteByte(hexDigits[r>>8&0xF])
+	b.WriteByte(hexDigits[r>>4&0xF])
+	b.WriteByte(hexDigits[r&0xF])
+}
+
+// writeString writes s as json.dumps does with ensure_ascii=True.
+func writeString(b *strings.Builder, s []rune) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r >= ' ' && r <= '~':
+			b.WriteByte(byte(r))
+		case r > 0xFFFF:
+			r -= 0x10000
+			writeU(b, 0xD800|(r>>10)&0x3FF)
+			writeU(b, 0xDC00|r&0x3FF)
+		default:
+			writeU(b, r)
+		}
+	}
+	b.WriteByte('"')
+}
