@@ -7,5 +7,6 @@ func article2() []*Calculator {
 		limitsCalc(),
 		capacityCalc(),
 		concurrencyCalc(),
+		idempotencyCalc(),
 	}
 }

@@ -1,0 +1,46 @@
+package calc
+
+import (
+	"errors"
+	"strconv"
+
+	"retrylab/core/canonjson"
+)
+
+// IdempotencyResult is the result of the idempotency-key calculator.
+type IdempotencyResult struct {
+	Tenant    string `json:"tenant"`
+	Task      string `json:"task"`
+	Canonical string `json:"canonical"` // CPython's json.dumps(payload, sort_keys=True, separators=(",", ":"))
+	SHA256    string `json:"sha256"`    // hex SHA-256 of canonical (UTF-8, which is ASCII here)
+	Key       string `json:"key"`       // tenant:task:sha256
+	Bytes     int    `json:"bytes"`     // length of canonical in bytes
+}
+
+func idempotencyCalc() *Calculator {
+	return &Calculator{
+		Name:    "idempotency-key",
+		Article: 2,
+		Help:    "the idempotency key of one logical operation: tenant:task:sha256 of CPython's canonical JSON",
+		Params: []Param{
+			{Name: "tenant", Kind: Text, Default: "acme", MaxLen: 200, Help: "the tenant that owns the operation"},
+			{Name: "task", Kind: Text, Default: "summarize", MaxLen: 200, Help: "the logical task"},
+			{Name: "payload", Kind: JSON, Default: `{"document_id":"doc-42","max_output_tokens":1000}`, MaxLen: 16384,
+				Help: "the operation's input, as JSON (key order and spacing do not change the key)"},
+		},
+		Run: func(a Args) (any, error) {
+			tenant, task := a.String("tenant"), a.String("task")
+			key, canonical, err := canonjson.Key(tenant, task, []byte(a.String("payload")))
+			if err != nil {
+				detail := err.Error()
+				var e *canonjson.Error
+				if errors.As(err, &e) {
+					detail = e.Msg + " (byte " + strconv.Itoa(e.Offset) + ")"
+				}
+				return nil, Refuse("idempotency-key", "payload", CodeJSON, "detail.idempotency.payload", "{reason}", "reason", detail)
+			}
+			return IdempotencyResult{Tenant: tenant, Task: task, Canonical: canonical,
+				SHA256: key[len(tenant)+len(task)+2:], Key: key, Bytes: len(canonical)}, nil
+		},
+	}
+}
