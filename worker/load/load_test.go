@@ -1,0 +1,90 @@
+package load
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestRun(t *testing.T) {
+	var inFlight, peak atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		time.Sleep(time.Millisecond)
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	cfg := Config{
+		BaseURL: srv.URL, Requests: 200, Concurrency: 4, Timeout: 30 * time.Second,
+		Targets: []Target{{"/a", 200}, {"/missing", 404}},
+	}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 200 || res.Errors != 0 || res.Bytes != 100*2+100*int64(len("404 page not found\n")) {
+		t.Errorf("result %+v", res)
+	}
+	if p := peak.Load(); p > 4 || p < 1 {
+		t.Errorf("peak concurrency %d, want 1..4", p)
+	}
+	if res.PerSecond() <= 0 || res.P50 <= 0 || res.P99 < res.P50 {
+		t.Errorf("rates %v", res)
+	}
+
+	// A wrong status is an error, reported with its path.
+	cfg.Targets = []Target{{"/missing", 200}}
+	cfg.Requests = 10
+	res, _ = Run(context.Background(), cfg)
+	if res.Errors != 10 || res.Requests != 0 || len(res.Failures) != 5 || !strings.Contains(res.Failures[0], "/missing: status 404") {
+		t.Errorf("wrong statuses: %+v", res)
+	}
+}
+
+func TestRunTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	res, err := Run(context.Background(), Config{BaseURL: srv.URL, Requests: 50, Concurrency: 2,
+		Timeout: 200 * time.Millisecond, Targets: []Target{{"/", 200}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Errors != 50 || res.Requests != 0 {
+		t.Errorf("a hung server: %d answered, %d errors; want every request an error", res.Requests, res.Errors)
+	}
+}
+
+func TestRunBadConfig(t *testing.T) {
+	for _, cfg := range []Config{
+		{Requests: 0, Concurrency: 1, Timeout: time.Second, Targets: []Target{{"/", 200}}},
+		{Requests: 1, Concurrency: 0, Timeout: time.Second, Targets: []Target{{"/", 200}}},
+		{Requests: 1, Concurrency: 1, Timeout: time.Second},
+		{Requests: 1, Concurrency: 1, Targets: []Target{{"/", 200}}},
+	} {
+		if _, err := Run(context.Background(), cfg); err == nil {
+			t.Errorf("Run(%+v): no error", cfg)
+		}
+	}
+}
