@@ -1,0 +1,199 @@
+// Package backoff models exponential backoff with full jitter across many
+// workers, as the article's retry wrapper does it: the wait before retry a
+// (counted from 0) is uniform(0, min(cap, base·2^a)), raised to the
+// server's Retry-After when there is one, and cut to what is left of a cap
+// on the total time spent retrying.
+//
+// Randomness is an argument: a CPython-compatible generator (core/pyrand),
+// so that a seed gives the waits Python's random.Random(seed) gives. Times
+// are in seconds from the moment every worker's first call fails.
+package backoff
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"retrylab/core/jitter"
+	"retrylab/core/pyrand"
+)
+
+// Config is one retry policy applied by Workers workers at once.
+type Config struct {
+	Base float64 // s, > 0: the ceiling of the first wait
+	Cap  float64 // s, > 0: no ceiling exceeds it
+	// MaxAttempts >= 1 counts every call, the first included: a worker
+	// retries at most MaxAttempts-1 times.
+	MaxAttempts int
+	// MaxElapsed > 0 is the time, s from the first failure, after which a
+	// worker stops retrying; a wait that would overrun it is cut short.
+	MaxElapsed float64
+	// RetryAfter >= 0 is the server's Retry-After, s, a floor for every
+	// wait; 0 means the server sent none.
+	RetryAfter float64
+	// Jitter draws each wait uniformly below its ceiling; without it every
+	// wait is the ceiling itself.
+	Jitter bool
+	// Workers >= 1 is how many workers fail together at time 0.
+	Workers int
+}
+
+// Ceiling returns min(Cap, Base·2^a), s: the largest wait before retry a.
+func (c Config) Ceiling(a int) float64 {
+	return math.Min(c.Cap, c.Base*math.Pow(2, float64(a)))
+}
+
+// Wait returns the wait before retry a, s, for a uniform draw u in [0, 1):
+// Ceiling(a)·u with jitter (exactly CPython's uniform(0, ceiling)), the
+// ceiling itself without, and in both cases at least RetryAfter. It does
+// not apply MaxElapsed.
+func (c Config) Wait(a int, u float64) float64 {
+	d := c.Ceiling(a)
+	if c.Jitter {
+		d = 0 + float64(d*u)
+	}
+	return math.Max(d, c.RetryAfter)
+}
+
+// Validate reports the first unusable field.
+func (c Config) Validate() error {
+	switch {
+	case !(c.Base > 0) || math.IsInf(c.Base, 0):
+		return errors.New("backoff: Base must be finite and > 0")
+	case !(c.Cap > 0) || math.IsInf(c.Cap, 0):
+		return errors.New("backoff: Cap must be finite and > 0")
+	case c.MaxAttempts < 1:
+		return errors.New("backoff: MaxAttempts must be >= 1")
+	case !(c.MaxElapsed > 0) || math.IsInf(c.MaxElapsed, 0):
+		return errors.New("backoff: MaxElapsed must be finite and > 0")
+	case !(c.RetryAfter >= 0) || math.IsInf(c.RetryAfter, 0):
+		return errors.New("backoff: RetryAfter must be finite and >= 0")
+	case c.Workers < 1:
+		return errors.New("backoff: Workers must be >= 1")
+	}
+	return nil
+}
+
+// Horizon returns the latest time, s, at which any retry can happen:
+// min(MaxElapsed, the sum of the largest waits).
+func (c Config) Horizon() float64 {
+	var t float64
+	for a := 0; a < c.MaxAttempts-1 && t < c.MaxElapsed; a++ {
+		t += math.Max(c.Ceiling(a), c.RetryAfter)
+	}
+	return math.Min(t, c.MaxElapsed)
+}
+
+// Result is what the workers did.
+type Result struct {
+	Ceilings []float64 // s, Ceiling(a) for each retry a = 0..MaxAttempts-2
+	Retries  int       // retries made by all workers
+	// RetriesByAttempt[a] counts the workers that made retry a.
+	RetriesByAttempt []int
+	// GaveUp counts the workers stopped by MaxElapsed while they still had
+	// attempts left; the others stopped after MaxAttempts calls.
+	GaveUp int
+	// MaxElapsedUsed is the time of the last call of any worker, s.
+	MaxElapsedUsed float64
+	// Counts is the histogram of retry times: Counts[j] counts the
+	// retries at t with j·Width <= t < (j+1)·Width, from bin 0 to the bin
+	// of Horizon().
+	Counts []int
+	// Peak is the largest count and PeakBin its first bin.
+	Peak, PeakBin int
+	// Arrivals holds every retry time in draw order, when asked for.
+	Arrivals []float64
+}
+
+// MaxBins bounds the histogram.
+const MaxBins = 1 << 20
+
+// Bins returns the number of histogram bins for width w > 0.
+func (c Config) Bins(w float64) (int, error) {
+	h := c.Horizon()
+	if !(w > 0) || h/w >= MaxBins {
+		return 0, fmt.Errorf("backoff: %g s in bins of %g s is more than %d bins", h, w, MaxBins)
+	}
+	return jitter.Bin(h, w) + 1, nil
+}
+
+// Run plays the policy for every worker, drawing from r (which it
+// advances) attempt by attempt and, within an attempt, worker by worker,
+// only for the workers still retrying (none without jitter). Every call
+// fails at once, so a worker's calls happen at the sums of its waits.
+// Width > 0 is the histogram bin width, s; keep asks for Arrivals.
+//
+// A worker whose call fails at t >= MaxElapsed stops; otherwise it waits
+// min(Wait, MaxElapsed - t), and a cut wait ends at MaxElapsed exactly.
+func Run(c Config, r *pyrand.Random, width float64, keep bool) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	bins, err := c.Bins(width)
+	if err != nil {
+		return Result{}, err
+	}
+	retries := c.MaxAttempts - 1
+	res := Result{Ceilings: make([]float64, retries), RetriesByAttempt: make([]int, retries), Counts: make([]int, bins)}
+	for a := range res.Ceilings {
+		res.Ceilings[a] = c.Ceiling(a)
+	}
+	t := make([]float64, c.Workers) // time of each worker's latest call
+	alive := make([]bool, c.Workers)
+	for w := range alive {
+		alive[w] = true
+	}
+	for a := 0; a < retries; a++ {
+		for w := range t {
+			if !alive[w] {
+				continue
+			}
+			if t[w] >= c.MaxElapsed {
+				alive[w] = false
+				res.GaveUp++
+				continue
+			}
+			u := 0.0
+			if c.Jitter {
+				u = r.Random()
+			}
+			d := c.Wait(a, u)
+			if left := c.MaxElapsed - t[w]; d >= left {
+				t[w] = c.MaxElapsed
+			} else {
+				t[w] += d
+			}
+			res.Retries++
+			res.RetriesByAttempt[a]++
+			j := min(jitter.Bin(t[w], width), bins-1)
+			res.Counts[j]++
+			if keep {
+				res.Arrivals = append(res.Arrivals, t[w])
+			}
+		}
+	}
+	for w := range t {
+		res.MaxElapsedUsed = math.Max(res.MaxElapsedUsed, t[w])
+	}
+	for j, n := range res.Counts {
+		if n > res.Peak {
+			res.Peak, res.PeakBin = n, j
+		}
+	}
+	return res, nil
+}
+
+// Policy is a named pair of limits from the article.
+type Policy struct {
+	Name        string
+	MaxAttempts int
+	MaxElapsed  float64 // s
+}
+
+// Interactive is the article's policy for a chat with a user waiting:
+// 3 attempts within 8 s.
+var Interactive = Policy{Name: "interactive", MaxAttempts: 3, MaxElapsed: 8}
+
+// Batch is the article's policy for background summarization: 8 attempts
+// within 300 s.
+var Batch = Policy{Name: "batch", MaxAttempts: 8, MaxElapsed: 300}

@@ -1,0 +1,198 @@
+package backoff
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"retrylab/core/pyrand"
+)
+
+func article(workers int, jitter bool) Config {
+	return Config{Base: 0.5, Cap: 20, MaxAttempts: 4, MaxElapsed: 20, Jitter: jitter, Workers: workers}
+}
+
+// Without jitter all 100 workers retry together at every wave: at 0.5 s,
+// 1.5 s and 3.5 s, the whole crowd in one bin each time.
+func TestWithoutJitterAllWorkersRetryTogether(t *testing.T) {
+	res, err := Run(article(100, false), pyrand.NewInt64(20261017), 0.1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waves := map[float64]int{}
+	for _, a := range res.Arrivals {
+		waves[a]++
+	}
+	if len(waves) != 3 || waves[0.5] != 100 || waves[1.5] != 100 || waves[3.5] != 100 {
+		t.Fatalf("arrivals by time %v, want 100 at each of 0.5, 1.5, 3.5", waves)
+	}
+	if res.Peak != 100 || res.Retries != 300 || res.GaveUp != 0 || res.MaxElapsedUsed != 3.5 {
+		t.Errorf("peak %d retries %d gave up %d last %v", res.Peak, res.Retries, res.GaveUp, res.MaxElapsedUsed)
+	}
+	nonzero := 0
+	for _, n := range res.Counts {
+		if n > 0 {
+			nonzero++
+			if n != 100 {
+				t.Errorf("a bin holds %d, want 100", n)
+			}
+		}
+	}
+	if nonzero != 3 {
+		t.Errorf("%d bins hold arrivals, want 3", nonzero)
+	}
+}
+
+// With jitter the same 300 retries spread out: no bin holds more than a
+// fraction of them.
+func TestJitterSpreads(t *testing.T) {
+	res, err := Run(article(100, true), pyrand.NewInt64(20261017), 0.1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Retries != 300 || res.Peak >= 40 || res.Peak < 5 {
+		t.Errorf("retries %d peak %d: want 300 retries and a peak far below 100", res.Retries, res.Peak)
+	}
+	// Horizon 0.5+1+2 = 3.5 s, in bin 34: the float 0.1 is slightly above
+	// 1/10, so 35 × 0.1 > 3.5 (exact binning, as core/jitter does it).
+	if len(res.Counts) != 35 {
+		t.Errorf("%d bins, want 35", len(res.Counts))
+	}
+	if res.Ceilings[0] != 0.5 || res.Ceilings[1] != 1 || res.Ceilings[2] != 2 {
+		t.Errorf("ceilings %v", res.Ceilings)
+	}
+}
+
+// The waits CPython 3.11 draws, from this reference (the article's loop,
+// attempt by attempt, worker by worker):
+//
+//	r = random.Random(seed); t = [0.0]*workers; alive = [True]*workers
+//	for a in range(max_attempts-1):
+//	    for w in range(workers):
+//	        if not alive[w]: continue
+//	        if t[w] >= max_elapsed: alive[w] = False; gave += 1; continue
+//	        e = min(cap, base*(2**a)); d = r.uniform(0, e) if jitter else e
+//	        if retry_after is not None: d = max(d, retry_after)
+//	        left = max_elapsed - t[w]
+//	        t[w] = max_elapsed if d >= left else t[w]+d; arrivals.append(t[w])
+func TestCPythonReference(t *testing.T) {
+	tests := []struct {
+		c      Config
+		seed   int64
+		want   []float64
+		gaveUp int
+	}{
+		{Config{Base: 0.5, Cap: 20, MaxAttempts: 4, MaxElapsed: 20, Jitter: true, Workers: 5}, 20261017,
+			[]float64{0.14024614926551626, 0.21892602064731792, 0.33173862144923993, 0.24225328449987138, 0.39657192499756855,
+				1.0795917588895858, 0.7404920745251723, 0.8868367672194765, 0.7956520415972623, 0.7263774823314247,
+				1.4322146773406739, 2.590973465160864, 1.9128178566455079, 1.895559641932281, 0.8991616048343872}, 0},
+		{Config{Base: 0.5, Cap: 20, MaxAttempts: 8, MaxElapsed: 6, RetryAfter: 1.2, Jitter: true, Workers: 4}, 20261017,
+			[]float64{1.2, 1.2, 1.2, 1.2, 2.4, 2.4, 2.4, 2.4, 3.5999999999999996, 3.5999999999999996, 3.5999999999999996,
+				4.2504813906356915, 5.651962178852062, 5.799815200670038, 4.8, 6, 6, 6, 6}, 4},
+		{Config{Base: 0.5, Cap: 20, MaxAttempts: 6, MaxElapsed: 300, Jitter: true, Workers: 3}, -7,
+			[]float64{0.16191638241658118, 0.07542458696225096, 0.3254672365199269, 0.23435266908412394, 0.6113065912689402,
+				0.6911561534325124, 0.35035051863353756, 1.6261780576477807, 0.7661474703164821, 2.084933253283081,
+				1.9055997519462564, 1.1289995236919423, 5.481086766423193, 8.52041674932256, 2.1194152128891073}, 0},
+	}
+	for i, tt := range tests {
+		res, err := Run(tt.c, pyrand.NewInt64(tt.seed), 0.1, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Arrivals) != len(tt.want) || res.GaveUp != tt.gaveUp {
+			t.Fatalf("case %d: %d arrivals, %d gave up; want %d, %d", i, len(res.Arrivals), res.GaveUp, len(tt.want), tt.gaveUp)
+		}
+		for k, a := range res.Arrivals {
+			if a != tt.want[k] {
+				t.Errorf("case %d arrival %d = %v, CPython %v", i, k, a, tt.want[k])
+			}
+		}
+	}
+}
+
+func TestPolicies(t *testing.T) {
+	tests := []struct {
+		p              Policy
+		retries        int
+		gaveUp         int
+		maxUsedAtMost  float64
+		maxUsedAtLeast float64
+	}{
+		// 2 retries each, waits below 0.5 and 1 s: nobody reaches 8 s.
+		{Interactive, 200, 0, 1.5, 0.5},
+		// 7 retries each, ceilings 0.5 … 20 (capped), sum < 300: all 700.
+		{Batch, 700, 0, 300, 10},
+	}
+	for _, tt := range tests {
+		c := article(100, true)
+		c.MaxAttempts, c.MaxElapsed = tt.p.MaxAttempts, tt.p.MaxElapsed
+		res, err := Run(c, pyrand.NewInt64(20261017), 0.1, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Retries != tt.retries || res.GaveUp != tt.gaveUp || res.MaxElapsedUsed > tt.maxUsedAtMost || res.MaxElapsedUsed < tt.maxUsedAtLeast {
+			t.Errorf("%s: retries %d gave up %d max used %v", tt.p.Name, res.Retries, res.GaveUp, res.MaxElapsedUsed)
+		}
+	}
+	// A Retry-After of 5 s with the interactive limit: the second wait is
+	// cut at 8 s and nobody gets a third call.
+	c := article(100, true)
+	c.MaxAttempts, c.MaxElapsed, c.RetryAfter = 4, 8, 5
+	res, _ := Run(c, pyrand.NewInt64(1), 0.1, true)
+	if res.GaveUp != 100 || res.MaxElapsedUsed != 8 || res.Retries != 200 {
+		t.Errorf("Retry-After 5 within 8 s: gave up %d, last %v, retries %d", res.GaveUp, res.MaxElapsedUsed, res.Retries)
+	}
+}
+
+func TestCeilingAndWait(t *testing.T) {
+	c := Config{Base: 0.5, Cap: 20, Jitter: true}
+	want := []float64{0.5, 1, 2, 4, 8, 16, 20, 20}
+	for a, w := range want {
+		if got := c.Ceiling(a); got != w {
+			t.Errorf("Ceiling(%d) = %v, want %v", a, got, w)
+		}
+	}
+	if c.Ceiling(5000) != 20 {
+		t.Error("a huge attempt must stay at the cap")
+	}
+	if got := c.Wait(2, 0.25); got != 0.5 {
+		t.Errorf("Wait(2, 0.25) = %v, want 0.5", got)
+	}
+	c.RetryAfter = 12
+	if got := c.Wait(2, 0.25); got != 12 {
+		t.Errorf("Retry-After is a floor: got %v", got)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	good := article(1, true)
+	bad := []func(*Config){
+		func(c *Config) { c.Base = 0 }, func(c *Config) { c.Cap = math.Inf(1) }, func(c *Config) { c.MaxAttempts = 0 },
+		func(c *Config) { c.MaxElapsed = math.NaN() }, func(c *Config) { c.RetryAfter = -1 }, func(c *Config) { c.Workers = 0 },
+	}
+	for i, f := range bad {
+		c := good
+		f(&c)
+		if _, err := Run(c, pyrand.NewInt64(1), 0.1, false); err == nil {
+			t.Errorf("bad config %d accepted", i)
+		}
+	}
+	if _, err := Run(good, pyrand.NewInt64(1), 1e-9, false); err == nil {
+		t.Error("a billion bins accepted")
+	}
+}
+
+func ExampleRun() {
+	res, _ := Run(Config{Base: 0.5, Cap: 20, MaxAttempts: 4, MaxElapsed: 20, Workers: 100}, pyrand.NewInt64(1), 0.5, false)
+	fmt.Println(res.Ceilings, res.Retries, res.Peak)
+	// Output: [0.5 1 2] 300 100
+}
+
+func BenchmarkHundredThousandWorkers(b *testing.B) {
+	c := Config{Base: 0.5, Cap: 20, MaxAttempts: 8, MaxElapsed: 300, Jitter: true, Workers: 100000}
+	for b.Loop() {
+		if _, err := Run(c, pyrand.NewInt64(20261017), 0.1, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
