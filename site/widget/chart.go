@@ -1,0 +1,345 @@
+package widget
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"retrylab/site/locale"
+)
+
+// The chart geometry, in SVG user units (the viewBox; CSS scales it).
+const (
+	chartW     = 640.0
+	chartH     = 280.0
+	marginL    = 64.0
+	marginR    = 16.0
+	marginT    = 16.0
+	marginB    = 48.0
+	maxXLabels = 12
+)
+
+// series is one set of values of a chart.
+type series struct {
+	Name   string
+	Values []float64
+	Mark   []bool // bars or points drawn with the mark class (the peak, a tail)
+}
+
+// chart is a bar chart (categories on x) or a line chart (numbers on x),
+// with a y axis from 0 and a data table as its text alternative.
+type chart struct {
+	View        string // data-view of the figure
+	Title, Desc string
+	Caption     string
+	XLabel      string
+	YLabel      string
+	Line        bool
+	Categories  []string  // bar charts: one label per bar
+	X           []float64 // line charts: the x of each value
+	Series      []series
+	YMax        float64 // 0: from the data
+	YPercent    bool    // y values are fractions written as percentages
+	Rules       []rule  // horizontal limits (bar charts) or vertical marks (line charts)
+	// Out names the result field the first series plots and its raw JSON:
+	// the data table carries them as data-out / data-value.
+	OutField, OutRaw string
+}
+
+// rule is a horizontal line at Y (a limit such as 100 %).
+type rule struct {
+	Y     float64
+	Label string
+}
+
+// write renders the chart as a figure.
+func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
+	ymax := ch.YMax
+	for _, s := range ch.Series {
+		for _, v := range s.Values {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				ymax = math.Max(ymax, v)
+			}
+		}
+	}
+	for _, r := range ch.Rules {
+		ymax = math.Max(ymax, r.Y)
+	}
+	ticks := niceTicks(0, ymax, 5)
+	top := ticks[len(ticks)-1]
+	fy := func(v float64) float64 {
+		if top <= 0 {
+			return chartH - marginB
+		}
+		return chartH - marginB - (v/top)*(chartH-marginT-marginB)
+	}
+	yfmt := func(v float64) string {
+		if ch.YPercent {
+			return loc.Percent(v, decimalsFor(ticks, 100))
+		}
+		return loc.Number(v)
+	}
+	fmt.Fprintf(b, `<figure class="widget-chart" data-view="%s">`, esc(ch.View))
+	fmt.Fprintf(b, `<svg class="chart" viewBox="0 0 %d %d" role="img" font-size="12" fill="currentColor">`, int(chartW), int(chartH))
+	fmt.Fprintf(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
+	// grid and y axis
+	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
+	for _, t := range ticks {
+		y := fy(t)
+		fmt.Fprintf(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
+	}
+	fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(chartW-marginR), f1(chartH-marginB), f1(chartH-marginB))
+	fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(marginL), f1(marginT), f1(chartH-marginB))
+	b.WriteString(`</g>`)
+	b.WriteString(`<g class="chart-tick" text-anchor="end">`)
+	for _, t := range ticks {
+		fmt.Fprintf(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(fy(t)), esc(yfmt(t)))
+	}
+	b.WriteString(`</g>`)
+	plotW := chartW - marginL - marginR
+	if ch.Line {
+		ch.writeLines(b, loc, fy, plotW)
+	} else {
+		ch.writeBars(b, fy, plotW)
+	}
+	for _, r := range ch.Rules {
+		y := fy(r.Y)
+		fmt.Fprintf(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
+		if r.Label != "" {
+			fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(chartW-marginR), f1(y-4), esc(r.Label))
+		}
+	}
+	// axis labels
+	fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(chartH-8), esc(ch.XLabel))
+	fmt.Fprintf(b, `<text class="chart-label" x="12" y="%s" text-anchor="middle" transform="rotate(-90 12 %s)">%s</text>`, f1((chartH-marginB+marginT)/2), f1((chartH-marginB+marginT)/2), esc(ch.YLabel))
+	if len(ch.Series) > 1 {
+		ch.writeLegend(b)
+	}
+	b.WriteString(`</svg>`)
+	if ch.Caption != "" {
+		fmt.Fprintf(b, `<figcaption>%s</figcaption>`, esc(ch.Caption))
+	}
+	ch.writeTable(b, loc, yfmt)
+	b.WriteString("</figure>\n")
+}
+
+func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW float64) {
+	n := len(ch.Categories)
+	if n == 0 {
+		return
+	}
+	ns := len(ch.Series)
+	slot := plotW / float64(n)
+	gap := math.Min(slot*0.15, 8)
+	if slot < 4 {
+		gap = 0
+	}
+	barW := (slot - gap) / float64(ns)
+	for si, s := range ch.Series {
+		fmt.Fprintf(b, `<g class="chart-bars chart-series-%d">`, si+1)
+		for i, v := range s.Values {
+			if i >= n || math.IsNaN(v) {
+				continue
+			}
+			x := marginL + float64(i)*slot + gap/2 + float64(si)*barW
+			y := fy(v)
+			h := chartH - marginB - y
+			class, op := "chart-bar", opacity(si)
+			if i < len(s.Mark) && s.Mark[i] {
+				class, op = "chart-bar chart-bar-mark", "1"
+			}
+			fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(y), f1(math.Max(barW, 0.5)), f1(math.Max(h, 0)), op)
+		}
+		b.WriteString(`</g>`)
+	}
+	every := (n + maxXLabels - 1) / maxXLabels
+	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
+	for i, c := range ch.Categories {
+		if i%every != 0 {
+			continue
+		}
+		fmt.Fprintf(b, `<text x="%s" y="%s">%s</text>`, f1(marginL+(float64(i)+0.5)*slot), f1(chartH-marginB+16), esc(c))
+	}
+	b.WriteString(`</g>`)
+}
+
+func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float64) float64, plotW float64) {
+	if len(ch.X) == 0 {
+		return
+	}
+	lo, hi := ch.X[0], ch.X[len(ch.X)-1]
+	xt := niceTicks(lo, hi, 8)
+	if lo >= 0 && xt[0] < lo {
+		xt[0] = lo
+	}
+	x0, x1 := math.Min(lo, xt[0]), math.Max(hi, xt[len(xt)-1])
+	fx := func(v float64) float64 {
+		if x1 == x0 {
+			return marginL + plotW/2
+		}
+		return marginL + (v-x0)/(x1-x0)*plotW
+	}
+	for si, s := range ch.Series {
+		cls := "chart-line"
+		if si > 0 {
+			cls = "chart-line chart-line-2"
+		}
+		var pts []string
+		for i, v := range s.Values {
+			if i < len(ch.X) && !math.IsNaN(v) {
+				pts = append(pts, f1(fx(ch.X[i]))+","+f1(fy(v)))
+			}
+		}
+		dash := ""
+		if si > 0 {
+			dash = ` stroke-dasharray="5 3"`
+		}
+		fmt.Fprintf(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor" stroke-width="2"%s/>`, cls, strings.Join(pts, " "), dash)
+		if len(s.Values) <= 60 {
+			fmt.Fprintf(b, `<g class="chart-points chart-series-%d">`, si+1)
+			for i, v := range s.Values {
+				if i >= len(ch.X) || math.IsNaN(v) {
+					continue
+				}
+				cls, r := "chart-point", 2.5
+				if i < len(s.Mark) && s.Mark[i] {
+					cls, r = "chart-point chart-bar-mark", 5
+				}
+				fmt.Fprintf(b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, cls, f1(fx(ch.X[i])), f1(fy(v)), f1(r))
+			}
+			b.WriteString(`</g>`)
+		}
+	}
+	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
+	for _, t := range xt {
+		if t < x0 || t > x1 {
+			continue
+		}
+		fmt.Fprintf(b, `<text x="%s" y="%s">%s</text>`, f1(fx(t)), f1(chartH-marginB+16), esc(loc.Number(t)))
+	}
+	b.WriteString(`</g>`)
+}
+
+func (ch *chart) writeLegend(b *strings.Builder) {
+	b.WriteString(`<g class="chart-legend">`)
+	x := marginL + 8
+	for si, s := range ch.Series {
+		y := marginT + 4 + float64(si)*16
+		if ch.Line {
+			dash := ""
+			if si > 0 {
+				dash = ` stroke-dasharray="5 3"`
+			}
+			fmt.Fprintf(b, `<line class="chart-line chart-series-%d" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, si+1, f1(x), f1(x+16), f1(y+6), f1(y+6), dash)
+		} else {
+			fmt.Fprintf(b, `<rect class="chart-bar chart-series-%d" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, si+1, f1(x), f1(y), opacity(si))
+		}
+		fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(x+22), f1(y), esc(s.Name))
+	}
+	b.WriteString(`</g>`)
+}
+
+// writeTable writes the plotted numbers as a visually hidden table.
+func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(float64) string) {
+	out := ""
+	if ch.OutField != "" {
+		out = fmt.Sprintf(` data-out="%s" data-value="%s"`, esc(ch.OutField), esc(ch.OutRaw))
+	}
+	fmt.Fprintf(b, `<table class="visually-hidden" data-chart-data%s><caption>%s</caption><thead><tr><th scope="col">%s</th>`, out, esc(ch.Title), esc(ch.XLabel))
+	for _, s := range ch.Series {
+		name := s.Name
+		if name == "" {
+			name = ch.YLabel
+		}
+		fmt.Fprintf(b, `<th scope="col">%s</th>`, esc(name))
+	}
+	b.WriteString(`</tr></thead><tbody>`)
+	rows := len(ch.Categories)
+	if ch.Line {
+		rows = len(ch.X)
+	}
+	for i := 0; i < rows; i++ {
+		x := ""
+		if ch.Line {
+			x = loc.Number(ch.X[i])
+		} else {
+			x = ch.Categories[i]
+		}
+		fmt.Fprintf(b, `<tr><th scope="row">%s</th>`, esc(x))
+		for _, s := range ch.Series {
+			v := ""
+			if i < len(s.Values) && !math.IsNaN(s.Values[i]) {
+				v = yfmt(s.Values[i])
+			}
+			fmt.Fprintf(b, `<td>%s</td>`, esc(v))
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table>`)
+}
+
+// opacity distinguishes series without colour: first solid, then lighter.
+func opacity(si int) string {
+	switch si {
+	case 0:
+		return "0.75"
+	case 1:
+		return "0.4"
+	}
+	return "0.25"
+}
+
+// niceTicks returns about n round ticks (1, 2 or 5 × 10^k apart) covering
+// [lo, hi]; the first is <= lo and the last >= hi.
+func niceTicks(lo, hi float64, n int) []float64 {
+	if !(hi > lo) {
+		if hi == 0 || math.IsNaN(hi) || math.IsInf(hi, 0) {
+			return []float64{0, 1}
+		}
+		lo, hi = math.Min(0, lo), math.Abs(hi)*1.0001+1e-12
+	}
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	start := math.Floor(lo/step) * step
+	var t []float64
+	for i := 0; i < 4*n+4; i++ {
+		v := start + float64(i)*step
+		// round away the float error of the steps
+		v = math.Round(v/step*1e6) / 1e6 * step
+		t = append(t, v)
+		if v >= hi-step*1e-9 {
+			break
+		}
+	}
+	return t
+}
+
+// decimalsFor is the number of decimals that tells the ticks apart once
+// multiplied by scale.
+func decimalsFor(ticks []float64, scale float64) int {
+	if len(ticks) < 2 {
+		return 0
+	}
+	step := (ticks[1] - ticks[0]) * scale
+	d := 0
+	for d < 6 && math.Abs(step*math.Pow(10, float64(d))-math.Round(step*math.Pow(10, float64(d)))) > 1e-9 {
+		d++
+	}
+	return d
+}
+
+// f1 writes a coordinate with at most one decimal.
+func f1(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "0"
+	}
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}

@@ -1,0 +1,284 @@
+package widget
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"retrylab/calc"
+	"retrylab/site/locale"
+)
+
+// maxTableList is the longest list written as text in the results table;
+// longer lists appear only in a chart and its data table.
+const maxTableList = 20
+
+// view draws one view of a calculator's result.
+type view func(o *outCtx) error
+
+// outCtx is what a view needs.
+type outCtx struct {
+	b   *strings.Builder
+	c   *calc.Calculator
+	a   calc.Args
+	r   *result
+	loc locale.Locale
+}
+
+// views lists the specialised views of each calculator, the first being
+// the default set; every calculator also has "table" and "bars" (the
+// generic chart of its numeric lists).
+var views = map[string][]struct {
+	name string
+	fn   view
+}{
+	"attempts":      {{"curve", attemptsCurve}},
+	"amplification": {{"tree", amplificationTree}},
+	"budget":        {{"histogram", budgetHistogram}, {"tokens", budgetTokens}},
+	"jitter":        {{"histogram", jitterHistogram}},
+	"deadline":      {{"timeline", deadlineTimeline}},
+	"peak":          {{"distribution", peakDistribution}},
+	"limits":        {{"utilization", limitsUtilization}},
+}
+
+// Views returns every view name calculator c offers.
+func Views(c *calc.Calculator) []string {
+	names := []string{"table"}
+	for _, v := range views[c.Name] {
+		names = append(names, v.name)
+	}
+	return append(names, "bars")
+}
+
+// DefaultViews returns the views a widget of c shows when the page names
+// none: its table and its specialised charts, or the table and the
+// generic chart of its numeric lists.
+func DefaultViews(c *calc.Calculator) []string {
+	names := []string{"table"}
+	if vs := views[c.Name]; len(vs) > 0 {
+		for _, v := range vs {
+			names = append(names, v.name)
+		}
+		return names
+	}
+	return append(names, "bars")
+}
+
+// CheckViews reports a view name that c does not offer.
+func CheckViews(c *calc.Calculator, names []string) error {
+	all := Views(c)
+	for _, n := range names {
+		ok := false
+		for _, a := range all {
+			ok = ok || a == n
+		}
+		if !ok {
+			return fmt.Errorf("calculator %s has no view %q; its views are %s", c.Name, n, strings.Join(all, ", "))
+		}
+	}
+	return nil
+}
+
+// RenderOutput writes the output of a widget: for each view in order, the
+// results table or a chart, computed from result (what c.Run(a)
+// returned). Every shown field sits in an element with data-out="FIELD"
+// and data-value holding its JSON (docs/dom.md). An unknown view name is
+// skipped; a view that cannot be drawn from this result says so in a note.
+func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
+	r, err := decode(res)
+	if err != nil {
+		return "", err
+	}
+	if len(viewNames) == 0 {
+		viewNames = DefaultViews(c)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
+	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc}
+	for _, name := range viewNames {
+		var fn view
+		switch name {
+		case "table":
+			fn = resultTable
+		case "bars":
+			fn = genericBars
+		default:
+			for _, v := range views[c.Name] {
+				if v.name == name {
+					fn = v.fn
+				}
+			}
+		}
+		if fn == nil {
+			continue
+		}
+		if err := o.safe(name, fn); err != nil {
+			fmt.Fprintf(&b, `<p class="widget-note" data-view="%s">%s</p>`+"\n", esc(name), esc(loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
+		}
+	}
+	b.WriteString("</div>\n")
+	return b.String(), nil
+}
+
+// safe runs a view into a scratch buffer, so that a view that fails (or
+// panics on a result of an unexpected shape) leaves no half-written
+// markup.
+func (o *outCtx) safe(name string, fn view) (err error) {
+	saved := o.b
+	var scratch strings.Builder
+	o.b = &scratch
+	defer func() {
+		o.b = saved
+		if p := recover(); p != nil {
+			err = fmt.Errorf("view %s: %v", name, p)
+		}
+		if err == nil {
+			saved.WriteString(scratch.String())
+		}
+	}()
+	return fn(o)
+}
+
+// fieldLabel is the label of a result field (field.CALC.NAME, else the
+// name with spaces).
+func fieldLabel(c *calc.Calculator, loc locale.Locale, name string) string {
+	return loc.TOr("field."+c.Name+"."+name, strings.ReplaceAll(name, "_", " "))
+}
+
+// cellText is the text of a field in the results table.
+func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
+	switch jsonKind(f.Raw) {
+	case 's':
+		var s string
+		if json.Unmarshal(f.Raw, &s) == nil {
+			// enumerations (binding: rpm, tpm, both) have labels
+			return loc.TOr("field."+c.Name+"."+f.Name+"."+s, s)
+		}
+	case 'n':
+		if format, ok := fieldFormats[c.Name+"."+f.Name]; ok {
+			if t, err := formatValue(f.Raw, format, loc); err == nil {
+				return t
+			}
+		}
+	}
+	return defaultText(f.Raw, loc)
+}
+
+// fieldFormats are the table formats that read better than the default
+// (ratios as percentages).
+var fieldFormats = map[string]string{
+	"limits.rpm_utilization":       "%1",
+	"limits.tpm_utilization":       "%1",
+	"attempts.success_probability": "%2",
+}
+
+// tableField reports whether a field belongs in the results table: not an
+// echo of a parameter, not an object, not a long list.
+func tableField(c *calc.Calculator, a calc.Args, f field) bool {
+	if c.Param(f.Name) != nil {
+		return false
+	}
+	switch jsonKind(f.Raw) {
+	case 'o':
+		return false
+	case 'a':
+		var elems []json.RawMessage
+		if json.Unmarshal(f.Raw, &elems) != nil || len(elems) > maxTableList {
+			return false
+		}
+		for _, e := range elems {
+			if k := jsonKind(e); k == 'o' || k == 'a' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// resultTable is the "table" view.
+func resultTable(o *outCtx) error {
+	b := o.b
+	fmt.Fprintf(b, `<table class="widget-table" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
+	for _, f := range o.r.list {
+		if !tableField(o.c, o.a, f) {
+			continue
+		}
+		fmt.Fprintf(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
+			esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(cellText(o.c, o.loc, f)))
+	}
+	b.WriteString("</tbody></table>\n")
+	return nil
+}
+
+// genericBars is the "bars" view: one bar chart per numeric list field.
+func genericBars(o *outCtx) error {
+	for _, f := range o.r.list {
+		xs, ok := numList(f.Raw)
+		if !ok || len(xs) < 2 || len(xs) > 500 {
+			continue
+		}
+		cats := make([]string, len(xs))
+		for i := range xs {
+			cats[i] = o.loc.Int(int64(i + 1))
+		}
+		label := fieldLabel(o.c, o.loc, f.Name)
+		ch := chart{
+			View: "bars", Title: label,
+			Desc:       o.loc.Tf("widget.chart.bars_desc", "{name}: {n} values, from the first to the last.", "name", label, "n", o.loc.Int(int64(len(xs)))),
+			XLabel:     o.loc.TOr("widget.chart.index", "#"),
+			YLabel:     label,
+			Categories: cats,
+			Series:     []series{{Name: label, Values: xs}},
+			OutField:   f.Name, OutRaw: string(f.Raw),
+		}
+		ch.write(o.b, o.loc)
+	}
+	return nil
+}
+
+// vt looks up a view string: view.CALC.VIEW.KEY, with an English default,
+// {names} replaced.
+func (o *outCtx) vt(viewName, key, def string, kv ...string) string {
+	return o.loc.Tf("view."+o.c.Name+"."+viewName+"."+key, def, kv...)
+}
+
+// outAttrs is the data-out pair of a field for a chart's data table.
+func (o *outCtx) outRaw(name string) string {
+	raw, _ := o.r.raw(name)
+	return string(raw)
+}
+
+// Float and Int parameters read without panicking when a calculator
+// changes its declaration: ok is false when p is not declared so.
+func argFloat(a calc.Args, name string) (float64, bool) {
+	p := a.Calc().Param(name)
+	if p == nil || !a.Has(name) {
+		return 0, false
+	}
+	switch p.Kind {
+	case calc.Float:
+		return a.Float(name), true
+	case calc.Int:
+		return float64(a.Int(name)), true
+	}
+	return 0, false
+}
+
+func argFloats(a calc.Args, name string) ([]float64, bool) {
+	p := a.Calc().Param(name)
+	if p == nil || !a.Has(name) {
+		return nil, false
+	}
+	switch p.Kind {
+	case calc.FloatList:
+		return a.Floats(name), true
+	case calc.IntList:
+		xs := a.Ints(name)
+		fs := make([]float64, len(xs))
+		for i, x := range xs {
+			fs[i] = float64(x)
+		}
+		return fs, true
+	}
+	return nil, false
+}

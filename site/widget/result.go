@@ -1,0 +1,305 @@
+package widget
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"retrylab/site/locale"
+)
+
+// field is one top-level field of a result, as its JSON encodes it.
+type field struct {
+	Name string
+	Raw  json.RawMessage
+}
+
+// result is a calculator result decoded into its fields, in JSON order.
+type result struct {
+	list  []field
+	index map[string]int
+}
+
+// decode encodes r to JSON and splits the object into its fields.
+func decode(r any) (*result, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("widget: result does not encode: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("widget: result is not a JSON object")
+	}
+	res := &result{index: map[string]int{}}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := k.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		res.index[name] = len(res.list)
+		res.list = append(res.list, field{name, raw})
+	}
+	return res, nil
+}
+
+func (r *result) raw(name string) (json.RawMessage, bool) {
+	i, ok := r.index[name]
+	if !ok {
+		return nil, false
+	}
+	return r.list[i].Raw, true
+}
+
+// num returns a numeric field.
+func (r *result) num(name string) (float64, bool) {
+	raw, ok := r.raw(name)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	return f, err == nil
+}
+
+// nums returns a field that is a list of numbers.
+func (r *result) nums(name string) ([]float64, bool) {
+	raw, ok := r.raw(name)
+	if !ok {
+		return nil, false
+	}
+	return numList(raw)
+}
+
+func (r *result) names() []string {
+	s := make([]string, len(r.list))
+	for i, f := range r.list {
+		s[i] = f.Name
+	}
+	return s
+}
+
+func numList(raw json.RawMessage) ([]float64, bool) {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, false
+	}
+	var xs []float64
+	if json.Unmarshal(raw, &xs) != nil {
+		return nil, false
+	}
+	return xs, true
+}
+
+// jsonKind classifies a raw value by its first byte.
+func jsonKind(raw json.RawMessage) byte {
+	if len(raw) == 0 {
+		return 0
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		return 's'
+	case c == 't' || c == 'f':
+		return 'b'
+	case c == 'n':
+		return 'z'
+	case c == '[':
+		return 'a'
+	case c == '{':
+		return 'o'
+	}
+	return 'n'
+}
+
+// Cite returns the text and the JSON value of a citation {=ID.FIELD|FORMAT}
+// of result (docs/authoring.md): field is "NAME" or "NAME[i]"; format is
+// "" (integers grouped, other numbers to at most 6 significant digits,
+// scientific below 10^-4; booleans yes/no; lists in the list style), "N"
+// (N decimals), "%N" (percentage with N decimals), "eN" (scientific, N
+// significant digits), "list" or "yesno". The text is plain (not
+// HTML-escaped). A field the result lacks, an index out of range or a
+// format that does not fit the value is an error naming them.
+func Cite(res any, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
+	r, err := decode(res)
+	if err != nil {
+		return "", "", err
+	}
+	return r.cite(fieldSpec, format, loc)
+}
+
+func (r *result) cite(fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
+	name, idx, hasIdx, err := parseFieldSpec(fieldSpec)
+	if err != nil {
+		return "", "", err
+	}
+	raw, ok := r.raw(name)
+	if !ok {
+		return "", "", fmt.Errorf("the result has no field %q; its fields are %s", name, strings.Join(r.names(), ", "))
+	}
+	if hasIdx {
+		var elems []json.RawMessage
+		if jsonKind(raw) != 'a' || json.Unmarshal(raw, &elems) != nil {
+			return "", "", fmt.Errorf("field %q is not a list, so %s has no element", name, fieldSpec)
+		}
+		if idx >= len(elems) {
+			return "", "", fmt.Errorf("%s: field %q has %d elements (from 0 to %d)", fieldSpec, name, len(elems), len(elems)-1)
+		}
+		raw = elems[idx]
+	}
+	text, err = formatValue(raw, format, loc)
+	if err != nil {
+		return "", "", fmt.Errorf("%s|%s: %v", fieldSpec, format, err)
+	}
+	return text, string(raw), nil
+}
+
+// parseFieldSpec splits "NAME[i]".
+func parseFieldSpec(s string) (name string, idx int, hasIdx bool, err error) {
+	open := strings.IndexByte(s, '[')
+	if open < 0 {
+		if s == "" {
+			return "", 0, false, fmt.Errorf("the citation names no field")
+		}
+		return s, 0, false, nil
+	}
+	if !strings.HasSuffix(s, "]") || open == 0 {
+		return "", 0, false, fmt.Errorf("bad field %q: write NAME or NAME[i]", s)
+	}
+	n, err := strconv.Atoi(s[open+1 : len(s)-1])
+	if err != nil || n < 0 {
+		return "", 0, false, fmt.Errorf("bad index in %q: write a whole number from 0", s)
+	}
+	return s[:open], n, true, nil
+}
+
+// CheckFormat reports whether format is one of the citation formats.
+func CheckFormat(format string) error {
+	_, _, err := parseFormat(format)
+	return err
+}
+
+// parseFormat splits a format into its kind ("", "fixed", "percent",
+// "sci", "list", "yesno") and its number.
+func parseFormat(f string) (kind string, n int, err error) {
+	bad := fmt.Errorf("unknown format %q: use N, %%N, eN, list or yesno (N a number of digits)", f)
+	digits := func(s string, lo, hi int) (int, error) {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < lo || n > hi || s != strconv.Itoa(n) {
+			return 0, bad
+		}
+		return n, nil
+	}
+	switch {
+	case f == "":
+		return "", 0, nil
+	case f == "list" || f == "yesno":
+		return f, 0, nil
+	case strings.HasPrefix(f, "%"):
+		n, err := digits(f[1:], 0, 10)
+		return "percent", n, err
+	case strings.HasPrefix(f, "e"):
+		n, err := digits(f[1:], 1, 17)
+		return "sci", n, err
+	}
+	n, err = digits(f, 0, 15)
+	return "fixed", n, err
+}
+
+// formatValue writes a raw JSON value in a citation format.
+func formatValue(raw json.RawMessage, format string, loc locale.Locale) (string, error) {
+	kind, n, err := parseFormat(format)
+	if err != nil {
+		return "", err
+	}
+	jk := jsonKind(raw)
+	switch kind {
+	case "":
+		return defaultText(raw, loc), nil
+	case "yesno":
+		if jk != 'b' {
+			return "", fmt.Errorf("yesno needs a true/false value, got %s", short(raw))
+		}
+		return loc.YesNo(string(raw) == "true"), nil
+	case "list":
+		var elems []json.RawMessage
+		if jk != 'a' || json.Unmarshal(raw, &elems) != nil {
+			return "", fmt.Errorf("list needs a list value, got %s", short(raw))
+		}
+		items := make([]string, len(elems))
+		for i, e := range elems {
+			items[i] = defaultText(e, loc)
+		}
+		return loc.List(items), nil
+	}
+	if jk == 'z' {
+		return none(loc), nil
+	}
+	if jk != 'n' {
+		return "", fmt.Errorf("format %s needs a number, got %s", format, short(raw))
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return "", fmt.Errorf("format %s needs a number, got %s", format, short(raw))
+	}
+	switch kind {
+	case "fixed":
+		return loc.Fixed(v, n), nil
+	case "percent":
+		return loc.Percent(v, n), nil
+	}
+	return loc.Sci(v, n), nil
+}
+
+// defaultText writes a value in the default form.
+func defaultText(raw json.RawMessage, loc locale.Locale) string {
+	switch jsonKind(raw) {
+	case 'n':
+		v, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil || math.IsInf(v, 0) {
+			return string(raw)
+		}
+		if v == math.Trunc(v) && math.Abs(v) >= 1e15 && math.Abs(v) < 1e21 {
+			// large integers (seeds, counts) keep every digit
+			if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+				return loc.Int(n)
+			}
+		}
+		return loc.Number(v)
+	case 'b':
+		return loc.YesNo(string(raw) == "true")
+	case 's':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	case 'z':
+		return none(loc)
+	case 'a':
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) == nil {
+			items := make([]string, len(elems))
+			for i, e := range elems {
+				items[i] = defaultText(e, loc)
+			}
+			return loc.List(items)
+		}
+	}
+	return string(raw)
+}
+
+func none(loc locale.Locale) string { return loc.TOr("widget.none", "—") }
+
+func short(raw json.RawMessage) string {
+	s := string(raw)
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return s
+}

@@ -1,0 +1,405 @@
+package widget
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"retrylab/core/retry"
+	"retrylab/site/locale"
+)
+
+// errNoData is returned by a view whose result lacks the fields it draws.
+var errNoData = fmt.Errorf("the result lacks the fields this view draws")
+
+// attemptsCurve: expected attempts and success probability against N,
+// for N from 1 to max(10, n) (at most 100), the page's n marked.
+func attemptsCurve(o *outCtx) error {
+	q, ok1 := argFloat(o.a, "q")
+	nf, ok2 := argFloat(o.a, "n")
+	if !ok1 || !ok2 {
+		return errNoData
+	}
+	n := int(nf)
+	top := min(max(10, n), 100)
+	xs := make([]float64, top)
+	exp := make([]float64, top)
+	succ := make([]float64, top)
+	mark := make([]bool, top)
+	for k := 1; k <= top; k++ {
+		e, s := retry.ExpectedAttempts(q, k)
+		xs[k-1], exp[k-1], succ[k-1], mark[k-1] = float64(k), e, s, k == n
+	}
+	xl := o.vt("curve", "x", "attempts at most (N)")
+	qs := o.loc.Number(q)
+	e := chart{
+		View: "curve", Line: true, X: xs,
+		Title:  o.vt("curve", "title_expected", "Expected attempts against N"),
+		Desc:   o.vt("curve", "desc_expected", "With failure probability {q}, the expected number of attempts for N from 1 to {top}; it approaches 1/(1-q).", "q", qs, "top", o.loc.Int(int64(top))),
+		XLabel: xl,
+		YLabel: o.vt("curve", "y_expected", "expected attempts"),
+		Series: []series{{Name: o.vt("curve", "y_expected", "expected attempts"), Values: exp, Mark: mark}},
+	}
+	e.write(o.b, o.loc)
+	s := chart{
+		View: "curve", Line: true, X: xs, YPercent: true, YMax: 1,
+		Title:  o.vt("curve", "title_success", "Success probability against N"),
+		Desc:   o.vt("curve", "desc_success", "With failure probability {q}, the probability that one of N attempts succeeds (1 - q^N), for N from 1 to {top}.", "q", qs, "top", o.loc.Int(int64(top))),
+		XLabel: xl,
+		YLabel: o.vt("curve", "y_success", "success probability"),
+		Series: []series{{Name: o.vt("curve", "y_success", "success probability"), Values: succ, Mark: mark}},
+	}
+	s.write(o.b, o.loc)
+	return nil
+}
+
+// jitterHistogram: arrivals per bin, the peak bins marked.
+func jitterHistogram(o *outCtx) error {
+	counts, ok1 := o.r.nums("counts")
+	starts, ok2 := o.r.nums("bin_starts_ms")
+	peak, ok3 := o.r.num("peak")
+	if !ok1 || !ok2 || !ok3 || len(starts) != len(counts) {
+		return errNoData
+	}
+	cats := make([]string, len(counts))
+	mark := make([]bool, len(counts))
+	for i := range counts {
+		cats[i] = o.loc.Number(starts[i])
+		mark[i] = counts[i] == peak
+	}
+	width := "?"
+	if w, ok := argFloat(o.a, "width_ms"); ok {
+		width = o.loc.Number(w)
+	}
+	total, _ := o.r.num("total")
+	peakStart, _ := o.r.num("peak_bin_start_ms")
+	ch := chart{
+		View:  "histogram",
+		Title: o.vt("histogram", "title", "Retries per {w} ms bin", "w", width),
+		Desc: o.vt("histogram", "desc", "{total} retries in {bins} bins of {w} ms; the fullest bin, from {start} ms, holds {peak}.",
+			"total", o.loc.Number(total), "bins", o.loc.Int(int64(len(counts))), "w", width, "start", o.loc.Number(peakStart), "peak", o.loc.Number(peak)),
+		XLabel:     o.vt("histogram", "x", "arrival time, start of the bin (ms)"),
+		YLabel:     o.vt("histogram", "y", "retries in the bin"),
+		Categories: cats,
+		Series:     []series{{Name: o.vt("histogram", "y", "retries in the bin"), Values: counts, Mark: mark}},
+		OutField:   "counts", OutRaw: o.outRaw("counts"),
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// budgetHistogram: how many requests made 1, 2, … attempts.
+func budgetHistogram(o *outCtx) error {
+	h, ok := o.r.nums("attempts_histogram")
+	if !ok || len(h) == 0 {
+		return errNoData
+	}
+	cats := make([]string, len(h))
+	for i := range h {
+		cats[i] = o.loc.Int(int64(i + 1))
+	}
+	ch := chart{
+		View:  "histogram",
+		Title: o.vt("histogram", "title", "Requests by number of attempts made"),
+		Desc: o.vt("histogram", "desc", "How many requests made 1 to {n} attempts: {list}.",
+			"n", o.loc.Int(int64(len(h))), "list", numsText(o.loc, h)),
+		XLabel:     o.vt("histogram", "x", "attempts made"),
+		YLabel:     o.vt("histogram", "y", "requests"),
+		Categories: cats,
+		Series:     []series{{Name: o.vt("histogram", "y", "requests"), Values: h}},
+		OutField:   "attempts_histogram", OutRaw: o.outRaw("attempts_histogram"),
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// budgetTokens: calls made with the budget against without it, first
+// attempts and retries side by side.
+func budgetTokens(o *outCtx) error {
+	first, ok1 := o.r.num("first_attempts")
+	retries, ok2 := o.r.num("retries")
+	unb, ok3 := o.r.num("unbudgeted_total")
+	if !ok1 || !ok2 || !ok3 {
+		return errNoData
+	}
+	with := o.vt("tokens", "with", "with the budget")
+	without := o.vt("tokens", "without", "without a budget")
+	ch := chart{
+		View:  "tokens",
+		Title: o.vt("tokens", "title", "Calls with and without the retry budget"),
+		Desc: o.vt("tokens", "desc", "With the budget: {first} first attempts and {retries} retries; without it every request makes all its attempts: {unbudgeted} calls.",
+			"first", o.loc.Number(first), "retries", o.loc.Number(retries), "unbudgeted", o.loc.Number(unb)),
+		XLabel:     "",
+		YLabel:     o.vt("tokens", "y", "calls"),
+		Categories: []string{with, without},
+		Series: []series{
+			{Name: o.vt("tokens", "first", "first attempts"), Values: []float64{first, first}},
+			{Name: o.vt("tokens", "retries", "retries"), Values: []float64{retries, unb - first}},
+		},
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// limitsUtilization: the share of each limit the workload uses, 100 %
+// drawn as a rule.
+func limitsUtilization(o *outCtx) error {
+	rpm, ok1 := o.r.num("rpm_utilization")
+	tpm, ok2 := o.r.num("tpm_utilization")
+	if !ok1 || !ok2 {
+		return errNoData
+	}
+	ch := chart{
+		View:  "utilization",
+		Title: o.vt("utilization", "title", "Share of each limit used"),
+		Desc: o.vt("utilization", "desc", "Requests use {rpm} of the requests-per-minute limit, tokens {tpm} of the tokens-per-minute limit; above 100 % the provider answers 429.",
+			"rpm", o.loc.Percent(rpm, 1), "tpm", o.loc.Percent(tpm, 1)),
+		XLabel:     "",
+		YLabel:     o.vt("utilization", "y", "share of the limit"),
+		YPercent:   true,
+		YMax:       1,
+		Categories: []string{o.vt("utilization", "rpm", "requests (RPM)"), o.vt("utilization", "tpm", "tokens (TPM)")},
+		Series:     []series{{Name: o.vt("utilization", "y", "share of the limit"), Values: []float64{rpm, tpm}, Mark: []bool{rpm > 1, tpm > 1}}},
+		Rules:      []rule{{Y: 1, Label: o.vt("utilization", "limit", "limit")}},
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// peakDistribution: the distribution of one bin's count, Binomial(n, 1/k),
+// the values at or above the threshold marked.
+func peakDistribution(o *outCtx) error {
+	nf, ok1 := argFloat(o.a, "clients")
+	kf, ok2 := argFloat(o.a, "bins")
+	tf, ok3 := argFloat(o.a, "threshold")
+	if !ok1 || !ok2 || !ok3 || kf < 1 || nf < 1 {
+		return errNoData
+	}
+	n, t := int(nf), int(tf)
+	p := 1 / kf
+	mean, sd := nf*p, math.Sqrt(nf*p*(1-p))
+	lo := max(0, int(math.Floor(mean-5*sd)))
+	hi := min(n, max(int(math.Ceil(mean+5*sd)), t+2))
+	if hi-lo > 120 { // keep the bars readable: centre on the mean and the threshold
+		lo = max(0, min(int(mean-4*sd), t-60))
+		hi = min(n, lo+120)
+	}
+	var cats []string
+	var vals []float64
+	var mark []bool
+	for x := lo; x <= hi; x++ {
+		cats = append(cats, o.loc.Int(int64(x)))
+		vals = append(vals, binomPMF(n, x, p))
+		mark = append(mark, x >= t)
+	}
+	tail, _ := o.r.num("single_bin_tail")
+	ch := chart{
+		View:  "distribution",
+		Title: o.vt("distribution", "title", "How many clients land in one bin"),
+		Desc: o.vt("distribution", "desc", "Probability that a given bin receives x of the {n} clients when each picks one of {k} bins at random; the marked bars, {t} and more, together have probability {tail}.",
+			"n", o.loc.Int(int64(n)), "k", o.loc.Int(int64(kf)), "t", o.loc.Int(int64(t)), "tail", o.loc.Number(tail)),
+		XLabel:     o.vt("distribution", "x", "clients in the bin"),
+		YLabel:     o.vt("distribution", "y", "probability"),
+		Categories: cats,
+		Series:     []series{{Name: o.vt("distribution", "y", "probability"), Values: vals, Mark: mark}},
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// binomPMF is P(X = x) for X ~ Binomial(n, p), through log-gamma.
+func binomPMF(n, x int, p float64) float64 {
+	switch {
+	case p <= 0:
+		if x == 0 {
+			return 1
+		}
+		return 0
+	case p >= 1:
+		if x == n {
+			return 1
+		}
+		return 0
+	}
+	ln, _ := math.Lgamma(float64(n + 1))
+	lx, _ := math.Lgamma(float64(x + 1))
+	lnx, _ := math.Lgamma(float64(n - x + 1))
+	return math.Exp(ln - lx - lnx + float64(x)*math.Log(p) + float64(n-x)*math.Log1p(-p))
+}
+
+// amplificationTree: calls per level as bars, and the call tree itself
+// when it is small enough to draw.
+func amplificationTree(o *outCtx) error {
+	per, ok := o.r.nums("calls_per_level")
+	att, ok2 := argFloats(o.a, "attempts")
+	if !ok || !ok2 || len(per) != len(att) || len(per) == 0 {
+		return errNoData
+	}
+	cats := make([]string, len(per))
+	for i := range per {
+		cats[i] = o.vt("tree", "level", "layer {i}", "i", o.loc.Int(int64(i+1)))
+	}
+	final := per[len(per)-1]
+	ch := chart{
+		View:  "tree",
+		Title: o.vt("tree", "bars_title", "Calls made at each layer"),
+		Desc: o.vt("tree", "bars_desc", "Calls per layer, outermost first: {list}; the innermost layer calls the service {final} times.",
+			"list", numsText(o.loc, per), "final", o.loc.Number(final)),
+		XLabel:     o.vt("tree", "x", "layer (outermost first)"),
+		YLabel:     o.vt("tree", "y", "calls"),
+		Categories: cats,
+		Series:     []series{{Name: o.vt("tree", "y", "calls"), Values: per}},
+		OutField:   "calls_per_level", OutRaw: o.outRaw("calls_per_level"),
+	}
+	ch.write(o.b, o.loc)
+	const maxLeaves = 81
+	if final > maxLeaves {
+		fmt.Fprintf(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
+			esc(o.vt("tree", "too_large", "The call tree has {final} leaves: too many to draw legibly (at most {max}); the bars above count them.", "final", o.loc.Number(final), "max", o.loc.Int(maxLeaves))))
+		return nil
+	}
+	writeTree(o.b, o.loc, att, o.vt("tree", "title", "The call tree"),
+		o.vt("tree", "desc", "One request at the top; each layer repeats the whole subtree below it {list} times; {final} calls reach the service.", "list", numsText(o.loc, att), "final", o.loc.Number(final)))
+	return nil
+}
+
+// writeTree draws the call tree: the request at the top, then each
+// layer's calls, each node with its attempts as children.
+func writeTree(b *strings.Builder, loc locale.Locale, att []float64, title, desc string) {
+	levels := len(att)
+	h := 40.0 + 56*float64(levels)
+	fmt.Fprintf(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %d %s" role="img" fill="currentColor">`, int(chartW), f1(h))
+	fmt.Fprintf(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
+	// x positions of the nodes of each level, centred over their children
+	counts := []int{1}
+	for _, a := range att {
+		counts = append(counts, counts[len(counts)-1]*int(a))
+	}
+	xs := make([][]float64, len(counts))
+	leaves := counts[len(counts)-1]
+	span := chartW - 2*marginR
+	xs[len(counts)-1] = make([]float64, leaves)
+	for i := range leaves {
+		xs[len(counts)-1][i] = marginR + (float64(i)+0.5)*span/float64(leaves)
+	}
+	for l := len(counts) - 2; l >= 0; l-- {
+		k := int(att[l])
+		xs[l] = make([]float64, counts[l])
+		for i := range xs[l] {
+			xs[l][i] = (xs[l+1][i*k] + xs[l+1][i*k+k-1]) / 2
+		}
+	}
+	y := func(l int) float64 { return 20 + 56*float64(l) }
+	r := math.Max(1.5, math.Min(7, span/float64(leaves)/2.6))
+	b.WriteString(`<g class="chart-edge" stroke="currentColor" stroke-opacity="0.5">`)
+	for l := 0; l+1 < len(counts); l++ {
+		k := int(att[l])
+		for i, x := range xs[l] {
+			for j := 0; j < k; j++ {
+				fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x), f1(y(l)), f1(xs[l+1][i*k+j]), f1(y(l+1)))
+			}
+		}
+	}
+	b.WriteString(`</g><g class="chart-node">`)
+	for l := range counts {
+		cls := ""
+		if l == len(counts)-1 {
+			cls = ` class="chart-bar-mark"`
+		}
+		for _, x := range xs[l] {
+			fmt.Fprintf(b, `<circle%s cx="%s" cy="%s" r="%s"/>`, cls, f1(x), f1(y(l)), f1(r))
+		}
+	}
+	b.WriteString(`</g></svg></figure>` + "\n")
+}
+
+// deadlineTimeline: the worst case, attempt by attempt, against the
+// deadline: each attempt runs to its timeout, then waits.
+func deadlineTimeline(o *outCtx) error {
+	timeout, ok1 := argFloat(o.a, "timeout_ms")
+	deadline, ok2 := argFloat(o.a, "deadline_ms")
+	waits, ok3 := argFloats(o.a, "waits_ms")
+	attemptsF, ok4 := argFloat(o.a, "attempts")
+	admitted, ok5 := o.r.num("attempts_admitted")
+	worst, _ := o.r.num("worst_case_ms")
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+		return errNoData
+	}
+	n := int(attemptsF)
+	starts := make([]float64, n)
+	t := 0.0
+	for i := 0; i < n; i++ {
+		starts[i] = t
+		t += timeout
+		if i < len(waits) {
+			t += waits[i]
+		}
+	}
+	end := math.Max(math.Max(t, deadline), worst)
+	ticks := niceTicks(0, end, 8)
+	x1 := ticks[len(ticks)-1]
+	plotW := chartW - marginL - marginR
+	fx := func(v float64) float64 { return marginL + v/x1*plotW }
+	rowH := math.Min(28, 200/float64(n))
+	height := marginT + rowH*float64(n) + marginB
+	title := o.vt("timeline", "title", "Worst case against the deadline")
+	desc := o.vt("timeline", "desc", "Every attempt runs to its timeout of {timeout} ms and fails, then the task waits; the whole takes {worst} ms against a deadline of {deadline} ms; {admitted} of {n} attempts start before it.",
+		"timeout", o.loc.Number(timeout), "worst", o.loc.Number(worst), "deadline", o.loc.Number(deadline), "admitted", o.loc.Number(admitted), "n", o.loc.Int(int64(n)))
+	b := o.b
+	fmt.Fprintf(b, `<figure class="widget-chart" data-view="timeline"><svg class="chart" viewBox="0 0 %d %s" role="img" font-size="12" fill="currentColor">`, int(chartW), f1(height))
+	fmt.Fprintf(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
+	base := height - marginB
+	fmt.Fprintf(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
+	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
+	for _, tk := range ticks {
+		fmt.Fprintf(b, `<text x="%s" y="%s">%s</text>`, f1(fx(tk)), f1(base+16), esc(o.loc.Number(tk)))
+	}
+	b.WriteString(`</g><g class="chart-tick" text-anchor="end">`)
+	for i := 0; i < n; i++ {
+		if n <= 12 || i%((n+11)/12) == 0 {
+			fmt.Fprintf(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(marginT+rowH*(float64(i)+0.5)), esc(o.loc.Int(int64(i+1))))
+		}
+	}
+	b.WriteString(`</g>`)
+	bar := rowH * 0.7
+	for i := 0; i < n; i++ {
+		y := marginT + rowH*float64(i) + (rowH-bar)/2
+		s, e := starts[i], starts[i]+timeout
+		inside := math.Min(e, deadline)
+		if float64(i) < admitted && inside > s {
+			fmt.Fprintf(b, `<rect class="chart-seg-attempt" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, f1(fx(s)), f1(y), f1(fx(inside)-fx(s)), f1(bar))
+		}
+		overFrom := math.Max(s, inside)
+		if float64(i) >= admitted {
+			overFrom = s
+		}
+		if e > overFrom {
+			fmt.Fprintf(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
+		}
+		if i < len(waits) && i+1 < n && waits[i] > 0 {
+			fmt.Fprintf(b, `<rect class="chart-seg-wait" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.3"/>`, f1(fx(e)), f1(y+bar/3), f1(fx(e+waits[i])-fx(e)), f1(bar/3))
+		}
+	}
+	dx := fx(deadline)
+	fmt.Fprintf(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(base))
+	fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT-4), esc(o.vt("timeline", "deadline", "deadline")))
+	fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(height-8), esc(o.vt("timeline", "x", "time since the task started (ms)")))
+	b.WriteString(`</svg>`)
+	// text alternative
+	fmt.Fprintf(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th></tr></thead><tbody>`,
+		esc(title), esc(o.vt("timeline", "attempt", "attempt")), esc(o.vt("timeline", "start", "start (ms)")), esc(o.vt("timeline", "end", "timeout at (ms)")), esc(o.vt("timeline", "admitted", "starts before the deadline")))
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(b, `<tr><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td></tr>`, esc(o.loc.Int(int64(i+1))), esc(o.loc.Number(starts[i])), esc(o.loc.Number(starts[i]+timeout)), esc(o.loc.YesNo(float64(i) < admitted)))
+	}
+	b.WriteString("</tbody></table></figure>\n")
+	return nil
+}
+
+// numsText writes numbers as a list.
+func numsText(loc locale.Locale, xs []float64) string {
+	items := make([]string, len(xs))
+	for i, x := range xs {
+		items[i] = loc.Number(x)
+	}
+	return loc.List(items)
+}

@@ -1,0 +1,307 @@
+// Package widget turns a calculator's parameters and result into HTML in
+// the reader's language: the form of controls, the tables and the SVG
+// charts of a widget, and the citations of its results in the prose. The
+// build (site/build) and the browser playground (wasm/playground) call the
+// same functions, so a page reads the same before and after the
+// WebAssembly module loads. docs/dom.md is the DOM contract.
+//
+// The package is compiled to WebAssembly: it imports only the standard
+// library's small packages, retrylab/calc, retrylab/core/... and
+// retrylab/site/locale.
+package widget
+
+import (
+	_ "embed"
+	"fmt"
+	"html"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"retrylab/calc"
+	"retrylab/site/locale"
+)
+
+// CSS is the stylesheet of the widget markup (widget.css): controls,
+// tables, charts, light and dark themes, .visually-hidden.
+//
+//go:embed widget.css
+var CSS string
+
+// Spec is one widget of a page.
+type Spec struct {
+	Calc *calc.Calculator
+	// ID names the widget in the page: lower-case letters, digits and '-'.
+	ID string
+	// Values are the page's starting values (parameter name → text); the
+	// parameters not named take the calculator's defaults.
+	Values url.Values
+	// Views are the views shown, in order; empty means DefaultViews.
+	Views []string
+}
+
+// Render writes the whole widget: the root section, the form of controls,
+// the "static page" notice, the buttons and the output computed from
+// spec.Values. A bad id, a bad value or an unknown view is an error (the
+// build reports it with the file and line).
+func Render(spec Spec, loc locale.Locale) (string, error) {
+	c := spec.Calc
+	if c == nil {
+		return "", fmt.Errorf("widget: no calculator")
+	}
+	if err := CheckID(spec.ID); err != nil {
+		return "", err
+	}
+	views := spec.Views
+	if len(views) == 0 {
+		views = DefaultViews(c)
+	}
+	if err := CheckViews(c, views); err != nil {
+		return "", err
+	}
+	a, err := c.Parse(spec.Values)
+	if err != nil {
+		return "", err
+	}
+	res, err := c.Run(a)
+	if err != nil {
+		return "", err
+	}
+	out, err := RenderOutput(c, a, res, views, loc)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	id := html.EscapeString(spec.ID)
+	fmt.Fprintf(&b, `<section class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s" aria-labelledby="%s-title">`+"\n",
+		html.EscapeString(c.Name), id, html.EscapeString(a.Query().Encode()), html.EscapeString(strings.Join(views, ",")), id)
+	fmt.Fprintf(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, esc(Title(c, loc)))
+	fmt.Fprintf(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
+	b.WriteString(`<form class="widget-form" data-form novalidate>` + "\n")
+	for i := range c.Params {
+		writeField(&b, spec.ID, c, &c.Params[i], a, loc)
+	}
+	fmt.Fprintf(&b, `<p class="widget-error" id="%s-error" data-error-for="" role="alert" hidden></p>`+"\n", id)
+	b.WriteString(`<div class="widget-actions">`)
+	fmt.Fprintf(&b, `<button type="button" data-action="reset" disabled>%s</button>`, esc(loc.TOr("widget.reset", "Article's values")))
+	if c.Param("seed") != nil {
+		fmt.Fprintf(&b, `<button type="button" data-action="reseed" disabled>%s</button>`, esc(loc.TOr("widget.reseed", "New seed")))
+	}
+	b.WriteString("</div>\n</form>\n")
+	b.WriteString(`<div class="widget-output" data-output>`)
+	b.WriteString(out)
+	b.WriteString("</div>\n</section>\n")
+	return b.String(), nil
+}
+
+// Title is the widget's localized title (widget.CALC.title, else the
+// calculator's English help).
+func Title(c *calc.Calculator, loc locale.Locale) string {
+	return loc.TOr("widget."+c.Name+".title", c.Help)
+}
+
+// CheckID reports whether id is a valid widget id.
+func CheckID(id string) error {
+	if id == "" {
+		return fmt.Errorf("widget id is missing (add a line id: NAME)")
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return fmt.Errorf("widget id %q may hold only lower-case letters, digits and '-'", id)
+		}
+	}
+	return nil
+}
+
+// writeField writes the control of one parameter.
+func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Param, a calc.Args, loc locale.Locale) {
+	id := html.EscapeString(wid + "-" + p.Name)
+	name := html.EscapeString(p.Name)
+	label := loc.ParamLabel(c, p.Name)
+	value, has := argText(a, p)
+	fmt.Fprintf(b, `<div class="widget-field" data-field="%s" data-kind="%s">`, name, kindName(p.Kind))
+	fmt.Fprintf(b, `<label for="%s">%s</label>`, id, esc(label))
+	help, hasHelp := loc.Lookup(c.LabelKey(p.Name) + ".help")
+	describedBy := ""
+	if hasHelp {
+		describedBy = fmt.Sprintf(` aria-describedby="%s-help"`, id)
+	}
+	b.WriteString(`<span class="widget-control">`)
+	placeholder := ""
+	if !has && p.Optional {
+		note := loc.TOr(c.LabelKey(p.Name)+".default", p.DefaultNote)
+		if note != "" {
+			placeholder = ` placeholder="` + esc(note) + `"`
+		}
+	}
+	switch p.Kind {
+	case calc.Int, calc.Float:
+		attrs := ""
+		if p.Min.Set && !p.Min.Open {
+			attrs += ` min="` + calc.FormatFloat(p.Min.V) + `"`
+		}
+		if p.Max.Set && !p.Max.Open {
+			attrs += ` max="` + calc.FormatFloat(p.Max.V) + `"`
+		}
+		step := stepText(p)
+		mode := "decimal"
+		if p.Kind == calc.Int {
+			mode = "numeric"
+		}
+		fmt.Fprintf(b, `<input type="number" id="%s" name="%s" value="%s"%s step="%s" inputmode="%s"%s%s>`,
+			id, name, esc(value), attrs, step, mode, placeholder, describedBy)
+		writeUnit(b, c, p, loc)
+		if lo, hi, ok := sliderRange(p); ok {
+			v, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				v = lo
+			}
+			v = max(lo, min(hi, v))
+			if step == "any" {
+				step = calc.FormatFloat((hi - lo) / 1000)
+			}
+			fmt.Fprintf(b, `<input type="range" class="widget-slider" data-slider-for="%s" min="%s" max="%s" step="%s" value="%s" aria-label="%s">`,
+				name, calc.FormatFloat(lo), calc.FormatFloat(hi), step, calc.FormatFloat(v), esc(label))
+		}
+	case calc.Choice:
+		fmt.Fprintf(b, `<select id="%s" name="%s"%s>`, id, name, describedBy)
+		for _, ch := range p.Choices {
+			sel := ""
+			if ch == value {
+				sel = " selected"
+			}
+			fmt.Fprintf(b, `<option value="%s"%s>%s</option>`, esc(ch), sel, esc(loc.TOr(c.LabelKey(p.Name)+".choice."+ch, ch)))
+		}
+		b.WriteString(`</select>`)
+	case calc.Bool:
+		checked := ""
+		if value == "true" {
+			checked = " checked"
+		}
+		fmt.Fprintf(b, `<input type="checkbox" id="%s" name="%s" value="true"%s%s>`, id, name, checked, describedBy)
+	case calc.JSON:
+		fmt.Fprintf(b, `<textarea id="%s" name="%s" rows="3" spellcheck="false"%s%s>%s</textarea>`, id, name, placeholder, describedBy, esc(value))
+	default: // lists, BigInt, Text
+		mode := ""
+		if p.Kind == calc.BigInt {
+			mode = ` inputmode="numeric"`
+		}
+		fmt.Fprintf(b, `<input type="text" id="%s" name="%s" value="%s" spellcheck="false" autocomplete="off"%s%s%s>`, id, name, esc(value), mode, placeholder, describedBy)
+		writeUnit(b, c, p, loc)
+	}
+	b.WriteString(`</span>`)
+	if hasHelp {
+		fmt.Fprintf(b, `<p class="widget-help" id="%s-help">%s</p>`, id, esc(help))
+	}
+	fmt.Fprintf(b, `<p class="widget-error" id="%s-error" data-error-for="%s" role="alert" hidden></p>`, id, name)
+	b.WriteString("</div>\n")
+}
+
+func writeUnit(b *strings.Builder, c *calc.Calculator, p *calc.Param, loc locale.Locale) {
+	if p.Unit == "" {
+		return
+	}
+	fmt.Fprintf(b, `<span class="widget-unit">%s</span>`, esc(loc.TOr("widget.unit."+p.Unit, p.Unit)))
+}
+
+// argText is the canonical text of p's value in a, and whether it has one.
+func argText(a calc.Args, p *calc.Param) (string, bool) {
+	if !a.Has(p.Name) {
+		return "", false
+	}
+	switch p.Kind {
+	case calc.Int:
+		return strconv.Itoa(a.Int(p.Name)), true
+	case calc.Float:
+		return calc.FormatFloat(a.Float(p.Name)), true
+	case calc.Bool:
+		return strconv.FormatBool(a.Bool(p.Name)), true
+	case calc.IntList:
+		xs := a.Ints(p.Name)
+		s := make([]string, len(xs))
+		for i, x := range xs {
+			s[i] = strconv.Itoa(x)
+		}
+		return strings.Join(s, ","), true
+	case calc.FloatList:
+		xs := a.Floats(p.Name)
+		s := make([]string, len(xs))
+		for i, x := range xs {
+			s[i] = calc.FormatFloat(x)
+		}
+		return strings.Join(s, ","), true
+	case calc.BigInt:
+		return a.BigInt(p.Name).String(), true
+	}
+	return a.String(p.Name), true
+}
+
+func stepText(p *calc.Param) string {
+	switch {
+	case p.Step > 0:
+		return calc.FormatFloat(p.Step)
+	case p.Kind == calc.Int:
+		return "1"
+	}
+	return "any"
+}
+
+// sliderRange is the finite range a slider covers, if any.
+func sliderRange(p *calc.Param) (lo, hi float64, ok bool) {
+	lo, hi = p.SliderMin, p.SliderMax
+	if lo == 0 && hi == 0 {
+		if !p.Min.Set || !p.Max.Set {
+			return 0, 0, false
+		}
+		lo, hi = p.Min.V, p.Max.V
+	} else {
+		if lo == 0 && p.Min.Set {
+			lo = p.Min.V
+		}
+		if hi == 0 && p.Max.Set {
+			hi = p.Max.V
+		}
+	}
+	if p.Kind == calc.Int && p.Min.Set && p.Min.Open && lo == p.Min.V {
+		lo++
+	}
+	return lo, hi, hi > lo
+}
+
+// kindName is the data-kind of a control (docs/dom.md).
+func kindName(k calc.Kind) string {
+	switch k {
+	case calc.Int:
+		return "int"
+	case calc.Float:
+		return "float"
+	case calc.Bool:
+		return "bool"
+	case calc.Choice:
+		return "choice"
+	case calc.IntList:
+		return "intlist"
+	case calc.FloatList:
+		return "floatlist"
+	case calc.BigInt:
+		return "bigint"
+	case calc.Text:
+		return "text"
+	case calc.JSON:
+		return "json"
+	}
+	return "unknown"
+}
+
+func esc(s string) string { return html.EscapeString(s) }
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
