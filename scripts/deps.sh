@@ -11,3 +11,14 @@ if ! command -v chromium >/dev/null 2>&1; then
     exit 1
   fi
 fi
+# The pinned JavaScript tools (package-lock.json): workerd runs the local
+# Cloudflare Worker, axe-core audits the pages. Installed again when the
+# lock file is newer than the installed tree; no install scripts run.
+cd "$(dirname "$0")/.."
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "deps: npm is missing; install Node.js 20 and npm, then run: npm ci --ignore-scripts" >&2
+    exit 1
+  fi
+  npm ci --ignore-scripts --no-audit --no-fund
+fi
