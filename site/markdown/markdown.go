@@ -92,7 +92,9 @@ type Error struct {
 	Msg  string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, strings.Join(strings.Fields(e.Msg), " "))
+}
 
 // Errors is every problem found in one or more pages, ordered by file and
 // line. It prints one error per line.
@@ -202,6 +204,7 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 		return ast.WalkContinue, nil
 	})
 	ids := map[string]*Widget{}
+	broken := map[string]bool{}
 	for _, fb := range fenced {
 		info := ""
 		if fb.Info != nil {
@@ -213,6 +216,10 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 		case "widget", "calc":
 			w := t.c.widgetBlock(st, fb, kind, strings.TrimSpace(name))
 			if w == nil {
+				// Its error is reported; citations of it would only repeat it.
+				if id := blockID(st, fb); id != "" {
+					broken[id] = true
+				}
 				continue
 			}
 			if prev, dup := ids[w.ID]; dup && w.ID != "" {
@@ -246,6 +253,9 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 		t.c.convertMath(st, m)
 	}
 	for _, ct := range cites {
+		if broken[ct.ID] && ids[ct.ID] == nil {
+			continue
+		}
 		t.c.resolveCitation(st, ct, ids)
 		st.page.Citations = append(st.page.Citations, ct)
 	}
@@ -260,4 +270,17 @@ func (r *nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindMath, r.renderMath)
 	reg.Register(KindMathBlock, r.renderMathBlock)
 	reg.Register(KindCode, r.renderCode)
+}
+
+// blockID returns the value of the id line of a fenced block, or "".
+func blockID(st *state, fb *ast.FencedCodeBlock) string {
+	lines := fb.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		k, v, ok := strings.Cut(strings.TrimSpace(string(seg.Value(st.src))), ":")
+		if ok && strings.TrimSpace(k) == "id" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }

@@ -1,0 +1,153 @@
+package build
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+	"testing/fstest"
+
+	"github.com/andybalholm/brotli"
+
+	"retrylab/site/assets"
+	"retrylab/site/markdown"
+	"retrylab/site/widget"
+)
+
+// hashLen is the number of hex digits of a content hash in asset names.
+const hashLen = 12
+
+// HashedName returns name.HASH.ext for content b.
+func HashedName(name string, b []byte) string {
+	sum := sha256.Sum256(b)
+	ext := path.Ext(name)
+	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:hashLen] + ext
+}
+
+// assets copies the style sheets, scripts, icon and playground into
+// assets/ under hashed names, recording each name for the templates.
+func (b *builder) assets() error {
+	b.asset = map[string]string{}
+	add := func(name string, data []byte) {
+		hashed := "assets/" + HashedName(name, data)
+		b.files[hashed] = data
+		b.asset[name] = b.base.href(hashed)
+	}
+	read := func(name string) ([]byte, error) { return fs.ReadFile(assets.FS, name) }
+	style, err := read("style.css")
+	if err != nil {
+		return err
+	}
+	var css bytes.Buffer
+	css.Write(style)
+	css.WriteString("\n/* widgets (site/widget) */\n")
+	css.WriteString(widget.CSS)
+	css.WriteString("\n/* highlighted code (chroma) */\n")
+	css.WriteString(markdown.CodeCSS(`:root[data-theme="dark"]`, `:root:not([data-theme="light"])`))
+	add("style.css", css.Bytes())
+	for _, name := range []string{"print.css", "theme.js", "app.js", "favicon.svg"} {
+		data, err := read(name)
+		if err != nil {
+			return err
+		}
+		add(name, data)
+	}
+	if b.cfg.Wasm != nil && b.cfg.WasmExec != nil {
+		add("playground.wasm", b.cfg.Wasm)
+		add("wasm_exec.js", b.cfg.WasmExec)
+	}
+	return nil
+}
+
+// compressible reports whether a file gets .gz and .br siblings.
+func compressible(name string) bool {
+	switch path.Ext(name) {
+	case ".html", ".css", ".js", ".svg", ".xml", ".txt", ".json", ".wasm":
+		return true
+	}
+	return false
+}
+
+// compressCache remembers the compressed forms of large contents (the
+// wasm) across builds in one process, by content hash.
+var compressCache sync.Map // [32]byte → [2][]byte
+
+// compress writes name.gz and name.br beside every compressible file,
+// when compression saves something. Output is deterministic: gzip headers
+// carry no name and no time.
+func (b *builder) compress() {
+	names := sortedKeys(b.files)
+	type job struct {
+		name   string
+		gz, br []byte
+	}
+	jobs := make([]job, len(names))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, name := range names {
+		if !compressible(name) {
+			continue
+		}
+		jobs[i].name = name
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(j *job, data []byte) {
+			defer func() { <-sem; wg.Done() }()
+			j.gz, j.br = compressBoth(data)
+		}(&jobs[i], b.files[name])
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		if j.name == "" {
+			continue
+		}
+		size := len(b.files[j.name])
+		if len(j.gz) < size {
+			b.files[j.name+".gz"] = j.gz
+		}
+		if len(j.br) < size {
+			b.files[j.name+".br"] = j.br
+		}
+	}
+}
+
+func compressBoth(data []byte) (gz, br []byte) {
+	var key [32]byte
+	big := len(data) > 256<<10
+	if big {
+		key = sha256.Sum256(data)
+		if v, ok := compressCache.Load(key); ok {
+			c := v.([2][]byte)
+			return c[0], c[1]
+		}
+	}
+	var g bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
+	zw.Write(data)
+	zw.Close()
+	var r bytes.Buffer
+	quality := brotli.BestCompression
+	if big {
+		quality = 9 // 11 takes seconds on the wasm for a few per cent
+	}
+	bw := brotli.NewWriterLevel(&r, quality)
+	bw.Write(data)
+	bw.Close()
+	if big {
+		compressCache.Store(key, [2][]byte{g.Bytes(), r.Bytes()})
+	}
+	return g.Bytes(), r.Bytes()
+}
+
+// mapFS serves files from memory.
+func mapFS(files map[string][]byte) fs.FS {
+	m := fstest.MapFS{}
+	for k, v := range files {
+		m[k] = &fstest.MapFile{Data: v, Mode: 0o644}
+	}
+	return m
+}

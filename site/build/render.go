@@ -1,0 +1,311 @@
+package build
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+	"time"
+
+	"retrylab/site/locale"
+	"retrylab/site/markdown"
+	"retrylab/site/widget"
+)
+
+// CSP is the Content-Security-Policy of every page (the meta tag). The
+// HTTP header adds frame-ancestors, which a meta tag cannot carry.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'"
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+var tmpl = template.Must(template.New("").ParseFS(templateFS, "templates/*.html"))
+
+type builder struct {
+	cfg     Config
+	langs   []string
+	base    baseURL
+	files   map[string][]byte
+	locales map[string]locale.Locale
+	slugs   []string
+	pages   map[string]map[string]*markdown.Page
+	asset   map[string]string // asset name → hashed href
+}
+
+// converter returns the Markdown converter of one language: widgets and
+// citations rendered by site/widget in that language.
+func (b *builder) converter(lang string) *markdown.Converter {
+	loc := b.locales[lang]
+	return markdown.New(markdown.Options{
+		Registry: b.cfg.Registry,
+		Include:  b.cfg.Repo,
+		Widget: func(w *markdown.Widget) (string, error) {
+			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views}, loc)
+		},
+		Cite: func(w *markdown.Widget, field, format string) (string, any, error) {
+			text, value, err := widget.Cite(w.Result, field, format, loc)
+			if err != nil {
+				return "", nil, err
+			}
+			return text, json.RawMessage(value), nil
+		},
+	})
+}
+
+// siteData is what every template sees as .Site.
+type siteData struct {
+	Name  string
+	CSP   string
+	asset map[string]string
+}
+
+// Asset returns the hashed href of an asset ("" when absent).
+func (s siteData) Asset(name string) string { return s.asset[name] }
+
+type link struct {
+	Lang, Href, Name string
+	Current          bool
+}
+
+type langEntry struct {
+	Lang, Href, Name, Tagline, NotFound, NotFoundText string
+}
+
+type listEntry struct {
+	Href, Title, Description string
+	Order                    int
+	Slug                     string
+}
+
+// pageView is the data of one rendered page.
+type pageView struct {
+	Site                siteData
+	Lang, Theme         string
+	Title, OGTitle      string
+	Description         string
+	Canonical, XDefault string
+	Alternates          []link
+	Switch              []link
+	OGType, OGLocale    string
+	OGAlternateLocales  []string
+	NoIndex             bool
+	Home                string
+	Data                template.JS
+	PreloadWasm         bool
+	HasWidgets          bool
+	Page                *markdown.Page
+	Body                template.HTML
+	Date                string
+	Pages               []listEntry
+	Langs               []langEntry
+	loc                 locale.Locale
+}
+
+// T returns a string of the page's language.
+func (p pageView) T(key string) string { return p.loc.T(key) }
+
+// pagePath returns the path of a page (slug "" is the language index).
+func pagePath(lang, slug string) string {
+	if slug == "" {
+		return lang + "/"
+	}
+	return lang + "/" + slug + "/"
+}
+
+// pageData is the JSON the loader and the playground read from
+// <script type="application/json" id="retrylab-data"> (docs/dom.md).
+type pageData struct {
+	Lang     string        `json:"lang"`
+	Base     string        `json:"base"`
+	API      string        `json:"api"`
+	Wasm     string        `json:"wasm,omitempty"`
+	WasmExec string        `json:"wasm_exec,omitempty"`
+	Locale   locale.Locale `json:"locale"`
+	Widgets  []widgetData  `json:"widgets"`
+}
+
+type widgetData struct {
+	ID       string `json:"id"`
+	Calc     string `json:"calc"`
+	Defaults string `json:"defaults"`
+	Views    string `json:"views,omitempty"`
+}
+
+func (b *builder) render() error {
+	siteName := b.locales[b.langs[0]].T("site.name")
+	site := siteData{Name: siteName, CSP: CSP, asset: b.asset}
+	// Pages and language indexes.
+	for _, lang := range b.langs {
+		loc := b.locales[lang]
+		var list []listEntry
+		for slug, p := range b.pages[lang] {
+			if slug == "" {
+				continue
+			}
+			list = append(list, listEntry{Href: b.base.href(pagePath(lang, slug)), Title: p.Meta.Title, Description: p.Meta.Description, Order: p.Meta.Order, Slug: slug})
+		}
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].Order != list[j].Order {
+				return list[i].Order < list[j].Order
+			}
+			return list[i].Slug < list[j].Slug
+		})
+		for _, slug := range sortedKeys(b.pages[lang]) {
+			p := b.pages[lang][slug]
+			v := b.view(site, lang, slug, loc)
+			v.Page = p
+			v.Body = template.HTML(p.HTML)
+			v.Description = p.Meta.Description
+			v.Date = formatDate(p.Meta.Date, loc)
+			name := "page"
+			if slug == "" {
+				name = "index"
+				v.Title = p.Meta.Title + " · " + siteName
+				v.OGType = "website"
+				v.Pages = list
+			} else {
+				v.Title = p.Meta.Title + " · " + siteName
+				v.OGType = "article"
+			}
+			v.OGTitle = p.Meta.Title
+			data := pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"],
+				Locale: loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."), Widgets: []widgetData{}}
+			for _, w := range p.Widgets {
+				if w.Kind != "widget" {
+					continue
+				}
+				v.HasWidgets = true
+				data.Widgets = append(data.Widgets, widgetData{ID: w.ID, Calc: w.Calc.Name, Defaults: w.Args.Query().Encode(), Views: strings.Join(w.Views, ",")})
+			}
+			js, err := json.Marshal(data)
+			if err != nil {
+				return err
+			}
+			v.Data = template.JS(js)
+			v.PreloadWasm = v.HasWidgets && data.Wasm != ""
+			if err := b.exec(name, pagePath(lang, slug)+"index.html", v); err != nil {
+				return err
+			}
+		}
+	}
+	// The root page: the languages.
+	root := b.view(site, "", "", locale.Locale{})
+	root.Lang = "mul"
+	root.Title = siteName
+	root.OGTitle = siteName
+	root.OGType = "website"
+	root.Canonical = b.base.abs("")
+	root.Description = strings.Join(b.each(func(l locale.Locale) string { return l.T("site.tagline") }), " · ")
+	root.Switch = nil
+	root.Home = b.base.href("")
+	root.Langs = b.langEntries()
+	if err := b.exec("root", "index.html", root); err != nil {
+		return err
+	}
+	// 404: every language, no index.
+	nf := b.view(site, "", "", locale.Locale{})
+	nf.Lang = "mul"
+	nf.Title = strings.Join(b.each(func(l locale.Locale) string { return l.T("site.not_found") }), " · ")
+	nf.OGTitle, nf.OGType, nf.NoIndex = nf.Title, "website", true
+	nf.Description = nf.Title
+	nf.Canonical, nf.XDefault, nf.Alternates, nf.Switch = "", "", nil, nil
+	nf.Home = b.base.href("")
+	nf.Langs = b.langEntries()
+	if err := b.exec("404", "404.html", nf); err != nil {
+		return err
+	}
+	b.files["sitemap.xml"] = b.sitemap()
+	robots := "User-agent: *\nAllow: /\n"
+	if b.base.origin != "" {
+		robots += "Sitemap: " + b.base.abs("sitemap.xml") + "\n"
+	}
+	b.files["robots.txt"] = []byte(robots)
+	return nil
+}
+
+func (b *builder) each(f func(locale.Locale) string) []string {
+	out := make([]string, len(b.langs))
+	for i, lang := range b.langs {
+		out[i] = f(b.locales[lang])
+	}
+	return out
+}
+
+func (b *builder) langEntries() []langEntry {
+	var out []langEntry
+	for _, lang := range b.langs {
+		l := b.locales[lang]
+		out = append(out, langEntry{Lang: lang, Href: b.base.href(pagePath(lang, "")), Name: l.T("site.lang_name"),
+			Tagline: l.T("site.tagline"), NotFound: l.T("site.not_found"), NotFoundText: l.T("site.not_found_text")})
+	}
+	return out
+}
+
+// view fills the parts every page shares: alternates, switcher, Open Graph
+// locales. lang "" is a page of all languages.
+func (b *builder) view(site siteData, lang, slug string, loc locale.Locale) pageView {
+	v := pageView{Site: site, Lang: lang, loc: loc, Home: b.base.href(pagePath(lang, ""))}
+	if lang != "" {
+		v.Canonical = b.base.abs(pagePath(lang, slug))
+		v.OGLocale = loc.T("site.og_locale")
+	}
+	v.XDefault = b.base.abs("")
+	for _, l := range b.langs {
+		ll := b.locales[l]
+		v.Alternates = append(v.Alternates, link{Lang: l, Href: b.base.abs(pagePath(l, slug))})
+		v.Switch = append(v.Switch, link{Lang: l, Href: b.base.href(pagePath(l, slug)), Name: ll.T("site.lang_name"), Current: l == lang})
+		if l != lang && lang != "" {
+			v.OGAlternateLocales = append(v.OGAlternateLocales, ll.T("site.og_locale"))
+		}
+	}
+	if lang == "" && slug == "" {
+		v.loc = b.locales[b.langs[0]]
+	}
+	return v
+}
+
+func (b *builder) exec(name, file string, v pageView) error {
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, name, v); err != nil {
+		return fmt.Errorf("build: %s: %v", file, err)
+	}
+	b.files[file] = buf.Bytes()
+	return nil
+}
+
+// formatDate writes an ISO date with the language's site.date pattern
+// ("{d} {month} {y}").
+func formatDate(iso string, loc locale.Locale) string {
+	t, err := time.Parse("2006-01-02", iso)
+	if err != nil {
+		return iso
+	}
+	return locale.Expand(loc.T("site.date"), "d", fmt.Sprint(t.Day()), "m", fmt.Sprint(int(t.Month())),
+		"month", loc.T(fmt.Sprintf("site.month.%d", int(t.Month()))), "y", fmt.Sprint(t.Year()))
+}
+
+// sitemap lists every page with its translations.
+func (b *builder) sitemap() []byte {
+	var s strings.Builder
+	s.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	s.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+	esc := func(u string) string { return template.HTMLEscapeString(u) }
+	for _, lang := range b.langs {
+		for _, slug := range sortedKeys(b.pages[lang]) {
+			s.WriteString("<url><loc>" + esc(b.base.abs(pagePath(lang, slug))) + "</loc>")
+			if d := b.pages[lang][slug].Meta.Date; d != "" {
+				s.WriteString("<lastmod>" + esc(d) + "</lastmod>")
+			}
+			for _, l := range b.langs {
+				s.WriteString(`<xhtml:link rel="alternate" hreflang="` + l + `" href="` + esc(b.base.abs(pagePath(l, slug))) + `"/>`)
+			}
+			s.WriteString(`<xhtml:link rel="alternate" hreflang="x-default" href="` + esc(b.base.abs("")) + `"/>`)
+			s.WriteString("</url>\n")
+		}
+	}
+	s.WriteString("</urlset>\n")
+	return []byte(s.String())
+}
