@@ -7,6 +7,7 @@ func article2() []*Calculator {
 		limitsCalc(),
 		capacityCalc(),
 		concurrencyCalc(),
+		backoffCalc(),
 		idempotencyCalc(),
 	}
 }

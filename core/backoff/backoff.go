@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"math"
 
-	"retrylab/core/jitter"
 	"retrylab/core/pyrand"
 )
 
@@ -96,8 +95,7 @@ type Result struct {
 	// MaxElapsedUsed is the time of the last call of any worker, s.
 	MaxElapsedUsed float64
 	// Counts is the histogram of retry times: Counts[j] counts the
-	// retries at t with j·Width <= t < (j+1)·Width, from bin 0 to the bin
-	// of Horizon().
+	// retries in bin j (see Bin), from bin 0 to the bin of Horizon().
 	Counts []int
 	// Peak is the largest count and PeakBin its first bin.
 	Peak, PeakBin int
@@ -114,7 +112,23 @@ func (c Config) Bins(w float64) (int, error) {
 	if !(w > 0) || h/w >= MaxBins {
 		return 0, fmt.Errorf("backoff: %g s in bins of %g s is more than %d bins", h, w, MaxBins)
 	}
-	return jitter.Bin(h, w) + 1, nil
+	return Bin(h, w) + 1, nil
+}
+
+// Bin returns the bin of t >= 0 for width w > 0: the largest j with
+// float64(j)·w <= t, where float64(j)·w is computed in float64 as the bin
+// starts are printed. A retry at 0.5 s is thus in the bin that starts at
+// 0.5 (5 × 0.1 rounds to 0.5), not in the one before, although the float
+// 0.1 is slightly above 1/10.
+func Bin(t, w float64) int {
+	j := math.Floor(t / w)
+	for j > 0 && j*w > t {
+		j--
+	}
+	for (j+1)*w <= t {
+		j++
+	}
+	return int(j)
 }
 
 // Run plays the policy for every worker, drawing from r (which it
@@ -165,7 +179,7 @@ func Run(c Config, r *pyrand.Random, width float64, keep bool) (Result, error) {
 			}
 			res.Retries++
 			res.RetriesByAttempt[a]++
-			j := min(jitter.Bin(t[w], width), bins-1)
+			j := min(Bin(t[w], width), bins-1)
 			res.Counts[j]++
 			if keep {
 				res.Arrivals = append(res.Arrivals, t[w])

@@ -41,6 +41,11 @@ func TestWithoutJitterAllWorkersRetryTogether(t *testing.T) {
 	if nonzero != 3 {
 		t.Errorf("%d bins hold arrivals, want 3", nonzero)
 	}
+	for _, j := range []int{5, 15, 35} {
+		if res.Counts[j] != 100 {
+			t.Errorf("bin %d (from %v s) holds %d, want 100", j, float64(j)*0.1, res.Counts[j])
+		}
+	}
 }
 
 // With jitter the same 300 retries spread out: no bin holds more than a
@@ -53,10 +58,9 @@ func TestJitterSpreads(t *testing.T) {
 	if res.Retries != 300 || res.Peak >= 40 || res.Peak < 5 {
 		t.Errorf("retries %d peak %d: want 300 retries and a peak far below 100", res.Retries, res.Peak)
 	}
-	// Horizon 0.5+1+2 = 3.5 s, in bin 34: the float 0.1 is slightly above
-	// 1/10, so 35 × 0.1 > 3.5 (exact binning, as core/jitter does it).
-	if len(res.Counts) != 35 {
-		t.Errorf("%d bins, want 35", len(res.Counts))
+	// Horizon 0.5+1+2 = 3.5 s, in the bin that starts at 35 × 0.1 = 3.5.
+	if len(res.Counts) != 36 {
+		t.Errorf("%d bins, want 36", len(res.Counts))
 	}
 	if res.Ceilings[0] != 0.5 || res.Ceilings[1] != 1 || res.Ceilings[2] != 2 {
 		t.Errorf("ceilings %v", res.Ceilings)
@@ -141,6 +145,23 @@ func TestPolicies(t *testing.T) {
 	res, _ := Run(c, pyrand.NewInt64(1), 0.1, true)
 	if res.GaveUp != 100 || res.MaxElapsedUsed != 8 || res.Retries != 200 {
 		t.Errorf("Retry-After 5 within 8 s: gave up %d, last %v, retries %d", res.GaveUp, res.MaxElapsedUsed, res.Retries)
+	}
+}
+
+func TestBin(t *testing.T) {
+	tests := []struct {
+		t, w float64
+		j    int
+	}{{0, 0.1, 0}, {0.5, 0.1, 5}, {0.49999, 0.1, 4}, {3.5, 0.1, 35}, {0.3, 0.1, 2}, {0.30000000000000004, 0.1, 3},
+		{5, 0.1, 50}, {7.5, 2.5, 3}, {1e6, 0.3, 3333333}}
+	for _, tt := range tests {
+		j := Bin(tt.t, tt.w)
+		if j != tt.j {
+			t.Errorf("Bin(%v, %v) = %d, want %d", tt.t, tt.w, j, tt.j)
+		}
+		if float64(j)*tt.w > tt.t || float64(j+1)*tt.w <= tt.t {
+			t.Errorf("Bin(%v, %v) = %d: outside [j·w, (j+1)·w)", tt.t, tt.w, j)
+		}
 	}
 }
 
