@@ -1,0 +1,168 @@
+package i18n
+
+import (
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"retrylab/calc"
+	"retrylab/site/locale"
+)
+
+// contentDir is the repository's content folder.
+func contentDir(t testing.TB) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "content")
+}
+
+func loadAll(t *testing.T) map[string]locale.Locale {
+	t.Helper()
+	all, err := LoadAll(contentDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// Every key of any language exists in all three, with the same
+// {placeholders}.
+func TestSameKeys(t *testing.T) {
+	all := loadAll(t)
+	union := map[string]string{} // key → a language that has it
+	for _, lang := range Langs {
+		for k := range all[lang].Strings {
+			union[k] = lang
+		}
+	}
+	keys := make([]string, 0, len(union))
+	for k := range union {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, lang := range Langs {
+		for _, k := range Missing(all[lang], keys) {
+			t.Errorf("content/%s/strings.toml lacks %s (content/%s has it)", lang, k, union[k])
+		}
+	}
+	for _, k := range keys {
+		ref := ""
+		for _, lang := range Langs {
+			s, ok := all[lang].Strings[k]
+			if !ok {
+				continue
+			}
+			p := strings.Join(placeholders(s), ",")
+			if ref == "" {
+				ref = p
+			} else if p != ref {
+				t.Errorf("%s: placeholders differ between languages: %s has {%s}, others {%s}", k, lang, p, ref)
+			}
+		}
+	}
+}
+
+// Every parameter of every calculator has a label in every language, and
+// so has every error code; every template names only variables its code
+// provides.
+func TestCalculatorKeys(t *testing.T) {
+	all := loadAll(t)
+	reg := calc.New()
+	var want []string
+	for _, c := range reg.List() {
+		want = append(want, "widget."+c.Name+".title")
+		for _, p := range c.Params {
+			want = append(want, c.LabelKey(p.Name))
+			if p.Optional && p.Default == "" {
+				want = append(want, c.LabelKey(p.Name)+".default")
+			}
+			for _, ch := range p.Choices {
+				want = append(want, c.LabelKey(p.Name)+".choice."+ch)
+			}
+		}
+	}
+	for _, code := range codes {
+		want = append(want, "err."+string(code))
+	}
+	for _, lang := range Langs {
+		for _, k := range Missing(all[lang], want) {
+			t.Errorf("content/%s/strings.toml lacks %s", lang, k)
+		}
+	}
+	for _, code := range codes {
+		allowed := map[string]bool{}
+		for _, v := range placeholders(calc.EnglishTemplate(code)) {
+			allowed[v] = true
+		}
+		for _, lang := range Langs {
+			for _, v := range placeholders(all[lang].Strings["err."+string(code)]) {
+				if !allowed[v] {
+					t.Errorf("%s err.%s uses {%s}, which the English template does not have", lang, code, v)
+				}
+			}
+		}
+	}
+}
+
+// Every detail key a calculator can refuse with is translated: the keys are
+// found in calc's source, since they are only built on a refusal.
+func TestDetailKeys(t *testing.T) {
+	all := loadAll(t)
+	keys := detailKeysInSource(t)
+	if len(keys) == 0 {
+		t.Skip("no calculator refuses with a detail key yet")
+	}
+	for _, lang := range Langs {
+		for _, k := range Missing(all[lang], keys) {
+			t.Errorf("content/%s/strings.toml lacks %s (a calculator refuses with it)", lang, k)
+		}
+	}
+}
+
+var codes = []calc.Code{
+	calc.CodeUnknownCalc, calc.CodeUnknownParam, calc.CodeRepeated, calc.CodeSyntax,
+	calc.CodeNotNumber, calc.CodeNotInteger, calc.CodeNotFinite, calc.CodeRange,
+	calc.CodeChoice, calc.CodeBool, calc.CodeListLen, calc.CodeTooLong, calc.CodeJSON,
+	calc.CodeWork, calc.CodeConstraint,
+}
+
+func TestCodesHaveEnglish(t *testing.T) {
+	for _, c := range codes {
+		if calc.EnglishTemplate(c) == "" {
+			t.Errorf("code %s has no English template", c)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	m, err := Parse([]byte("[param.jitter]\nclients = \"client\"\n\"clients.help\" = \"aiuto\"\n[site]\nhome = \"Inizio\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"param.jitter.clients": "client", "param.jitter.clients.help": "aiuto", "site.home": "Inizio"}
+	if len(m) != len(want) {
+		t.Fatalf("got %v", m)
+	}
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("%s = %q, want %q", k, m[k], v)
+		}
+	}
+	for _, bad := range []string{"a = 1\n", "[a]\nb = [\"x\"]\n", "a = \"x\"\na = \"y\"\n", "[a\n", "\"a.b\" = \"x\"\n[a]\nb = \"y\"\n"} {
+		if _, err := Parse([]byte(bad)); err == nil {
+			t.Errorf("Parse(%q): no error", bad)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("[a]\nb = \"c\"\n"))
+	f.Add([]byte("\"x.y\" = \"z\"\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := Parse(b)
+		if err == nil && m == nil {
+			t.Fatal("nil map without error")
+		}
+	})
+}
