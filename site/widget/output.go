@@ -39,6 +39,7 @@ var views = map[string][]struct {
 	"deadline":      {{"timeline", deadlineTimeline}},
 	"peak":          {{"distribution", peakDistribution}},
 	"limits":        {{"utilization", limitsUtilization}},
+	"backoff":       {{"arrivals", backoffArrivals}},
 }
 
 // Views returns every view name calculator c offers.
@@ -172,10 +173,17 @@ var fieldFormats = map[string]string{
 	"attempts.success_probability": "%2",
 }
 
+// hidden are fields never written in the table: raw samples, plotted by
+// the charts (and null when too many to keep).
+var hidden = map[string]bool{
+	"jitter.arrivals_ms": true,
+	"backoff.arrivals_s": true,
+}
+
 // tableField reports whether a field belongs in the results table: not an
 // echo of a parameter, not an object, not a long list.
 func tableField(c *calc.Calculator, a calc.Args, f field) bool {
-	if c.Param(f.Name) != nil {
+	if c.Param(f.Name) != nil || hidden[c.Name+"."+f.Name] {
 		return false
 	}
 	switch jsonKind(f.Raw) {

@@ -3,8 +3,10 @@ package widget
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
+	"retrylab/calc"
 	"retrylab/core/retry"
 	"retrylab/site/locale"
 )
@@ -402,4 +404,68 @@ func numsText(loc locale.Locale, xs []float64) string {
 		items[i] = loc.Number(x)
 	}
 	return loc.List(items)
+}
+
+// backoffArrivals: the retries per bin with jitter and without it (the
+// same parameters computed again with jitter flipped), so the reader sees
+// the synchronized spikes that jitter removes.
+func backoffArrivals(o *outCtx) error {
+	counts, ok1 := o.r.nums("counts")
+	starts, ok2 := o.r.nums("bin_starts_s")
+	p := o.c.Param("jitter")
+	if !ok1 || !ok2 || p == nil || p.Kind != calc.Bool || len(starts) != len(counts) {
+		return errNoData
+	}
+	jitter := o.a.Bool("jitter")
+	q := o.a.Query()
+	q.Set("jitter", strconv.FormatBool(!jitter))
+	other, err := o.c.Compute(q)
+	if err != nil {
+		return err
+	}
+	or, err := decode(other)
+	if err != nil {
+		return err
+	}
+	otherCounts, ok := or.nums("counts")
+	if !ok {
+		return errNoData
+	}
+	with, without := counts, otherCounts
+	if !jitter {
+		with, without = otherCounts, counts
+	}
+	n := max(len(with), len(without))
+	cats := make([]string, n)
+	w, _ := o.r.num("width_s")
+	for i := range cats {
+		cats[i] = o.loc.Number(float64(i) * w)
+	}
+	peakOf := func(xs []float64) float64 {
+		m := 0.0
+		for _, x := range xs {
+			m = math.Max(m, x)
+		}
+		return m
+	}
+	workers, _ := o.r.num("workers")
+	ch := chart{
+		View:  "arrivals",
+		Title: o.vt("arrivals", "title", "Retries per {w} s bin, with and without jitter", "w", o.loc.Number(w)),
+		Desc: o.vt("arrivals", "desc", "{workers} workers retry: with jitter the fullest bin holds {peak} retries, without jitter {sync}, all at the same instants.",
+			"workers", o.loc.Number(workers), "peak", o.loc.Number(peakOf(with)), "sync", o.loc.Number(peakOf(without))),
+		XLabel:     o.vt("arrivals", "x", "retry time, start of the bin (s)"),
+		YLabel:     o.vt("arrivals", "y", "retries in the bin"),
+		Categories: cats,
+		Series: []series{
+			{Name: o.vt("arrivals", "with", "with jitter"), Values: with},
+			{Name: o.vt("arrivals", "without", "without jitter"), Values: without},
+		},
+		OutField: "counts", OutRaw: o.outRaw("counts"),
+	}
+	if len(cats) > 400 {
+		return errNoData
+	}
+	ch.write(o.b, o.loc)
+	return nil
 }

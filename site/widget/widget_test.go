@@ -1,0 +1,216 @@
+package widget
+
+import (
+	"encoding/json"
+	"flag"
+	"html"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"retrylab/calc"
+	"retrylab/site/i18n"
+	"retrylab/site/locale"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+func locales(t testing.TB) map[string]locale.Locale {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	all, err := i18n.LoadAll(filepath.Join(filepath.Dir(file), "..", "..", "content"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// renderDefaults renders calculator c at its defaults.
+func renderDefaults(t *testing.T, c *calc.Calculator, loc locale.Locale) string {
+	t.Helper()
+	out, err := Render(Spec{Calc: c, ID: c.Name + "-1"}, loc)
+	if err != nil {
+		t.Fatalf("%s %s: %v", c.Name, loc.Lang, err)
+	}
+	return out
+}
+
+// TestGolden renders every calculator at its defaults in each language.
+func TestGolden(t *testing.T) {
+	all := locales(t)
+	for _, c := range calc.New().List() {
+		for _, lang := range i18n.Langs {
+			got := renderDefaults(t, c, all[lang])
+			path := filepath.Join("testdata", c.Name+"."+lang+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./site/widget -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s: Render differs from %s (run go test ./site/widget -update and review the diff)", c.Name, path)
+			}
+		}
+	}
+}
+
+var dataOut = regexp.MustCompile(`data-out="([^"]*)" data-value="([^"]*)"`)
+
+// Every data-out holds the calculator's own JSON value of the field, and
+// every calculator shows at least one field.
+func TestDataOutMatchesJSON(t *testing.T) {
+	all := locales(t)
+	for _, c := range calc.New().List() {
+		res, err := c.Compute(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res)
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(b, &fields); err != nil {
+			t.Fatal(err)
+		}
+		for _, lang := range i18n.Langs {
+			out := renderDefaults(t, c, all[lang])
+			ms := dataOut.FindAllStringSubmatch(out, -1)
+			if len(ms) == 0 {
+				t.Errorf("%s %s: no data-out", c.Name, lang)
+			}
+			for _, m := range ms {
+				want, ok := fields[m[1]]
+				if !ok {
+					t.Errorf("%s %s: data-out=%q is not a field of the result", c.Name, lang, m[1])
+					continue
+				}
+				if got := html.UnescapeString(m[2]); got != string(want) {
+					t.Errorf("%s %s: data-out=%q data-value %s, JSON %s", c.Name, lang, m[1], got, want)
+				}
+			}
+		}
+	}
+}
+
+// Every control named in the contract is there: one named control per
+// parameter, an error slot per parameter and one for the form.
+func TestControls(t *testing.T) {
+	loc := locales(t)["it"]
+	for _, c := range calc.New().List() {
+		out := renderDefaults(t, c, loc)
+		for _, p := range c.Params {
+			if n := strings.Count(out, ` name="`+p.Name+`"`); n != 1 {
+				t.Errorf("%s: %d controls named %s, want 1", c.Name, n, p.Name)
+			}
+			if !strings.Contains(out, `data-error-for="`+p.Name+`" role="alert" hidden`) {
+				t.Errorf("%s: no error slot for %s", c.Name, p.Name)
+			}
+			if !strings.Contains(out, `<label for="`+c.Name+`-1-`+p.Name+`">`) {
+				t.Errorf("%s: no label for %s", c.Name, p.Name)
+			}
+		}
+		for _, must := range []string{`data-widget="` + c.Name + `"`, `data-error-for="" role="alert" hidden`, `data-action="reset"`, `data-output>`, `data-static>`} {
+			if !strings.Contains(out, must) {
+				t.Errorf("%s: no %s", c.Name, must)
+			}
+		}
+		if (c.Param("seed") != nil) != strings.Contains(out, `data-action="reseed"`) {
+			t.Errorf("%s: reseed button iff a seed parameter", c.Name)
+		}
+		if strings.Contains(out, "style=") || strings.Contains(out, "<script") || strings.Contains(out, " on") && regexp.MustCompile(` on[a-z]+=`).MatchString(out) {
+			t.Errorf("%s: inline style or script", c.Name)
+		}
+	}
+}
+
+// Every field the table shows has a label in every language.
+func TestFieldLabels(t *testing.T) {
+	all := locales(t)
+	for _, c := range calc.New().List() {
+		a, err := c.Parse(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Run(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := decode(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range r.list {
+			if !tableField(c, a, f) {
+				continue
+			}
+			for _, lang := range i18n.Langs {
+				if _, ok := all[lang].Lookup("field." + c.Name + "." + f.Name); !ok {
+					t.Errorf("content/%s/strings.toml lacks field.%s.%s", lang, c.Name, f.Name)
+				}
+			}
+		}
+	}
+}
+
+// Every view string a view looks up exists: rendering with the table
+// never falls back to an English default (the English defaults are
+// distinct from every translation, so a fallback shows in the output).
+func TestNoEnglishFallback(t *testing.T) {
+	all := locales(t)
+	for _, c := range calc.New().List() {
+		en := renderDefaults(t, c, locale.Locale{Lang: "it"})
+		it := renderDefaults(t, c, all["it"])
+		for _, s := range []string{"Results", "Static page", "Article's values", "against N", "per layer", "retries in the bin", "the budget", "deadline", "share of the limit", "with jitter"} {
+			if strings.Contains(en, s) && strings.Contains(it, s) {
+				t.Errorf("%s: the Italian widget still says %q", c.Name, s)
+			}
+		}
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	c, _ := calc.New().Lookup("attempts")
+	loc := locales(t)["it"]
+	for _, tc := range []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Calc: c, ID: ""}, "id is missing"},
+		{Spec{Calc: c, ID: "Bad_ID"}, "lower-case"},
+		{Spec{Calc: c, ID: "a", Values: url.Values{"q": {"2"}}}, "q must be in [0, 1]"},
+		{Spec{Calc: c, ID: "a", Values: url.Values{"zz": {"2"}}}, "unknown parameter zz"},
+		{Spec{Calc: c, ID: "a", Views: []string{"pie"}}, `no view "pie"`},
+		{Spec{ID: "a"}, "no calculator"},
+	} {
+		_, err := Render(tc.spec, loc)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want %q", tc.spec, err, tc.want)
+		}
+	}
+}
+
+func TestPageValues(t *testing.T) {
+	c, _ := calc.New().Lookup("attempts")
+	out, err := Render(Spec{Calc: c, ID: "att", Values: url.Values{"q": {"0.9"}}, Views: []string{"table"}}, locales(t)["it"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`data-defaults="q=0.9"`, `data-views="table"`,
+		`name="q" value="0.9"`, `data-out="expected_attempts" data-value="2.71">2,71<`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `data-view="curve"`) {
+		t.Error("curve drawn though views=table")
+	}
+}
