@@ -136,6 +136,10 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		gap = 0
 	}
 	barW := (slot - gap) / float64(ns)
+	if barW > 72 { // few categories: keep the bars narrow and centred
+		gap += (barW - 72) * float64(ns)
+		barW = 72
+	}
 	for si, s := range ch.Series {
 		fmt.Fprintf(b, `<g class="chart-bars chart-series-%d">`, si+1)
 		for i, v := range s.Values {

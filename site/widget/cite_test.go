@@ -1,0 +1,122 @@
+package widget
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"retrylab/calc"
+	"retrylab/site/locale"
+)
+
+type citeResult struct {
+	Peak   int       `json:"peak"`
+	Counts []int     `json:"counts"`
+	Mean   float64   `json:"mean_arrival_ms"`
+	Tail   float64   `json:"single_bin_tail"`
+	Fits   bool      `json:"fits"`
+	Exact  *float64  `json:"exact_any_bin"`
+	Key    string    `json:"key"`
+	Util   float64   `json:"rpm_utilization"`
+	Waits  []float64 `json:"waits"`
+	Big    int64     `json:"big"`
+}
+
+var sample = citeResult{Peak: 14, Counts: []int{9, 7, 9, 12}, Mean: 48.43125, Tail: 1.30728e-5, Fits: false,
+	Key: "acme:summarize:ab<c>", Util: 1.6666666666666667, Waits: []float64{50, 100.5}, Big: 20261017}
+
+func TestCite(t *testing.T) {
+	for _, tc := range []struct {
+		lang, field, format, text, value string
+	}{
+		{"it", "peak", "", "14", "14"},
+		{"it", "counts", "list", "9, 7, 9 e 12", "[9,7,9,12]"},
+		{"es", "counts", "list", "9, 7, 9 y 12", "[9,7,9,12]"},
+		{"zh", "counts", "list", "9、7、9和12", "[9,7,9,12]"},
+		{"it", "counts[3]", "", "12", "12"},
+		{"it", "counts[0]", "2", "9,00", "9"},
+		{"it", "mean_arrival_ms", "", "48,4312", "48.43125"},
+		{"it", "mean_arrival_ms", "1", "48,4", "48.43125"},
+		{"zh", "mean_arrival_ms", "1", "48.4", "48.43125"},
+		{"it", "single_bin_tail", "e6", "1,30728×10⁻⁵", "0.0000130728"},
+		{"it", "single_bin_tail", "", "1,30728×10⁻⁵", "0.0000130728"},
+		{"it", "rpm_utilization", "%0", "167%", "1.6666666666666667"},
+		{"es", "rpm_utilization", "%1", "166,7\u00a0%", "1.6666666666666667"},
+		{"it", "fits", "yesno", "no", "false"},
+		{"es", "fits", "", "no", "false"},
+		{"it", "exact_any_bin", "e6", "—", "null"},
+		{"it", "key", "", "acme:summarize:ab<c>", `"acme:summarize:ab\u003cc\u003e"`},
+		{"it", "waits", "list", "50 e 100,5", "[50,100.5]"},
+		{"es", "big", "", "20.261.017", "20261017"},
+	} {
+		text, value, err := Cite(sample, tc.field, tc.format, locale.Locale{Lang: tc.lang})
+		if err != nil {
+			t.Errorf("%s %s|%s: %v", tc.lang, tc.field, tc.format, err)
+			continue
+		}
+		if text != tc.text || value != tc.value {
+			t.Errorf("%s %s|%s = %q %s, want %q %s", tc.lang, tc.field, tc.format, text, value, tc.text, tc.value)
+		}
+	}
+}
+
+func TestCiteErrors(t *testing.T) {
+	for _, tc := range []struct{ field, format, want string }{
+		{"nope", "", `no field "nope"; its fields are peak, counts`},
+		{"counts[4]", "", "has 4 elements (from 0 to 3)"},
+		{"peak[0]", "", "is not a list"},
+		{"counts[x]", "", "bad index"},
+		{"counts[-1]", "", "bad index"},
+		{"[1]", "", "bad field"},
+		{"", "", "names no field"},
+		{"peak", "%", "unknown format"},
+		{"peak", "e0", "unknown format"},
+		{"peak", "x", "unknown format"},
+		{"peak", "01", "unknown format"},
+		{"peak", "yesno", "yesno needs a true/false value"},
+		{"peak", "list", "list needs a list value"},
+		{"key", "2", "needs a number"},
+		{"counts", "2", "needs a number"},
+	} {
+		_, _, err := Cite(sample, tc.field, tc.format, locale.Locale{Lang: "it"})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s|%s: error %v, want %q", tc.field, tc.format, err, tc.want)
+		}
+	}
+	if _, _, err := Cite(make(chan int), "x", "", locale.Locale{}); err == nil {
+		t.Error("a result that is not JSON: no error")
+	}
+	if _, _, err := Cite([]int{1}, "x", "", locale.Locale{}); err == nil {
+		t.Error("a result that is not an object: no error")
+	}
+}
+
+// FuzzCite: citations come from the articles' text; any field and format
+// gives a value or an error, never a panic.
+func FuzzCite(f *testing.F) {
+	for _, s := range []string{"peak", "counts[2]", "counts[99999999999999999999]", "a[", "]"} {
+		for _, fm := range []string{"", "2", "%1", "e6", "list", "yesno", "%-1", "e99"} {
+			f.Add(s, fm)
+		}
+	}
+	f.Fuzz(func(t *testing.T, field, format string) {
+		text, value, err := Cite(sample, field, format, locale.Locale{Lang: "it"})
+		if err == nil && value == "" {
+			t.Fatalf("%q|%q: no value and no error (text %q)", field, format, text)
+		}
+	})
+}
+
+func ExampleCite() {
+	c, _ := calc.New().Lookup("attempts")
+	res, _ := c.Compute(url.Values{"q": {"0.9"}})
+	for _, lang := range []string{"it", "es", "zh"} {
+		text, value, _ := Cite(res, "success_probability", "%1", locale.Locale{Lang: lang})
+		fmt.Println(lang, text, value)
+	}
+	// Output:
+	// it 27,1% 0.2709999999999999
+	// es 27,1 % 0.2709999999999999
+	// zh 27.1% 0.2709999999999999
+}
