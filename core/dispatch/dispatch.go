@@ -1,0 +1,689 @@
+// Package dispatch is a deterministic discrete-event simulation of the
+// article's architecture for LLM calls that exceed the provider's quota:
+//
+//	app → job queue → rate-aware dispatcher → provider client → result store
+//
+// Jobs of random sizes arrive. In ModeDispatcher a dispatcher admits them
+// through a request bucket and a token bucket (each call reserves its
+// prompt plus its max output), then takes one of MaxConcurrency slots just
+// before the call; failed jobs wait in a delayed set until not_before and
+// go to dead_letter when their retry budget is spent; a second provider
+// takes over on the article's conditions (provider_5xx, and
+// rate_limit_after_retry_budget). In ModeNaive, Workers workers each take a
+// job and call at once, sleeping on their own backoff after a failure:
+// nothing counts tokens, nothing falls back.
+//
+// Each provider enforces its own hard RPM and TPM (token buckets holding a
+// minute's worth, charging prompt + max output at admission, as providers
+// that count max_tokens do) and answers 429 with a Retry-After of whole
+// seconds. A call can also fail with a 503, or finish at the provider and
+// lose its connection before the answer arrives: the provider bills it,
+// the client sees an error. With Idempotency the job's operation is keyed
+// by its idempotency key: after a dropped connection it is retried, after a
+// reconciliation delay, on the same provider with the same key, and the
+// provider returns its stored result without running or billing the call
+// again (a duplicate suppressed). Without it, the retry is a new call, and
+// the job is billed twice.
+//
+// Time is simulated: int64 nanoseconds from the first arrival, no clock.
+// Randomness is the *rand.Rand passed to Run (the calculator seeds
+// math/rand/v2's PCG with the seed and a fixed stream), drawn in event
+// order, so a seed gives one result on every platform. Events live in a
+// container/heap ordered by time, then by the order they were scheduled.
+package dispatch
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"retrylab/core/backoff"
+	"retrylab/core/ratelimit"
+)
+
+// Mode chooses the architecture.
+type Mode string
+
+const (
+	ModeDispatcher Mode = "dispatcher" // queue, two buckets, concurrency slots, delayed retries, fallback
+	ModeNaive      Mode = "naive"      // every worker calls at once and sleeps on its own backoff
+)
+
+// Config is one simulation. Rates are per minute, times in seconds, sizes
+// in tokens. Validate lists the ranges.
+type Config struct {
+	Mode Mode
+	Jobs int // jobs to run, >= 1
+	// ArrivalPerMin is the mean rate of Poisson arrivals; 0 puts every
+	// job in the queue at time 0 (a backlog).
+	ArrivalPerMin float64
+	// PromptTokens is the mean prompt; each job's prompt is uniform in
+	// [PromptTokens·(1-PromptSpread), PromptTokens·(1+PromptSpread)].
+	PromptTokens int
+	PromptSpread float64 // in [0, 1]
+	// MaxOutputTokens is every call's max output; the output actually
+	// produced is MaxOutputTokens × uniform(0.2, 1), rounded.
+	MaxOutputTokens int
+	RPMLimit        float64 // each provider's hard requests per minute, > 0
+	TPMLimit        float64 // each provider's hard tokens per minute, > 0
+	// Headroom scales the dispatcher's buckets: Headroom × the provider's
+	// limits, in (0, 2]. Below 1 it absorbs rounding and other clients;
+	// above 1 the dispatcher overbooks and meets 429s.
+	Headroom       float64
+	MaxConcurrency int     // dispatcher: calls in flight at once, >= 1
+	Workers        int     // naive: workers calling at once, >= 1
+	LatencyS       float64 // s before the first output token, >= 0
+	OutputPerS     float64 // output tokens per second, > 0
+	// MaxAttempts is the retry budget: calls per job on one provider, the
+	// first included, >= 1.
+	MaxAttempts int
+	BaseS, CapS float64 // backoff: wait before retry a is uniform(0, min(CapS, BaseS·2^a)), at least Retry-After
+	P5xx        float64 // probability that a call fails with 503, in [0, 1]
+	PDrop       float64 // probability that a finished call loses its connection, in [0, 1]
+	Fallback    bool    // dispatcher: use the second provider on the article's conditions
+	Idempotency bool    // an operation table keyed by idempotency key (both modes)
+	ReconcileS  float64 // s to wait before retrying a dropped call with its key, >= 0
+	// Samples bounds the queue-depth series (>= 2); the sampling interval
+	// doubles whenever the series would grow past it.
+	Samples int
+}
+
+// Default returns the defaults of the calculator: the article's capacity
+// example (120,000 TPM, 4,000-token prompts, 1,000 max output: 24 calls a
+// minute) with 500 jobs waiting at once, 100 naive workers against a
+// dispatcher with 20 slots at 90% of the limits.
+func Default() Config {
+	return Config{
+		Mode: ModeDispatcher, Jobs: 500, ArrivalPerMin: 0, PromptTokens: 4000, PromptSpread: 0.5,
+		MaxOutputTokens: 1000, RPMLimit: 600, TPMLimit: 120000, Headroom: 0.9, MaxConcurrency: 20, Workers: 100,
+		LatencyS: 2, OutputPerS: 50, MaxAttempts: 4, BaseS: 0.5, CapS: 20, P5xx: 0.01, PDrop: 0.01,
+		Fallback: true, Idempotency: true, ReconcileS: 5, Samples: 200,
+	}
+}
+
+// FieldError is a Config field out of range.
+type FieldError struct {
+	Field string // the Config field
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return "dispatch: " + e.Field + " " + e.Msg }
+
+// MaxReserved returns the largest reservation a job can make: its largest
+// prompt plus the max output.
+func (c Config) MaxReserved() int {
+	return int(math.Floor(float64(c.PromptTokens)*(1+c.PromptSpread))) + c.MaxOutputTokens
+}
+
+// Validate reports the first field out of range as a *FieldError.
+func (c Config) Validate() error {
+	bad := func(f, msg string) error { return &FieldError{f, msg} }
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case c.Mode != ModeDispatcher && c.Mode != ModeNaive:
+		return bad("Mode", "must be dispatcher or naive")
+	case c.Jobs < 1:
+		return bad("Jobs", "must be >= 1")
+	case !(c.ArrivalPerMin >= 0) || !finite(c.ArrivalPerMin):
+		return bad("ArrivalPerMin", "must be finite and >= 0")
+	case c.PromptTokens < 0:
+		return bad("PromptTokens", "must be >= 0")
+	case !(c.PromptSpread >= 0 && c.PromptSpread <= 1):
+		return bad("PromptSpread", "must be in [0, 1]")
+	case c.MaxOutputTokens < 1:
+		return bad("MaxOutputTokens", "must be >= 1")
+	case !(c.RPMLimit > 0) || !finite(c.RPMLimit):
+		return bad("RPMLimit", "must be finite and > 0")
+	case !(c.TPMLimit > 0) || !finite(c.TPMLimit):
+		return bad("TPMLimit", "must be finite and > 0")
+	case !(c.Headroom > 0 && c.Headroom <= 2):
+		return bad("Headroom", "must be in (0, 2]")
+	case c.MaxConcurrency < 1:
+		return bad("MaxConcurrency", "must be >= 1")
+	case c.Workers < 1:
+		return bad("Workers", "must be >= 1")
+	case !(c.LatencyS >= 0) || !finite(c.LatencyS):
+		return bad("LatencyS", "must be finite and >= 0")
+	case !(c.OutputPerS > 0) || !finite(c.OutputPerS):
+		return bad("OutputPerS", "must be finite and > 0")
+	case c.MaxAttempts < 1:
+		return bad("MaxAttempts", "must be >= 1")
+	case !(c.BaseS > 0) || !finite(c.BaseS) || !(c.CapS > 0) || !finite(c.CapS):
+		return bad("BaseS", "and CapS must be finite and > 0")
+	case !(c.P5xx >= 0 && c.P5xx <= 1):
+		return bad("P5xx", "must be in [0, 1]")
+	case !(c.PDrop >= 0 && c.PDrop <= 1):
+		return bad("PDrop", "must be in [0, 1]")
+	case !(c.ReconcileS >= 0) || !finite(c.ReconcileS):
+		return bad("ReconcileS", "must be finite and >= 0")
+	case c.Samples < 2:
+		return bad("Samples", "must be >= 2")
+	}
+	if m := c.MaxReserved(); float64(m) > c.TPMLimit || float64(m) > math.Floor(c.TPMLimit*c.Headroom) {
+		return bad("MaxOutputTokens", fmt.Sprintf("plus the largest prompt (%d tokens) exceeds the token bucket (%d tokens): no call could ever be admitted",
+			m, int(math.Min(c.TPMLimit, math.Floor(c.TPMLimit*c.Headroom)))))
+	}
+	if c.RPMLimit*c.Headroom < 1 {
+		return bad("RPMLimit", "× Headroom must allow at least one request a minute")
+	}
+	return nil
+}
+
+// Result holds the article's metrics. Tokens count prompt + output.
+type Result struct {
+	Mode      Mode
+	Jobs      int
+	Completed int // jobs that got their answer
+	// DeadLetters are jobs whose retry budget ran out (on both providers
+	// when falling back).
+	DeadLetters int
+	Requests    int // calls sent to a provider, replays with a key included
+	// RequestsByStatus counts calls by outcome: "200", "429", "503",
+	// "connection_dropped" (finished and billed, answer lost).
+	RequestsByStatus map[string]int
+	RateLimited      int            // 429 answers
+	RateLimitHits    map[string]int // 429 answers by the limit that refused: "rpm", "tpm"
+	Retries          int            // calls after a job's first
+	// RetriesByError counts retries by the errclass key of the error
+	// that caused them: rate_limited, service_unavailable, stream_cut.
+	RetriesByError map[string]int
+	// FallbacksByReason counts jobs moved to the second provider:
+	// provider_5xx, rate_limit_after_retry_budget.
+	FallbacksByReason map[string]int
+	TokensReserved    int64 // tokens the dispatcher's bucket reserved (naive: the same count, had it reserved)
+	TokensUsed        int64 // tokens the providers billed
+	// DuplicatesSuppressed counts replays answered from the provider's
+	// idempotency store instead of being run and billed again.
+	DuplicatesSuppressed int
+	// DoubleBilled counts jobs billed more than once; DoubleBilledTokens
+	// the tokens billed beyond the first time.
+	DoubleBilled       int
+	DoubleBilledTokens int64
+	// QueueWaitP50 and QueueWaitP95 are percentiles (nearest rank) of
+	// the time from arrival to the start of the call that answered, s,
+	// over completed jobs; 0 when none completed.
+	QueueWaitP50, QueueWaitP95 float64
+	MakespanS                  float64 // time of the last event, s
+	MaxQueueDepth              int     // most jobs in ready + delayed at once
+	// The depth series: at DepthT[i] s, DepthReady jobs were ready (or
+	// waiting for a worker), DepthDelayed waited for not_before (naive:
+	// a worker sleeping on backoff), DepthInFlight calls were running.
+	DepthT                                  []float64
+	DepthReady, DepthDelayed, DepthInFlight []int
+	Events                                  int // events processed
+}
+
+type evKind uint8
+
+const (
+	evArrival  evKind = iota
+	evWake            // the dispatcher's head reservation matures
+	evDue             // a delayed job's not_before passes
+	evDone            // a call returns
+	evNaiveTry        // a naive worker calls again after sleeping
+)
+
+type event struct {
+	t    time.Duration
+	seq  uint64
+	kind evKind
+	job  int32
+}
+
+type eventHeap []event
+
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(i, j int) bool {
+	if h[i].t != h[j].t {
+		return h[i].t < h[j].t
+	}
+	return h[i].seq < h[j].seq
+}
+func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
+func (h *eventHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+type outcome uint8
+
+const (
+	outOK outcome = iota
+	out429
+	out503
+	outDrop
+	outReplay // answered from the idempotency store
+)
+
+type job struct {
+	arrival    time.Duration
+	prompt     int32
+	output     int32 // output it will produce
+	provider   uint8 // 0 primary, 1 fallback
+	attempts   int32 // calls on the current provider
+	calls      int32 // calls in all
+	billed     int32 // times the providers billed it
+	replay     bool  // the next call carries a key the provider has completed
+	start      time.Duration
+	result     outcome
+	retryAfter time.Duration
+}
+
+type provider struct {
+	lim      *ratelimit.Limiter // the provider's own hard limits
+	rpmPerS  float64
+	tpmPerS  float64
+	dispatch *ratelimit.Limiter // the dispatcher's buckets for this provider
+}
+
+type sim struct {
+	c       Config
+	r       *rand.Rand
+	epoch   time.Time
+	events  eventHeap
+	seq     uint64
+	jobs    []job
+	prov    [2]provider
+	ready   []int32 // FIFO; head at readyHead
+	rHead   int
+	delayed int
+	// dispatcher
+	pending  int32 // job holding a matured-later reservation, -1 none
+	slotWait []int32
+	swHead   int
+	inFlight int
+	// naive
+	idle  int // idle workers
+	sleep int // workers sleeping on backoff
+	res   Result
+	waits []float64
+	// sampling
+	every  time.Duration
+	next   time.Duration
+	policy backoff.Config
+}
+
+const (
+	replayLatency = 200 * time.Millisecond
+	errorLatency  = 200 * time.Millisecond // a 429 answers at once
+	fail5xxAfter  = time.Second
+)
+
+func seconds(d time.Duration) float64 { return d.Seconds() }
+func dur(s float64) time.Duration     { return time.Duration(math.Round(s * 1e9)) }
+
+// Run simulates c with randomness from r (which it advances).
+func Run(c Config, r *rand.Rand) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	s := &sim{c: c, r: r, epoch: time.Unix(0, 0).UTC(), pending: -1, idle: c.Workers, every: time.Second}
+	s.policy = backoff.Config{Base: c.BaseS, Cap: c.CapS, MaxAttempts: c.MaxAttempts, MaxElapsed: math.MaxFloat64, Jitter: true, Workers: 1}
+	for i := range s.prov {
+		hard, err := ratelimit.NewLimiter(ratelimit.Config{RPM: c.RPMLimit, TPM: c.TPMLimit})
+		if err != nil {
+			return Result{}, err
+		}
+		disp, err := ratelimit.NewLimiter(ratelimit.Config{RPM: c.RPMLimit * c.Headroom, TPM: c.TPMLimit * c.Headroom})
+		if err != nil {
+			return Result{}, err
+		}
+		s.prov[i] = provider{lim: hard, rpmPerS: c.RPMLimit / 60, tpmPerS: c.TPMLimit / 60, dispatch: disp}
+	}
+	s.res = Result{Mode: c.Mode, Jobs: c.Jobs,
+		RequestsByStatus:  map[string]int{"200": 0, "429": 0, "503": 0, "connection_dropped": 0},
+		RateLimitHits:     map[string]int{"rpm": 0, "tpm": 0},
+		RetriesByError:    map[string]int{"rate_limited": 0, "service_unavailable": 0, "stream_cut": 0},
+		FallbacksByReason: map[string]int{"provider_5xx": 0, "rate_limit_after_retry_budget": 0},
+	}
+	// Jobs and their arrivals are drawn first, in job order.
+	s.jobs = make([]job, c.Jobs)
+	s.events = make(eventHeap, 0, c.Workers+c.MaxConcurrency+64)
+	var t time.Duration
+	lo := float64(c.PromptTokens) * (1 - c.PromptSpread)
+	hi := float64(c.PromptTokens) * (1 + c.PromptSpread)
+	for i := range s.jobs {
+		if c.ArrivalPerMin > 0 && i > 0 {
+			t += dur(s.r.ExpFloat64() * 60 / c.ArrivalPerMin)
+		}
+		p := int32(math.Floor(lo + (hi-lo)*s.r.Float64()))
+		o := int32(math.Round(float64(c.MaxOutputTokens) * (0.2 + 0.8*s.r.Float64())))
+		s.jobs[i] = job{arrival: t, prompt: p, output: max(o, 1)}
+	}
+	// Arrivals are in time order: each one schedules the next, which
+	// keeps the heap small.
+	s.push(0, evArrival, 0)
+	s.waits = make([]float64, 0, c.Jobs)
+	for s.events.Len() > 0 {
+		e := heap.Pop(&s.events).(event)
+		s.sample(e.t)
+		s.res.Events++
+		s.res.MakespanS = seconds(e.t)
+		switch e.kind {
+		case evArrival:
+			if next := e.job + 1; int(next) < len(s.jobs) {
+				s.push(s.jobs[next].arrival, evArrival, next)
+			}
+			s.enqueue(e.job)
+			s.kick(e.t)
+		case evWake:
+			s.pending = -1
+			s.takeSlot(e.job, e.t)
+			s.kick(e.t)
+		case evDue:
+			s.delayed--
+			s.enqueue(e.job)
+			s.kick(e.t)
+		case evDone:
+			s.done(e.job, e.t)
+		case evNaiveTry:
+			s.sleep--
+			s.call(e.job, e.t)
+		}
+	}
+	s.sample(dur(s.res.MakespanS)) // up to the end
+	s.finish()
+	return s.res, nil
+}
+
+func (s *sim) push(t time.Duration, k evKind, j int32) {
+	heap.Push(&s.events, event{t: t, seq: s.seq, kind: k, job: j})
+	s.seq++
+}
+
+func (s *sim) enqueue(j int32) { s.ready = append(s.ready, j) }
+
+func (s *sim) readyLen() int { return len(s.ready) - s.rHead }
+
+func (s *sim) popReady() int32 {
+	j := s.ready[s.rHead]
+	s.rHead++
+	if s.rHead > 1024 && s.rHead*2 > len(s.ready) {
+		n := copy(s.ready, s.ready[s.rHead:])
+		s.ready, s.rHead = s.ready[:n], 0
+	}
+	return j
+}
+
+func (s *sim) at(t time.Duration) time.Time { return s.epoch.Add(t) }
+
+func (s *sim) reserved(j int32) int {
+	return int(s.jobs[j].prompt) + s.c.MaxOutputTokens
+}
+
+// kick lets the dispatcher (or the idle naive workers) take ready jobs.
+func (s *sim) kick(t time.Duration) {
+	if s.c.Mode == ModeNaive {
+		for s.idle > 0 && s.readyLen() > 0 {
+			s.idle--
+			s.call(s.popReady(), t)
+		}
+		return
+	}
+	// One reservation at a time, and none while calls wait for a slot:
+	// rate capacity is taken only for a call about to be made.
+	for s.pending < 0 && s.swHead == len(s.slotWait) && s.readyLen() > 0 {
+		j := s.popReady()
+		p := &s.prov[s.jobs[j].provider]
+		rv, err := p.dispatch.Reserve(s.at(t), s.reserved(j))
+		if err != nil { // excluded by Validate
+			panic("dispatch: " + err.Error())
+		}
+		if ready := rv.At.Sub(s.epoch); ready > t {
+			s.pending = j
+			s.push(ready, evWake, j)
+			return
+		}
+		s.takeSlot(j, t)
+	}
+}
+
+// takeSlot starts j's call if a concurrency slot is free, else queues it
+// for the next slot.
+func (s *sim) takeSlot(j int32, t time.Duration) {
+	if s.inFlight < s.c.MaxConcurrency {
+		s.inFlight++
+		s.call(j, t)
+		return
+	}
+	s.slotWait = append(s.slotWait, j)
+}
+
+// call sends j to its provider at t and schedules the answer.
+func (s *sim) call(j int32, t time.Duration) {
+	jb := &s.jobs[j]
+	c := s.c
+	if c.Mode == ModeNaive {
+		s.inFlight++
+	}
+	s.res.Requests++
+	if jb.calls > 0 {
+		s.res.Retries++
+	}
+	jb.calls++
+	jb.attempts++
+	jb.start = t
+	n := s.reserved(j)
+	s.res.TokensReserved += int64(n)
+	p := &s.prov[jb.provider]
+	req, tok := p.lim.Available(s.at(t))
+	switch {
+	case req < 1:
+		jb.result = out429
+		s.res.RateLimitHits["rpm"]++
+		jb.retryAfter = time.Duration(math.Ceil((1-req)/p.rpmPerS)) * time.Second
+		s.push(t+errorLatency, evDone, j)
+		return
+	case tok < float64(n):
+		jb.result = out429
+		s.res.RateLimitHits["tpm"]++
+		jb.retryAfter = time.Duration(math.Ceil((float64(n)-tok)/p.tpmPerS)) * time.Second
+		s.push(t+errorLatency, evDone, j)
+		return
+	}
+	p.lim.Allow(s.at(t), n)
+	if jb.replay {
+		jb.result = outReplay
+		s.push(t+replayLatency, evDone, j)
+		return
+	}
+	if c.P5xx > 0 && s.r.Float64() < c.P5xx {
+		jb.result = out503
+		s.push(t+fail5xxAfter, evDone, j)
+		return
+	}
+	jb.result = outOK
+	if c.PDrop > 0 && s.r.Float64() < c.PDrop {
+		jb.result = outDrop
+	}
+	s.push(t+dur(c.LatencyS+float64(jb.output)/c.OutputPerS), evDone, j)
+}
+
+// done handles the answer to j's call at t.
+func (s *sim) done(j int32, t time.Duration) {
+	jb := &s.jobs[j]
+	s.inFlight--
+	switch jb.result {
+	case outOK, outReplay:
+		if jb.result == outOK {
+			s.bill(jb)
+		} else {
+			s.res.DuplicatesSuppressed++
+		}
+		s.res.RequestsByStatus["200"]++
+		s.res.Completed++
+		s.waits = append(s.waits, seconds(jb.start-jb.arrival))
+		if s.c.Mode == ModeNaive {
+			s.workerFree(t)
+		} else {
+			s.free(t)
+		}
+		return
+	case out429:
+		s.res.RequestsByStatus["429"]++
+		s.res.RateLimited++
+		s.retry(j, t, "rate_limited", jb.retryAfter)
+	case out503:
+		s.res.RequestsByStatus["503"]++
+		if s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 {
+			s.res.FallbacksByReason["provider_5xx"]++
+			s.res.RetriesByError["service_unavailable"]++
+			jb.provider, jb.attempts, jb.replay = 1, 0, false
+			s.toReady(j, t)
+		} else {
+			s.retry(j, t, "service_unavailable", 0)
+		}
+	case outDrop:
+		s.res.RequestsByStatus["connection_dropped"]++
+		s.bill(jb)
+		if s.c.Idempotency {
+			// Reconcile: same provider, same key, after a delay.
+			jb.replay = true
+			if jb.attempts >= int32(s.c.MaxAttempts) {
+				jb.attempts-- // the replay does not spend the budget
+			}
+			s.res.RetriesByError["stream_cut"]++
+			s.later(j, t, dur(s.c.ReconcileS))
+		} else {
+			s.retry(j, t, "stream_cut", 0)
+		}
+	}
+	s.free(t)
+}
+
+func (s *sim) bill(jb *job) {
+	used := int64(jb.prompt) + int64(jb.output)
+	s.res.TokensUsed += used
+	jb.billed++
+	if jb.billed == 2 {
+		s.res.DoubleBilled++
+	}
+	if jb.billed >= 2 {
+		s.res.DoubleBilledTokens += used
+	}
+}
+
+// free gives back j's worker or slot after its answer.
+func (s *sim) free(t time.Duration) {
+	if s.c.Mode == ModeNaive {
+		return // the worker's next step was decided by done
+	}
+	if s.swHead < len(s.slotWait) {
+		j := s.slotWait[s.swHead]
+		s.swHead++
+		if s.swHead == len(s.slotWait) {
+			s.slotWait, s.swHead = s.slotWait[:0], 0
+		}
+		s.inFlight++
+		s.call(j, t)
+	}
+	s.kick(t)
+}
+
+// retry schedules j's next call after a failure of class key, or sends it
+// to the fallback or the dead letters when its budget is spent.
+func (s *sim) retry(j int32, t time.Duration, key string, retryAfter time.Duration) {
+	jb := &s.jobs[j]
+	if jb.attempts >= int32(s.c.MaxAttempts) {
+		if s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && key == "rate_limited" {
+			s.res.FallbacksByReason["rate_limit_after_retry_budget"]++
+			s.res.RetriesByError[key]++
+			jb.provider, jb.attempts, jb.replay = 1, 0, false
+			s.toReady(j, t)
+			return
+		}
+		s.res.DeadLetters++
+		if s.c.Mode == ModeNaive {
+			s.workerFree(t)
+		}
+		return
+	}
+	s.res.RetriesByError[key]++
+	wait := dur(s.policy.Wait(int(jb.attempts)-1, s.r.Float64()))
+	s.later(j, t, max(wait, retryAfter))
+}
+
+// later puts j in delayed until t+d (naive: its worker sleeps until then).
+func (s *sim) later(j int32, t, d time.Duration) {
+	if s.c.Mode == ModeNaive {
+		s.sleep++
+		s.push(t+d, evNaiveTry, j)
+		return
+	}
+	s.delayed++
+	s.push(t+d, evDue, j)
+}
+
+func (s *sim) toReady(j int32, t time.Duration) {
+	s.enqueue(j)
+	if s.c.Mode == ModeNaive {
+		s.workerFree(t)
+	}
+}
+
+func (s *sim) workerFree(t time.Duration) {
+	s.idle++
+	s.kick(t)
+}
+
+// sample records the depth before the event at t is applied: the state
+// held during the interval that ends at t.
+func (s *sim) sample(t time.Duration) {
+	for s.next <= t {
+		s.res.DepthT = append(s.res.DepthT, seconds(s.next))
+		ready := s.readyLen()
+		delayed := s.delayed
+		if s.c.Mode == ModeNaive {
+			delayed = s.sleep
+		} else {
+			ready += len(s.slotWait) - s.swHead
+			if s.pending >= 0 {
+				ready++
+			}
+		}
+		s.res.DepthReady = append(s.res.DepthReady, ready)
+		s.res.DepthDelayed = append(s.res.DepthDelayed, delayed)
+		s.res.DepthInFlight = append(s.res.DepthInFlight, s.inFlight)
+		if len(s.res.DepthT) >= s.c.Samples {
+			s.thin()
+		}
+		s.next += s.every
+	}
+	if d := s.readyLen() + s.delayed + s.sleep + len(s.slotWait) - s.swHead; d > s.res.MaxQueueDepth {
+		s.res.MaxQueueDepth = d
+	}
+}
+
+// thin keeps every other sample and doubles the interval.
+func (s *sim) thin() {
+	r := &s.res
+	k := 0
+	for i := 0; i < len(r.DepthT); i += 2 {
+		r.DepthT[k], r.DepthReady[k], r.DepthDelayed[k], r.DepthInFlight[k] = r.DepthT[i], r.DepthReady[i], r.DepthDelayed[i], r.DepthInFlight[i]
+		k++
+	}
+	r.DepthT, r.DepthReady, r.DepthDelayed, r.DepthInFlight = r.DepthT[:k], r.DepthReady[:k], r.DepthDelayed[:k], r.DepthInFlight[:k]
+	s.every *= 2
+	s.next = dur(r.DepthT[k-1]) + s.every
+}
+
+func (s *sim) finish() {
+	slices.Sort(s.waits)
+	s.res.QueueWaitP50 = percentile(s.waits, 0.50)
+	s.res.QueueWaitP95 = percentile(s.waits, 0.95)
+}
+
+// percentile returns the nearest-rank p-quantile of sorted xs, 0 if empty.
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	k := int(math.Ceil(p*float64(len(xs)))) - 1
+	return xs[max(0, min(k, len(xs)-1))]
+}
