@@ -1,0 +1,324 @@
+// Package server is the site's HTTP handler: the built pages and assets of
+// dist/ (with their precompressed variants) and the calculators' API,
+// GET /api/v1/NAME?key=value. It uses only an fs.FS and the calculator
+// registry, so the same handler runs in `retrylab serve` and in the
+// Cloudflare Worker.
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"retrylab/calc"
+)
+
+// Config configures the handler.
+type Config struct {
+	// Dist is the built site (the output of retrylab build).
+	Dist fs.FS
+	// Registry is the calculator registry (nil: calc.New()).
+	Registry *calc.Registry
+	// Base is the path the site lives under ("/" when empty); the API is
+	// at Base+"api/v1/".
+	Base string
+}
+
+// PageCSP is the Content-Security-Policy header of every response: the
+// pages' meta policy plus frame-ancestors, which only a header can carry.
+const PageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// Cache lifetimes.
+const (
+	cacheImmutable = "public, max-age=31536000, immutable"
+	cacheShort     = "public, max-age=0, must-revalidate" // pages: revalidated with their ETag
+	cacheAPI       = "public, max-age=3600"               // results are pure functions of the query
+)
+
+type handler struct {
+	dist fs.FS
+	reg  *calc.Registry
+	base string
+	etag sync.Map // file name → ETag of its identity content
+}
+
+// New returns the handler.
+func New(cfg Config) http.Handler {
+	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base}
+	if h.reg == nil {
+		h.reg = calc.New()
+	}
+	if h.base == "" {
+		h.base = "/"
+	}
+	if !strings.HasSuffix(h.base, "/") {
+		h.base += "/"
+	}
+	return h
+}
+
+func securityHeaders(w http.ResponseWriter) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", PageCSP)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	securityHeaders(w)
+	p := r.URL.Path
+	rel, ok := strings.CutPrefix(p, h.base)
+	if !ok {
+		if p+"/" == h.base {
+			http.Redirect(w, r, h.base, http.StatusMovedPermanently)
+			return
+		}
+		h.notFound(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		if strings.HasPrefix(rel, "api/") {
+			writeJSONError(w, r, http.StatusMethodNotAllowed, "", "", "method "+r.Method+" is not allowed; use GET")
+			return
+		}
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if name, ok := strings.CutPrefix(rel, "api/v1/"); ok {
+		h.api(w, r, name)
+		return
+	}
+	if strings.HasPrefix(rel, "api/") {
+		writeJSONError(w, r, http.StatusNotFound, "", "", "no such API; the calculators are at "+h.base+"api/v1/NAME")
+		return
+	}
+	h.static(w, r, rel)
+}
+
+// api answers GET /api/v1/NAME?key=value with the calculator's JSON result
+// followed by a newline: the bytes `retrylab calc NAME key=value` prints.
+func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
+	c, ok := h.reg.Lookup(name)
+	if !ok {
+		e := h.reg.UnknownError(name)
+		writeJSONError(w, r, http.StatusNotFound, "", string(e.Code), e.Message)
+		return
+	}
+	values, err := parseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
+		return
+	}
+	res, err := c.Compute(values)
+	if err != nil {
+		param, code := "", ""
+		if ce, ok := err.(*calc.Error); ok {
+			param, code = ce.Param, string(ce.Code)
+		}
+		writeJSONError(w, r, http.StatusBadRequest, param, code, err.Error())
+		return
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		writeJSONError(w, r, http.StatusInternalServerError, "", "", "cannot encode the result")
+		return
+	}
+	b = append(b, '\n')
+	w.Header().Set("Cache-Control", cacheAPI)
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	writeBody(w, r, http.StatusOK, "application/json", b)
+}
+
+// apiError is the body of an API error.
+type apiError struct {
+	Error struct {
+		Param   string `json:"param"`
+		Code    string `json:"code,omitempty"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeJSONError(w http.ResponseWriter, r *http.Request, status int, param, code, msg string) {
+	var e apiError
+	e.Error.Param, e.Error.Code, e.Error.Message = param, code, msg
+	b, _ := json.Marshal(e)
+	w.Header().Set("Cache-Control", "no-store")
+	writeBody(w, r, status, "application/json", append(b, '\n'))
+}
+
+func writeBody(w http.ResponseWriter, r *http.Request, status int, ctype string, b []byte) {
+	hd := w.Header()
+	hd.Set("Content-Type", ctype)
+	hd.Set("Content-Length", itoa(len(b)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(b)
+	}
+}
+
+var hashedName = regexp.MustCompile(`\.[0-9a-f]{12}\.[a-z0-9]+$`)
+
+// contentTypes maps extensions to media types (not the OS table: the
+// answer must not depend on the machine).
+var contentTypes = map[string]string{
+	".html":  "text/html; charset=utf-8",
+	".css":   "text/css; charset=utf-8",
+	".js":    "text/javascript; charset=utf-8",
+	".json":  "application/json",
+	".wasm":  "application/wasm",
+	".svg":   "image/svg+xml",
+	".xml":   "application/xml; charset=utf-8",
+	".txt":   "text/plain; charset=utf-8",
+	".png":   "image/png",
+	".ico":   "image/x-icon",
+	".webp":  "image/webp",
+	".woff2": "font/woff2",
+}
+
+// static serves a file of dist/: rel "" or "dir/" is dir/index.html; a
+// directory without its slash is redirected; a missing file is the 404
+// page.
+func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
+	name := rel
+	if name == "" || strings.HasSuffix(name, "/") {
+		name += "index.html"
+	}
+	if !fs.ValidPath(name) || strings.Contains("/"+name, "/.") || strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br") {
+		h.notFound(w, r)
+		return
+	}
+	data, err := fs.ReadFile(h.dist, name)
+	if err != nil {
+		if _, err := fs.Stat(h.dist, path.Join(name, "index.html")); err == nil {
+			target := h.base + rel + "/"
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+			return
+		}
+		h.notFound(w, r)
+		return
+	}
+	hd := w.Header()
+	if hashedName.MatchString(name) {
+		hd.Set("Cache-Control", cacheImmutable)
+	} else {
+		hd.Set("Cache-Control", cacheShort)
+	}
+	h.serveFile(w, r, name, data, http.StatusOK)
+}
+
+// serveFile writes data (the identity content of name) or its precompressed
+// sibling chosen by Accept-Encoding, with ETag and conditional GET.
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string, data []byte, status int) {
+	hd := w.Header()
+	ctype, ok := contentTypes[path.Ext(name)]
+	if !ok {
+		ctype = "application/octet-stream"
+	}
+	etag := h.etagOf(name, data)
+	body, enc := data, ""
+	for _, e := range acceptedEncodings(r.Header.Get("Accept-Encoding")) {
+		ext := map[string]string{"br": ".br", "gzip": ".gz"}[e]
+		if b, err := fs.ReadFile(h.dist, name+ext); err == nil {
+			body, enc = b, e
+			break
+		}
+	}
+	if _, err := fs.Stat(h.dist, name+".gz"); err == nil {
+		hd.Add("Vary", "Accept-Encoding")
+	} else if _, err := fs.Stat(h.dist, name+".br"); err == nil {
+		hd.Add("Vary", "Accept-Encoding")
+	}
+	if enc != "" {
+		hd.Set("Content-Encoding", enc)
+		etag = strings.TrimSuffix(etag, `"`) + "-" + enc + `"`
+	}
+	if status == http.StatusOK {
+		hd.Set("ETag", etag)
+		if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatch(inm, etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	writeBody(w, r, status, ctype, body)
+}
+
+func (h *handler) etagOf(name string, data []byte) string {
+	if v, ok := h.etag.Load(name); ok {
+		return v.(string)
+	}
+	sum := sha256.Sum256(data)
+	e := `"` + hex.EncodeToString(sum[:8]) + `"`
+	h.etag.Store(name, e)
+	return e
+}
+
+func etagMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptedEncodings returns the encodings the client accepts among br and
+// gzip, best first (q=0 refuses one).
+func acceptedEncodings(header string) []string {
+	ok := map[string]bool{}
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		if q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000" {
+			ok[name] = false
+			continue
+		}
+		if _, seen := ok[name]; !seen || ok[name] {
+			ok[name] = true
+		}
+	}
+	var out []string
+	for _, e := range []string{"br", "gzip"} {
+		if v, seen := ok[e]; (seen && v) || (!seen && ok["*"]) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	data, err := fs.ReadFile(h.dist, "404.html")
+	if err != nil {
+		writeBody(w, r, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
+		return
+	}
+	h.serveFile(w, r, "404.html", data, http.StatusNotFound)
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	if n == 0 {
+		return "0"
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
