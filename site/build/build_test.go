@@ -189,7 +189,7 @@ func TestBuildBadContent(t *testing.T) {
 		{"missing strings", func(c fstest.MapFS) { delete(c, "es/strings.toml") }, "content/es/strings.toml:0: missing"},
 		{"missing site key", func(c fstest.MapFS) {
 			c["zh/strings.toml"].Data = bytes.Replace(c["zh/strings.toml"].Data, []byte("skip ="), []byte("skipped ="), 1)
-		}, "content/zh/strings.toml:1: missing strings: site.skip"},
+		}, "content/zh/strings.toml:1: missing strings (the [site] table): site.skip"},
 		{"broken toml", func(c fstest.MapFS) { c["it/strings.toml"].Data = []byte("[site\nname = 1\n") }, "content/it/strings.toml:2: expected"},
 		{"bad file name", func(c fstest.MapFS) { c["it/Bad Name.md"] = &fstest.MapFile{Data: []byte("x")} }, "content/it/Bad Name.md:1: file name must be"},
 		{"broken front matter", func(c fstest.MapFS) {

@@ -1,15 +1,15 @@
 package build
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
+	"retrylab/site/i18n"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
 )
@@ -24,9 +24,9 @@ var SiteKeys = []string{
 	"site.month.7", "site.month.8", "site.month.9", "site.month.10", "site.month.11", "site.month.12",
 }
 
-// loadStrings reads <lang>/strings.toml into a Locale: nested tables become
-// dotted keys ("[site] skip" is "site.skip"). A missing [site] key is an
-// error naming it.
+// loadStrings reads <lang>/strings.toml into a Locale with i18n.Parse
+// ("[site] skip" is "site.skip"). A missing [site] key is an error
+// naming it.
 func loadStrings(fsys fs.FS, lang, contentDir string) (locale.Locale, error) {
 	file := path.Join(lang, "strings.toml")
 	name := path.Join(contentDir, file)
@@ -34,52 +34,21 @@ func loadStrings(fsys fs.FS, lang, contentDir string) (locale.Locale, error) {
 	if err != nil {
 		return locale.Locale{}, &markdown.Error{File: name, Line: 0, Msg: "missing: every language needs its interface strings"}
 	}
-	var raw map[string]any
-	md, err := toml.Decode(string(b), &raw)
+	strs, err := i18n.Parse(b)
 	if err != nil {
 		line := 1
-		if pe, ok := err.(toml.ParseError); ok {
-			line = pe.Position.Line
-			err = fmt.Errorf("%s", pe.Message)
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			line, err = pe.Position.Line, errors.New(pe.Message)
 		}
 		return locale.Locale{}, &markdown.Error{File: name, Line: line, Msg: err.Error()}
 	}
-	_ = md
-	strs := map[string]string{}
-	if err := flatten("", raw, strs); err != nil {
-		return locale.Locale{}, &markdown.Error{File: name, Line: 1, Msg: err.Error()}
-	}
-	var missing []string
-	for _, k := range SiteKeys {
-		if strings.TrimSpace(strs[k]) == "" {
-			missing = append(missing, k)
+	loc := locale.Locale{Lang: lang, Strings: strs}
+	if missing := i18n.Missing(loc, SiteKeys); len(missing) > 0 {
+		if len(missing) > 6 {
+			missing = append(missing[:6], fmt.Sprintf("and %d more", len(missing)-6))
 		}
+		return locale.Locale{}, &markdown.Error{File: name, Line: 1, Msg: "missing strings (the [site] table): " + strings.Join(missing, ", ")}
 	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return locale.Locale{}, &markdown.Error{File: name, Line: 1, Msg: "missing strings: " + strings.Join(missing, ", ")}
-	}
-	return locale.Locale{Lang: lang, Strings: strs}, nil
-}
-
-func flatten(prefix string, m map[string]any, out map[string]string) error {
-	for k, v := range m {
-		key := k
-		if prefix != "" {
-			key = prefix + "." + k
-		}
-		switch v := v.(type) {
-		case map[string]any:
-			if err := flatten(key, v, out); err != nil {
-				return err
-			}
-		case string:
-			out[key] = v
-		case int64:
-			out[key] = strconv.FormatInt(v, 10)
-		default:
-			return fmt.Errorf("%s: a string is expected, got %T", key, v)
-		}
-	}
-	return nil
+	return loc, nil
 }
