@@ -1,6 +1,8 @@
 # retrylab: `make serve` builds everything and serves it on 127.0.0.1:8080;
 # `make test` runs every test (vet, staticcheck, unit, golden, browser).
 ADDR ?= 127.0.0.1:8080
+# BASE_URL: where the site lives (/, /sub/path/ or https://host/sub/path/).
+BASE_URL ?= /
 GO ?= go
 
 .PHONY: all build serve test vet staticcheck unit bench wasm worker clean deps
@@ -9,10 +11,10 @@ all: build
 
 # build writes dist/: the wasm playground, then the pages.
 build:
-	./build.sh
+	./build.sh -base-url $(BASE_URL)
 
 serve: build
-	$(GO) run ./site/cmd/retrylab serve -addr $(ADDR) -dist dist
+	$(GO) run ./site/cmd/retrylab serve -addr $(ADDR) -dist dist -base-url $(BASE_URL)
 
 vet:
 	$(GO) vet ./...
@@ -29,7 +31,17 @@ deps:
 unit:
 	$(GO) test ./...
 
-test: deps vet staticcheck build unit
+test: deps vet staticcheck build worker unit
+
+# worker builds the Cloudflare Worker into build/worker (see worker/wrangler.toml):
+# the JavaScript shim of workers-assets-gen (which empties build/worker first),
+# the site's handler compiled to app.wasm, and public/, the static assets:
+# dist/ without the precompressed variants, with a _headers file and
+# assets.json for the local workerd run (worker/workerd.capnp).
+worker: build
+	$(GO) tool workers-assets-gen -mode=go -o build/worker
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o build/worker/app.wasm ./wasm/worker
+	$(GO) run ./worker/cmd/workerassets -dist dist -wrangler worker/wrangler.toml -out build/worker
 
 bench: build
 	./scripts/bench.sh

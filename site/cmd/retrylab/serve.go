@@ -8,8 +8,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,7 +27,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	addr := fl.String("addr", "127.0.0.1:8080", "the address to listen on, host:port")
 	dist := fl.String("dist", "dist", "the built site (retrylab build -out)")
-	base := fl.String("base-path", "/", "the path the site was built for (the path of retrylab build -base-url)")
+	baseURL := fl.String("base-url", "/", "the -base-url the site was built with (its path is served)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -33,6 +35,16 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrylab serve: unexpected argument %q\n", fl.Arg(0))
 		return 2
 	}
+	u, err := url.Parse(*baseURL)
+	if err != nil || u.RawQuery != "" {
+		fmt.Fprintf(stderr, "retrylab serve: bad -base-url %q\n", *baseURL)
+		return 2
+	}
+	basePath := "/" + strings.Trim(u.Path, "/") + "/"
+	if basePath == "//" {
+		basePath = "/"
+	}
+	base := &basePath
 	if _, err := os.Stat(*dist + "/index.html"); err != nil {
 		fmt.Fprintf(stderr, "retrylab serve: %s has no index.html: run retrylab build (or make build) first\n", *dist)
 		return 1
