@@ -41,7 +41,11 @@ type chart struct {
 	Series      []series
 	YMax        float64 // 0: from the data
 	YPercent    bool    // y values are fractions written as percentages
-	Rules       []rule  // horizontal limits (bar charts) or vertical marks (line charts)
+	Rules       []rule  // horizontal limits (a limit such as 100 %)
+	// VMark, when > 0, draws a vertical dashed line before bar VMark-1
+	// (bar charts), labelled VLabel: a threshold.
+	VMark  int
+	VLabel string
 	// Out names the result field the first series plots and its raw JSON:
 	// the data table carries them as data-out / data-value.
 	OutField, OutRaw string
@@ -102,6 +106,15 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		ch.writeLines(b, loc, fy, plotW)
 	} else {
 		ch.writeBars(b, fy, plotW)
+	}
+	if !ch.Line && ch.VMark > 0 && ch.VMark <= len(ch.Categories) {
+		x := marginL + float64(ch.VMark-1)*plotW/float64(len(ch.Categories))
+		fmt.Fprintf(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(marginT), f1(chartH-marginB))
+		anchor := "start"
+		if x > chartW-160 {
+			anchor = "end"
+		}
+		fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x+4), f1(marginT+12), anchor, esc(ch.VLabel))
 	}
 	for _, r := range ch.Rules {
 		y := fy(r.Y)
@@ -187,7 +200,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 	for si, s := range ch.Series {
 		cls := "chart-line"
 		if si > 0 {
-			cls = "chart-line chart-line-2"
+			cls = "chart-line chart-line-" + strconv.Itoa(si+1)
 		}
 		var pts []string
 		for i, v := range s.Values {
@@ -195,10 +208,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 				pts = append(pts, f1(fx(ch.X[i]))+","+f1(fy(v)))
 			}
 		}
-		dash := ""
-		if si > 0 {
-			dash = ` stroke-dasharray="5 3"`
-		}
+		dash := lineDash(si)
 		fmt.Fprintf(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor" stroke-width="2"%s/>`, cls, strings.Join(pts, " "), dash)
 		if len(s.Values) <= 60 {
 			fmt.Fprintf(b, `<g class="chart-points chart-series-%d">`, si+1)
@@ -231,10 +241,7 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 	for si, s := range ch.Series {
 		y := marginT + 4 + float64(si)*16
 		if ch.Line {
-			dash := ""
-			if si > 0 {
-				dash = ` stroke-dasharray="5 3"`
-			}
+			dash := lineDash(si)
 			fmt.Fprintf(b, `<line class="chart-line chart-series-%d" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, si+1, f1(x), f1(x+16), f1(y+6), f1(y+6), dash)
 		} else {
 			fmt.Fprintf(b, `<rect class="chart-bar chart-series-%d" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, si+1, f1(x), f1(y), opacity(si))
@@ -283,6 +290,17 @@ func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(flo
 	b.WriteString(`</tbody></table>`)
 }
 
+// lineDash distinguishes the lines of a chart without colour.
+func lineDash(si int) string {
+	switch si {
+	case 0:
+		return ""
+	case 1:
+		return ` stroke-dasharray="5 3"`
+	}
+	return ` stroke-dasharray="1 3"`
+}
+
 // opacity distinguishes series without colour: first solid, then lighter.
 func opacity(si int) string {
 	switch si {
@@ -316,8 +334,8 @@ func niceTicks(lo, hi float64, n int) []float64 {
 	var t []float64
 	for i := 0; i < 4*n+4; i++ {
 		v := start + float64(i)*step
-		// round away the float error of the steps
-		v = math.Round(v/step*1e6) / 1e6 * step
+		// round away the float error of the steps (0.6000000000000001)
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
 		t = append(t, v)
 		if v >= hi-step*1e-9 {
 			break

@@ -40,6 +40,7 @@ var views = map[string][]struct {
 	"peak":          {{"distribution", peakDistribution}},
 	"limits":        {{"utilization", limitsUtilization}},
 	"backoff":       {{"arrivals", backoffArrivals}},
+	"dispatch":      {{"queue", dispatchQueue}},
 }
 
 // Views returns every view name calculator c offers.
@@ -146,9 +147,34 @@ func fieldLabel(c *calc.Calculator, loc locale.Locale, name string) string {
 	return loc.TOr("field."+c.Name+"."+name, strings.ReplaceAll(name, "_", " "))
 }
 
+// flatObject decodes a small object of scalars (a count per status code),
+// its keys in order; ok is false for anything else.
+func flatObject(raw json.RawMessage) ([]field, bool) {
+	r, err := decode(raw)
+	if err != nil || len(r.list) == 0 || len(r.list) > maxTableList {
+		return nil, false
+	}
+	for _, f := range r.list {
+		if k := jsonKind(f.Raw); k == 'o' || k == 'a' {
+			return nil, false
+		}
+	}
+	return r.list, true
+}
+
 // cellText is the text of a field in the results table.
 func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
 	switch jsonKind(f.Raw) {
+	case 'o':
+		entries, ok := flatObject(f.Raw)
+		if !ok {
+			return string(f.Raw)
+		}
+		items := make([]string, len(entries))
+		for i, e := range entries {
+			items[i] = loc.TOr("field."+c.Name+"."+f.Name+"."+e.Name, e.Name) + ": " + defaultText(e.Raw, loc)
+		}
+		return strings.Join(items, loc.TOr("widget.pair_sep", "; "))
 	case 's':
 		var s string
 		if json.Unmarshal(f.Raw, &s) == nil {
@@ -188,7 +214,8 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 	}
 	switch jsonKind(f.Raw) {
 	case 'o':
-		return false
+		_, ok := flatObject(f.Raw)
+		return ok
 	case 'a':
 		var elems []json.RawMessage
 		if json.Unmarshal(f.Raw, &elems) != nil || len(elems) > maxTableList {

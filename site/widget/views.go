@@ -189,10 +189,14 @@ func peakDistribution(o *outCtx) error {
 	var cats []string
 	var vals []float64
 	var mark []bool
+	vmark := 0
 	for x := lo; x <= hi; x++ {
 		cats = append(cats, o.loc.Int(int64(x)))
 		vals = append(vals, binomPMF(n, x, p))
 		mark = append(mark, x >= t)
+		if x == t {
+			vmark = len(cats)
+		}
 	}
 	tail, _ := o.r.num("single_bin_tail")
 	ch := chart{
@@ -204,6 +208,8 @@ func peakDistribution(o *outCtx) error {
 		YLabel:     o.vt("distribution", "y", "probability"),
 		Categories: cats,
 		Series:     []series{{Name: o.vt("distribution", "y", "probability"), Values: vals, Mark: mark}},
+		VMark:      vmark,
+		VLabel:     o.vt("distribution", "threshold", "threshold {t}", "t", o.loc.Int(int64(t))),
 	}
 	ch.write(o.b, o.loc)
 	return nil
@@ -465,6 +471,34 @@ func backoffArrivals(o *outCtx) error {
 	}
 	if len(cats) > 400 {
 		return errNoData
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// dispatchQueue: jobs ready in the queue, delayed for a retry and in
+// flight, over the simulated time.
+func dispatchQueue(o *outCtx) error {
+	ts, ok1 := o.r.nums("depth_t_s")
+	ready, ok2 := o.r.nums("depth_ready")
+	delayed, ok3 := o.r.nums("depth_delayed")
+	inflight, ok4 := o.r.nums("depth_in_flight")
+	if !ok1 || !ok2 || !ok3 || !ok4 || len(ts) < 2 || len(ready) != len(ts) || len(delayed) != len(ts) || len(inflight) != len(ts) {
+		return errNoData
+	}
+	maxDepth, _ := o.r.num("max_queue_depth")
+	ch := chart{
+		View: "queue", Line: true, X: ts,
+		Title:  o.vt("queue", "title", "The queue over time"),
+		Desc:   o.vt("queue", "desc", "Jobs ready, waiting for a retry and in flight, from the start to the end ({end} s); at most {max} in the queue.", "end", o.loc.Number(ts[len(ts)-1]), "max", o.loc.Number(maxDepth)),
+		XLabel: o.vt("queue", "x", "time (s)"),
+		YLabel: o.vt("queue", "y", "jobs"),
+		Series: []series{
+			{Name: o.vt("queue", "ready", "ready in the queue"), Values: ready},
+			{Name: o.vt("queue", "delayed", "waiting for a retry"), Values: delayed},
+			{Name: o.vt("queue", "in_flight", "in flight"), Values: inflight},
+		},
+		OutField: "depth_ready", OutRaw: o.outRaw("depth_ready"),
 	}
 	ch.write(o.b, o.loc)
 	return nil

@@ -1,0 +1,172 @@
+package widget
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"retrylab/calc"
+	"retrylab/site/locale"
+)
+
+// contractCalcs are calculators shaped as /work/shared/CALCULATORS.md
+// declares them (parameters and result fields), with the article's
+// numbers as fixed results: they prove the specialised views before (and
+// independently of) the real calculators.
+func contractCalcs() []*calc.Calculator {
+	return []*calc.Calculator{
+		{Name: "amplification", Params: []calc.Param{
+			{Name: "attempts", Kind: calc.IntList, Default: "3,3,3", Min: calc.Incl(1), Max: calc.Incl(100), MaxLen: 10},
+		}, Run: func(a calc.Args) (any, error) {
+			att := a.Ints("attempts")
+			per := make([]int, len(att))
+			p := 1
+			for i, x := range att {
+				p *= x
+				per[i] = p
+			}
+			return map[string]any{"attempts": att, "levels": len(att), "calls_per_level": per, "final_calls": p}, nil
+		}},
+		{Name: "budget", Params: []calc.Param{
+			{Name: "requests", Kind: calc.Int, Default: "100", Min: calc.Incl(1), Max: calc.Incl(1e6)},
+			{Name: "attempts", Kind: calc.Int, Default: "3", Min: calc.Incl(1), Max: calc.Incl(100)},
+			{Name: "tokens", Kind: calc.Int, Default: "20", Min: calc.Incl(0), Max: calc.Incl(1e9)},
+			{Name: "processes", Kind: calc.Int, Default: "1", Min: calc.Incl(1), Max: calc.Incl(1000)},
+			{Name: "order", Kind: calc.Choice, Default: "rounds", Choices: []string{"rounds", "depth"}},
+		}, Run: func(a calc.Args) (any, error) {
+			return map[string]any{"first_attempts": 100, "retries": 20, "total_attempts": 120, "unbudgeted_total": 300, "attempts_histogram": []int{80, 20, 0}}, nil
+		}},
+		{Name: "jitter", Params: []calc.Param{
+			{Name: "clients", Kind: calc.Int, Default: "100", Min: calc.Incl(1), Max: calc.Incl(1e6)},
+			{Name: "base_ms", Kind: calc.Float, Default: "100", Min: calc.Excl(0), Max: calc.Incl(1e7), Unit: "ms"},
+			{Name: "width_ms", Kind: calc.Float, Default: "10", Min: calc.Excl(0), Unit: "ms"},
+			{Name: "seed", Kind: calc.BigInt, Default: "20261017"},
+			{Name: "strategy", Kind: calc.Choice, Default: "full", Choices: []string{"fixed", "full", "equal", "decorrelated"}},
+			{Name: "waves", Kind: calc.Int, Default: "1", Min: calc.Incl(1), Max: calc.Incl(30)},
+			{Name: "cap_ms", Kind: calc.Float, Optional: true, DefaultNote: "base_ms × 2^(waves-1)", Min: calc.Excl(0), Unit: "ms"},
+		}, Run: func(a calc.Args) (any, error) {
+			return map[string]any{"total": 100, "counts": []int{9, 7, 9, 12, 14, 14, 7, 11, 6, 11},
+				"bin_starts_ms": []float64{0, 10, 20, 30, 40, 50, 60, 70, 80, 90}, "peak": 14, "peak_bin_start_ms": 40,
+				"mean_arrival_ms": 48.4, "max_arrival_ms": 99.1, "arrivals_ms": []float64{1, 2}}, nil
+		}},
+		{Name: "deadline", Params: []calc.Param{
+			{Name: "attempts", Kind: calc.Int, Default: "3", Min: calc.Incl(1), Max: calc.Incl(100)},
+			{Name: "timeout_ms", Kind: calc.Float, Default: "200", Min: calc.Excl(0), Unit: "ms"},
+			{Name: "waits_ms", Kind: calc.FloatList, Default: "50,100", Min: calc.Incl(0), Unit: "ms"},
+			{Name: "deadline_ms", Kind: calc.Float, Default: "600", Min: calc.Excl(0), Unit: "ms"},
+			{Name: "min_attempt_ms", Kind: calc.Float, Default: "0", Min: calc.Incl(0), Unit: "ms"},
+		}, Run: func(a calc.Args) (any, error) {
+			return map[string]any{"worst_case_ms": 750, "fits": false, "remaining_before_attempt_ms": []float64{600, 350, 50},
+				"attempt_budget_ms": []float64{200, 200, 50}, "attempts_admitted": 3}, nil
+		}},
+		{Name: "peak", Params: []calc.Param{
+			{Name: "clients", Kind: calc.Int, Default: "100", Min: calc.Incl(1), Max: calc.Incl(100000)},
+			{Name: "bins", Kind: calc.Int, Default: "10", Min: calc.Incl(1), Max: calc.Incl(10000)},
+			{Name: "threshold", Kind: calc.Int, Default: "25", Min: calc.Incl(0), Max: calc.Incl(100000)},
+		}, Run: func(a calc.Args) (any, error) {
+			return map[string]any{"p_bin": 0.1, "expected_per_bin": 10, "single_bin_tail": 1.30728e-5, "union_bound": 1.30728e-4, "exact_any_bin": nil, "note": "too large"}, nil
+		}},
+	}
+}
+
+func TestContractViews(t *testing.T) {
+	all := locales(t)
+	want := map[string][]string{
+		"amplification": {`data-view="tree"`, `class="chart chart-tree"`, `data-out="calls_per_level" data-value="[3,9,27]"`, `data-out="final_calls" data-value="27"`},
+		"budget":        {`data-view="histogram"`, `data-view="tokens"`, `data-out="attempts_histogram" data-value="[80,20,0]"`},
+		"jitter":        {`data-view="histogram"`, `chart-bar chart-bar-mark`, `data-out="peak" data-value="14"`, `name="cap_ms" value=""`, `placeholder=`, `data-action="reseed"`},
+		"deadline":      {`data-view="timeline"`, `chart-seg-over`, `chart-seg-wait`, `data-out="fits" data-value="false"`},
+		"peak":          {`data-view="distribution"`, `data-out="exact_any_bin" data-value="null">—<`, `1,30728×10⁻⁵`},
+	}
+	for _, c := range contractCalcs() {
+		for _, lang := range []string{"it", "es", "zh"} {
+			out, err := Render(Spec{Calc: c, ID: "w"}, all[lang])
+			if err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+			if strings.Contains(out, "widget-note") && c.Name != "amplification" {
+				t.Errorf("%s %s: a view could not be drawn:\n%s", c.Name, lang, out)
+			}
+			for _, w := range want[c.Name] {
+				if lang == "it" && !strings.Contains(out, w) {
+					t.Errorf("%s: no %s", c.Name, w)
+				}
+			}
+			for _, en := range []string{"Retries per", "Calls made at each layer", "Worst case against", "How many clients land", "Requests by number"} {
+				if strings.Contains(out, en) {
+					t.Errorf("%s %s: English fallback %q", c.Name, lang, en)
+				}
+			}
+		}
+	}
+}
+
+// A tree too large to draw is replaced by a note, the bars stay.
+func TestTreeTooLarge(t *testing.T) {
+	c := contractCalcs()[0]
+	out, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"attempts": {"5,5,5"}}}, locales(t)["it"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `<p class="widget-note" data-view="tree">`) || strings.Contains(out, "chart-tree") || !strings.Contains(out, "125") {
+		t.Errorf("no note instead of a 125-leaf tree:\n%s", out)
+	}
+}
+
+// A view whose fields are missing degrades to a note, never to a panic or
+// broken markup.
+func TestViewOnWrongResult(t *testing.T) {
+	c := &calc.Calculator{Name: "jitter", Params: []calc.Param{{Name: "x", Kind: calc.Int, Default: "1"}},
+		Run: func(calc.Args) (any, error) { return map[string]any{"counts": "not a list"}, nil }}
+	a, _ := c.Parse(nil)
+	res, _ := c.Run(a)
+	out, err := RenderOutput(c, a, res, []string{"table", "histogram"}, locale.Locale{Lang: "it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `class="widget-note" data-view="histogram"`) || strings.Contains(out, "<svg") {
+		t.Errorf("got\n%s", out)
+	}
+}
+
+// Calculators without a specialised view get the table and a bar chart
+// of their numeric lists.
+func TestGenericView(t *testing.T) {
+	c := &calc.Calculator{Name: "brand-new", Params: []calc.Param{{Name: "k", Kind: calc.Int, Default: "3", Min: calc.Incl(1), Max: calc.Incl(10)}},
+		Run: func(a calc.Args) (any, error) {
+			return map[string]any{"depth": []int{1, 4, 2}, "mean": 2.5, "ok": true, "mode": "fast"}, nil
+		}}
+	if v := DefaultViews(c); strings.Join(v, ",") != "table,bars" {
+		t.Errorf("DefaultViews = %v", v)
+	}
+	out, err := Render(Spec{Calc: c, ID: "g"}, locale.Locale{Lang: "es"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`data-out="mean" data-value="2.5">2,5<`, `data-out="ok" data-value="true">sí<`, `data-out="mode" data-value="&#34;fast&#34;">fast<`, `<figure class="widget-chart" data-view="bars">`, `data-out="depth" data-value="[1,4,2]"`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("no %s in\n%s", w, out)
+		}
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0, 14, "0 5 10 15"},
+		{0, 1, "0 0.2 0.4 0.6 0.8 1"},
+		{0, 750, "0 200 400 600 800"},
+		{0, 0, "0 1"},
+		{0, 1.30728e-5, "0 0.000005 0.00001 0.000015"},
+	} {
+		var got []string
+		for _, v := range niceTicks(tc.lo, tc.hi, 5) {
+			got = append(got, calc.FormatFloat(v))
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("niceTicks(%v, %v) = %s, want %s", tc.lo, tc.hi, g, tc.want)
+		}
+	}
+}
