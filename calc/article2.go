@@ -9,5 +9,6 @@ func article2() []*Calculator {
 		concurrencyCalc(),
 		backoffCalc(),
 		idempotencyCalc(),
+		dispatchCalc(),
 	}
 }

@@ -39,7 +39,7 @@ type Config struct {
 
 // Ceiling returns min(Cap, Base·2^a), s: the largest wait before retry a.
 func (c Config) Ceiling(a int) float64 {
-	return math.Min(c.Cap, c.Base*math.Pow(2, float64(a)))
+	return math.Min(c.Cap, math.Ldexp(c.Base, a)) // Base·2^a, exact
 }
 
 // Wait returns the wait before retry a, s, for a uniform draw u in [0, 1):

@@ -244,11 +244,12 @@ func (h eventHeap) Less(i, j int) bool {
 }
 func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
+
+// Pop drops the last event; Run reads the top before heap.Pop moves it
+// there, so nothing is boxed.
 func (h *eventHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return e
+	*h = (*h)[:len(*h)-1]
+	return nil
 }
 
 type outcome uint8
@@ -304,9 +305,38 @@ type sim struct {
 	res   Result
 	waits []float64
 	// sampling
-	every  time.Duration
-	next   time.Duration
-	policy backoff.Config
+	every    time.Duration
+	next     time.Duration
+	policy   backoff.Config
+	overflow bool
+	// counters, copied into the Result's maps at the end
+	status   [4]int // 200, 429, 503, connection_dropped
+	hits     [2]int // rpm, tpm
+	retryBy  [3]int // rate_limited, service_unavailable, stream_cut
+	fellBack [2]int // provider_5xx, rate_limit_after_retry_budget
+}
+
+// The counter indices and the keys they are reported under.
+var (
+	statusKeys   = [4]string{"200", "429", "503", "connection_dropped"}
+	hitKeys      = [2]string{"rpm", "tpm"}
+	retryKeys    = [3]string{"rate_limited", "service_unavailable", "stream_cut"}
+	fallbackKeys = [2]string{"provider_5xx", "rate_limit_after_retry_budget"}
+)
+
+const (
+	st200, st429, st503, stDrop          = 0, 1, 2, 3
+	hitRPM, hitTPM                       = 0, 1
+	errRateLimited, err5xx, errStreamCut = 0, 1, 2
+	fb5xx, fbBudget                      = 0, 1
+)
+
+func toMap(keys []string, counts []int) map[string]int {
+	m := make(map[string]int, len(keys))
+	for i, k := range keys {
+		m[k] = counts[i]
+	}
+	return m
 }
 
 const (
@@ -336,12 +366,7 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 		}
 		s.prov[i] = provider{lim: hard, rpmPerS: c.RPMLimit / 60, tpmPerS: c.TPMLimit / 60, dispatch: disp}
 	}
-	s.res = Result{Mode: c.Mode, Jobs: c.Jobs,
-		RequestsByStatus:  map[string]int{"200": 0, "429": 0, "503": 0, "connection_dropped": 0},
-		RateLimitHits:     map[string]int{"rpm": 0, "tpm": 0},
-		RetriesByError:    map[string]int{"rate_limited": 0, "service_unavailable": 0, "stream_cut": 0},
-		FallbacksByReason: map[string]int{"provider_5xx": 0, "rate_limit_after_retry_budget": 0},
-	}
+	s.res = Result{Mode: c.Mode, Jobs: c.Jobs}
 	// Jobs and their arrivals are drawn first, in job order.
 	s.jobs = make([]job, c.Jobs)
 	s.events = make(eventHeap, 0, c.Workers+c.MaxConcurrency+64)
@@ -350,7 +375,7 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 	hi := float64(c.PromptTokens) * (1 + c.PromptSpread)
 	for i := range s.jobs {
 		if c.ArrivalPerMin > 0 && i > 0 {
-			t += dur(s.r.ExpFloat64() * 60 / c.ArrivalPerMin)
+			t = min(t+dur(min(s.r.ExpFloat64()*60/c.ArrivalPerMin, MaxSimulated.Seconds())), MaxSimulated+1)
 		}
 		p := int32(math.Floor(lo + (hi-lo)*s.r.Float64()))
 		o := int32(math.Round(float64(c.MaxOutputTokens) * (0.2 + 0.8*s.r.Float64())))
@@ -361,7 +386,8 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 	s.push(0, evArrival, 0)
 	s.waits = make([]float64, 0, c.Jobs)
 	for s.events.Len() > 0 {
-		e := heap.Pop(&s.events).(event)
+		e := s.events[0]
+		heap.Pop(&s.events) // removes s.events[0]
 		s.sample(e.t)
 		s.res.Events++
 		s.res.MakespanS = seconds(e.t)
@@ -387,13 +413,27 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 			s.call(e.job, e.t)
 		}
 	}
+	if s.overflow {
+		return Result{}, &FieldError{"Jobs", "would take more than 100 years of simulated time"}
+	}
 	s.sample(dur(s.res.MakespanS)) // up to the end
 	s.finish()
 	return s.res, nil
 }
 
+// MaxSimulated bounds simulated time: a run that would go beyond it
+// stops with an error (time.Duration holds about 292 years).
+const MaxSimulated = 100 * 365 * 24 * time.Hour
+
 func (s *sim) push(t time.Duration, k evKind, j int32) {
-	heap.Push(&s.events, event{t: t, seq: s.seq, kind: k, job: j})
+	if t > MaxSimulated || t < 0 {
+		s.overflow = true
+		return
+	}
+	// Append and sift up with heap.Fix: the same as heap.Push without
+	// boxing the event in an interface (one allocation per event).
+	s.events = append(s.events, event{t: t, seq: s.seq, kind: k, job: j})
+	heap.Fix(&s.events, len(s.events)-1)
 	s.seq++
 }
 
@@ -476,13 +516,13 @@ func (s *sim) call(j int32, t time.Duration) {
 	switch {
 	case req < 1:
 		jb.result = out429
-		s.res.RateLimitHits["rpm"]++
+		s.hits[hitRPM]++
 		jb.retryAfter = time.Duration(math.Ceil((1-req)/p.rpmPerS)) * time.Second
 		s.push(t+errorLatency, evDone, j)
 		return
 	case tok < float64(n):
 		jb.result = out429
-		s.res.RateLimitHits["tpm"]++
+		s.hits[hitTPM]++
 		jb.retryAfter = time.Duration(math.Ceil((float64(n)-tok)/p.tpmPerS)) * time.Second
 		s.push(t+errorLatency, evDone, j)
 		return
@@ -516,7 +556,7 @@ func (s *sim) done(j int32, t time.Duration) {
 		} else {
 			s.res.DuplicatesSuppressed++
 		}
-		s.res.RequestsByStatus["200"]++
+		s.status[st200]++
 		s.res.Completed++
 		s.waits = append(s.waits, seconds(jb.start-jb.arrival))
 		if s.c.Mode == ModeNaive {
@@ -526,21 +566,21 @@ func (s *sim) done(j int32, t time.Duration) {
 		}
 		return
 	case out429:
-		s.res.RequestsByStatus["429"]++
+		s.status[st429]++
 		s.res.RateLimited++
-		s.retry(j, t, "rate_limited", jb.retryAfter)
+		s.retry(j, t, errRateLimited, jb.retryAfter)
 	case out503:
-		s.res.RequestsByStatus["503"]++
+		s.status[st503]++
 		if s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 {
-			s.res.FallbacksByReason["provider_5xx"]++
-			s.res.RetriesByError["service_unavailable"]++
+			s.fellBack[fb5xx]++
+			s.retryBy[err5xx]++
 			jb.provider, jb.attempts, jb.replay = 1, 0, false
 			s.toReady(j, t)
 		} else {
-			s.retry(j, t, "service_unavailable", 0)
+			s.retry(j, t, err5xx, 0)
 		}
 	case outDrop:
-		s.res.RequestsByStatus["connection_dropped"]++
+		s.status[stDrop]++
 		s.bill(jb)
 		if s.c.Idempotency {
 			// Reconcile: same provider, same key, after a delay.
@@ -548,10 +588,10 @@ func (s *sim) done(j int32, t time.Duration) {
 			if jb.attempts >= int32(s.c.MaxAttempts) {
 				jb.attempts-- // the replay does not spend the budget
 			}
-			s.res.RetriesByError["stream_cut"]++
+			s.retryBy[errStreamCut]++
 			s.later(j, t, dur(s.c.ReconcileS))
 		} else {
-			s.retry(j, t, "stream_cut", 0)
+			s.retry(j, t, errStreamCut, 0)
 		}
 	}
 	s.free(t)
@@ -588,12 +628,12 @@ func (s *sim) free(t time.Duration) {
 
 // retry schedules j's next call after a failure of class key, or sends it
 // to the fallback or the dead letters when its budget is spent.
-func (s *sim) retry(j int32, t time.Duration, key string, retryAfter time.Duration) {
+func (s *sim) retry(j int32, t time.Duration, key int, retryAfter time.Duration) {
 	jb := &s.jobs[j]
 	if jb.attempts >= int32(s.c.MaxAttempts) {
-		if s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && key == "rate_limited" {
-			s.res.FallbacksByReason["rate_limit_after_retry_budget"]++
-			s.res.RetriesByError[key]++
+		if s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && key == errRateLimited {
+			s.fellBack[fbBudget]++
+			s.retryBy[key]++
 			jb.provider, jb.attempts, jb.replay = 1, 0, false
 			s.toReady(j, t)
 			return
@@ -604,7 +644,7 @@ func (s *sim) retry(j int32, t time.Duration, key string, retryAfter time.Durati
 		}
 		return
 	}
-	s.res.RetriesByError[key]++
+	s.retryBy[key]++
 	wait := dur(s.policy.Wait(int(jb.attempts)-1, s.r.Float64()))
 	s.later(j, t, max(wait, retryAfter))
 }
@@ -674,6 +714,10 @@ func (s *sim) thin() {
 }
 
 func (s *sim) finish() {
+	s.res.RequestsByStatus = toMap(statusKeys[:], s.status[:])
+	s.res.RateLimitHits = toMap(hitKeys[:], s.hits[:])
+	s.res.RetriesByError = toMap(retryKeys[:], s.retryBy[:])
+	s.res.FallbacksByReason = toMap(fallbackKeys[:], s.fellBack[:])
 	slices.Sort(s.waits)
 	s.res.QueueWaitP50 = percentile(s.waits, 0.50)
 	s.res.QueueWaitP95 = percentile(s.waits, 0.95)

@@ -1,0 +1,159 @@
+package calc
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strconv"
+
+	"retrylab/core/dispatch"
+)
+
+// DispatchResult is the result of the dispatch calculator: the article's
+// metrics for one simulated run (see core/dispatch).
+type DispatchResult struct {
+	Mode                 string         `json:"mode"`
+	Jobs                 int            `json:"jobs"`
+	Completed            int            `json:"completed"`
+	DeadLetters          int            `json:"dead_letters"`
+	Requests             int            `json:"requests"`
+	RequestsByStatus     map[string]int `json:"requests_by_status"`
+	RateLimited          int            `json:"rate_limited"`
+	RateLimitHits        map[string]int `json:"rate_limit_hits"`
+	Retries              int            `json:"retries"`
+	RetriesByError       map[string]int `json:"retries_by_error"`
+	Fallbacks            int            `json:"fallbacks"`
+	FallbacksByReason    map[string]int `json:"fallbacks_by_reason"`
+	TokensReserved       int64          `json:"tokens_reserved"`
+	TokensUsed           int64          `json:"tokens_used"`
+	ReservedOverUsed     float64        `json:"reserved_over_used"` // tokens_reserved / tokens_used (0 when nothing was used)
+	DuplicatesSuppressed int            `json:"duplicates_suppressed"`
+	DoubleBilled         int            `json:"double_billed"`
+	DoubleBilledTokens   int64          `json:"double_billed_tokens"`
+	QueueWaitP50S        float64        `json:"queue_wait_p50_s"`
+	QueueWaitP95S        float64        `json:"queue_wait_p95_s"`
+	MakespanS            float64        `json:"makespan_s"`
+	CompletedPerMin      float64        `json:"completed_per_min"`
+	MaxQueueDepth        int            `json:"max_queue_depth"`
+	DepthTS              []float64      `json:"depth_t_s"`
+	DepthReady           []int          `json:"depth_ready"`
+	DepthDelayed         []int          `json:"depth_delayed"`
+	DepthInFlight        []int          `json:"depth_in_flight"`
+}
+
+// dispatchMaxCalls bounds jobs × max_attempts, which bounds the events
+// (about three per call, twice as many calls with a fallback).
+const dispatchMaxCalls = 400000
+
+// dispatchParam maps core/dispatch's Config fields to parameter names.
+var dispatchParam = map[string]string{
+	"Mode": "mode", "Jobs": "jobs", "ArrivalPerMin": "arrival_per_min", "PromptTokens": "prompt_tokens",
+	"PromptSpread": "prompt_spread", "MaxOutputTokens": "max_output_tokens", "RPMLimit": "rpm_limit",
+	"TPMLimit": "tpm_limit", "Headroom": "headroom", "MaxConcurrency": "max_concurrency", "Workers": "workers",
+	"LatencyS": "latency_s", "OutputPerS": "output_tokens_per_s", "MaxAttempts": "max_attempts", "BaseS": "base_s",
+	"P5xx": "p_5xx", "PDrop": "p_drop", "ReconcileS": "reconcile_s", "Samples": "samples",
+}
+
+func dispatchCalc() *Calculator {
+	const name = "dispatch"
+	d := dispatch.Default()
+	f := FormatFloat
+	i := strconv.Itoa
+	return &Calculator{
+		Name:    name,
+		Article: 2,
+		Help:    "simulate a queue with a rate-aware dispatcher against naive workers that all call at once",
+		Params: []Param{
+			{Name: "mode", Kind: Choice, Default: string(d.Mode), Choices: []string{"dispatcher", "naive"},
+				Help: "dispatcher: queue, request and token buckets, concurrency slots, delayed retries, fallback; naive: every worker calls at once"},
+			{Name: "jobs", Kind: Int, Default: i(d.Jobs), Min: Incl(1), Max: Incl(100000), SliderMax: 2000, Step: 10,
+				Help: "jobs to run"},
+			{Name: "arrival_per_min", Kind: Float, Default: f(d.ArrivalPerMin), Min: Incl(0), Max: Incl(1000000), Unit: "1/min",
+				SliderMax: 60, Step: 1, Help: "mean rate of Poisson arrivals (0: every job is waiting at time 0)"},
+			{Name: "prompt_tokens", Kind: Int, Default: i(d.PromptTokens), Min: Incl(0), Max: Incl(1000000), Unit: "tokens",
+				SliderMax: 20000, Step: 100, Help: "mean prompt of a job"},
+			{Name: "prompt_spread", Kind: Float, Default: f(d.PromptSpread), Min: Incl(0), Max: Incl(1), Step: 0.05,
+				Help: "prompts are uniform in prompt_tokens × [1 - spread, 1 + spread]"},
+			{Name: "max_output_tokens", Kind: Int, Default: i(d.MaxOutputTokens), Min: Incl(1), Max: Incl(1000000), Unit: "tokens",
+				SliderMax: 8000, Step: 100, Help: "max output of every call, reserved in full; the output produced is uniform in [0.2, 1] of it"},
+			{Name: "rpm_limit", Kind: Float, Default: f(d.RPMLimit), Min: Excl(0), Max: Incl(1000000), Unit: "1/min",
+				SliderMin: 10, SliderMax: 1000, Step: 10, Help: "each provider's hard requests per minute"},
+			{Name: "tpm_limit", Kind: Float, Default: f(d.TPMLimit), Min: Excl(0), Max: Incl(1e9), Unit: "tokens/min",
+				SliderMin: 10000, SliderMax: 1000000, Step: 10000, Help: "each provider's hard tokens per minute"},
+			{Name: "headroom", Kind: Float, Default: f(d.Headroom), Min: Excl(0), Max: Incl(2), Step: 0.05, SliderMin: 0.5, SliderMax: 1.5,
+				Help: "the dispatcher's buckets as a fraction of the provider's limits (above 1 it overbooks)"},
+			{Name: "max_concurrency", Kind: Int, Default: i(d.MaxConcurrency), Min: Incl(1), Max: Incl(10000), SliderMax: 100,
+				Help: "dispatcher: calls in flight at once"},
+			{Name: "workers", Kind: Int, Default: i(d.Workers), Min: Incl(1), Max: Incl(10000), SliderMax: 500,
+				Help: "naive: workers calling at once"},
+			{Name: "latency_s", Kind: Float, Default: f(d.LatencyS), Min: Incl(0), Max: Incl(3600), Unit: "s", SliderMax: 30, Step: 0.5,
+				Help: "time to the first output token"},
+			{Name: "output_tokens_per_s", Kind: Float, Default: f(d.OutputPerS), Min: Incl(1), Max: Incl(1000000), Unit: "tokens/s",
+				SliderMin: 5, SliderMax: 500, Step: 5, Help: "generation speed"},
+			{Name: "max_attempts", Kind: Int, Default: i(d.MaxAttempts), Min: Incl(1), Max: Incl(20), SliderMax: 10,
+				Help: "retry budget: calls per job on one provider, the first included"},
+			{Name: "base_s", Kind: Float, Default: f(d.BaseS), Min: Excl(0), Max: Incl(3600), Unit: "s", SliderMin: 0.1, SliderMax: 5, Step: 0.1,
+				Help: "backoff: ceiling of the first wait (full jitter; Retry-After is a floor)"},
+			{Name: "cap_s", Kind: Float, Default: f(d.CapS), Min: Excl(0), Max: Incl(86400), Unit: "s", SliderMin: 1, SliderMax: 120, Step: 1,
+				Help: "backoff: largest wait ceiling"},
+			{Name: "p_5xx", Kind: Float, Default: f(d.P5xx), Min: Incl(0), Max: Incl(1), Step: 0.01, SliderMax: 0.3,
+				Help: "probability that a call fails with 503"},
+			{Name: "p_drop", Kind: Float, Default: f(d.PDrop), Min: Incl(0), Max: Incl(1), Step: 0.01, SliderMax: 0.3,
+				Help: "probability that a finished, billed call loses its connection before the answer arrives"},
+			{Name: "fallback", Kind: Bool, Default: strconv.FormatBool(d.Fallback),
+				Help: "dispatcher: move a job to the second provider after a 5xx, or after its budget is spent on 429s"},
+			{Name: "idempotency", Kind: Bool, Default: strconv.FormatBool(d.Idempotency),
+				Help: "operation table keyed by idempotency key: a dropped call is retried with its key and not billed twice"},
+			{Name: "reconcile_s", Kind: Float, Default: f(d.ReconcileS), Min: Incl(0), Max: Incl(3600), Unit: "s", SliderMax: 60, Step: 1,
+				Help: "wait before retrying a dropped call with its key"},
+			{Name: "seed", Kind: Int, Default: "20261017", Min: Incl(0), Max: Incl(1 << 53),
+				Help: "seed of the simulation (math/rand/v2 PCG)"},
+			{Name: "samples", Kind: Int, Default: i(d.Samples), Min: Incl(2), Max: Incl(2000), SliderMax: 500,
+				Help: "most points of the queue-depth series"},
+		},
+		Run: func(a Args) (any, error) {
+			c := dispatch.Config{
+				Mode: dispatch.Mode(a.String("mode")), Jobs: a.Int("jobs"), ArrivalPerMin: a.Float("arrival_per_min"),
+				PromptTokens: a.Int("prompt_tokens"), PromptSpread: a.Float("prompt_spread"),
+				MaxOutputTokens: a.Int("max_output_tokens"), RPMLimit: a.Float("rpm_limit"), TPMLimit: a.Float("tpm_limit"),
+				Headroom: a.Float("headroom"), MaxConcurrency: a.Int("max_concurrency"), Workers: a.Int("workers"),
+				LatencyS: a.Float("latency_s"), OutputPerS: a.Float("output_tokens_per_s"), MaxAttempts: a.Int("max_attempts"),
+				BaseS: a.Float("base_s"), CapS: a.Float("cap_s"), P5xx: a.Float("p_5xx"), PDrop: a.Float("p_drop"),
+				Fallback: a.Bool("fallback"), Idempotency: a.Bool("idempotency"), ReconcileS: a.Float("reconcile_s"),
+				Samples: a.Int("samples"),
+			}
+			if c.Jobs*c.MaxAttempts > dispatchMaxCalls {
+				return nil, Refuse(name, "jobs", CodeWork, "detail.dispatch.calls",
+					"jobs × max_attempts must be at most {max}, got {got}", "max", i(dispatchMaxCalls), "got", i(c.Jobs*c.MaxAttempts))
+			}
+			seed := uint64(a.Int("seed"))
+			res, err := dispatch.Run(c, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)))
+			if err != nil {
+				var fe *dispatch.FieldError
+				if errors.As(err, &fe) {
+					return nil, Refuse(name, dispatchParam[fe.Field], CodeConstraint, "detail.dispatch."+dispatchParam[fe.Field], "{reason}", "reason", fe.Msg)
+				}
+				return nil, Refuse(name, "", CodeConstraint, "detail.dispatch.config", "{reason}", "reason", err.Error())
+			}
+			out := DispatchResult{
+				Mode: string(res.Mode), Jobs: res.Jobs, Completed: res.Completed, DeadLetters: res.DeadLetters,
+				Requests: res.Requests, RequestsByStatus: res.RequestsByStatus, RateLimited: res.RateLimited,
+				RateLimitHits: res.RateLimitHits, Retries: res.Retries, RetriesByError: res.RetriesByError,
+				FallbacksByReason: res.FallbacksByReason, TokensReserved: res.TokensReserved, TokensUsed: res.TokensUsed,
+				DuplicatesSuppressed: res.DuplicatesSuppressed, DoubleBilled: res.DoubleBilled,
+				DoubleBilledTokens: res.DoubleBilledTokens, QueueWaitP50S: res.QueueWaitP50, QueueWaitP95S: res.QueueWaitP95,
+				MakespanS: res.MakespanS, MaxQueueDepth: res.MaxQueueDepth, DepthTS: res.DepthT,
+				DepthReady: res.DepthReady, DepthDelayed: res.DepthDelayed, DepthInFlight: res.DepthInFlight,
+			}
+			for _, n := range res.FallbacksByReason {
+				out.Fallbacks += n
+			}
+			if res.TokensUsed > 0 {
+				out.ReservedOverUsed = float64(res.TokensReserved) / float64(res.TokensUsed)
+			}
+			if res.MakespanS > 0 {
+				out.CompletedPerMin = float64(res.Completed) / res.MakespanS * 60
+			}
+			return out, nil
+		},
+	}
+}
