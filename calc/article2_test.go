@@ -1,0 +1,235 @@
+package calc
+
+import (
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// compute runs calculator name on key=value pairs.
+func compute(t *testing.T, name string, pairs ...string) (any, error) {
+	t.Helper()
+	c, ok := New().Lookup(name)
+	if !ok {
+		t.Fatalf("no calculator %s", name)
+	}
+	a, err := c.ParsePairs(pairs)
+	if err != nil {
+		return nil, err
+	}
+	return c.Run(a)
+}
+
+func mustCompute(t *testing.T, name string, pairs ...string) any {
+	t.Helper()
+	res, err := compute(t, name, pairs...)
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, pairs, err)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Fatalf("%s %v: result does not encode: %v", name, pairs, err)
+	}
+	return res
+}
+
+// The article's figures, from the calculators' defaults or the values the
+// article gives.
+func TestArticle2Figures(t *testing.T) {
+	a := mustCompute(t, "limits").(LimitsResult)
+	if a.RPMOK || !a.TPMOK || a.Binding != "rpm" || a.TokensPerMin != 200000 {
+		t.Errorf("workload A: %+v", a)
+	}
+	b := mustCompute(t, "limits", "calls_per_min=100", "tokens_per_call=5000").(LimitsResult)
+	if !b.RPMOK || b.TPMOK || b.Binding != "tpm" || b.TokensPerMin != 500000 {
+		t.Errorf("workload B: %+v", b)
+	}
+	c := mustCompute(t, "capacity").(CapacityResult)
+	if c.ReservedTokensPerRequest != 5000 || c.RequestsPerMin != 24 || c.WholeRequestsPerMin != 24 || c.SecondsBetweenRequests != 2.5 || c.Binding != "tpm" {
+		t.Errorf("capacity: %+v", c)
+	}
+	if c := mustCompute(t, "capacity", "rpm_limit=10").(CapacityResult); c.RequestsPerMin != 10 || c.Binding != "rpm" {
+		t.Errorf("capacity with 10 RPM: %+v", c)
+	}
+	f20 := mustCompute(t, "concurrency").(ConcurrencyResult)
+	f90 := mustCompute(t, "concurrency", "latency_s=90").(ConcurrencyResult)
+	capped := mustCompute(t, "concurrency", "latency_s=90", "max_concurrency=20").(ConcurrencyResult)
+	if f20.InFlight != 20 || f90.InFlight != 90 || f20.CapThroughputPerMin != nil {
+		t.Errorf("in flight %v and %v, want 20 and 90", f20.InFlight, f90.InFlight)
+	}
+	if capped.InFlightCapped != 20 || capped.LimitedBy != "concurrency" || capped.ThroughputPerMin >= 60 {
+		t.Errorf("capped: %+v", capped)
+	}
+}
+
+func TestBackoffCalc(t *testing.T) {
+	sync := mustCompute(t, "backoff", "jitter=false").(BackoffResult)
+	if sync.Peak != 100 || sync.Retries != 300 || sync.Workers != 100 {
+		t.Errorf("without jitter: peak %d retries %d", sync.Peak, sync.Retries)
+	}
+	for i, start := range []float64{0.5, 1.5, 3.5} {
+		j := int(start*10 + 0.5)
+		if sync.Counts[j] != 100 || sync.BinStartsS[j] != start {
+			t.Errorf("wave %d: bin from %v holds %d, want 100 at %v", i, sync.BinStartsS[j], sync.Counts[j], start)
+		}
+	}
+	jit := mustCompute(t, "backoff").(BackoffResult)
+	if jit.Retries != 300 || jit.Peak >= 50 || len(jit.ArrivalsS) != 300 {
+		t.Errorf("with jitter: retries %d peak %d arrivals %d", jit.Retries, jit.Peak, len(jit.ArrivalsS))
+	}
+	for _, tt := range []struct {
+		policy   string
+		attempts int
+		elapsed  float64
+	}{{"interactive", 3, 8}, {"batch", 8, 300}} {
+		r := mustCompute(t, "backoff", "policy="+tt.policy).(BackoffResult)
+		custom := mustCompute(t, "backoff", "max_attempts="+itoa(tt.attempts), "max_elapsed_s="+FormatFloat(tt.elapsed)).(BackoffResult)
+		if r.MaxAttempts != tt.attempts || r.MaxElapsedS != tt.elapsed || r.Retries != custom.Retries || r.MaxElapsedUsedS != custom.MaxElapsedUsedS {
+			t.Errorf("%s: %d attempts, %v s, %d retries; custom equivalent %d retries", tt.policy, r.MaxAttempts, r.MaxElapsedS, r.Retries, custom.Retries)
+		}
+	}
+	ra := mustCompute(t, "backoff", "retry_after_s=5", "max_elapsed_s=8").(BackoffResult)
+	if ra.RetryAfterS == nil || *ra.RetryAfterS != 5 || ra.GaveUp != 100 || ra.MaxElapsedUsedS != 8 {
+		t.Errorf("Retry-After 5 within 8 s: %+v", ra)
+	}
+	if big := mustCompute(t, "backoff", "workers=100000", "max_attempts=30", "max_elapsed_s=86400", "width_s=10").(BackoffResult); big.ArrivalsS != nil {
+		t.Error("arrivals listed for 2.9 million retries")
+	}
+}
+
+func itoa(n int) string { return FormatFloat(float64(n)) }
+
+func TestIdempotencyCalc(t *testing.T) {
+	r := mustCompute(t, "idempotency-key").(IdempotencyResult)
+	if r.Canonical != `{"document_id":"doc-42","max_output_tokens":1000}` ||
+		r.Key != "acme:summarize:8a5dbf3d81e17c323058f3e9d175f5ad2ceeb7ba6e27c9b5ffebe9100579dc35" {
+		t.Errorf("default: %+v", r)
+	}
+	// Key order and spacing do not change the key; <>& stay as they are.
+	a := mustCompute(t, "idempotency-key", `payload={"b": "<&>", "a": [1.0, 1e16]}`).(IdempotencyResult)
+	b := mustCompute(t, "idempotency-key", `payload={"a":[1.0,1E16],"b":"<&>"}`).(IdempotencyResult)
+	if a.Key != b.Key || a.Canonical != `{"a":[1.0,1e+16],"b":"<&>"}` {
+		t.Errorf("canonical %s / %s", a.Canonical, b.Canonical)
+	}
+	c := mustCompute(t, "idempotency-key", "tenant=globex", "task=classify").(IdempotencyResult)
+	if !strings.HasPrefix(c.Key, "globex:classify:") || c.SHA256 != r.SHA256 {
+		t.Errorf("tenant and task: %+v", c)
+	}
+}
+
+func TestDispatchCalc(t *testing.T) {
+	d := mustCompute(t, "dispatch").(DispatchResult)
+	n := mustCompute(t, "dispatch", "mode=naive").(DispatchResult)
+	if d.Completed != d.Jobs || d.RateLimited != 0 || d.DeadLetters != 0 {
+		t.Errorf("dispatcher: %d of %d completed, %d 429s", d.Completed, d.Jobs, d.RateLimited)
+	}
+	if n.RateLimited <= n.Jobs || n.Completed >= d.Completed/4 || n.DeadLetters == 0 {
+		t.Errorf("naive: %d completed, %d 429s, %d dead letters", n.Completed, n.RateLimited, n.DeadLetters)
+	}
+	if d.TokensReserved <= d.TokensUsed || d.QueueWaitP95S < d.QueueWaitP50S || len(d.DepthTS) == 0 || len(d.DepthTS) > 200 {
+		t.Errorf("dispatcher metrics: %+v", d)
+	}
+	again := mustCompute(t, "dispatch").(DispatchResult)
+	ja, _ := json.Marshal(d)
+	jb, _ := json.Marshal(again)
+	if string(ja) != string(jb) {
+		t.Error("two runs with the default seed differ")
+	}
+}
+
+// Bad input to every calculator of article 2 is an *Error naming the
+// parameter (the CLI prints it and exits 2).
+func TestArticle2BadInput(t *testing.T) {
+	tests := []struct {
+		calc  string
+		pairs []string
+		param string
+		code  Code
+	}{
+		{"limits", []string{"rpm_limit=0"}, "rpm_limit", CodeRange},
+		{"limits", []string{"tpm_limit=-5"}, "tpm_limit", CodeRange},
+		{"limits", []string{"calls_per_min=lots"}, "calls_per_min", CodeNotNumber},
+		{"limits", []string{"tokens_per_call=1.5"}, "tokens_per_call", CodeNotInteger},
+		{"limits", []string{"rpm=600"}, "rpm", CodeUnknownParam},
+		{"capacity", []string{"max_output_tokens=0"}, "max_output_tokens", CodeRange},
+		{"capacity", []string{"prompt_tokens=-1"}, "prompt_tokens", CodeRange},
+		{"capacity", []string{"rpm_limit=NaN"}, "rpm_limit", CodeNotFinite},
+		{"capacity", []string{"tpm_limit=1e999"}, "tpm_limit", CodeRange},
+		{"concurrency", []string{"latency_s=0"}, "latency_s", CodeRange},
+		{"concurrency", []string{"max_concurrency=-1"}, "max_concurrency", CodeRange},
+		{"concurrency", []string{"rpm=60", "rpm=61"}, "rpm", CodeRepeated},
+		{"backoff", []string{"policy=aggressive"}, "policy", CodeChoice},
+		{"backoff", []string{"policy=batch", "max_attempts=3"}, "max_attempts", CodeConstraint},
+		{"backoff", []string{"policy=interactive", "max_elapsed_s=30"}, "max_elapsed_s", CodeConstraint},
+		{"backoff", []string{"width_s=0.00001", "max_elapsed_s=86400", "max_attempts=30"}, "width_s", CodeWork},
+		{"backoff", []string{"seed=12ab"}, "seed", CodeNotInteger},
+		{"backoff", []string{"jitter=maybe"}, "jitter", CodeBool},
+		{"backoff", []string{"retry_after_s=-1"}, "retry_after_s", CodeRange},
+		{"backoff", []string{"workers=0"}, "workers", CodeRange},
+		{"backoff", []string{"max_attempts=31"}, "max_attempts", CodeRange},
+		{"idempotency-key", []string{"payload=NaN"}, "payload", CodeJSON},
+		{"idempotency-key", []string{"payload=[1E400]"}, "payload", CodeJSON},
+		{"idempotency-key", []string{`payload={"a":`}, "payload", CodeJSON},
+		{"idempotency-key", []string{"payload=" + strings.Repeat("[", 600) + strings.Repeat("]", 600)}, "payload", CodeJSON},
+		{"idempotency-key", []string{"payload=" + strings.Repeat("9", 4301)}, "payload", CodeJSON},
+		{"idempotency-key", []string{"tenant=" + strings.Repeat("x", 201)}, "tenant", CodeTooLong},
+		{"idempotency-key", []string{"payload=\"" + strings.Repeat("x", 16385) + "\""}, "payload", CodeTooLong},
+		{"dispatch", []string{"mode=dispatched"}, "mode", CodeChoice},
+		{"dispatch", []string{"jobs=0"}, "jobs", CodeRange},
+		{"dispatch", []string{"jobs=100000", "max_attempts=5"}, "jobs", CodeWork},
+		{"dispatch", []string{"tpm_limit=1000"}, "max_output_tokens", CodeConstraint},
+		{"dispatch", []string{"rpm_limit=1", "headroom=0.5"}, "rpm_limit", CodeConstraint},
+		{"dispatch", []string{"arrival_per_min=0.0000001", "jobs=1000"}, "jobs", CodeConstraint},
+		{"dispatch", []string{"headroom=3"}, "headroom", CodeRange},
+		{"dispatch", []string{"p_drop=1.5"}, "p_drop", CodeRange},
+		{"dispatch", []string{"seed=-1"}, "seed", CodeRange},
+		{"dispatch", []string{"samples=1"}, "samples", CodeRange},
+	}
+	for _, tt := range tests {
+		_, err := compute(t, tt.calc, tt.pairs...)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s %v: err = %v, want an *Error", tt.calc, short(tt.pairs), err)
+			continue
+		}
+		if e.Param != tt.param || e.Code != tt.code || !strings.Contains(e.Message, tt.param) || strings.Contains(e.Message, "\n") {
+			t.Errorf("%s %v: param %q code %s message %q; want %s, %s", tt.calc, short(tt.pairs), e.Param, e.Code, e.Message, tt.param, tt.code)
+		}
+	}
+}
+
+func short(pairs []string) []string {
+	out := make([]string, len(pairs))
+	for i, p := range pairs {
+		if len(p) > 40 {
+			p = p[:40] + "…"
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// Every article-2 calculator answers from its defaults, and the URL query
+// of its Args reproduces the same result.
+func TestArticle2Defaults(t *testing.T) {
+	reg := New()
+	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch"} {
+		c, ok := reg.Lookup(name)
+		if !ok || c.Article != 2 {
+			t.Fatalf("%s missing from article 2", name)
+		}
+		for _, p := range c.Params {
+			if p.Help == "" {
+				t.Errorf("%s.%s has no help", name, p.Name)
+			}
+		}
+		res, err := reg.Compute(name, url.Values{})
+		if err != nil {
+			t.Fatalf("%s defaults: %v", name, err)
+		}
+		if _, err := json.Marshal(res); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
