@@ -6,7 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing/fstest"
@@ -97,7 +100,7 @@ func (b *builder) compress() {
 		sem <- struct{}{}
 		go func(j *job, data []byte) {
 			defer func() { <-sem; wg.Done() }()
-			j.gz, j.br = compressBoth(data, brotliQuality(j.name, len(data)))
+			j.gz, j.br = b.compressCached(data, brotliQuality(j.name, len(data)))
 		}(&jobs[i], b.files[name])
 	}
 	wg.Wait()
@@ -157,6 +160,37 @@ func compressBoth(data []byte, quality int) (gz, br []byte) {
 		compressCache.Store(key, [2][]byte{g.Bytes(), r.Bytes()})
 	}
 	return g.Bytes(), r.Bytes()
+}
+
+// compressCached is compressBoth with, for large files (the wasm), a cache
+// on disk in Config.CacheDir keyed by content hash and quality, so that a
+// rebuild with the same module does not compress it again.
+func (b *builder) compressCached(data []byte, quality int) (gz, br []byte) {
+	if b.cfg.CacheDir == "" || len(data) <= 256<<10 {
+		return compressBoth(data, quality)
+	}
+	sum := sha256.Sum256(data)
+	stem := filepath.Join(b.cfg.CacheDir, hex.EncodeToString(sum[:16])+"-q"+strconv.Itoa(quality))
+	g, err1 := os.ReadFile(stem + ".gz")
+	r, err2 := os.ReadFile(stem + ".br")
+	if err1 == nil && err2 == nil {
+		return g, r
+	}
+	gz, br = compressBoth(data, quality)
+	if os.MkdirAll(b.cfg.CacheDir, 0o755) == nil {
+		// Best effort: a cache that cannot be written only costs time.
+		_ = writeAtomic(stem+".gz", gz)
+		_ = writeAtomic(stem+".br", br)
+	}
+	return gz, br
+}
+
+func writeAtomic(name string, data []byte) error {
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, name)
 }
 
 // mapFS serves files from memory.

@@ -44,6 +44,9 @@ type Config struct {
 	Wasm, WasmExec []byte
 	// Registry is the calculator registry (nil: calc.New()).
 	Registry *calc.Registry
+	// CacheDir, when set, keeps the compressed forms of large assets (the
+	// wasm) between builds, by content hash.
+	CacheDir string
 	// Languages overrides the languages (nil: Languages).
 	Languages []string
 }

@@ -87,6 +87,7 @@ type pageView struct {
 	Title, OGTitle      string
 	Description         string
 	Canonical, XDefault string
+	OGURL               string // the canonical URL when absolute (Open Graph needs one)
 	Alternates          []link
 	Switch              []link
 	OGType, OGLocale    string
@@ -268,6 +269,9 @@ func (b *builder) view(site siteData, lang, slug string, loc locale.Locale) page
 }
 
 func (b *builder) exec(name, file string, v pageView) error {
+	if b.base.origin != "" {
+		v.OGURL = v.Canonical
+	}
 	var buf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&buf, name, v); err != nil {
 		return fmt.Errorf("build: %s: %v", file, err)

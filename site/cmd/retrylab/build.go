@@ -23,6 +23,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	base := fl.String("base-url", "/", "where the site lives: /, /sub/path/ or https://host/sub/path/")
 	wasm := fl.String("wasm", "build/playground.wasm", "the playground module; wasm_exec.js is read beside it (absent: static pages)")
 	repo := fl.String("repo", ".", "the repository root that include= code blocks read")
+	cache := fl.String("cache", "build/cache", "where compressed copies of large assets are kept between builds (\"\": none)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -36,6 +37,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		ContentDir: filepath.ToSlash(filepath.Clean(*content)),
 		Repo:       os.DirFS(*repo),
 		BaseURL:    *base,
+		CacheDir:   *cache,
 	}
 	if *wasm != "" {
 		w, err := os.ReadFile(*wasm)
