@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"retrylab/core/backoff"
+	"retrylab/core/errclass"
 	"retrylab/core/ratelimit"
 )
 
@@ -321,7 +322,19 @@ var (
 	statusKeys   = [4]string{"200", "429", "503", "connection_dropped"}
 	hitKeys      = [2]string{"rpm", "tpm"}
 	retryKeys    = [3]string{"rate_limited", "service_unavailable", "stream_cut"}
-	fallbackKeys = [2]string{"provider_5xx", "rate_limit_after_retry_budget"}
+	fallbackKeys = [2]string{errclass.ReasonProvider5xx, errclass.ReasonRateLimitAfterBudget}
+	// simErrors are the errclass entries of the errors the simulation
+	// produces, indexed like retryKeys: their decisions drive fail.
+	simErrors = func() (es [3]errclass.Entry) {
+		for i, k := range retryKeys {
+			e, ok := errclass.ByKey(k)
+			if !ok {
+				panic("dispatch: errclass has no " + k)
+			}
+			es[i] = e
+		}
+		return es
+	}()
 )
 
 const (
@@ -568,31 +581,14 @@ func (s *sim) done(j int32, t time.Duration) {
 	case out429:
 		s.status[st429]++
 		s.res.RateLimited++
-		s.retry(j, t, errRateLimited, jb.retryAfter)
+		s.fail(j, t, errRateLimited, jb.retryAfter)
 	case out503:
 		s.status[st503]++
-		if s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 {
-			s.fellBack[fb5xx]++
-			s.retryBy[err5xx]++
-			jb.provider, jb.attempts, jb.replay = 1, 0, false
-			s.toReady(j, t)
-		} else {
-			s.retry(j, t, err5xx, 0)
-		}
+		s.fail(j, t, err5xx, 0)
 	case outDrop:
 		s.status[stDrop]++
 		s.bill(jb)
-		if s.c.Idempotency {
-			// Reconcile: same provider, same key, after a delay.
-			jb.replay = true
-			if jb.attempts >= int32(s.c.MaxAttempts) {
-				jb.attempts-- // the replay does not spend the budget
-			}
-			s.retryBy[errStreamCut]++
-			s.later(j, t, dur(s.c.ReconcileS))
-		} else {
-			s.retry(j, t, errStreamCut, 0)
-		}
+		s.fail(j, t, errStreamCut, 0)
 	}
 	s.free(t)
 }
@@ -626,27 +622,60 @@ func (s *sim) free(t time.Duration) {
 	s.kick(t)
 }
 
-// retry schedules j's next call after a failure of class key, or sends it
-// to the fallback or the dead letters when its budget is spent.
-func (s *sim) retry(j int32, t time.Duration, key int, retryAfter time.Duration) {
+// fail decides what follows error k of j's call at t, as the shared
+// classification (core/errclass, the batch column) says:
+//   - an error that allows a fallback "on provider_5xx" moves the job to
+//     the second provider at once; one that allows it "after the retry
+//     budget" moves it there once its attempts on the first are spent;
+//   - an error after which the provider may have processed the call is,
+//     with an operation table, retried on the same provider with the same
+//     idempotency key after the reconciliation delay (a replay that does
+//     not spend the budget); without one it is an ordinary retry, and the
+//     provider runs and bills the call again;
+//   - otherwise the job waits in delayed for max(backoff, Retry-After), or
+//     goes to the dead letters when its budget is spent.
+func (s *sim) fail(j int32, t time.Duration, k int, retryAfter time.Duration) {
+	e := simErrors[k]
 	jb := &s.jobs[j]
-	if jb.attempts >= int32(s.c.MaxAttempts) {
-		if s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && key == errRateLimited {
-			s.fellBack[fbBudget]++
-			s.retryBy[key]++
-			jb.provider, jb.attempts, jb.replay = 1, 0, false
-			s.toReady(j, t)
-			return
+	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && e.Fallback
+	switch {
+	case e.Batch == errclass.Never:
+		s.deadLetter(t)
+	case canFallBack && e.FallbackWhen == errclass.ReasonProvider5xx:
+		s.fallBack(j, t, k, fb5xx)
+	case e.Processed != errclass.ProcessedNo && s.c.Idempotency:
+		jb.replay = true
+		if jb.attempts >= int32(s.c.MaxAttempts) {
+			jb.attempts-- // the replay does not spend the budget
 		}
-		s.res.DeadLetters++
-		if s.c.Mode == ModeNaive {
-			s.workerFree(t)
-		}
-		return
+		s.retryBy[k]++
+		s.later(j, t, dur(s.c.ReconcileS))
+	case jb.attempts < int32(s.c.MaxAttempts):
+		s.retryBy[k]++
+		wait := dur(s.policy.Wait(int(jb.attempts)-1, s.r.Float64()))
+		s.later(j, t, max(wait, retryAfter))
+	case canFallBack && e.FallbackWhen == errclass.ReasonRateLimitAfterBudget:
+		s.fallBack(j, t, k, fbBudget)
+	default:
+		s.deadLetter(t)
 	}
-	s.retryBy[key]++
-	wait := dur(s.policy.Wait(int(jb.attempts)-1, s.r.Float64()))
-	s.later(j, t, max(wait, retryAfter))
+}
+
+// fallBack moves j to the second provider with a fresh budget. Its
+// idempotency key means nothing there: a replay becomes a new call.
+func (s *sim) fallBack(j int32, t time.Duration, k, reason int) {
+	s.fellBack[reason]++
+	s.retryBy[k]++
+	jb := &s.jobs[j]
+	jb.provider, jb.attempts, jb.replay = 1, 0, false
+	s.toReady(j, t)
+}
+
+func (s *sim) deadLetter(t time.Duration) {
+	s.res.DeadLetters++
+	if s.c.Mode == ModeNaive {
+		s.workerFree(t)
+	}
 }
 
 // later puts j in delayed until t+d (naive: its worker sleeps until then).

@@ -217,3 +217,29 @@ func benchmarkJobs(b *testing.B, m Mode) {
 func BenchmarkHundredThousandJobs(b *testing.B) { benchmarkJobs(b, ModeDispatcher) }
 
 func BenchmarkHundredThousandJobsNaive(b *testing.B) { benchmarkJobs(b, ModeNaive) }
+
+func TestSimulatedTimeBound(t *testing.T) {
+	c := Default()
+	c.Jobs, c.ArrivalPerMin = 10, 1e-9 // one job every ~1,900 years
+	_, err := Run(c, rng(1))
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != "Jobs" {
+		t.Fatalf("err = %v, want a FieldError on Jobs", err)
+	}
+}
+
+// The dispatcher follows the shared classification: the errors it counts
+// are errclass keys, and its fallback reasons are the table's.
+func TestSharedClassification(t *testing.T) {
+	for i, e := range simErrors {
+		if e.Key != retryKeys[i] || e.Batch == "" {
+			t.Errorf("simErrors[%d] = %+v", i, e)
+		}
+	}
+	if simErrors[errRateLimited].FallbackWhen != fallbackKeys[fbBudget] || simErrors[err5xx].FallbackWhen != fallbackKeys[fb5xx] {
+		t.Error("fallback reasons disagree with core/errclass")
+	}
+	if simErrors[errStreamCut].Fallback {
+		t.Error("a processed call must not go to another provider")
+	}
+}
