@@ -23,33 +23,82 @@ type result struct {
 	index map[string]int
 }
 
-// decode encodes r to JSON and splits the object into its fields.
+// decode encodes r to JSON and splits the object into its fields. The
+// split scans the compact JSON that json.Marshal writes (or any valid
+// JSON object) without json.Decoder, which would add to the wasm module.
 func decode(r any) (*result, error) {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return nil, fmt.Errorf("widget: result does not encode: %v", err)
+	b, ok := r.(json.RawMessage)
+	if !ok {
+		var err error
+		b, err = json.Marshal(r)
+		if err != nil {
+			return nil, fmt.Errorf("widget: result does not encode: %v", err)
+		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 || b[0] != '{' || !json.Valid(b) {
 		return nil, fmt.Errorf("widget: result is not a JSON object")
 	}
 	res := &result{index: map[string]int{}}
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
+	i := skipSpace(b, 1)
+	for i < len(b) && b[i] != '}' {
+		kEnd := skipValue(b, i)
+		var name string
+		if err := json.Unmarshal(b[i:kEnd], &name); err != nil {
 			return nil, err
 		}
-		name, _ := k.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
-		}
+		i = skipSpace(b, kEnd)
+		i = skipSpace(b, i+1) // ':'
+		vEnd := skipValue(b, i)
 		res.index[name] = len(res.list)
-		res.list = append(res.list, field{name, raw})
+		res.list = append(res.list, field{name, json.RawMessage(bytes.TrimSpace(b[i:vEnd]))})
+		i = skipSpace(b, vEnd)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
 	}
 	return res, nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the JSON value that starts at b[i] (b is
+// valid JSON).
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			for j++; j < len(b) && b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				}
+			}
+			if depth == 0 {
+				return j + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+			if depth < 0 {
+				return j
+			}
+		case ',', ':':
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(b)
 }
 
 func (r *result) raw(name string) (json.RawMessage, bool) {

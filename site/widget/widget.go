@@ -13,9 +13,7 @@ package widget
 import (
 	_ "embed"
 	"fmt"
-	"html"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -73,9 +71,9 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	id := html.EscapeString(spec.ID)
+	id := esc(spec.ID)
 	fmt.Fprintf(&b, `<section class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s" aria-labelledby="%s-title">`+"\n",
-		html.EscapeString(c.Name), id, html.EscapeString(a.Query().Encode()), html.EscapeString(strings.Join(views, ",")), id)
+		esc(c.Name), id, esc(a.Query().Encode()), esc(strings.Join(views, ",")), id)
 	fmt.Fprintf(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, esc(Title(c, loc)))
 	fmt.Fprintf(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
 	b.WriteString(`<form class="widget-form" data-form novalidate>` + "\n")
@@ -116,8 +114,8 @@ func CheckID(id string) error {
 
 // writeField writes the control of one parameter.
 func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Param, a calc.Args, loc locale.Locale) {
-	id := html.EscapeString(wid + "-" + p.Name)
-	name := html.EscapeString(p.Name)
+	id := esc(wid + "-" + p.Name)
+	name := esc(p.Name)
 	label := loc.ParamLabel(c, p.Name)
 	value, has := argText(a, p)
 	fmt.Fprintf(b, `<div class="widget-field" data-field="%s" data-kind="%s">`, name, kindName(p.Kind))
@@ -294,14 +292,8 @@ func kindName(k calc.Kind) string {
 	return "unknown"
 }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes text and attribute values as html.EscapeString does, without
+// the html package (its entity table would add to the wasm module).
+func esc(s string) string { return escaper.Replace(s) }
 
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+var escaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
