@@ -187,6 +187,7 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 	var fenced []*ast.FencedCodeBlock
 	var cites []*Citation
 	var maths []*Math
+	var headings []*ast.Heading
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -200,6 +201,8 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 			maths = append(maths, n)
 		case *MathBlock:
 			maths = append(maths, n.Math)
+		case *ast.Heading:
+			headings = append(headings, n)
 		}
 		return ast.WalkContinue, nil
 	})
@@ -234,6 +237,17 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 		}
 		if repl != nil {
 			fb.Parent().ReplaceChild(fb.Parent(), fb, repl)
+		}
+	}
+	// Headings get ids too (for links); a widget's must differ from them.
+	for _, h := range headings {
+		v, ok := h.AttributeString("id")
+		if !ok {
+			continue
+		}
+		id, _ := v.([]byte)
+		if w := ids[string(id)]; w != nil && h.Lines().Len() > 0 {
+			st.errorAtLine(w.IDLine, "id %q is also the id of the heading on line %d; choose another", w.ID, st.lineOf(h.Lines().At(0).Start))
 		}
 	}
 	if t.c.opts.Widget != nil {
