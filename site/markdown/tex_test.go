@@ -50,17 +50,17 @@ func TestTeXToMathML(t *testing.T) {
 
 func TestTeXErrors(t *testing.T) {
 	tests := map[string]string{
-		`\foo`:          `unknown command \foo`,
-		`\frac{a}`:      "missing argument",
-		`{x`:            "missing }",
-		`x}`:            "unexpected }",
-		`x^`:            "missing argument",
-		`^x`:            "^ with nothing before it",
-		`x^a^b`:         "double superscript",
-		`\left( x`:      `\left without \right`,
-		`x \right)`:     `\right without \left`,
-		`a & b`:         "unsupported character",
-		`\mathbb{+}`:    `\mathbb of '+'`,
+		`\foo`:       `unknown command \foo`,
+		`\frac{a}`:   "missing argument",
+		`{x`:         "missing }",
+		`x}`:         "unexpected }",
+		`x^`:         "missing argument",
+		`^x`:         "^ with nothing before it",
+		`x^a^b`:      "double superscript",
+		`\left( x`:   `\left without \right`,
+		`x \right)`:  `\right without \left`,
+		`a & b`:      "unsupported character",
+		`\mathbb{+}`: `\mathbb of '+'`,
 		strings.Repeat("{", 60) + strings.Repeat("}", 60): "nested too deeply",
 	}
 	for tex, want := range tests {
