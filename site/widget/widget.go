@@ -245,8 +245,13 @@ func stepText(p *calc.Param) string {
 	return "any"
 }
 
-// sliderRange is the finite range a slider covers, if any.
+// sliderRange is the finite range a slider covers, if any: none for a
+// seed (its value is a name, not a quantity) or for a range of more than
+// a million steps without a narrower slider range.
 func sliderRange(p *calc.Param) (lo, hi float64, ok bool) {
+	if p.Name == "seed" {
+		return 0, 0, false
+	}
 	lo, hi = p.SliderMin, p.SliderMax
 	if lo == 0 && hi == 0 {
 		if !p.Min.Set || !p.Max.Set {
@@ -263,6 +268,16 @@ func sliderRange(p *calc.Param) (lo, hi float64, ok bool) {
 	}
 	if p.Kind == calc.Int && p.Min.Set && p.Min.Open && lo == p.Min.V {
 		lo++
+	}
+	step := p.Step
+	if step <= 0 {
+		step = 1
+		if p.Kind == calc.Float {
+			step = (hi - lo) / 1000
+		}
+	}
+	if (hi-lo)/step > 1e6 {
+		return 0, 0, false
 	}
 	return lo, hi, hi > lo
 }
