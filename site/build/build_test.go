@@ -119,7 +119,7 @@ func TestBuildTree(t *testing.T) {
 		t.Error("sitemap lacks /zh/demo/")
 	}
 	root := string(s.Files["index.html"])
-	for _, l := range []string{`href="/it/" hreflang="it"`, `href="/es/" hreflang="es"`, `href="/zh/" hreflang="zh"`} {
+	for _, l := range []string{`<html lang="mul"`, `href="#main">Vai al contenuto · Ir al contenido · 跳到正文</a>`, `href="/it/" hreflang="it"`, `href="/es/" hreflang="es"`, `href="/zh/" hreflang="zh"`} {
 		if !strings.Contains(root, l) {
 			t.Errorf("root page lacks %s", l)
 		}

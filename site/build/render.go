@@ -103,10 +103,21 @@ type pageView struct {
 	Pages               []listEntry
 	Langs               []langEntry
 	loc                 locale.Locale
+	all                 []locale.Locale // pages of every language: the root, 404
 }
 
-// T returns a string of the page's language.
-func (p pageView) T(key string) string { return p.loc.T(key) }
+// T returns a string of the page's language; on a page of every language,
+// the string of each language, joined by " · ".
+func (p pageView) T(key string) string {
+	if len(p.all) == 0 {
+		return p.loc.T(key)
+	}
+	parts := make([]string, len(p.all))
+	for i, l := range p.all {
+		parts[i] = l.T(key)
+	}
+	return strings.Join(parts, " · ")
+}
 
 // pagePath returns the path of a page (slug "" is the language index).
 func pagePath(lang, slug string) string {
@@ -262,8 +273,10 @@ func (b *builder) view(site siteData, lang, slug string, loc locale.Locale) page
 			v.OGAlternateLocales = append(v.OGAlternateLocales, ll.T("site.og_locale"))
 		}
 	}
-	if lang == "" && slug == "" {
-		v.loc = b.locales[b.langs[0]]
+	if lang == "" {
+		for _, l := range b.langs {
+			v.all = append(v.all, b.locales[l])
+		}
 	}
 	return v
 }
