@@ -54,11 +54,34 @@ func Expand(t string, kv ...string) string {
 	if len(kv) < 2 || !strings.Contains(t, "{") {
 		return t
 	}
-	pairs := make([]string, 0, len(kv))
-	for i := 0; i+1 < len(kv); i += 2 {
-		pairs = append(pairs, "{"+kv[i]+"}", kv[i+1])
+	var b strings.Builder
+	b.Grow(len(t) + 16)
+	for {
+		i := strings.IndexByte(t, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(t[i:], '}')
+		if j < 0 {
+			break
+		}
+		name := t[i+1 : i+j]
+		b.WriteString(t[:i])
+		found := false
+		for k := 0; k+1 < len(kv); k += 2 {
+			if kv[k] == name {
+				b.WriteString(kv[k+1])
+				found = true
+				break
+			}
+		}
+		if !found {
+			b.WriteString(t[i : i+j+1])
+		}
+		t = t[i+j+1:]
 	}
-	return strings.NewReplacer(pairs...).Replace(t)
+	b.WriteString(t)
+	return b.String()
 }
 
 // Subset returns the Locale with only the keys that start with one of
