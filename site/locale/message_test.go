@@ -52,7 +52,7 @@ func TestErrorDetail(t *testing.T) {
 	e := calc.Refuse("jitter", "width_ms", calc.CodeWork, "detail.jitter.bins",
 		"the histogram would have {bins} bins; at most {max}", "bins", "200000", "max", "100000")
 	l := Locale{Lang: "es", Strings: map[string]string{
-		"err.work":          "{param}: {detail}",
+		"err.work":           "{param}: {detail}",
 		"detail.jitter.bins": "el histograma tendría {bins} intervalos; como máximo {max}",
 	}}
 	want := "width_ms: el histograma tendría 200.000 intervalos; como máximo 100.000"
