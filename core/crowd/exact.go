@@ -1,0 +1,370 @@
+package crowd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrTooLarge is returned (wrapped) when a computation would need more
+// than the work it was allowed.
+var ErrTooLarge = errors.New("crowd: too much work")
+
+// DefaultMaxWork is a work bound (in multiply-adds) that answers in well
+// under a second on one core: it admits n = 2000 clients in k = 100 bins.
+const DefaultMaxWork = 3e8
+
+// poly is exp(logScale)·Σ c[j]·y^j, with max c = 1 or c empty (zero).
+// Scaling is kept in powers of two, so normalizing is exact.
+type poly struct {
+	c        []float64
+	logScale float64
+}
+
+// flush is the smallest coefficient kept, relative to the largest: it
+// keeps the products clear of subnormal numbers, and what it drops is far
+// below the precision of any result (see the package tests).
+const flush = 0x1p-500
+
+func (p *poly) normalize() {
+	mx := 0.0
+	for _, v := range p.c {
+		mx = math.Max(mx, v)
+	}
+	if mx == 0 {
+		p.c = p.c[:0]
+		return
+	}
+	_, e := math.Frexp(mx)
+	s := math.Ldexp(1, -e)
+	last := -1
+	for i, v := range p.c {
+		v *= s
+		if v < flush {
+			v = 0
+		} else {
+			last = i
+		}
+		p.c[i] = v
+	}
+	p.c = p.c[:last+1]
+	p.logScale += float64(e) * math.Ln2
+}
+
+// mulCost is the number of multiply-adds of a product of lengths la, lb
+// truncated to length d.
+func mulCost(la, lb, d int) float64 {
+	var w float64
+	for i := 0; i < la && i < d; i++ {
+		w += float64(min(lb, d-i))
+	}
+	return w
+}
+
+// mul returns a·b truncated to degree < d.
+func mul(a, b poly, d int) poly {
+	n := min(len(a.c)+len(b.c)-1, d)
+	if len(a.c) == 0 || len(b.c) == 0 || n <= 0 {
+		return poly{}
+	}
+	out := make([]float64, n)
+	for i, ai := range a.c {
+		if i >= n {
+			break
+		}
+		if ai == 0 {
+			continue
+		}
+		bj := b.c[:min(len(b.c), n-i)]
+		o := out[i : i+len(bj)]
+		for j, v := range bj {
+			o[j] += ai * v
+		}
+	}
+	p := poly{c: out, logScale: a.logScale + b.logScale}
+	p.normalize()
+	return p
+}
+
+// coef returns log [y^d](a·b), or -Inf when it is zero.
+func coefOfProduct(a, b poly, d int) float64 {
+	var s float64
+	for i, ai := range a.c {
+		if j := d - i; j >= 0 && j < len(b.c) {
+			s += ai * b.c[j]
+		}
+	}
+	return a.logScale + b.logScale + math.Log(s)
+}
+
+// expSeries returns Σ_{j in [lo, hi)} μ^j/j! y^j as a normalized poly,
+// dropping the terms below flush·max.
+func expSeries(mu float64, lo, hi int) poly {
+	if hi <= lo {
+		return poly{}
+	}
+	// μ^j/j! = e^μ·P(Poisson(μ) = j); Loader's form of the Poisson term
+	// keeps each coefficient to a few ulps where j·log μ - log j! would
+	// lose digits to cancellation for large j.
+	logc := func(j int) float64 { return mu + logPoisson(j, mu) }
+	// the largest term is at j = floor(μ) clamped to [lo, hi)
+	jm := min(max(int(mu), lo), hi-1)
+	mx := logc(jm)
+	c := make([]float64, hi)
+	for j := lo; j < hi; j++ {
+		c[j] = math.Exp(logc(j) - mx)
+	}
+	p := poly{c: c, logScale: mx}
+	p.normalize()
+	return p
+}
+
+// powerCost estimates the work of powerCoef(a of length la, k, d).
+func powerCost(la, k, d int) float64 {
+	var w float64
+	lr := la
+	bits := 0
+	for b := k; b > 1; b >>= 1 {
+		bits++
+	}
+	for i := bits - 1; i >= 0; i-- {
+		last := i == 0
+		if last && k&1 == 0 {
+			w += float64(min(lr, d)) // only one coefficient
+			break
+		}
+		w += mulCost(lr, lr, d)
+		lr = min(2*lr-1, d)
+		if k>>uint(i)&1 == 1 {
+			if last {
+				w += float64(min(lr, la))
+				break
+			}
+			w += mulCost(lr, la, d)
+			lr = min(lr+la-1, d)
+		}
+	}
+	return w
+}
+
+// powerCoef returns log [y^(d-1)] a^k, computing the powers truncated to
+// degree < d by repeated squaring; only one coefficient of the last
+// product is formed.
+func powerCoef(a poly, k, d int) float64 {
+	if k == 1 {
+		if d-1 < len(a.c) && a.c[d-1] > 0 {
+			return a.logScale + math.Log(a.c[d-1])
+		}
+		return math.Inf(-1)
+	}
+	bits := 0
+	for b := k; b > 1; b >>= 1 {
+		bits++
+	}
+	r := a
+	for i := bits - 1; i >= 0; i-- {
+		last := i == 0
+		bit := k>>uint(i)&1 == 1
+		if last && !bit {
+			return coefOfProduct(r, r, d-1)
+		}
+		r = mul(r, r, d)
+		if bit {
+			if last {
+				return coefOfProduct(r, a, d-1)
+			}
+			r = mul(r, a, d)
+		}
+	}
+	return math.Inf(-1) // not reached: the last bit returns
+}
+
+// logNorm is log(n!/n^n) = stirlerr(n) + log(2πn)/2 - n, the factor that
+// turns [y^n] of the series scaled by μ = n/k into a probability.
+func logNorm(n int) float64 {
+	x := float64(n)
+	return stirlerr(x) + 0.5*(ln2pi+math.Log(x)) - x
+}
+
+// work estimates the multiply-adds of ExactAnyBin(n, k, t).
+func work(n, k, t int) float64 {
+	if trivial(n, k, t) {
+		return 1
+	}
+	if UnionBound(n, k, t) >= ieThreshold {
+		return powerCost(t, k, n+1)
+	}
+	// inclusion–exclusion: a few products of the short tail series, then
+	// one pass over n per term.
+	l := float64(min(n-t+1, tailLen(n, k, t)))
+	return 8 * (l*l*4 + float64(n)*2)
+}
+
+// tailLen is the length kept of the tail series (see ieTerm), a bound.
+func tailLen(n, k, t int) int {
+	mu := float64(n) / float64(k)
+	// terms μ^j/j! for j >= t > μ decrease at least geometrically by
+	// μ/(t+1); count those above flush.
+	r := mu / float64(t+1)
+	if r >= 1 {
+		return n - t + 1
+	}
+	return min(n-t+1, int(math.Ceil(math.Log(flush)/math.Log(r)))+1)
+}
+
+// ieThreshold is the union bound below which the exact probability is
+// computed by inclusion–exclusion instead of as a complement.
+const ieThreshold = 0.005
+
+// trivial reports whether the answer is 0 or 1 by counting alone.
+func trivial(n, k, t int) bool {
+	return t <= 0 || t > n || k == 1 || (t-1)*k < n
+}
+
+// ExactAnyBin returns the probability that, when n >= 1 clients each pick
+// one of k >= 1 bins uniformly and independently, some bin receives t or
+// more of them. The result has relative error below 1e-6 (in practice
+// near 1e-10) whenever it is at least 1e-15; it never exceeds UnionBound.
+// When the work would exceed maxWork multiply-adds it returns an error
+// wrapping ErrTooLarge without computing (Work tells in advance).
+//
+// Method: with μ = n/k, P(all bins < t) = n!/n^n·[y^n] A(y)^k where
+// A = Σ_{j<t} μ^j y^j/j!, computed by repeated squaring of positive
+// series truncated at degree n; when the union bound is at least 0.005 the
+// answer is its complement (then at least 1-e^{-0.005}, so no digits are
+// lost). Below, it is Σ_m (-1)^{m+1} C(k,m)·P(m given bins all >= t)
+// with P(m bins >= t) = n!/n^n [y^n] T(y)^m·e^{(k-m)μy}, T the tail
+// series Σ_{j>=t} μ^j y^j/j!: alternating terms that fall at least as
+// fast as the union bound's powers, summed until they no longer matter.
+func ExactAnyBin(n, k, t int, maxWork float64) (float64, error) {
+	if n < 1 || k < 1 {
+		return 0, fmt.Errorf("crowd: need n >= 1 and k >= 1, got n=%d k=%d", n, k)
+	}
+	switch {
+	case t <= 0:
+		return 1, nil
+	case t > n:
+		return 0, nil
+	case k == 1 || (t-1)*k < n: // pigeonhole: some bin must reach t
+		return 1, nil
+	}
+	if w := work(n, k, t); w > maxWork {
+		return 0, fmt.Errorf("%w: about %.3g multiply-adds for n=%d, k=%d, t=%d (at most %.3g)", ErrTooLarge, w, n, k, t, maxWork)
+	}
+	mu := float64(n) / float64(k)
+	if UnionBound(n, k, t) >= ieThreshold {
+		a := expSeries(mu, 0, t)
+		lp := logNorm(n) + powerCoef(a, k, n+1)
+		return -math.Expm1(lp), nil
+	}
+	return inclusionExclusion(n, k, t, mu), nil
+}
+
+// inclusionExclusion sums (-1)^{m+1} C(k,m) P(m given bins >= t).
+func inclusionExclusion(n, k, t int, mu float64) float64 {
+	tail := expSeries(mu, t, min(n+1, t+tailLen(n, k, t)))
+	sum := float64(k) * BinomialTail(n, 1/float64(k), t)
+	tm := tail
+	lk, _ := math.Lgamma(float64(k) + 1)
+	for m := 2; m <= k && m*t <= n && m <= 200; m++ {
+		tm = mul(tm, tail, n+1)
+		// log of P(m given bins >= t) = n!/n^n [y^n] T^m e^{(k-m)μy}
+		rest := float64(k-m) * mu
+		best := math.Inf(-1)
+		logs := make([]float64, 0, len(tm.c))
+		for s, c := range tm.c {
+			if c == 0 {
+				continue
+			}
+			d := n - s
+			var le float64
+			if rest == 0 {
+				if d != 0 {
+					continue
+				}
+			} else {
+				lg, _ := math.Lgamma(float64(d) + 1)
+				le = float64(d)*math.Log(rest) - lg
+			}
+			v := math.Log(c) + le
+			logs = append(logs, v)
+			best = math.Max(best, v)
+		}
+		if math.IsInf(best, -1) {
+			break
+		}
+		var s float64
+		for _, v := range logs {
+			s += math.Exp(v - best)
+		}
+		lm1, _ := math.Lgamma(float64(m) + 1)
+		lkm, _ := math.Lgamma(float64(k-m) + 1)
+		term := math.Exp(lk - lm1 - lkm + logNorm(n) + tm.logScale + best + math.Log(s))
+		if m%2 == 0 {
+			sum -= term
+		} else {
+			sum += term
+		}
+		if term <= 1e-16*sum {
+			break
+		}
+	}
+	return sum
+}
+
+// Work returns the estimated multiply-adds of ExactAnyBin(n, k, t), to
+// refuse a request before computing it.
+func Work(n, k, t int) float64 {
+	if n < 1 || k < 1 {
+		return 0
+	}
+	return work(n, k, t)
+}
+
+// MaxDistribution returns P(max >= m) for m = 0, 1, …, last, where max is
+// the largest of the k bin counts of n clients, and last is the first m
+// whose probability is below 1e-15 (or n): the values beyond are smaller
+// still. P(max >= m) is 1 up to ceil(n/k). For n = 100, k = 10 it gives
+// P(max >= 14) ≈ 0.83 and P(max >= 25) ≈ 1.3e-4. The total work is
+// bounded by maxWork (an error wrapping ErrTooLarge otherwise).
+func MaxDistribution(n, k int, maxWork float64) ([]float64, error) {
+	if n < 1 || k < 1 {
+		return nil, fmt.Errorf("crowd: need n >= 1 and k >= 1, got n=%d k=%d", n, k)
+	}
+	var total float64
+	last := n
+	for m := 0; m <= n; m++ {
+		if trivial(n, k, m) {
+			continue
+		}
+		total += work(n, k, m)
+		if total > maxWork {
+			return nil, fmt.Errorf("%w: the distribution of the largest bin for n=%d, k=%d needs more than %.3g multiply-adds", ErrTooLarge, n, k, maxWork)
+		}
+		if UnionBound(n, k, m) < 1e-15 {
+			last = m
+			break
+		}
+	}
+	out := make([]float64, 0, last+1)
+	for m := 0; m <= last; m++ {
+		p, err := ExactAnyBin(n, k, m, math.Inf(1))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+		if p < 1e-15 {
+			break
+		}
+	}
+	return out, nil
+}
+
+// logPoisson returns log P(Y = j) for Y ~ Poisson(mu), mu > 0.
+func logPoisson(j int, mu float64) float64 {
+	if j == 0 {
+		return -mu
+	}
+	x := float64(j)
+	return -stirlerr(x) - bd0(x, mu) - 0.5*(ln2pi+math.Log(x))
+}
