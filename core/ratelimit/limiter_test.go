@@ -196,8 +196,9 @@ func TestDoCancelledWaitGivesBack(t *testing.T) {
 
 func TestSlots(t *testing.T) {
 	s := NewSlots(2)
-	if !s.TryAcquire() || !s.TryAcquire() || s.TryAcquire() {
-		t.Fatal("two slots: want two acquisitions then a refusal")
+	first, second, third := s.TryAcquire(), s.TryAcquire(), s.TryAcquire()
+	if !first || !second || third {
+		t.Fatalf("two slots: acquisitions %v %v %v, want true true false", first, second, third)
 	}
 	s.Release()
 	if s.InUse() != 1 || s.Cap() != 2 {
