@@ -111,9 +111,11 @@ func Browser(ctx context.Context, extra ...chromedp.ExecAllocatorOption) (contex
 		acancel()
 		os.RemoveAll(profile)
 	}
-	start, scancel := context.WithTimeout(bctx, 60*time.Second)
-	defer scancel()
-	if err := chromedp.Do(start); err != nil { // starts the browser
+	// The first action starts the browser; the browser lives as long as the
+	// context of that action, so it runs on bctx itself.
+	timer := time.AfterFunc(60*time.Second, cancel)
+	defer timer.Stop()
+	if err := chromedp.Do(bctx); err != nil {
 		cancel()
 		return nil, nil, fmt.Errorf("e2e: starting %s: %w", Chromium, err)
 	}
@@ -227,9 +229,9 @@ func (c *Console) Problems() []string {
 		if m.URL != "" {
 			s += " (" + m.URL + ")"
 		}
-		if m.Exception != nil && m.Stack != nil && len(m.Stack.CallFrames) > 0 {
+		if m.Stack != nil && len(m.Stack.CallFrames) > 0 {
 			f := m.Stack.CallFrames[0]
-			s += fmt.Sprintf(" at %s:%d", f.URL, f.LineNumber+1)
+			s += fmt.Sprintf(" at %s %s:%d", f.FunctionName, f.URL, f.LineNumber+1)
 		}
 		out = append(out, s)
 	}

@@ -1,12 +1,17 @@
 package e2e
 
 import (
-	"mime"
 	"net/http"
+	"os"
+
+	"retrylab/site/server"
 )
 
-// handler is the site's HTTP handler over dist.
+// handler is the site's own HTTP handler (site/server, as `retrylab
+// serve` and the Worker run it) over dist.
 func handler(dist string) (http.Handler, error) {
-	mime.AddExtensionType(".wasm", "application/wasm")
-	return http.FileServer(http.Dir(dist)), nil
+	if _, err := os.Stat(dist); err != nil {
+		return nil, err
+	}
+	return server.New(server.Config{Dist: os.DirFS(dist)}), nil
 }

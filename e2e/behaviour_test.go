@@ -1,0 +1,328 @@
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"retrylab/calc"
+)
+
+// firstWidgetPage returns, for each language, the first page with a
+// widget (with at least min widgets).
+func firstWidgetPages(t *testing.T, min int) []Page {
+	t.Helper()
+	seen := map[string]bool{}
+	var out []Page
+	for _, p := range widgetPages(t) {
+		if seen[p.Lang] {
+			continue
+		}
+		b, _ := os.ReadFile(p.File)
+		if strings.Count(string(b), "data-widget=") >= min {
+			seen[p.Lang] = true
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no page holds %d widgets", min)
+	}
+	return out
+}
+
+// TestBackForward: two changes make two history entries; back and
+// forward restore the controls and the results of each.
+func TestBackForward(t *testing.T) {
+	for _, p := range firstWidgetPages(t, 1) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, p, "")
+			loc := pageLocale(t, ctx, p)
+			ws, err := widgets(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := ws[0]
+			c, page := w.calc(t)
+			e1, err := PlanEdit(c, page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e2, err := PlanEdit(c, e1.Values)
+			if err != nil {
+				t.Fatal(err)
+			}
+			controlIs := func(e Edit) {
+				t.Helper()
+				want := e.Values.Get(e.Param)
+				waitJS(t, ctx, fmt.Sprintf("%s.%s = %s", w.ID, e.Param, want),
+					fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').value === %q`, w.ID, e.Param, want))
+			}
+			setValue(t, ctx, w.ID, e1.Param, e1.Value)
+			expectWidget(t, ctx, w, c, e1.Values, loc)
+			setValue(t, ctx, w.ID, e2.Param, e2.Value)
+			expectWidget(t, ctx, w, c, e2.Values, loc)
+
+			eval[bool](t, ctx, "history.back(), true")
+			controlIs(Edit{Param: e2.Param, Values: e1.Values})
+			expectWidget(t, ctx, w, c, e1.Values, loc)
+			eval[bool](t, ctx, "history.back(), true")
+			controlIs(Edit{Param: e1.Param, Values: page})
+			expectWidget(t, ctx, w, c, page, loc)
+			if s := eval[string](t, ctx, "location.search"); s != "" {
+				t.Errorf("back at the page's values, the URL still has %q", s)
+			}
+			eval[bool](t, ctx, "history.forward(), true")
+			controlIs(Edit{Param: e1.Param, Values: e1.Values})
+			expectWidget(t, ctx, w, c, e1.Values, loc)
+		})
+	}
+}
+
+// TestBadInput types a value out of range, then clears the field, into
+// one numeric control of every widget on every page: the message in the
+// page's language (locale.Locale.Error) appears beside the field, the
+// control is aria-invalid, the last good result stays, the URL keeps the
+// good state; then the field is corrected and everything recovers.
+func TestBadInput(t *testing.T) {
+	for _, p := range widgetPages(t) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, p, "")
+			loc := pageLocale(t, ctx, p)
+			ws, err := widgets(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range ws {
+				c, page := w.calc(t)
+				bad, err := PlanBadEdit(c, page)
+				if err != nil {
+					t.Log(err) // a widget without a bounded number
+					continue
+				}
+				empty := cloneValues(page)
+				empty.Set(bad.Param, "")
+				_, emptyErr := c.Parse(empty)
+				for _, tc := range []struct {
+					value string
+					err   error
+				}{{bad.Value, bad.Err}, {"", emptyErr}} {
+					if tc.err == nil {
+						continue // an optional parameter: empty is allowed
+					}
+					setValue(t, ctx, w.ID, bad.Param, tc.value)
+					want := loc.Error(asCalcError(t, tc.err), c)
+					slot := fmt.Sprintf(`document.querySelector('[id=%q] [data-error-for=%q]')`, w.ID, bad.Param)
+					waitJS(t, ctx, w.ID+" error message", fmt.Sprintf(`!%s.hidden && %s.textContent === %q`, slot, slot, want))
+					if inv := eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').getAttribute('aria-invalid') || ''`, w.ID, bad.Param)); inv != "true" {
+						t.Errorf("%s.%s = %q: aria-invalid=%q, want true", w.ID, bad.Param, tc.value, inv)
+					}
+					expectKept(t, ctx, w, c, page, loc) // the last good result stays
+					if s := eval[string](t, ctx, "location.search"); strings.Contains(s, url.QueryEscape(w.ID+"."+bad.Param)) {
+						t.Errorf("the refused value went into the URL: %s", s)
+					}
+				}
+				// recover
+				setValue(t, ctx, w.ID, bad.Param, page.Get(bad.Param))
+				slot := fmt.Sprintf(`document.querySelector('[id=%q] [data-error-for=%q]')`, w.ID, bad.Param)
+				waitJS(t, ctx, w.ID+" error cleared", slot+".hidden")
+				if inv := eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').hasAttribute('aria-invalid')`, w.ID, bad.Param)); inv {
+					t.Errorf("%s.%s corrected but still aria-invalid", w.ID, bad.Param)
+				}
+				good, err := PlanEdit(c, page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				setValue(t, ctx, w.ID, good.Param, good.Value)
+				expectWidget(t, ctx, w, c, good.Values, loc)
+			}
+		})
+	}
+}
+
+// TestPanicIsolation forces a panic in one widget (?debug-panic=ID): that
+// widget reports it in its own error slot, keeps its last result, and the
+// other widgets of the page keep working; nothing reaches the console.
+func TestPanicIsolation(t *testing.T) {
+	for _, p := range firstWidgetPages(t, 2) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, p, "")
+			ws, err := widgets(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			victim, other := ws[0], ws[1]
+			open(t, ctx, p, "debug-panic="+url.QueryEscape(victim.ID))
+			loc := pageLocale(t, ctx, p)
+			vc, vpage := victim.calc(t)
+			ve, err := PlanEdit(vc, vpage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			setValue(t, ctx, victim.ID, ve.Param, ve.Value)
+			slot := fmt.Sprintf(`document.querySelector('[id=%q] [data-error-for=""]')`, victim.ID)
+			waitJS(t, ctx, victim.ID+" reports the panic", fmt.Sprintf(`!%s.hidden && %s.textContent.length > 0`, slot, slot))
+			msg := eval[string](t, ctx, slot+".textContent")
+			if want, ok := loc.Lookup("widget.error.internal"); ok && msg != want {
+				t.Errorf("panic message %q, want the page's %q", msg, want)
+			} else if !ok {
+				t.Errorf("the %s strings have no widget.error.internal: the panic message %q is not localized", p.Lang, msg)
+			}
+			expectKept(t, ctx, victim, vc, vpage, loc) // the last good result stays
+
+			oc, opage := other.calc(t)
+			oe, err := PlanEdit(oc, opage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			setValue(t, ctx, other.ID, oe.Param, oe.Value)
+			expectWidget(t, ctx, other, oc, oe.Values, loc)
+			// the victim still answers (and still reports)
+			setValue(t, ctx, victim.ID, ve.Param, vpage.Get(ve.Param))
+			waitJS(t, ctx, victim.ID+" still reports", fmt.Sprintf(`!%s.hidden`, slot))
+		})
+	}
+}
+
+// TestWithoutJavaScript loads every page with scripts disabled: the page
+// says it is static, and every widget shows the pre-rendered numbers.
+func TestWithoutJavaScript(t *testing.T) {
+	ctx := tab(t)
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range widgetPages(t) {
+		if err := chromedp.Do(ctx, chromedp.Navigate(pageURL(p, ""))); err != nil {
+			t.Fatalf("%s: %v", p.Path, err)
+		}
+		loc := pageLocale(t, ctx, p)
+		if r := eval[string](t, ctx, `document.documentElement.getAttribute('data-ready') || ''`); r != "" {
+			t.Errorf("%s: data-ready=%q without JavaScript", p.Path, r)
+		}
+		ws, err := widgets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range ws {
+			if !w.Static || w.Live {
+				t.Errorf("%s %s: static notice shown=%v, live=%v", p.Path, w.ID, w.Static, w.Live)
+			}
+			for _, o := range w.Outs {
+				if o[1] == "" {
+					t.Errorf("%s %s: %s has no data-value", p.Path, w.ID, o[0])
+				}
+			}
+			c, page := w.calc(t)
+			if bad, err := mismatches(ctx, w, c, page, loc, false); err != nil || len(bad) > 0 {
+				t.Errorf("%s %s without JavaScript: %v %s", p.Path, w.ID, err, strings.Join(bad, "; "))
+			}
+		}
+	}
+}
+
+func asCalcError(t *testing.T, err error) *calc.Error {
+	t.Helper()
+	var ce *calc.Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("%v is not a *calc.Error", err)
+	}
+	return ce
+}
+
+// axeViolation is one rule axe-core found broken.
+type axeViolation struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
+
+// TestAxe runs axe-core on every page, hydrated, in the light and the dark
+// scheme: no violation.
+func TestAxe(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(env.root, "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core: %v (run `make deps`: npm ci --ignore-scripts)", err)
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		for _, p := range env.pages {
+			t.Run(scheme+"-"+p.Name(), func(t *testing.T) {
+				ctx := tab(t)
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+					t.Fatal(err)
+				}
+				open(t, ctx, p, "")
+				if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](string(src)+";0")); err != nil {
+					t.Fatalf("injecting axe-core: %v", err)
+				}
+				vs, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](`axe.run(document, {resultTypes: ['violations']}).then(r =>
+					r.violations.map(v => ({id: v.id, impact: v.impact || '', help: v.help,
+						nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(1).join(' '))})))`,
+					chromedp.EvalAwaitPromise))
+				if err != nil {
+					t.Fatalf("axe.run: %v", err)
+				}
+				for _, v := range vs {
+					t.Errorf("axe %s (%s): %s\n    %s", v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "\n    "))
+				}
+			})
+		}
+	}
+}
+
+// TestScreenshots writes a full-page screenshot of every page, on a
+// desktop and on a 390 px phone, in the light and the dark scheme, into
+// e2e-out/screenshots/.
+func TestScreenshots(t *testing.T) {
+	dir := filepath.Join(env.out, "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sizes := []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"desktop", 1280, 900, false}, {"phone", 390, 844, true}}
+	n := 0
+	for _, sz := range sizes {
+		for _, scheme := range []string{"light", "dark"} {
+			ctx := tab(t)
+			var opts []chromedp.EmulateViewportOption
+			if sz.mobile {
+				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))
+			}
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(sz.width, sz.height, opts...)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range env.pages {
+				open(t, ctx, p, "")
+				time.Sleep(50 * time.Millisecond) // fonts and layout settle
+				img, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+				if err != nil {
+					t.Fatalf("%s: %v", p.Path, err)
+				}
+				f := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.jpg", p.Name(), sz.name, scheme))
+				if err := os.WriteFile(f, img, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d screenshots in %s", n, dir)
+}

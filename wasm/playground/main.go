@@ -1,0 +1,289 @@
+//go:build js && wasm
+
+// Command playground is the browser side of retrylab's widgets, compiled to
+// WebAssembly and loaded once per page by site/assets/app.js. It hydrates
+// every [data-widget] the build rendered (docs/dom.md): it reads the
+// widget's parameters from the page and the URL query, listens to its
+// controls, recomputes through the calculator registry on each animation
+// frame that follows an input, re-renders the output and the prose
+// citations with the renderer the build used (site/widget), and keeps the
+// state in the URL (?ID.NAME=VALUE) so that a link shares what the reader
+// sees. Every recompute runs under recover: a panic is reported in its
+// widget and the others keep working. It writes nothing to the console.
+//
+// Test hooks, present only when the URL asks for them:
+//   - ?debug-panic=ID: every recompute of widget ID panics (the e2e test
+//     of panic isolation); window.__retrylabPanic(id) arms it for another.
+//   - ?bench=1: window.__retrylabBench(id, query, n) recomputes widget id
+//     n times with the parameters of query and returns the durations in
+//     milliseconds (performance.now), for `make bench`.
+package main
+
+import (
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"retrylab/calc"
+	"retrylab/site/locale"
+)
+
+// app is the page: its locale, its widgets and the URL state.
+type app struct {
+	win     dom.Window
+	doc     dom.Document
+	loc     locale.Locale
+	widgets []*widget
+	byID    map[string]*widget
+
+	frame     bool   // an animation frame is requested
+	committed string // location.search of the current history entry
+}
+
+func main() {
+	a := &app{win: dom.GetWindow(), byID: map[string]*widget{}}
+	a.doc = a.win.Document()
+	a.loc = pageLocale(a.doc)
+	reg := calc.New()
+	q := a.query()
+	for _, root := range a.doc.QuerySelectorAll("[data-widget]") {
+		func() {
+			defer func() {
+				if recover() != nil {
+					root.SetAttribute("data-error", "internal")
+				}
+			}()
+			w, why := newWidget(a, root, reg)
+			if w == nil {
+				root.SetAttribute("data-error", "contract")
+				root.SetAttribute("data-error-detail", why)
+				return
+			}
+			if q.Get("debug-panic") == w.id {
+				w.forcePanic = true
+			}
+			a.widgets = append(a.widgets, w)
+			a.byID[w.id] = w
+			w.hydrate()
+			w.apply(q, true)
+		}()
+	}
+	a.committed = a.win.Location().Search()
+	a.syncLinks(encodeSearch(a.state()))
+	a.win.AddEventListener("popstate", false, func(dom.Event) { a.popstate() })
+	if q.Has("debug-panic") {
+		js.Global().Set("__retrylabPanic", js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) > 0 {
+				if w := a.byID[args[0].String()]; w != nil {
+					w.forcePanic = true
+					w.recompute()
+				}
+			}
+			return nil
+		}))
+	}
+	if q.Get("bench") == "1" {
+		js.Global().Set("__retrylabBench", js.FuncOf(a.bench))
+	}
+	// site/assets/app.js clears the widgets' loading state and marks
+	// <html data-ready="true">; without the loader, mark it here.
+	if ready := js.Global().Get("retrylabReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	} else {
+		a.doc.DocumentElement().SetAttribute("data-ready", "true")
+	}
+	select {}
+}
+
+// pageLocale reads the page's strings from
+// <script type="application/json" id="retrylab-data">.
+func pageLocale(doc dom.Document) locale.Locale {
+	el := doc.GetElementByID("retrylab-data")
+	lang := doc.DocumentElement().GetAttribute("lang")
+	if el == nil {
+		return locale.Locale{Lang: lang}
+	}
+	var data struct {
+		Lang    string
+		Strings map[string]string
+		Locale  *locale.Locale
+	}
+	if json.Unmarshal([]byte(el.TextContent()), &data) != nil {
+		return locale.Locale{Lang: lang}
+	}
+	if data.Locale != nil {
+		return *data.Locale
+	}
+	if data.Lang == "" {
+		data.Lang = lang
+	}
+	return locale.Locale{Lang: data.Lang, Strings: data.Strings}
+}
+
+// query parses location.search.
+func (a *app) query() url.Values {
+	q, err := url.ParseQuery(trimQ(a.win.Location().Search()))
+	if err != nil {
+		return url.Values{}
+	}
+	return q
+}
+
+func trimQ(s string) string {
+	if len(s) > 0 && s[0] == '?' {
+		return s[1:]
+	}
+	return s
+}
+
+// state returns the page's query with every widget's state in it.
+func (a *app) state() url.Values {
+	q := a.query()
+	for _, w := range a.widgets {
+		setWidget(q, w.id, w.urlDiff)
+	}
+	return q
+}
+
+// guard runs f for widget w under recover, so that no callback can end
+// the program.
+func (a *app) guard(w *widget, f func()) {
+	defer func() {
+		if r := recover(); r != nil && w != nil {
+			w.showPanic(r)
+		}
+	}()
+	f()
+}
+
+// schedule asks for one recompute of w at the next animation frame; the
+// inputs of one frame coalesce into one recompute per widget.
+func (a *app) schedule(w *widget) {
+	w.dirty = true
+	if a.frame {
+		return
+	}
+	a.frame = true
+	a.win.RequestAnimationFrame(func(time.Duration) { a.onFrame() })
+}
+
+// onFrame recomputes every widget that changed since the last frame and
+// writes the live state into the current history entry.
+func (a *app) onFrame() {
+	a.frame = false
+	changed := false
+	for _, w := range a.widgets {
+		if w.dirty {
+			a.guard(w, func() {
+				if w.recompute() {
+					changed = true
+				}
+			})
+		}
+	}
+	if changed {
+		a.replace(encodeSearch(a.state()))
+	}
+}
+
+// replace writes search into the current history entry (while a control
+// moves).
+func (a *app) replace(search string) {
+	if search == a.win.Location().Search() {
+		return
+	}
+	history().Call("replaceState", nil, "", a.href(search))
+	a.syncLinks(search)
+}
+
+// commit makes the current state a new history entry (a change is done):
+// the entry the reader left keeps the state it had when it was committed.
+func (a *app) commit() {
+	search := encodeSearch(a.state())
+	if search == a.committed {
+		a.replace(search)
+		return
+	}
+	h := history()
+	h.Call("replaceState", nil, "", a.href(a.committed))
+	h.Call("pushState", nil, "", a.href(search))
+	a.committed = search
+	a.syncLinks(search)
+}
+
+// history is window.history (dom/v2's Window.History is not implemented).
+func history() js.Value { return js.Global().Get("history") }
+
+// href is the page's path with search and the current fragment.
+func (a *app) href(search string) string {
+	loc := a.win.Location()
+	return loc.Pathname() + search + loc.Hash()
+}
+
+// popstate restores the state of the history entry the reader went to.
+func (a *app) popstate() {
+	a.committed = a.win.Location().Search()
+	q := a.query()
+	for _, w := range a.widgets {
+		a.guard(w, func() { w.apply(q, false) })
+	}
+	a.syncLinks(a.committed)
+}
+
+// syncLinks makes the language switcher keep the state: every link to a
+// translation of this page carries the query.
+func (a *app) syncLinks(search string) {
+	for _, el := range a.doc.QuerySelectorAll("a[hreflang]") {
+		el.SetAttribute("href", withSearch(el.GetAttribute("href"), search))
+	}
+}
+
+// bench is window.__retrylabBench(id, query, n): n recomputes of widget id
+// with the parameters of query (without prefix), each timed with
+// performance.now. It returns {ms: [...]} or {error: message}.
+func (a *app) bench(_ js.Value, args []js.Value) any {
+	result := js.Global().Get("Object").New()
+	if len(args) < 3 {
+		result.Set("error", "usage: __retrylabBench(id, query, n)")
+		return result
+	}
+	w := a.byID[args[0].String()]
+	if w == nil {
+		result.Set("error", "no widget "+args[0].String())
+		return result
+	}
+	values, err := url.ParseQuery(args[1].String())
+	if err != nil {
+		result.Set("error", err.Error())
+		return result
+	}
+	values = overlay(w.page, values)
+	perf := js.Global().Get("performance")
+	n := args[2].Int()
+	ms := js.Global().Get("Array").New()
+	for i := 0; i < n; i++ {
+		t0 := perf.Call("now").Float()
+		ok := w.compute(values, false)
+		t1 := perf.Call("now").Float()
+		if !ok {
+			result.Set("error", w.root.QuerySelector("[data-error-for]:not([hidden])").TextContent())
+			return result
+		}
+		ms.Call("push", t1-t0)
+	}
+	result.Set("ms", ms)
+	return result
+}
+
+// randomSeed draws a seed from crypto.getRandomValues: 53 bits, so that it
+// also reads exactly as a JavaScript number.
+func randomSeed() string {
+	buf := js.Global().Get("Uint32Array").New(2)
+	js.Global().Get("crypto").Call("getRandomValues", buf)
+	hi, lo := uint64(buf.Index(0).Int())&(1<<21-1), uint64(buf.Index(1).Int())
+	return strconv.FormatUint(hi<<32|lo, 10)
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"net/url"
+	"strings"
+
+	"retrylab/calc"
+)
+
+// The URL state of a page: every widget's parameters that differ from the
+// page's own values, as query keys prefixed by the widget's id
+// ("?jitter-1.seed=7&a.q=0.9"), so that several widgets share one URL. An
+// empty value ("?jitter-1.cap_ms=") means "absent": the page sets an
+// optional parameter that the reader cleared. Keys without a known widget
+// prefix (debug-panic, bench, a tracker's) are kept as they are.
+
+// widgetQuery returns the parameters of widget id in the page query q,
+// without the prefix. An empty value stays in the result: it means absent.
+func widgetQuery(q url.Values, id string) url.Values {
+	out := url.Values{}
+	prefix := id + "."
+	for k, vs := range q {
+		if name, ok := strings.CutPrefix(k, prefix); ok && name != "" && len(vs) > 0 {
+			out[name] = []string{vs[len(vs)-1]}
+		}
+	}
+	return out
+}
+
+// overlay returns base with the parameters of over applied: a non-empty
+// value replaces, an empty value removes (the optional parameter becomes
+// absent). Neither argument is modified.
+func overlay(base, over url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range base {
+		out[k] = append([]string(nil), vs...)
+	}
+	for k, vs := range over {
+		if len(vs) == 0 {
+			continue
+		}
+		if v := vs[len(vs)-1]; v == "" {
+			delete(out, k)
+		} else {
+			out.Set(k, v)
+		}
+	}
+	return out
+}
+
+// pageValues returns the widget's starting values: the page's
+// data-defaults, then each parameter's declared default for those the page
+// leaves out (an optional parameter without default stays absent).
+func pageValues(c *calc.Calculator, defaults url.Values) url.Values {
+	out := url.Values{}
+	for _, p := range c.Params {
+		if v, ok := defaults[p.Name]; ok && len(v) > 0 {
+			out.Set(p.Name, v[len(v)-1])
+		} else if p.Default != "" {
+			out.Set(p.Name, p.Default)
+		}
+	}
+	return out
+}
+
+// diff returns the query that turns the page's values into cur, both as
+// canonical text (calc.Args.Query of Args in which every value was given):
+// the parameters whose text differs, and an empty value for those cur
+// leaves absent.
+func diff(c *calc.Calculator, page, cur url.Values) url.Values {
+	out := url.Values{}
+	for _, p := range c.Params {
+		cv, cok := cur[p.Name]
+		pv, pok := page[p.Name]
+		switch {
+		case cok && (!pok || cv[0] != pv[0]):
+			out.Set(p.Name, cv[0])
+		case !cok && pok:
+			out.Set(p.Name, "")
+		}
+	}
+	return out
+}
+
+// setWidget replaces the keys of widget id in q by d (prefixed); it
+// modifies q.
+func setWidget(q url.Values, id string, d url.Values) {
+	prefix := id + "."
+	for k := range q {
+		if strings.HasPrefix(k, prefix) {
+			delete(q, k)
+		}
+	}
+	for k, vs := range d {
+		q[prefix+k] = append([]string(nil), vs...)
+	}
+}
+
+// encodeSearch writes q as a location.search: "" when empty, else "?"
+// and the keys in sorted order.
+func encodeSearch(q url.Values) string {
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + q.Encode()
+}
+
+// withSearch replaces the query of a link (keeping its fragment) by search.
+func withSearch(href, search string) string {
+	frag := ""
+	if i := strings.IndexByte(href, '#'); i >= 0 {
+		href, frag = href[:i], href[i:]
+	}
+	if i := strings.IndexByte(href, '?'); i >= 0 {
+		href = href[:i]
+	}
+	return href + search + frag
+}
+
+// canonical parses values and returns the Args and the canonical text of
+// every value present (all of them count as given).
+func canonical(c *calc.Calculator, values url.Values) (calc.Args, url.Values, error) {
+	a, err := c.Parse(values)
+	if err != nil {
+		return a, nil, err
+	}
+	return a, a.Query(), nil
+}
+
+// boolText reports whether the text of a Bool parameter is true, with the
+// spellings calc accepts.
+func boolText(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "1", "yes", "on":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"net/url"
+	"testing"
+
+	"retrylab/calc"
+)
+
+func attempts(t *testing.T) *calc.Calculator {
+	t.Helper()
+	c, ok := calc.New().Lookup("attempts")
+	if !ok {
+		t.Fatal("no attempts calculator")
+	}
+	return c
+}
+
+func TestURLStateRoundTrip(t *testing.T) {
+	c := attempts(t)
+	page := pageValues(c, url.Values{"q": {"0.9"}})
+	if got := page.Encode(); got != "n=3&q=0.9" {
+		t.Fatalf("pageValues = %q, want n=3&q=0.9", got)
+	}
+	_, pageCanon, err := canonical(c, page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		form   url.Values
+		search string // the URL after writing the state of widget "a" into ?other=1&b.q=0.2
+	}{
+		{"page values", url.Values{"q": {"0.9"}, "n": {"3"}}, "?b.q=0.2&other=1"},
+		{"canonical equal", url.Values{"q": {"0.90"}, "n": {"3.0"}}, "?b.q=0.2&other=1"},
+		{"one changed", url.Values{"q": {"0.25"}, "n": {"3"}}, "?a.q=0.25&b.q=0.2&other=1"},
+		{"both changed", url.Values{"q": {"1"}, "n": {"7"}}, "?a.n=7&a.q=1&b.q=0.2&other=1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, canon, err := canonical(c, tt.form)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := url.Values{"other": {"1"}, "b.q": {"0.2"}, "a.n": {"99"}}
+			setWidget(q, "a", diff(c, pageCanon, canon))
+			if got := encodeSearch(q); got != tt.search {
+				t.Fatalf("search = %q, want %q", got, tt.search)
+			}
+			// reading the URL back gives the same canonical values
+			back := overlay(page, widgetQuery(q, "a"))
+			_, canon2, err := canonical(c, back)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if canon2.Encode() != canon.Encode() {
+				t.Fatalf("round trip %q, want %q", canon2.Encode(), canon.Encode())
+			}
+		})
+	}
+}
+
+func TestOptionalAbsentIsEmptyValue(t *testing.T) {
+	c := &calc.Calculator{Name: "x", Params: []calc.Param{
+		{Name: "base", Kind: calc.Float, Default: "1"},
+		{Name: "cap", Kind: calc.Float, Optional: true},
+	}}
+	page := pageValues(c, url.Values{"cap": {"5"}})
+	cur := url.Values{"base": {"1"}} // the reader cleared cap
+	d := diff(c, page, cur)
+	if got := d.Encode(); got != "cap=" {
+		t.Fatalf("diff = %q, want cap=", got)
+	}
+	back := overlay(page, d)
+	if back.Has("cap") || back.Get("base") != "1" {
+		t.Fatalf("overlay = %v, want base only", back)
+	}
+}
+
+func TestWidgetQueryIgnoresOtherPrefixes(t *testing.T) {
+	q, _ := url.ParseQuery("a.q=1&ab.q=2&a.=3&a=4&a.n=5&a.n=6")
+	got := widgetQuery(q, "a")
+	if got.Encode() != "n=6&q=1" {
+		t.Fatalf("widgetQuery = %q, want n=6&q=1", got.Encode())
+	}
+}
+
+func TestWithSearch(t *testing.T) {
+	tests := []struct{ href, search, want string }{
+		{"/es/retries/", "?a.q=1", "/es/retries/?a.q=1"},
+		{"/es/retries/?old=1#x", "?a.q=1", "/es/retries/?a.q=1#x"},
+		{"/es/retries/?old=1", "", "/es/retries/"},
+	}
+	for _, tt := range tests {
+		if got := withSearch(tt.href, tt.search); got != tt.want {
+			t.Errorf("withSearch(%q, %q) = %q, want %q", tt.href, tt.search, got, tt.want)
+		}
+	}
+}
+
+func TestBoolText(t *testing.T) {
+	for s, want := range map[string]bool{"true": true, "ON": true, "1": true, "false": false, "": false, "no": false} {
+		if boolText(s) != want {
+			t.Errorf("boolText(%q) = %v", s, !want)
+		}
+	}
+}
