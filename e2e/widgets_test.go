@@ -22,7 +22,7 @@ type widgetInfo struct {
 	Defaults string     `json:"defaults"`
 	Live     bool       `json:"live"`
 	Error    string     `json:"error"`
-	Outs     [][]string `json:"outs"` // [field, data-value, text]
+	Outs     [][]string `json:"outs"`     // [field, data-value, text]
 	Static   bool       `json:"static"`   // the "static page" notice is shown
 	Disabled int        `json:"disabled"` // buttons still disabled
 }

@@ -22,9 +22,9 @@ type widget struct {
 	views []string
 	cites []dom.Element // output[data-cite^="ID."] anywhere in the page
 
-	page     url.Values // the page's values (data-defaults + declared defaults)
+	page      url.Values // the page's values (data-defaults + declared defaults)
 	pageCanon url.Values // their canonical text
-	urlDiff  url.Values // the state written into the URL: last good values minus the page's
+	urlDiff   url.Values // the state written into the URL: last good values minus the page's
 
 	dirty      bool // an input is waiting for the next animation frame
 	forcePanic bool // test hook: every recompute panics (?debug-panic=ID)
