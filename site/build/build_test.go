@@ -229,7 +229,6 @@ func TestBuildBadContent(t *testing.T) {
 
 var (
 	attrRE = regexp.MustCompile(`(?:href|src)="([^"]*)"`)
-	idRE   = regexp.MustCompile(` id="([^"]*)"`)
 	altRE  = regexp.MustCompile(`<link rel="alternate" hreflang="([a-z-]+)" href="([^"]*)">`)
 )
 

@@ -13,11 +13,11 @@ import (
 func (c *Converter) include(spec string) (string, error) {
 	file, region, hasRegion := strings.Cut(spec, "#")
 	if c.opts.Include == nil {
-		return "", fmt.Errorf("include %s: includes are not available here", spec)
+		return "", fmt.Errorf("include %s: no repository to include from", spec)
 	}
 	clean := path.Clean(file)
 	if !fs.ValidPath(clean) || clean != file {
-		return "", fmt.Errorf("include %s: the path must be relative to the repository root, without . or ..", spec)
+		return "", fmt.Errorf("include %s: the path must be relative to the repository root (no . or .. parts)", spec)
 	}
 	b, err := fs.ReadFile(c.opts.Include, clean)
 	if err != nil {
