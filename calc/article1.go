@@ -5,5 +5,10 @@ package calc
 func article1() []*Calculator {
 	return []*Calculator{
 		attemptsCalc(),
+		amplificationCalc(),
+		budgetCalc(),
+		jitterCalc(),
+		deadlineCalc(),
+		peakCalc(),
 	}
 }
