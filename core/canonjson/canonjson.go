@@ -18,11 +18,12 @@
 // duplicate keys the last wins, as in a Python dict. Escaped lone
 // surrogates ("\ud800") survive, as they do in a Python str.
 //
-// Where Python would produce something that is not JSON, or fail, Parse
+// Where Python would fail, or write something that is not JSON, Canonical
 // returns an error instead: NaN, Infinity and -Infinity (which json.loads
-// accepts), a float literal that overflows to infinity ("1e400"), an
-// integer of more than 4300 digits (CPython's int limit), nesting deeper
-// than MaxDepth, invalid UTF-8, and invalid JSON.
+// accepts) and float literals that overflow to infinity ("1e400") when they
+// remain in the document (a later duplicate key may replace one, as in
+// Python), an integer of more than 4300 digits (CPython's int limit),
+// nesting deeper than MaxDepth, invalid UTF-8, and invalid JSON.
 package canonjson
 
 import (
@@ -76,6 +77,9 @@ func Canonical(text []byte) (string, error) {
 	if p.i < len(p.s) {
 		return "", p.fail("extra data after the document")
 	}
+	if err := firstInvalid(v); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	b.Grow(len(text))
 	write(&b, v)
@@ -103,10 +107,16 @@ const (
 	kString // str holds code points, lone surrogates included
 	kArray
 	kObject
+	// kInvalid is NaN, ±Infinity or a float that overflows: json.loads
+	// reads them, json.dumps would write them, and they are not JSON. As
+	// in Python, a later duplicate key can replace one; only those that
+	// remain in the document are refused.
+	kInvalid
 )
 
 type value struct {
 	kind kind
+	err  *Error // kInvalid
 	text string
 	str  []rune
 	arr  []value
@@ -163,11 +173,11 @@ func (p *parser) value(depth int) (value, error) {
 	case c == 'n' && p.lit("null"):
 		return value{kind: kNull}, nil
 	case c == 'N' && p.lit("NaN"):
-		return value{}, &Error{p.i - 3, "NaN is not allowed (Python would write NaN, which is not JSON)"}
+		return invalid(p.i-3, "NaN is not allowed (Python would write NaN, which is not JSON)"), nil
 	case c == 'I' && p.lit("Infinity"):
-		return value{}, &Error{p.i - 8, "Infinity is not allowed (it is not JSON)"}
-	case c == '-' && strings.HasPrefix(string(p.s[p.i:min(len(p.s), p.i+9)]), "-Infinity"):
-		return value{}, p.fail("-Infinity is not allowed (it is not JSON)")
+		return invalid(p.i-8, "Infinity is not allowed (it is not JSON)"), nil
+	case c == '-' && p.lit("-Infinity"):
+		return invalid(p.i-9, "-Infinity is not allowed (it is not JSON)"), nil
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	}
@@ -220,6 +230,33 @@ func (p *parser) object(depth int) (value, error) {
 			return value{}, p.fail("expected ',' or '}' in an object")
 		}
 	}
+}
+
+func invalid(at int, msg string) value { return value{kind: kInvalid, err: &Error{at, msg}} }
+
+// firstInvalid returns the error of the first kInvalid value left in v,
+// in input order.
+func firstInvalid(v value) *Error {
+	var first *Error
+	var walk func(value)
+	walk = func(v value) {
+		switch v.kind {
+		case kInvalid:
+			if first == nil || v.err.Offset < first.Offset {
+				first = v.err
+			}
+		case kArray:
+			for _, el := range v.arr {
+				walk(el)
+			}
+		case kObject:
+			for _, m := range v.obj {
+				walk(m.val)
+			}
+		}
+	}
+	walk(v)
+	return first
 }
 
 // sortDedup sorts members by key in code point order and keeps, for each
@@ -398,7 +435,7 @@ func (p *parser) number() (value, error) {
 		if len(lit) > 40 {
 			lit = lit[:40] + "…"
 		}
-		return value{}, &Error{start, fmt.Sprintf("number %s is too large for a float (Python would read it as Infinity, which is not JSON)", lit)}
+		return invalid(start, fmt.Sprintf("number %s is too large for a float (Python would read it as Infinity, which is not JSON)", lit)), nil
 	}
 	return value{kind: kNumber, text: FloatRepr(f)}, nil
 }

@@ -139,3 +139,21 @@ func ExampleKey() {
 	// {"document_id":"doc-42","max_output_tokens":1000}
 	// acme:summarize:8a5dbf3d81e17c323058f3e9d175f5ad2ceeb7ba6e27c9b5ffebe9100579dc35
 }
+
+// As in Python, a NaN or an overflowing float replaced by a later
+// duplicate key is not in the document, so it is not refused.
+func TestInvalidReplacedByDuplicate(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":NaN,"a":1}`:                   `{"a":1}`,
+		`{"a":1e400,"b":[],"a":-0.0}`:       `{"a":-0.0,"b":[]}`,
+		`{"\ud83c\udf04":-Infinity,"🌄":""}`: `{"\ud83c\udf04":""}`,
+	} {
+		got, err := Canonical([]byte(in))
+		if err != nil || got != want {
+			t.Errorf("Canonical(%s) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	if _, err := Canonical([]byte(`{"a":1,"a":NaN}`)); err == nil {
+		t.Error("a NaN that wins is accepted")
+	}
+}
