@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"retrylab/core/canonjson"
 )
 
 // Calculator is one experiment: a name, its parameters and the function
@@ -265,7 +267,11 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 			return bad(CodeTooLong, map[string]string{"max": strconv.Itoa(p.maxLen())})
 		}
 		if !json.Valid([]byte(text)) {
-			return bad(CodeJSON, map[string]string{"detail": "syntax error"})
+			detail := "syntax error"
+			if _, err := canonjson.Canonical([]byte(text)); err != nil {
+				detail = err.Error() // where and what: "at byte 0: NaN is not allowed …"
+			}
+			return bad(CodeJSON, map[string]string{"detail": detail})
 		}
 		return text, text, nil
 	}
