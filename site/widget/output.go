@@ -29,18 +29,19 @@ type outCtx struct {
 // the default set; every calculator also has "table" and "bars" (the
 // generic chart of its numeric lists).
 var views = map[string][]struct {
-	name string
-	fn   view
+	name  string
+	fn    view
+	extra bool // offered, but not in the default set
 }{
-	"attempts":      {{"curve", attemptsCurve}},
-	"amplification": {{"tree", amplificationTree}},
-	"budget":        {{"histogram", budgetHistogram}, {"tokens", budgetTokens}},
-	"jitter":        {{"histogram", jitterHistogram}},
-	"deadline":      {{"timeline", deadlineTimeline}},
-	"peak":          {{"distribution", peakDistribution}},
-	"limits":        {{"utilization", limitsUtilization}},
-	"backoff":       {{"arrivals", backoffArrivals}},
-	"dispatch":      {{"queue", dispatchQueue}},
+	"attempts":      {{"curve", attemptsCurve, false}},
+	"amplification": {{"tree", amplificationTree, false}},
+	"budget":        {{"histogram", budgetHistogram, false}, {"tokens", budgetTokens, false}},
+	"jitter":        {{"histogram", jitterHistogram, false}},
+	"deadline":      {{"timeline", deadlineTimeline, false}},
+	"peak":          {{"distribution", peakDistribution, false}, {"bin", peakBin, true}},
+	"limits":        {{"utilization", limitsUtilization, false}},
+	"backoff":       {{"arrivals", backoffArrivals, false}},
+	"dispatch":      {{"queue", dispatchQueue, false}},
 }
 
 // Views returns every view name calculator c offers.
@@ -59,7 +60,9 @@ func DefaultViews(c *calc.Calculator) []string {
 	names := []string{"table"}
 	if vs := views[c.Name]; len(vs) > 0 {
 		for _, v := range vs {
-			names = append(names, v.name)
+			if !v.extra {
+				names = append(names, v.name)
+			}
 		}
 		return names
 	}
@@ -202,8 +205,20 @@ var fieldFormats = map[string]string{
 // hidden are fields never written in the table: raw samples, plotted by
 // the charts (and null when too many to keep).
 var hidden = map[string]bool{
-	"jitter.arrivals_ms": true,
-	"backoff.arrivals_s": true,
+	"jitter.arrivals_ms":      true,
+	"backoff.arrivals_s":      true,
+	"peak.max_at_least":       true,
+	"peak.note":               true,
+	"peak.max_note":           true,
+	"amplification.tree_note": true,
+}
+
+// notes are the English notes of results, written in the reader's
+// language after the table when the result has them (the calculator's
+// English note explains the same thing to the API's readers).
+var notes = []struct{ field, key, def string }{
+	{"peak.note", "view.peak.table.note_exact", "The exact probability is not computed: with this many clients and bins it would exceed the work bound; the union bound stands."},
+	{"peak.max_note", "view.peak.table.note_max", "The distribution of the fullest bin is not computed: with this many clients and bins it would exceed the work bound."},
 }
 
 // tableField reports whether a field belongs in the results table: not an
@@ -242,6 +257,15 @@ func resultTable(o *outCtx) error {
 			esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(cellText(o.c, o.loc, f)))
 	}
 	b.WriteString("</tbody></table>\n")
+	for _, n := range notes {
+		calcName, fieldName, _ := strings.Cut(n.field, ".")
+		if calcName != o.c.Name {
+			continue
+		}
+		if raw, ok := o.r.raw(fieldName); ok && jsonKind(raw) == 's' && string(raw) != `""` {
+			fmt.Fprintf(b, `<p class="widget-note" data-note="%s">%s</p>`+"\n", esc(fieldName), esc(o.loc.TOr(n.key, n.def)))
+		}
+	}
 	return nil
 }
 

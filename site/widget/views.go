@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -168,9 +169,74 @@ func limitsUtilization(o *outCtx) error {
 	return nil
 }
 
-// peakDistribution: the distribution of one bin's count, Binomial(n, 1/k),
-// the values at or above the threshold marked.
+// peakDistribution: the distribution of the fullest bin's count, from the
+// result's max_at_least (P(max >= m)); the values at or above the
+// threshold marked. Without it (too large to compute) the distribution of
+// one bin's count stands in, under its own title.
 func peakDistribution(o *outCtx) error {
+	atLeast, ok := o.r.nums("max_at_least")
+	if !ok || len(atLeast) < 2 {
+		return peakBin(o)
+	}
+	tf, ok1 := argFloat(o.a, "threshold")
+	nf, ok2 := argFloat(o.a, "clients")
+	kf, ok3 := argFloat(o.a, "bins")
+	if !ok1 || !ok2 || !ok3 {
+		return errNoData
+	}
+	t := int(tf)
+	// P(max = m) = P(max >= m) - P(max >= m+1); the list ends where the
+	// tail is below 1e-15, so the last value is the rest.
+	lo := 0
+	for lo+1 < len(atLeast) && atLeast[lo+1] >= 1-1e-12 {
+		lo++ // P(max = m) is 0 below the pigeonhole bound: start there
+	}
+	var cats []string
+	var vals []float64
+	var mark []bool
+	vmark := 0
+	for m := lo; m < len(atLeast); m++ {
+		p := atLeast[m]
+		if m+1 < len(atLeast) {
+			p -= atLeast[m+1]
+		}
+		cats = append(cats, o.loc.Int(int64(m)))
+		vals = append(vals, math.Max(p, 0))
+		mark = append(mark, m >= t)
+		if m == t {
+			vmark = len(cats)
+		}
+	}
+	mode, _ := o.r.num("max_most_likely")
+	anyBin := "?"
+	if t < len(atLeast) {
+		anyBin = o.loc.Number(atLeast[t])
+	} else {
+		anyBin = "< " + o.loc.Number(1e-15)
+	}
+	ch := chart{
+		View:  "distribution",
+		Title: o.vt("distribution", "max_title", "How many clients the fullest bin holds"),
+		Desc: o.vt("distribution", "max_desc", "Probability that the fullest of {k} bins receives exactly m of the {n} clients; the most likely value is {mode}; the marked bars, {t} and more, together have probability {any}.",
+			"n", o.loc.Int(int64(nf)), "k", o.loc.Int(int64(kf)), "t", o.loc.Int(int64(t)), "mode", o.loc.Number(mode), "any", anyBin),
+		XLabel:     o.vt("distribution", "max_x", "clients in the fullest bin"),
+		YLabel:     o.vt("distribution", "y", "probability"),
+		Categories: cats,
+		Series:     []series{{Name: o.vt("distribution", "y", "probability"), Values: vals, Mark: mark}},
+		VMark:      vmark,
+		VLabel:     o.vt("distribution", "threshold", "threshold {t}", "t", o.loc.Int(int64(t))),
+		OutField:   "max_at_least", OutRaw: o.outRaw("max_at_least"),
+	}
+	if len(cats) > 400 {
+		return errNoData
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// peakBin: the distribution of one bin's count, Binomial(n, 1/k), the
+// values at or above the threshold marked.
+func peakBin(o *outCtx) error {
 	nf, ok1 := argFloat(o.a, "clients")
 	kf, ok2 := argFloat(o.a, "bins")
 	tf, ok3 := argFloat(o.a, "threshold")
@@ -200,7 +266,7 @@ func peakDistribution(o *outCtx) error {
 	}
 	tail, _ := o.r.num("single_bin_tail")
 	ch := chart{
-		View:  "distribution",
+		View:  "bin",
 		Title: o.vt("distribution", "title", "How many clients land in one bin"),
 		Desc: o.vt("distribution", "desc", "Probability that a given bin receives x of the {n} clients when each picks one of {k} bins at random; the marked bars, {t} and more, together have probability {tail}.",
 			"n", o.loc.Int(int64(n)), "k", o.loc.Int(int64(kf)), "t", o.loc.Int(int64(t)), "tail", o.loc.Number(tail)),
@@ -261,62 +327,98 @@ func amplificationTree(o *outCtx) error {
 	}
 	ch.write(o.b, o.loc)
 	const maxLeaves = 81
-	if final > maxLeaves {
+	nodes, ok := treeNodes(o.r)
+	switch {
+	case final > maxLeaves:
 		fmt.Fprintf(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
 			esc(o.vt("tree", "too_large", "The call tree has {final} leaves: too many to draw legibly (at most {max}); the bars above count them.", "final", o.loc.Number(final), "max", o.loc.Int(maxLeaves))))
-		return nil
+	case !ok:
+		fmt.Fprintf(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
+			esc(o.vt("tree", "not_drawn", "The call tree is not drawn: it has too many nodes; the bars above count the calls.")))
+	default:
+		writeTree(o.b, nodes, o.vt("tree", "title", "The call tree"),
+			o.vt("tree", "desc", "One request at the top; each layer repeats the whole subtree below it {list} times; {final} calls reach the service.", "list", numsText(o.loc, att), "final", o.loc.Number(final)))
 	}
-	writeTree(o.b, o.loc, att, o.vt("tree", "title", "The call tree"),
-		o.vt("tree", "desc", "One request at the top; each layer repeats the whole subtree below it {list} times; {final} calls reach the service.", "list", numsText(o.loc, att), "final", o.loc.Number(final)))
 	return nil
 }
 
-// writeTree draws the call tree: the request at the top, then each
-// layer's calls, each node with its attempts as children.
-func writeTree(b *strings.Builder, loc locale.Locale, att []float64, title, desc string) {
-	levels := len(att)
-	h := 40.0 + 56*float64(levels)
-	fmt.Fprintf(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %d %s" role="img" fill="currentColor">`, int(chartW), f1(h))
-	fmt.Fprintf(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
-	// x positions of the nodes of each level, centred over their children
-	counts := []int{1}
-	for _, a := range att {
-		counts = append(counts, counts[len(counts)-1]*int(a))
+// treeNode is one node of the amplification result's tree field.
+type treeNode struct {
+	Level  int `json:"level"`
+	Index  int `json:"index"`
+	Parent int `json:"parent"`
+}
+
+// treeNodes decodes the result's call tree, checking that every parent
+// comes before its children and that levels are consistent.
+func treeNodes(r *result) ([]treeNode, bool) {
+	raw, ok := r.raw("tree")
+	if !ok || jsonKind(raw) != 'a' {
+		return nil, false
 	}
-	xs := make([][]float64, len(counts))
-	leaves := counts[len(counts)-1]
-	span := chartW - 2*marginR
-	xs[len(counts)-1] = make([]float64, leaves)
-	for i := range leaves {
-		xs[len(counts)-1][i] = marginR + (float64(i)+0.5)*span/float64(leaves)
+	var nodes []treeNode
+	if json.Unmarshal(raw, &nodes) != nil || len(nodes) == 0 || nodes[0].Parent != -1 {
+		return nil, false
 	}
-	for l := len(counts) - 2; l >= 0; l-- {
-		k := int(att[l])
-		xs[l] = make([]float64, counts[l])
-		for i := range xs[l] {
-			xs[l][i] = (xs[l+1][i*k] + xs[l+1][i*k+k-1]) / 2
+	for i, n := range nodes[1:] {
+		if n.Parent < 0 || n.Parent > i || nodes[n.Parent].Level != n.Level-1 || n.Index < 0 {
+			return nil, false
 		}
 	}
+	return nodes, true
+}
+
+// writeTree draws the call tree: the request at the top, each call below
+// the call that made it, the deepest calls evenly spread and every other
+// node centred over its children.
+func writeTree(b *strings.Builder, nodes []treeNode, title, desc string) {
+	depth := 0
+	for _, n := range nodes {
+		depth = max(depth, n.Level)
+	}
+	children := make([][]int, len(nodes))
+	for i, n := range nodes[1:] {
+		children[n.Parent] = append(children[n.Parent], i+1)
+	}
+	// leaves in depth-first order spread evenly; parents centred above
+	var leaves int
+	for i := range nodes {
+		if len(children[i]) == 0 {
+			leaves++
+		}
+	}
+	span := chartW - 2*marginR
+	xs := make([]float64, len(nodes))
+	next := 0
+	var place func(i int)
+	place = func(i int) {
+		if len(children[i]) == 0 {
+			xs[i] = marginR + (float64(next)+0.5)*span/float64(leaves)
+			next++
+			return
+		}
+		for _, c := range children[i] {
+			place(c)
+		}
+		xs[i] = (xs[children[i][0]] + xs[children[i][len(children[i])-1]]) / 2
+	}
+	place(0)
+	h := 40.0 + 56*float64(depth)
 	y := func(l int) float64 { return 20 + 56*float64(l) }
 	r := math.Max(1.5, math.Min(7, span/float64(leaves)/2.6))
+	fmt.Fprintf(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %d %s" role="img" fill="currentColor">`, int(chartW), f1(h))
+	fmt.Fprintf(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
 	b.WriteString(`<g class="chart-edge" stroke="currentColor" stroke-opacity="0.5">`)
-	for l := 0; l+1 < len(counts); l++ {
-		k := int(att[l])
-		for i, x := range xs[l] {
-			for j := 0; j < k; j++ {
-				fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x), f1(y(l)), f1(xs[l+1][i*k+j]), f1(y(l+1)))
-			}
-		}
+	for i, n := range nodes[1:] {
+		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(xs[n.Parent]), f1(y(n.Level-1)), f1(xs[i+1]), f1(y(n.Level)))
 	}
 	b.WriteString(`</g><g class="chart-node">`)
-	for l := range counts {
+	for i, n := range nodes {
 		cls := ""
-		if l == len(counts)-1 {
+		if n.Level == depth {
 			cls = ` class="chart-bar-mark"`
 		}
-		for _, x := range xs[l] {
-			fmt.Fprintf(b, `<circle%s cx="%s" cy="%s" r="%s"/>`, cls, f1(x), f1(y(l)), f1(r))
-		}
+		fmt.Fprintf(b, `<circle%s cx="%s" cy="%s" r="%s"/>`, cls, f1(xs[i]), f1(y(n.Level)), f1(r))
 	}
 	b.WriteString(`</g></svg></figure>` + "\n")
 }

@@ -72,11 +72,11 @@ func contractCalcs() []*calc.Calculator {
 func TestContractViews(t *testing.T) {
 	all := locales(t)
 	want := map[string][]string{
-		"amplification": {`data-view="tree"`, `class="chart chart-tree"`, `data-out="calls_per_level" data-value="[3,9,27]"`, `data-out="final_calls" data-value="27"`},
+		"amplification": {`data-view="tree"`, `data-view="tree">L&#39;albero delle chiamate non è disegnato`, `data-out="calls_per_level" data-value="[3,9,27]"`, `data-out="final_calls" data-value="27"`},
 		"budget":        {`data-view="histogram"`, `data-view="tokens"`, `data-out="attempts_histogram" data-value="[80,20,0]"`},
 		"jitter":        {`data-view="histogram"`, `chart-bar chart-bar-mark`, `data-out="peak" data-value="14"`, `name="cap_ms" value=""`, `placeholder=`, `data-action="reseed"`},
 		"deadline":      {`data-view="timeline"`, `chart-seg-over`, `chart-seg-wait`, `data-out="fits" data-value="false"`},
-		"peak":          {`data-view="distribution"`, `data-out="exact_any_bin" data-value="null">—<`, `1,30728×10⁻⁵`},
+		"peak":          {`data-view="bin"`, `data-out="exact_any_bin" data-value="null">—<`, `1,30728×10⁻⁵`},
 	}
 	for _, c := range contractCalcs() {
 		for _, lang := range []string{"it", "es", "zh"} {
@@ -84,7 +84,7 @@ func TestContractViews(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", c.Name, err)
 			}
-			if strings.Contains(out, "widget-note") && c.Name != "amplification" {
+			if strings.Contains(out, `class="widget-note" data-view`) && c.Name != "amplification" {
 				t.Errorf("%s %s: a view could not be drawn:\n%s", c.Name, lang, out)
 			}
 			for _, w := range want[c.Name] {
@@ -168,5 +168,51 @@ func TestNiceTicks(t *testing.T) {
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("niceTicks(%v, %v) = %s, want %s", tc.lo, tc.hi, g, tc.want)
 		}
+	}
+}
+
+// The real calculators draw their own charts at their defaults.
+func TestRealViews(t *testing.T) {
+	loc := locales(t)["it"]
+	for name, want := range map[string][]string{
+		"amplification": {`class="chart chart-tree"`, `data-out="final_calls" data-value="27"`},
+		"peak":          {`<figure class="widget-chart" data-view="distribution">`, `data-out="max_at_least"`, "valore più probabile"},
+		"jitter":        {`<figure class="widget-chart" data-view="histogram">`, `chart-bar chart-bar-mark`},
+		"deadline":      {`<figure class="widget-chart" data-view="timeline">`},
+		"budget":        {`<figure class="widget-chart" data-view="histogram">`, `<figure class="widget-chart" data-view="tokens">`},
+	} {
+		c, ok := calc.New().Lookup(name)
+		if !ok {
+			t.Errorf("no calculator %s", name)
+			continue
+		}
+		out, err := Render(Spec{Calc: c, ID: "w"}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out, `class="widget-note"`) {
+			t.Errorf("%s: a note at the defaults", name)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: no %s", name, w)
+			}
+		}
+	}
+}
+
+// A result too large to compute exactly is explained in the reader's
+// language, not in the calculator's English.
+func TestPeakNotes(t *testing.T) {
+	c, _ := calc.New().Lookup("peak")
+	out, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"clients": {"100000"}, "bins": {"10000"}, "threshold": {"30"}}}, locales(t)["es"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `data-note="max_note">La distribución del intervalo más lleno no se calcula`) || strings.Contains(out, "not computed") {
+		t.Errorf("no Spanish note:\n%s", out)
+	}
+	if !strings.Contains(out, `<figure class="widget-chart" data-view="bin">`) {
+		t.Error("no single-bin distribution in place of the fullest bin's")
 	}
 }
