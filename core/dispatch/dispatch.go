@@ -28,7 +28,10 @@
 // Time is simulated: int64 nanoseconds from the first arrival, no clock.
 // Randomness is the *rand.Rand passed to Run (the calculator seeds
 // math/rand/v2's PCG with the seed and a fixed stream), drawn in event
-// order, so a seed gives one result on every platform. Events live in a
+// order, so a seed gives one result: the same on amd64, where pages are
+// built, and in the browser's WebAssembly. (Architectures whose compiler
+// fuses multiply-adds, such as arm64, may round differently inside
+// golang.org/x/time/rate; this package keeps its own arithmetic unfused.) Events live in a
 // container/heap ordered by time, then by the order they were scheduled.
 package dispatch
 
@@ -390,8 +393,8 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 		if c.ArrivalPerMin > 0 && i > 0 {
 			t = min(t+dur(min(s.r.ExpFloat64()*60/c.ArrivalPerMin, MaxSimulated.Seconds())), MaxSimulated+1)
 		}
-		p := int32(math.Floor(lo + (hi-lo)*s.r.Float64()))
-		o := int32(math.Round(float64(c.MaxOutputTokens) * (0.2 + 0.8*s.r.Float64())))
+		p := int32(math.Floor(lo + float64((hi-lo)*s.r.Float64()))) // float64(): no fused multiply-add
+		o := int32(math.Round(float64(c.MaxOutputTokens) * (0.2 + float64(0.8*s.r.Float64()))))
 		s.jobs[i] = job{arrival: t, prompt: p, output: max(o, 1)}
 	}
 	// Arrivals are in time order: each one schedules the next, which

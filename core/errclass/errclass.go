@@ -70,6 +70,8 @@ type Entry struct {
 	Note string
 }
 
+// region Table
+
 // table is the classification. Its order is the order the article lists
 // the errors: first what to retry, then what never to retry, then the
 // timeouts that need judgement.
@@ -113,6 +115,8 @@ var table = [...]Entry{
 	{Key: "client_cancelled", Status: 0, Decision: Never, Batch: Never, Fallback: false, Processed: ProcessedUnknown,
 		Note: "the client gave up: whether the provider stopped depends on whether the cancellation reached it"},
 }
+
+// endregion
 
 // Table returns the classification, in the article's order (a copy).
 func Table() []Entry { return append([]Entry(nil), table[:]...) }

@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -211,4 +212,21 @@ func TestSlots(t *testing.T) {
 		}
 	}()
 	s.Release()
+}
+
+// The article's capacity with a full bucket: 24 calls of 5,000 tokens go
+// at once, the 25th waits 2.5 s for the token bucket to refill.
+func ExampleLimiter_Reserve() {
+	l, _ := NewLimiter(Config{RPM: 600, TPM: 120000})
+	start := time.Date(2026, 2, 3, 9, 14, 0, 0, time.UTC)
+	for i := 1; i <= 26; i++ {
+		r, _ := l.Reserve(start, 5000)
+		if i >= 24 {
+			fmt.Printf("call %d may start after %v\n", i, r.At.Sub(start).Round(time.Millisecond))
+		}
+	}
+	// Output:
+	// call 24 may start after 0s
+	// call 25 may start after 2.5s
+	// call 26 may start after 5s
 }
