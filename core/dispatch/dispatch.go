@@ -727,7 +727,11 @@ func (s *sim) sample(t time.Duration) {
 		}
 		s.next += s.every
 	}
-	if d := s.readyLen() + s.delayed + s.sleep + len(s.slotWait) - s.swHead; d > s.res.MaxQueueDepth {
+	d := s.readyLen() + s.delayed + s.sleep + len(s.slotWait) - s.swHead
+	if s.pending >= 0 {
+		d++
+	}
+	if d > s.res.MaxQueueDepth {
 		s.res.MaxQueueDepth = d
 	}
 }
