@@ -66,7 +66,7 @@ func dispatchCalc() *Calculator {
 			{Name: "mode", Kind: Choice, Default: string(d.Mode), Choices: []string{"dispatcher", "naive"},
 				Help: "dispatcher: queue, request and token buckets, concurrency slots, delayed retries, fallback; naive: every worker calls at once"},
 			{Name: "jobs", Kind: Int, Default: i(d.Jobs), Min: Incl(1), Max: Incl(100000), SliderMax: 2000, Step: 10,
-				Help: "jobs to run"},
+				Help: "jobs to run (jobs × max_attempts at most 400,000)"},
 			{Name: "arrival_per_min", Kind: Float, Default: f(d.ArrivalPerMin), Min: Incl(0), Max: Incl(1000000), Unit: "1/min",
 				SliderMax: 60, Step: 1, Help: "mean rate of Poisson arrivals (0: every job is waiting at time 0)"},
 			{Name: "prompt_tokens", Kind: Int, Default: i(d.PromptTokens), Min: Incl(0), Max: Incl(1000000), Unit: "tokens",
