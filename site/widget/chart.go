@@ -70,6 +70,9 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	for _, r := range ch.Rules {
 		ymax = math.Max(ymax, r.Y)
 	}
+	if len(ch.Series) > 1 {
+		ymax *= 1 + 0.07*float64(len(ch.Series)) // room for the legend above the data
+	}
 	ticks := niceTicks(0, ymax, 5)
 	top := ticks[len(ticks)-1]
 	fy := func(v float64) float64 {
@@ -110,11 +113,11 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	if !ch.Line && ch.VMark > 0 && ch.VMark <= len(ch.Categories) {
 		x := marginL + float64(ch.VMark-1)*plotW/float64(len(ch.Categories))
 		fmt.Fprintf(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(marginT), f1(chartH-marginB))
-		anchor := "start"
+		anchor, tx := "start", x+4
 		if x > chartW-160 {
-			anchor = "end"
+			anchor, tx = "end", x-4
 		}
-		fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x+4), f1(marginT+12), anchor, esc(ch.VLabel))
+		fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(marginT+12), anchor, esc(ch.VLabel))
 	}
 	for _, r := range ch.Rules {
 		y := fy(r.Y)
@@ -236,17 +239,17 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 }
 
 func (ch *chart) writeLegend(b *strings.Builder) {
+	// top right, labels right-aligned before their swatches
 	b.WriteString(`<g class="chart-legend">`)
-	x := marginL + 8
+	x := chartW - marginR - 18
 	for si, s := range ch.Series {
-		y := marginT + 4 + float64(si)*16
+		y := marginT + float64(si)*16
 		if ch.Line {
-			dash := lineDash(si)
-			fmt.Fprintf(b, `<line class="chart-line chart-series-%d" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, si+1, f1(x), f1(x+16), f1(y+6), f1(y+6), dash)
+			fmt.Fprintf(b, `<line class="chart-line chart-series-%d" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, si+1, f1(x), f1(x+16), f1(y+6), f1(y+6), lineDash(si))
 		} else {
-			fmt.Fprintf(b, `<rect class="chart-bar chart-series-%d" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, si+1, f1(x), f1(y), opacity(si))
+			fmt.Fprintf(b, `<rect class="chart-bar chart-series-%d" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, si+1, f1(x+4), f1(y), opacity(si))
 		}
-		fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(x+22), f1(y), esc(s.Name))
+		fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em" text-anchor="end">%s</text>`, f1(x-6), f1(y), esc(s.Name))
 	}
 	b.WriteString(`</g>`)
 }

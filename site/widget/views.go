@@ -195,7 +195,11 @@ func peakDistribution(o *outCtx) error {
 	var vals []float64
 	var mark []bool
 	vmark := 0
-	for m := lo; m < len(atLeast); m++ {
+	hi := len(atLeast) - 1
+	for hi > t+2 && hi > lo+1 && atLeast[hi] < 1e-6 {
+		hi-- // the tail below one in a million adds bars no one can see
+	}
+	for m := lo; m <= hi; m++ {
 		p := atLeast[m]
 		if m+1 < len(atLeast) {
 			p -= atLeast[m+1]
