@@ -3,10 +3,16 @@ package calc
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+func nextUp(v float64) float64   { return math.Nextafter(v, math.Inf(1)) }
+func nextDown(v float64) float64 { return math.Nextafter(v, math.Inf(-1)) }
+func strconvG(v float64) string  { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // compute runs calculator name on key=value pairs.
 func compute(t *testing.T, name string, pairs ...string) (any, error) {
@@ -148,6 +154,8 @@ func TestArticle2BadInput(t *testing.T) {
 		code  Code
 	}{
 		{"limits", []string{"rpm_limit=0"}, "rpm_limit", CodeRange},
+		{"limits", []string{"rpm_limit=1e-300"}, "rpm_limit", CodeRange},
+		{"capacity", []string{"tpm_limit=0.5"}, "tpm_limit", CodeRange},
 		{"limits", []string{"tpm_limit=-5"}, "tpm_limit", CodeRange},
 		{"limits", []string{"calls_per_min=lots"}, "calls_per_min", CodeNotNumber},
 		{"limits", []string{"tokens_per_call=1.5"}, "tokens_per_call", CodeNotInteger},
@@ -232,4 +240,98 @@ func TestArticle2Defaults(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+}
+
+// extremes returns values at the ends of p's range (the smallest float
+// above an open bound included).
+func extremes(p Param) []string {
+	if !p.Kind.IsNumeric() || p.Kind.IsList() {
+		return nil
+	}
+	var out []string
+	for _, b := range []Bound{p.Min, p.Max} {
+		if !b.Set {
+			continue
+		}
+		v := b.V
+		if b.Open {
+			if p.Kind == Int {
+				continue
+			}
+			if b == p.Min {
+				v = nextUp(v)
+			} else {
+				v = nextDown(v)
+			}
+		}
+		if p.Kind == Int {
+			out = append(out, FormatFloat(v))
+		} else {
+			out = append(out, strconvG(v))
+		}
+	}
+	return out
+}
+
+// Every article-2 calculator at the ends of every range, one parameter at
+// a time and all at once: an answer that encodes as JSON, or an *Error;
+// never a panic, never a NaN or an infinity in the result.
+func TestArticle2Extremes(t *testing.T) {
+	reg := New()
+	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch"} {
+		c, _ := reg.Lookup(name)
+		var sets [][]string
+		lo, hi := []string{}, []string{}
+		for _, p := range c.Params {
+			ex := extremes(p)
+			for _, v := range ex {
+				sets = append(sets, []string{p.Name + "=" + v})
+			}
+			if len(ex) == 2 {
+				lo = append(lo, p.Name+"="+ex[0])
+				hi = append(hi, p.Name+"="+ex[1])
+			}
+		}
+		sets = append(sets, lo, hi)
+		if len(lo) <= 4 { // small calculators: every combination of ends
+			for mask := 0; mask < 1<<len(lo); mask++ {
+				var pairs []string
+				for i := range lo {
+					if mask&(1<<i) != 0 {
+						pairs = append(pairs, hi[i])
+					} else {
+						pairs = append(pairs, lo[i])
+					}
+				}
+				sets = append(sets, pairs)
+			}
+		}
+		for _, pairs := range sets {
+			if name == "backoff" || name == "dispatch" {
+				if slicesContainsPrefix(pairs, "workers=") && slicesContainsPrefix(pairs, "max_attempts=") && len(pairs) > 2 {
+					continue // the all-at-max run is the work bound's, checked by TestArticle2BadInput
+				}
+			}
+			res, err := compute(t, name, pairs...)
+			if err != nil {
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Errorf("%s %v: %v is not an *Error", name, pairs, err)
+				}
+				continue
+			}
+			if _, err := json.Marshal(res); err != nil {
+				t.Errorf("%s %v: %v", name, pairs, err)
+			}
+		}
+	}
+}
+
+func slicesContainsPrefix(xs []string, prefix string) bool {
+	for _, x := range xs {
+		if strings.HasPrefix(x, prefix) {
+			return true
+		}
+	}
+	return false
 }

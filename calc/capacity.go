@@ -18,7 +18,7 @@ func capacityCalc() *Calculator {
 		Article: 2,
 		Help:    "requests per minute when each request reserves prompt + max output tokens",
 		Params: []Param{
-			{Name: "tpm_limit", Kind: Float, Default: "120000", Min: Excl(0), Max: Incl(1e12), Unit: "tokens/min",
+			{Name: "tpm_limit", Kind: Float, Default: "120000", Min: Incl(1), Max: Incl(1e12), Unit: "tokens/min",
 				SliderMin: 10000, SliderMax: 1000000, Step: 10000, Help: "the provider's tokens per minute"},
 			{Name: "prompt_tokens", Kind: Int, Default: "4000", Min: Incl(0), Max: Incl(10000000), Unit: "tokens",
 				SliderMax: 50000, Step: 100, Help: "estimated prompt tokens of one request"},

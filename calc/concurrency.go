@@ -20,7 +20,7 @@ func concurrencyCalc() *Calculator {
 		Params: []Param{
 			{Name: "rpm", Kind: Float, Default: "60", Min: Incl(0), Max: Incl(1e9), Unit: "1/min",
 				SliderMax: 600, Step: 1, Help: "requests started per minute"},
-			{Name: "latency_s", Kind: Float, Default: "20", Min: Excl(0), Max: Incl(86400), Unit: "s",
+			{Name: "latency_s", Kind: Float, Default: "20", Min: Incl(0.001), Max: Incl(86400), Unit: "s",
 				SliderMin: 0.5, SliderMax: 120, Step: 0.5, Help: "how long one call lasts"},
 			{Name: "max_concurrency", Kind: Int, Default: "0", Min: Incl(0), Max: Incl(1000000),
 				SliderMax: 100, Help: "calls allowed in flight at once (0: no cap)"},

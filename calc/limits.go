@@ -21,9 +21,9 @@ func limitsCalc() *Calculator {
 		Article: 2,
 		Help:    "which of the request limit (RPM) and the token limit (TPM) a workload hits first",
 		Params: []Param{
-			{Name: "rpm_limit", Kind: Float, Default: "600", Min: Excl(0), Max: Incl(1e9), Unit: "1/min",
+			{Name: "rpm_limit", Kind: Float, Default: "600", Min: Incl(0.001), Max: Incl(1e9), Unit: "1/min",
 				SliderMin: 10, SliderMax: 2000, Step: 10, Help: "the provider's requests per minute"},
-			{Name: "tpm_limit", Kind: Float, Default: "300000", Min: Excl(0), Max: Incl(1e12), Unit: "tokens/min",
+			{Name: "tpm_limit", Kind: Float, Default: "300000", Min: Incl(1), Max: Incl(1e12), Unit: "tokens/min",
 				SliderMin: 10000, SliderMax: 1000000, Step: 10000, Help: "the provider's tokens per minute"},
 			{Name: "calls_per_min", Kind: Float, Default: "1000", Min: Incl(0), Max: Incl(1e9), Unit: "1/min",
 				SliderMax: 2000, Step: 10, Help: "calls the workload sends per minute"},
