@@ -307,11 +307,6 @@ func TestArticle2Extremes(t *testing.T) {
 			}
 		}
 		for _, pairs := range sets {
-			if name == "backoff" || name == "dispatch" {
-				if slicesContainsPrefix(pairs, "workers=") && slicesContainsPrefix(pairs, "max_attempts=") && len(pairs) > 2 {
-					continue // the all-at-max run is the work bound's, checked by TestArticle2BadInput
-				}
-			}
 			res, err := compute(t, name, pairs...)
 			if err != nil {
 				var e *Error
@@ -325,13 +320,4 @@ func TestArticle2Extremes(t *testing.T) {
 			}
 		}
 	}
-}
-
-func slicesContainsPrefix(xs []string, prefix string) bool {
-	for _, x := range xs {
-		if strings.HasPrefix(x, prefix) {
-			return true
-		}
-	}
-	return false
 }
