@@ -2,7 +2,9 @@ package calc
 
 import (
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Code classifies an [Error]; it is the suffix of the message key a
@@ -106,11 +108,17 @@ func Refuse(calc, param string, code Code, key, detail string, kv ...string) *Er
 	return e
 }
 
-// quote shortens a user value for an error message.
+// quote shortens a user value for an error message and quotes it as Go
+// does, so that control characters (a newline in a URL value) and invalid
+// UTF-8 are escaped and the message stays on one line.
 func quote(s string) string {
 	const max = 40
 	if len(s) > max {
-		s = s[:max] + "…"
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
 	}
-	return "\"" + s + "\""
+	return strconv.Quote(s)
 }
