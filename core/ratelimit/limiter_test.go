@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -229,4 +231,28 @@ func ExampleLimiter_Reserve() {
 	// call 24 may start after 0s
 	// call 25 may start after 2.5s
 	// call 26 may start after 5s
+}
+
+// Taking from the two buckets is one step: goroutines racing for a bucket
+// of 24 calls get exactly 24, and no request is taken without its tokens.
+func TestAllowConcurrent(t *testing.T) {
+	l := mustLimiter(t, Config{RPM: 30, TPM: 120000})
+	var wg sync.WaitGroup
+	var admitted atomic.Int32
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				if l.Allow(t0, 5000) {
+					admitted.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	req, tok := l.Available(t0)
+	if admitted.Load() != 24 || req != 6 || tok != 0 {
+		t.Fatalf("admitted %d, buckets hold %v requests and %v tokens; want 24, 6, 0", admitted.Load(), req, tok)
+	}
 }
