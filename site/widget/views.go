@@ -64,15 +64,23 @@ func jitterHistogram(o *outCtx) error {
 	if !ok1 || !ok2 || !ok3 || len(starts) != len(counts) {
 		return errNoData
 	}
-	cats := make([]string, len(counts))
-	mark := make([]bool, len(counts))
-	for i := range counts {
-		cats[i] = o.loc.Number(starts[i])
-		mark[i] = counts[i] == peak
+	g := groupSize(len(counts))
+	gc := group(counts, g)
+	cats := make([]string, len(gc))
+	mark := make([]bool, len(gc))
+	for i := range gc {
+		cats[i] = o.loc.Number(starts[i*g])
+		for _, c := range counts[i*g : min(len(counts), (i+1)*g)] {
+			mark[i] = mark[i] || c == peak
+		}
 	}
 	width := "?"
 	if w, ok := argFloat(o.a, "width_ms"); ok {
-		width = o.loc.Number(w)
+		width = o.loc.Number(w * float64(g))
+	}
+	outField, outRaw := "counts", o.outRaw("counts")
+	if g > 1 {
+		outField, outRaw = "", "" // the chart shows sums of bins, not the field
 	}
 	total, _ := o.r.num("total")
 	peakStart, _ := o.r.num("peak_bin_start_ms")
@@ -80,12 +88,12 @@ func jitterHistogram(o *outCtx) error {
 		View:  "histogram",
 		Title: o.vt("histogram", "title", "Retries per {w} ms bin", "w", width),
 		Desc: o.vt("histogram", "desc", "{total} retries in {bins} bins of {w} ms; the fullest bin, from {start} ms, holds {peak}.",
-			"total", o.loc.Number(total), "bins", o.loc.Int(int64(len(counts))), "w", width, "start", o.loc.Number(peakStart), "peak", o.loc.Number(peak)),
+			"total", o.loc.Number(total), "bins", o.loc.Int(int64(len(gc))), "w", width, "start", o.loc.Number(peakStart), "peak", o.loc.Number(peak)),
 		XLabel:     o.vt("histogram", "x", "arrival time, start of the bin (ms)"),
 		YLabel:     o.vt("histogram", "y", "retries in the bin"),
 		Categories: cats,
-		Series:     []series{{Name: o.vt("histogram", "y", "retries in the bin"), Values: counts, Mark: mark}},
-		OutField:   "counts", OutRaw: o.outRaw("counts"),
+		Series:     []series{{Name: o.vt("histogram", "y", "retries in the bin"), Values: gc, Mark: mark}},
+		OutField:   outField, OutRaw: outRaw,
 	}
 	ch.write(o.b, o.loc)
 	return nil
@@ -548,10 +556,17 @@ func backoffArrivals(o *outCtx) error {
 		with, without = otherCounts, counts
 	}
 	n := max(len(with), len(without))
-	cats := make([]string, n)
+	g := groupSize(n)
+	with, without = group(with, g), group(without, g)
+	cats := make([]string, max(len(with), len(without)))
 	w, _ := o.r.num("width_s")
 	for i := range cats {
-		cats[i] = o.loc.Number(float64(i) * w)
+		cats[i] = o.loc.Number(float64(i*g) * w)
+	}
+	w *= float64(g)
+	outField, outRaw := "counts", o.outRaw("counts")
+	if g > 1 {
+		outField, outRaw = "", ""
 	}
 	peakOf := func(xs []float64) float64 {
 		m := 0.0
@@ -573,10 +588,7 @@ func backoffArrivals(o *outCtx) error {
 			{Name: o.vt("arrivals", "with", "with jitter"), Values: with},
 			{Name: o.vt("arrivals", "without", "without jitter"), Values: without},
 		},
-		OutField: "counts", OutRaw: o.outRaw("counts"),
-	}
-	if len(cats) > 400 {
-		return errNoData
+		OutField: outField, OutRaw: outRaw,
 	}
 	ch.write(o.b, o.loc)
 	return nil
@@ -608,4 +620,23 @@ func dispatchQueue(o *outCtx) error {
 	}
 	ch.write(o.b, o.loc)
 	return nil
+}
+
+// maxBars is the most bars a histogram draws; longer ones are grouped.
+const maxBars = 200
+
+// groupSize is how many consecutive bins one bar sums so that n bins make
+// at most maxBars bars.
+func groupSize(n int) int { return max(1, (n+maxBars-1)/maxBars) }
+
+// group sums consecutive runs of g values.
+func group(xs []float64, g int) []float64 {
+	if g <= 1 {
+		return xs
+	}
+	out := make([]float64, (len(xs)+g-1)/g)
+	for i, x := range xs {
+		out[i/g] += x
+	}
+	return out
 }

@@ -216,3 +216,25 @@ func TestPeakNotes(t *testing.T) {
 		t.Error("no single-bin distribution in place of the fullest bin's")
 	}
 }
+
+// A histogram of many bins is drawn as at most maxBars bars that sum
+// consecutive bins, and stays small.
+func TestManyBins(t *testing.T) {
+	c, _ := calc.New().Lookup("jitter")
+	out, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"width_ms": {"0.001"}}}, locales(t)["it"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out, `<rect class="chart-bar`); n > maxBars {
+		t.Errorf("%d bars", n)
+	}
+	if len(out) > 200_000 {
+		t.Errorf("%d bytes of HTML", len(out))
+	}
+	if !strings.Contains(out, "chart-bar-mark") {
+		t.Error("the peak is not marked")
+	}
+	if got, want := group([]float64{1, 2, 3, 4, 5}, 2), []float64{3, 7, 5}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("group = %v", got)
+	}
+}
