@@ -67,18 +67,9 @@ func TestJitterSpreads(t *testing.T) {
 	}
 }
 
-// The waits CPython 3.11 draws, from this reference (the article's loop,
-// attempt by attempt, worker by worker):
-//
-//	r = random.Random(seed); t = [0.0]*workers; alive = [True]*workers
-//	for a in range(max_attempts-1):
-//	    for w in range(workers):
-//	        if not alive[w]: continue
-//	        if t[w] >= max_elapsed: alive[w] = False; gave += 1; continue
-//	        e = min(cap, base*(2**a)); d = r.uniform(0, e) if jitter else e
-//	        if retry_after is not None: d = max(d, retry_after)
-//	        left = max_elapsed - t[w]
-//	        t[w] = max_elapsed if d >= left else t[w]+d; arrivals.append(t[w])
+// The retry times CPython 3.11 gives, printed by
+// scripts/pyvectors/backoff.py: the article's loop played by every worker,
+// drawing attempt by attempt and, within an attempt, worker by worker.
 func TestCPythonReference(t *testing.T) {
 	tests := []struct {
 		c      Config
