@@ -66,8 +66,8 @@ func TestSameKeys(t *testing.T) {
 	}
 }
 
-// Every parameter of every calculator has a label in every language, and
-// so has every error code; every template names only variables its code
+// Every parameter of every calculator has a label and a help line in
+// every language, and so has every error code; every template names only variables its code
 // provides.
 func TestCalculatorKeys(t *testing.T) {
 	all := loadAll(t)
@@ -76,7 +76,7 @@ func TestCalculatorKeys(t *testing.T) {
 	for _, c := range reg.List() {
 		want = append(want, "widget."+c.Name+".title")
 		for _, p := range c.Params {
-			want = append(want, c.LabelKey(p.Name))
+			want = append(want, c.LabelKey(p.Name), c.LabelKey(p.Name)+".help")
 			if p.Optional && p.Default == "" {
 				want = append(want, c.LabelKey(p.Name)+".default")
 			}
