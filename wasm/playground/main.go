@@ -42,6 +42,18 @@ type app struct {
 
 	frame     bool   // an animation frame is requested
 	committed string // location.search of the current history entry
+
+	// laps, while __retrylabBench runs, are the performance.now() at the
+	// end of parse+run and of render, for the breakdown of a recompute.
+	perf js.Value
+	laps []float64
+}
+
+// lap records the end of step i of a recompute while benchmarking.
+func (a *app) lap(i int) {
+	if a.laps != nil {
+		a.laps[i] = a.perf.Call("now").Float()
+	}
 }
 
 func main() {
@@ -244,7 +256,9 @@ func (a *app) syncLinks(search string) {
 
 // bench is window.__retrylabBench(id, query, n): n recomputes of widget id
 // with the parameters of query (without prefix), each timed with
-// performance.now. It returns {ms: [...]} or {error: message}.
+// performance.now. It returns {ms, run, render, dom: [...]}: the whole
+// recompute and its steps (parse and run, render to HTML, DOM update); or
+// {error: message}.
 func (a *app) bench(_ js.Value, args []js.Value) any {
 	result := js.Global().Get("Object").New()
 	if len(args) < 3 {
@@ -262,20 +276,33 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 		return result
 	}
 	values = overlay(w.page, values)
-	perf := js.Global().Get("performance")
+	a.perf = js.Global().Get("performance")
+	a.laps = make([]float64, 2)
+	defer func() { a.laps = nil }()
 	n := args[2].Int()
-	ms := js.Global().Get("Array").New()
+	arr := func() js.Value { return js.Global().Get("Array").New() }
+	ms, run, render, dom := arr(), arr(), arr(), arr()
 	for i := 0; i < n; i++ {
-		t0 := perf.Call("now").Float()
+		t0 := a.perf.Call("now").Float()
 		ok := w.compute(values, false)
-		t1 := perf.Call("now").Float()
+		t1 := a.perf.Call("now").Float()
 		if !ok {
-			result.Set("error", w.root.QuerySelector("[data-error-for]:not([hidden])").TextContent())
+			msg := "refused"
+			if el := w.root.QuerySelector("[data-error-for]:not([hidden])"); el != nil {
+				msg = el.TextContent() + " " + w.root.GetAttribute("data-error-detail")
+			}
+			result.Set("error", msg)
 			return result
 		}
 		ms.Call("push", t1-t0)
+		run.Call("push", a.laps[0]-t0)
+		render.Call("push", a.laps[1]-a.laps[0])
+		dom.Call("push", t1-a.laps[1])
 	}
 	result.Set("ms", ms)
+	result.Set("run", run)
+	result.Set("render", render)
+	result.Set("dom", dom)
 	return result
 }
 

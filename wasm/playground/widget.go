@@ -142,11 +142,13 @@ func (w *widget) compute(values url.Values, record bool) (ok bool) {
 		w.showError(err)
 		return false
 	}
+	w.app.lap(0)
 	html, err := renderOutput(w.calc, a, res, w.views, w.app.loc)
 	if err != nil {
 		w.showError(err)
 		return false
 	}
+	w.app.lap(1)
 	w.out.SetInnerHTML(html)
 	for _, c := range w.cites {
 		field := strings.TrimPrefix(c.GetAttribute("data-cite"), w.id+".")

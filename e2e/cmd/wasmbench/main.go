@@ -1,20 +1,544 @@
+// Command wasmbench measures the browser playground, in one run (`make
+// bench`, scripts/bench.d/40-playground.sh), against dist/ as ./build.sh
+// wrote it:
+//
+//   - the size of the module, raw and as served (gzip, brotli), and the code
+//     of each Go package in it (from a build with symbol names);
+//   - the time from navigation to <html data-ready="true">, median of five
+//     cold loads (HTTP cache disabled), of the page with the most widgets
+//     and of a bare Go WebAssembly hello-world (wasm/hello) loaded by the
+//     site's own loader from the same handler, in the same browser;
+//   - the recompute latency, p50 and p95, of each calculator's widget at
+//     the page's values and at its largest allowed parameters, timed in the
+//     page with performance.now around window.__retrylabBench (?bench=1).
+//
+// It prints the goals of issue 5 beside the numbers: at most 900 KB gzip,
+// ready within 1.5 times the bare runtime, p95 within 16 ms at defaults.
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io/fs"
+	"math"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strings"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"retrylab/calc"
+	"retrylab/e2e"
+	"retrylab/site/assets"
 )
 
 func main() {
-	b, _ := os.ReadFile(os.Args[1])
-	cmd := exec.Command("go", "list", "-deps", os.Args[2])
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, _ := cmd.Output()
-	pkgs, code, data, err := codeByPackage(b, strings.Fields(string(out)))
-	fmt.Println(code, data, err)
-	for _, p := range pkgs[:40] {
-		fmt.Printf("%8d %5d %s\n", p.Bytes, p.Funcs, p.Pkg)
+	runs := flag.Int("runs", 5, "cold loads per page for the time to ready (the median is reported)")
+	iters := flag.Int("n", 50, "recomputes per widget and parameter set")
+	top := flag.Int("top", 15, "packages listed in the size table")
+	dist := flag.String("dist", "", "the built site (default: dist/ of the module)")
+	flag.Parse()
+	if err := run(*dist, *runs, *iters, *top); err != nil {
+		fmt.Fprintln(os.Stderr, "wasmbench:", err)
+		os.Exit(1)
 	}
+}
+
+func run(dist string, runs, iters, top int) error {
+	root, err := e2e.Root()
+	if err != nil {
+		return err
+	}
+	if dist == "" {
+		dist = filepath.Join(root, "dist")
+	}
+	if err := e2e.Check(dist); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "wasmbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	// 1. Sizes.
+	fmt.Println("## module size")
+	pg, err := goBuild(root, "./wasm/playground", filepath.Join(tmp, "playground.wasm"), true)
+	if err != nil {
+		return err
+	}
+	hello, err := goBuild(root, "./wasm/hello", filepath.Join(tmp, "hello.wasm"), true)
+	if err != nil {
+		return err
+	}
+	served, _ := filepath.Glob(filepath.Join(dist, "assets", "playground.*.wasm"))
+	fmt.Printf("%-34s %10s %10s %10s\n", "module", "raw", "gzip -9", "brotli")
+	var pgGzip int
+	for _, m := range []struct {
+		name string
+		b    []byte
+	}{{"wasm/playground (-s -w -trimpath)", pg}, {"wasm/hello (bare Go runtime)", hello}} {
+		gz, br := compress(m.b)
+		if m.name[5] == 'p' {
+			pgGzip = len(gz)
+		}
+		fmt.Printf("%-34s %10s %10s %10s\n", m.name, kb(len(m.b)), kb(len(gz)), kb(len(br)))
+	}
+	if len(served) == 1 {
+		raw, _ := os.ReadFile(served[0])
+		gz, _ := os.ReadFile(served[0] + ".gz")
+		br, _ := os.ReadFile(served[0] + ".br")
+		fmt.Printf("%-34s %10s %10s %10s\n", "as served: "+filepath.Base(served[0]), kb(len(raw)), kb(len(gz)), kb(len(br)))
+		if !bytes.Equal(raw, pg) {
+			fmt.Println("note: dist/ holds another build of the playground than the tree's: run ./build.sh")
+		}
+	}
+	fmt.Printf("goal: gzip <= 900 KB: %s (%s)\n", verdict(pgGzip <= 900*1000), kb(pgGzip))
+
+	named, err := goBuild(root, "./wasm/playground", filepath.Join(tmp, "named.wasm"), false)
+	if err != nil {
+		return err
+	}
+	deps, err := goList(root, "./wasm/playground")
+	if err != nil {
+		return err
+	}
+	pkgs, code, data, err := codeByPackage(named, deps)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\ncode section %s, data section %s; code by package (largest first):\n", kb(code), kb(data))
+	for i, p := range pkgs {
+		if i == top {
+			break
+		}
+		fmt.Printf("  %10s %5d funcs  %s\n", kb(p.Bytes), p.Funcs, p.Pkg)
+	}
+
+	// 2. Time to ready.
+	helloDir := filepath.Join(tmp, "hello-site")
+	if err := helloSite(helloDir, hello, filepath.Join(root, "build", "wasm_exec.js")); err != nil {
+		return err
+	}
+	srv, err := e2e.Serve(dist)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	hsrv, err := e2e.Serve(helloDir)
+	if err != nil {
+		return err
+	}
+	defer hsrv.Close()
+	browser, cancel, err := e2e.Browser(context.Background())
+	if err != nil {
+		return err
+	}
+	defer cancel()
+
+	pages, err := e2e.Pages(dist)
+	if err != nil {
+		return err
+	}
+	heavy, widgets := heaviestPage(pages)
+	if heavy.Path == "" {
+		return errors.New("no page of dist/ holds a widget")
+	}
+	fmt.Printf("\n## time from navigation to data-ready (cold, cache disabled, median of %d)\n", runs)
+	tp, err := readyTimes(browser, srv.URL+heavy.Path, runs)
+	if err != nil {
+		return fmt.Errorf("%s: %w", heavy.Path, err)
+	}
+	th, err := readyTimes(browser, hsrv.URL+"/", runs)
+	if err != nil {
+		return fmt.Errorf("hello page: %w", err)
+	}
+	mp, mh := median(tp), median(th)
+	fmt.Printf("%-34s %8.1f ms  (runs: %s)\n", heavy.Path+fmt.Sprintf(" (%d widgets)", widgets), mp, msList(tp))
+	fmt.Printf("%-34s %8.1f ms  (runs: %s)\n", "wasm/hello", mh, msList(th))
+	fmt.Printf("goal: ready <= 1.5 x bare runtime: %s (%.2f x)\n", verdict(mp <= 1.5*mh), mp/mh)
+
+	// 3. Recompute latency.
+	fmt.Printf("\n## recompute latency in the page (parse and run, render to HTML, DOM update), up to %d runs\n", iters)
+	fmt.Printf("%-16s %-9s %4s %8s %8s %8s %8s %8s  %s\n", "calculator", "params", "runs", "p50 ms", "p95 ms", "run p50", "html p50", "dom p50", "values")
+	reg := calc.New()
+	worst := 0.0
+	for _, c := range reg.List() {
+		p, id, defaults, ok := findWidget(pages, c.Name)
+		if !ok {
+			fmt.Printf("%-16s (no widget in dist/)\n", c.Name)
+			continue
+		}
+		pageVals, err := e2e.PageValues(c, defaults)
+		if err != nil {
+			return err
+		}
+		largest := largestAccepted(c, pageVals)
+		ctx, tcancel := chromedp.NewContext(browser)
+		err = chromedp.Do(ctx, chromedp.Navigate(srv.URL+p.Path+"?bench=1"), e2e.WaitReady(30*time.Second))
+		if err != nil {
+			tcancel()
+			return fmt.Errorf("%s: %w", p.Path, err)
+		}
+		for _, set := range []struct {
+			name   string
+			values url.Values
+		}{{"defaults", pageVals}, {"largest", largest}} {
+			n := iters
+			if set.name == "largest" {
+				n = adaptN(ctx, id, set.values, iters)
+			}
+			// one untimed recompute first: the first one pays for lazy
+			// initialisation (maps, the first large allocation)
+			if _, err := benchWidget(ctx, id, set.values, 1); err != nil {
+				fmt.Printf("%-16s %-9s %s\n", c.Name, set.name, err)
+				continue
+			}
+			r, err := benchWidget(ctx, id, set.values, n)
+			if err != nil {
+				fmt.Printf("%-16s %-9s %s\n", c.Name, set.name, err)
+				continue
+			}
+			p95 := percentile(r.MS, 95)
+			if set.name == "defaults" && p95 > worst {
+				worst = p95
+			}
+			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f  %s\n", c.Name, set.name, len(r.MS),
+				median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), short(set.values.Encode(), 60))
+		}
+		tcancel()
+	}
+	fmt.Printf("goal: p95 <= 16 ms at defaults: %s (worst %.2f ms)\n", verdict(worst <= 16), worst)
+	return nil
+}
+
+// goBuild compiles a wasm command as build.sh does (stripped or not).
+func goBuild(root, pkg, out string, strip bool) ([]byte, error) {
+	args := []string{"build", "-trimpath", "-o", out}
+	if strip {
+		args = append(args, "-ldflags=-s -w")
+	}
+	cmd := exec.Command("go", append(args, pkg)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return os.ReadFile(out)
+}
+
+func goList(root, pkg string) ([]string, error) {
+	cmd := exec.Command("go", "list", "-deps", pkg)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	b, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	return append(strings.Fields(string(b)), "main"), nil
+}
+
+// compress returns b as gzip -9 and brotli 11.
+func compress(b []byte) (gz, br []byte) {
+	var g, r bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
+	zw.Write(b)
+	zw.Close()
+	bw := brotli.NewWriterLevel(&r, brotli.BestCompression)
+	bw.Write(b)
+	bw.Close()
+	return g.Bytes(), r.Bytes()
+}
+
+// helloSite writes the baseline page: wasm/hello loaded by the site's own
+// loader (site/assets/app.js) from the same handler, with the module
+// precompressed as the build does.
+func helloSite(dir string, hello []byte, wasmExec string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	app, err := fs.ReadFile(assets.FS, "app.js")
+	if err != nil {
+		return err
+	}
+	we, err := os.ReadFile(wasmExec)
+	if err != nil {
+		return fmt.Errorf("%w (run ./build.sh)", err)
+	}
+	gz, br := compress(hello)
+	page := `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>hello</title>
+<script type="application/json" id="retrylab-data">{"lang":"en","wasm":"/hello.wasm","wasm_exec":"/wasm_exec.js"}</script>
+<script src="/app.js" defer></script></head>
+<body><div data-widget="hello" hidden></div></body></html>
+`
+	for name, b := range map[string][]byte{"index.html": []byte(page), "app.js": app, "wasm_exec.js": we,
+		"hello.wasm": hello, "hello.wasm.gz": gz, "hello.wasm.br": br} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readyScript records, in every new document, the time (performance.now,
+// from navigation start) at which <html data-ready="true"> appears.
+const readyScript = `(() => {
+	const mark = () => { if (document.documentElement && document.documentElement.getAttribute('data-ready') === 'true' && !window.__readyAt) window.__readyAt = performance.now(); };
+	new MutationObserver(mark).observe(document, {attributes: true, subtree: true, attributeFilter: ['data-ready']});
+})();`
+
+// readyTimes loads url runs times in a fresh tab with the cache disabled
+// and returns each time to ready, in ms.
+func readyTimes(browser context.Context, u string, runs int) ([]float64, error) {
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		return nil, err
+	}
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		return nil, err
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: readyScript}); err != nil {
+		return nil, err
+	}
+	var out []float64
+	for i := 0; i < runs+1; i++ { // the first load warms the server and the browser process
+		if err := chromedp.Do(ctx, chromedp.Navigate(u), e2e.WaitReady(60*time.Second)); err != nil {
+			return nil, err
+		}
+		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.__readyAt || -1`))
+		if err != nil {
+			return nil, err
+		}
+		if ms < 0 {
+			return nil, errors.New("data-ready was not observed")
+		}
+		if i > 0 {
+			out = append(out, ms)
+		}
+	}
+	return out, nil
+}
+
+// heaviestPage is the page with the most widgets.
+func heaviestPage(pages []e2e.Page) (e2e.Page, int) {
+	var best e2e.Page
+	n := 0
+	for _, p := range pages {
+		b, _ := os.ReadFile(p.File)
+		if c := strings.Count(string(b), "data-widget="); c > n {
+			best, n = p, c
+		}
+	}
+	return best, n
+}
+
+// findWidget finds a widget of calculator name in dist/ (the first page,
+// in path order): its page, id and data-defaults.
+func findWidget(pages []e2e.Page, name string) (e2e.Page, string, string, bool) {
+	for _, p := range pages {
+		b, err := os.ReadFile(p.File)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		for {
+			i := strings.Index(s, `data-widget="`+name+`"`)
+			if i < 0 {
+				break
+			}
+			tag := s[i:]
+			if j := strings.IndexByte(tag, '>'); j >= 0 {
+				tag = tag[:j]
+			}
+			id, defaults := attr(tag, "id"), attr(tag, "data-defaults")
+			if id != "" {
+				return p, id, htmlUnescape(defaults), true
+			}
+			s = s[i+1:]
+		}
+	}
+	return e2e.Page{}, "", "", false
+}
+
+func attr(tag, name string) string {
+	i := strings.Index(tag, " "+name+`="`)
+	if i < 0 {
+		return ""
+	}
+	v := tag[i+len(name)+3:]
+	if j := strings.IndexByte(v, '"'); j >= 0 {
+		return v[:j]
+	}
+	return ""
+}
+
+func htmlUnescape(s string) string {
+	return strings.NewReplacer("&amp;", "&", "&#34;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(s)
+}
+
+// largestAccepted sets every bounded numeric parameter to its maximum and
+// backs off (bisecting toward the page's value) each parameter the
+// calculator refuses, until it accepts: the largest work a reader can ask
+// for.
+func largestAccepted(c *calc.Calculator, page url.Values) url.Values {
+	v := e2eClone(page)
+	for _, p := range c.Params {
+		if (p.Kind == calc.Int || p.Kind == calc.Float) && p.Max.Set && !p.Max.Open {
+			v.Set(p.Name, calc.FormatFloat(p.Max.V))
+		}
+	}
+	for tries := 0; tries < 200; tries++ {
+		_, err := c.Compute(v)
+		if err == nil {
+			return v
+		}
+		var ce *calc.Error
+		if !errors.As(err, &ce) || ce.Param == "" || c.Param(ce.Param) == nil {
+			break
+		}
+		p := c.Param(ce.Param)
+		cur, lo := num(v.Get(p.Name)), num(page.Get(p.Name))
+		if v.Get(p.Name) == page.Get(p.Name) || math.IsNaN(cur) || math.IsNaN(lo) {
+			// the refusal names a parameter at the page's value: lower the
+			// largest other one instead
+			if !lowerLargest(c, v, page) {
+				break
+			}
+			continue
+		}
+		next := lo + (cur-lo)/2
+		if p.Kind == calc.Int {
+			next = math.Floor(next)
+		}
+		if next == cur || next <= lo {
+			v.Set(p.Name, page.Get(p.Name))
+		} else {
+			v.Set(p.Name, calc.FormatFloat(next))
+		}
+	}
+	return page
+}
+
+// lowerLargest halves the parameter furthest above its page value.
+func lowerLargest(c *calc.Calculator, v, page url.Values) bool {
+	best, ratio := "", 1.0
+	for _, p := range c.Params {
+		cur, lo := num(v.Get(p.Name)), num(page.Get(p.Name))
+		if math.IsNaN(cur) || math.IsNaN(lo) || cur <= lo {
+			continue
+		}
+		r := cur / math.Max(math.Abs(lo), 1)
+		if r > ratio {
+			best, ratio = p.Name, r
+		}
+	}
+	if best == "" {
+		return false
+	}
+	p := c.Param(best)
+	cur, lo := num(v.Get(best)), num(page.Get(best))
+	next := lo + (cur-lo)/2
+	if p.Kind == calc.Int {
+		next = math.Floor(next)
+	}
+	v.Set(best, calc.FormatFloat(next))
+	return true
+}
+
+func num(s string) float64 {
+	var f float64
+	if _, err := fmt.Sscan(s, &f); err != nil {
+		return math.NaN()
+	}
+	return f
+}
+
+func e2eClone(v url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}
+
+// benchResult is what window.__retrylabBench returns: the duration of
+// each recompute and of its steps, in ms.
+type benchResult struct {
+	MS     []float64 `json:"ms"`
+	Run    []float64 `json:"run"`
+	Render []float64 `json:"render"`
+	DOM    []float64 `json:"dom"`
+	Error  string    `json:"error"`
+}
+
+// benchWidget runs n recomputes of widget id in the page.
+func benchWidget(ctx context.Context, id string, values url.Values, n int) (benchResult, error) {
+	expr := fmt.Sprintf(`window.__retrylabBench(%q, %q, %d)`, id, values.Encode(), n)
+	r, err := chromedp.Run(ctx, chromedp.Evaluate[benchResult](expr))
+	if err != nil {
+		return r, err
+	}
+	if r.Error != "" {
+		return r, errors.New(r.Error)
+	}
+	return r, nil
+}
+
+// adaptN keeps the runs at the largest parameters within about 3 s.
+func adaptN(ctx context.Context, id string, values url.Values, limit int) int {
+	r, err := benchWidget(ctx, id, values, 1)
+	if err != nil || len(r.MS) == 0 || r.MS[0] <= 0 {
+		return limit
+	}
+	n := int(3000 / r.MS[0])
+	return min(limit, max(n, 5))
+}
+
+func percentile(ms []float64, p float64) float64 {
+	s := append([]float64(nil), ms...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return math.NaN()
+	}
+	i := int(math.Ceil(p/100*float64(len(s)))) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+func median(ms []float64) float64 { return percentile(ms, 50) }
+
+func msList(ms []float64) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = fmt.Sprintf("%.0f", m)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func kb(n int) string { return fmt.Sprintf("%.1f KB", float64(n)/1000) }
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT MET"
+}
+
+func short(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
