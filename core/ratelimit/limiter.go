@@ -120,7 +120,7 @@ func Do(ctx context.Context, clock Clock, l *Limiter, slots *Slots, tokens int, 
 		return err
 	}
 	if err := slots.Acquire(ctx); err != nil {
-		return err // the rate capacity is spent: the provider may have seen nothing, but we cannot know it is unused
+		return err // the call is not made; its reservation has matured and cannot be given back
 	}
 	defer slots.Release()
 	return call(ctx)
