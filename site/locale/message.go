@@ -61,6 +61,13 @@ func (l Locale) errorVars(e *calc.Error, c *calc.Calculator) map[string]string {
 				if k == "range" {
 					v = vars[k]
 				}
+				if c != nil {
+					// a value of a Choice parameter ("the {policy} policy")
+					// reads as its label
+					if p := c.Param(k); p != nil && p.Kind == calc.Choice {
+						v = l.TOr(c.LabelKey(k)+".choice."+v, v)
+					}
+				}
 				if f, err := strconv.ParseFloat(v, 64); err == nil && k != "value" {
 					v = l.Number(f)
 				}

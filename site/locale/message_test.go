@@ -117,3 +117,22 @@ func Example() {
 	// 9, 7 e 9 9, 7 y 9 9、7和9
 	// sì sí 是
 }
+
+// A detail that names a choice shows the choice's label.
+func TestErrorChoiceLabel(t *testing.T) {
+	c := &calc.Calculator{Name: "backoff", Params: []calc.Param{
+		{Name: "policy", Kind: calc.Choice, Default: "custom", Choices: []string{"custom", "batch"}},
+		{Name: "max_attempts", Kind: calc.Int, Default: "3"},
+	}}
+	e := calc.Refuse("backoff", "max_attempts", calc.CodeConstraint, "detail.backoff.preset", "the {policy} policy sets {param}", "policy", "batch")
+	l := Locale{Lang: "it", Strings: map[string]string{
+		"err.constraint":                    "{param}: {detail}",
+		"detail.backoff.preset":             "la politica {policy} fissa già {param}",
+		"param.backoff.max_attempts":        "tentativi al massimo",
+		"param.backoff.policy.choice.batch": "per lotti",
+	}}
+	want := "tentativi al massimo: la politica per lotti fissa già tentativi al massimo"
+	if got := l.Error(e, c); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
