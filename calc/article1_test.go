@@ -380,8 +380,8 @@ func ExampleCalculator_Compute() {
 	// Output: [9 7 9 12 14 14 7 11 6 11] 14
 }
 
-func Example_peak() {
+func Example_refusal() {
 	_, err := New().Compute("jitter", url.Values{"clients": {"1000000"}, "waves": {"30"}})
 	fmt.Println(err)
-	// Output: clients: clients × waves must be at most 10000000, got 30000000
+	// Output: clients: clients × waves must be at most 5000000, got 30000000
 }

@@ -10,7 +10,7 @@ import (
 
 // Work bounds of the jitter calculator: arrivals drawn and bins counted.
 const (
-	maxJitterTotal    = 10_000_000
+	maxJitterTotal    = 5_000_000
 	maxJitterBins     = 100_000
 	maxJitterArrivals = 10_000 // arrivals_ms is listed up to this total
 )

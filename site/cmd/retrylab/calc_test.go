@@ -66,7 +66,7 @@ func TestCalcBadInput(t *testing.T) {
 		{[]string{"budget", "requests=0"}, []string{"requests", "[1, 1000000]"}},
 		{[]string{"jitter", "seed=12.5"}, []string{"seed", "integer"}},
 		{[]string{"jitter", "seed=abc"}, []string{"seed", "integer"}},
-		{[]string{"jitter", "clients=1000000", "waves=30"}, []string{"clients", "10000000"}},
+		{[]string{"jitter", "clients=1000000", "waves=30"}, []string{"clients", "5000000"}},
 		{[]string{"jitter", "width_ms=0.00001"}, []string{"width_ms", "100000"}},
 		{[]string{"jitter", "width_ms=0"}, []string{"width_ms", "(0, 10000000]"}},
 		{[]string{"jitter", "cap_ms=10"}, []string{"cap_ms", "base_ms"}},
