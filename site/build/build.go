@@ -15,8 +15,10 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"retrylab/calc"
 	"retrylab/site/locale"
@@ -151,29 +153,25 @@ func Build(cfg Config) (*Site, error) {
 	if err := b.assets(); err != nil {
 		return nil, err
 	}
-	// Convert every page.
+	// Convert every page, the languages in parallel.
 	site := &Site{Files: b.files, Pages: map[string]map[string]*markdown.Page{}}
-	for _, lang := range langs {
-		conv := b.converter(lang)
-		site.Pages[lang] = map[string]*markdown.Page{}
-		for _, slug := range b.slugs {
-			file := path.Join(lang, slug+".md")
-			src, err := fs.ReadFile(cfg.Content, file)
-			if err != nil {
-				errs = append(errs, &markdown.Error{File: path.Join(cfg.ContentDir, file), Line: 0, Msg: err.Error()})
-				continue
-			}
-			p, err := conv.Convert(path.Join(cfg.ContentDir, file), src)
-			if err != nil {
-				errs = append(errs, asErrors(err)...)
-				continue
-			}
-			key := slug
-			if slug == "index" {
-				key = ""
-			}
-			site.Pages[lang][key] = p
-		}
+	results := make([]map[string]*markdown.Page, len(langs))
+	langErrs := make([]markdown.Errors, len(langs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for i, lang := range langs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], langErrs[i] = b.convertLang(lang)
+		}()
+	}
+	wg.Wait()
+	for i, lang := range langs {
+		site.Pages[lang] = results[i]
+		errs = append(errs, langErrs[i]...)
 	}
 	if len(errs) > 0 {
 		errs.Sort()
@@ -185,6 +183,32 @@ func Build(cfg Config) (*Site, error) {
 	}
 	b.compress()
 	return site, nil
+}
+
+// convertLang converts every page of one language.
+func (b *builder) convertLang(lang string) (map[string]*markdown.Page, markdown.Errors) {
+	conv := b.converter(lang)
+	pages := map[string]*markdown.Page{}
+	var errs markdown.Errors
+	for _, slug := range b.slugs {
+		file := path.Join(lang, slug+".md")
+		src, err := fs.ReadFile(b.cfg.Content, file)
+		if err != nil {
+			errs = append(errs, &markdown.Error{File: path.Join(b.cfg.ContentDir, file), Line: 0, Msg: err.Error()})
+			continue
+		}
+		p, err := conv.Convert(path.Join(b.cfg.ContentDir, file), src)
+		if err != nil {
+			errs = append(errs, asErrors(err)...)
+			continue
+		}
+		key := slug
+		if slug == "index" {
+			key = ""
+		}
+		pages[key] = p
+	}
+	return pages, errs
 }
 
 func asErrors(err error) markdown.Errors {

@@ -91,7 +91,7 @@ func (c *Converter) resolveCitation(st *state, ct *Citation, ids map[string]*Wid
 		return
 	}
 	name, index, hasIndex := strings.Cut(ct.Field, "[")
-	fields, order, err := resultFields(w.Result)
+	fields, order, err := w.Fields()
 	if err != nil {
 		st.errorf(ct.Offset, "citation {=%s}: %v", ct.Ref(), err)
 		return

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"encoding/json"
 	"errors"
 	"html"
 	"net/url"
@@ -30,6 +31,21 @@ type Widget struct {
 	ParamLines map[string]int
 	// HTML is the rendered widget (empty for calc blocks).
 	HTML string
+
+	fields     map[string]json.RawMessage // Result's JSON fields, decoded once
+	fieldOrder []string
+}
+
+// Fields returns the JSON fields of the result, by name and in order.
+func (w *Widget) Fields() (map[string]json.RawMessage, []string, error) {
+	if w.fields == nil {
+		f, order, err := resultFields(w.Result)
+		if err != nil {
+			return nil, nil, err
+		}
+		w.fields, w.fieldOrder = f, order
+	}
+	return w.fields, w.fieldOrder, nil
 }
 
 // KindWidgetBlock is the ast.NodeKind of [WidgetBlock].
