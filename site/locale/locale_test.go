@@ -21,3 +21,26 @@ func TestExpand(t *testing.T) {
 		}
 	}
 }
+
+func TestDigits(t *testing.T) {
+	for _, tc := range []struct {
+		lang, in, want string
+		ok             bool
+	}{
+		{"it", "100000000000000000000", "100.000.000.000.000.000.000", true},
+		{"es", "1000", "1000", true},
+		{"zh", "-12345", "-12,345", true},
+		{"it", "0", "0", true},
+		{"it", "-0", "0", true},
+		{"it", "012", "", false},
+		{"it", "1.5", "", false},
+		{"it", "1e20", "", false},
+		{"it", "", "", false},
+		{"it", "-", "", false},
+	} {
+		got, ok := Locale{Lang: tc.lang}.Digits(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s Digits(%q) = %q %v, want %q %v", tc.lang, tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -30,6 +30,27 @@ func (l Locale) Int(n int64) string {
 	return s
 }
 
+// Digits writes a decimal integer of any size, given as text (an optional
+// '-' then digits, as a JSON big integer is written), with grouping; ok is
+// false when s is not such an integer.
+func (l Locale) Digits(s string) (string, bool) {
+	neg := strings.HasPrefix(s, "-")
+	d := strings.TrimPrefix(s, "-")
+	if d == "" || (len(d) > 1 && d[0] == '0') {
+		return "", false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return "", false
+		}
+	}
+	out := l.group(d)
+	if neg && d != "0" {
+		out = "-" + out
+	}
+	return out, true
+}
+
 // Fixed writes v with exactly decimals digits after the decimal mark
 // (decimals in [0, 20]; outside, clamped).
 func (l Locale) Fixed(v float64, decimals int) string {

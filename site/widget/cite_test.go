@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -11,20 +12,23 @@ import (
 )
 
 type citeResult struct {
-	Peak   int       `json:"peak"`
-	Counts []int     `json:"counts"`
-	Mean   float64   `json:"mean_arrival_ms"`
-	Tail   float64   `json:"single_bin_tail"`
-	Fits   bool      `json:"fits"`
-	Exact  *float64  `json:"exact_any_bin"`
-	Key    string    `json:"key"`
-	Util   float64   `json:"rpm_utilization"`
-	Waits  []float64 `json:"waits"`
-	Big    int64     `json:"big"`
+	Peak   int         `json:"peak"`
+	Counts []int       `json:"counts"`
+	Mean   float64     `json:"mean_arrival_ms"`
+	Tail   float64     `json:"single_bin_tail"`
+	Fits   bool        `json:"fits"`
+	Exact  *float64    `json:"exact_any_bin"`
+	Key    string      `json:"key"`
+	Util   float64     `json:"rpm_utilization"`
+	Waits  []float64   `json:"waits"`
+	Big    int64       `json:"big"`
+	Huge   json.Number `json:"huge"`
+	Huger  json.Number `json:"huger"`
 }
 
 var sample = citeResult{Peak: 14, Counts: []int{9, 7, 9, 12}, Mean: 48.43125, Tail: 1.30728e-5, Fits: false,
-	Key: "acme:summarize:ab<c>", Util: 1.6666666666666667, Waits: []float64{50, 100.5}, Big: 20261017}
+	Key: "acme:summarize:ab<c>", Util: 1.6666666666666667, Waits: []float64{50, 100.5}, Big: 20261017,
+	Huge: "100000000000000000000", Huger: "1000000000000000000000000000000"}
 
 func TestCite(t *testing.T) {
 	for _, tc := range []struct {
@@ -49,6 +53,8 @@ func TestCite(t *testing.T) {
 		{"it", "key", "", "acme:summarize:ab<c>", `"acme:summarize:ab\u003cc\u003e"`},
 		{"it", "waits", "list", "50 e 100,5", "[50,100.5]"},
 		{"es", "big", "", "20.261.017", "20261017"},
+		{"it", "huge", "", "100.000.000.000.000.000.000", "100000000000000000000"},
+		{"it", "huger", "", "1×10³⁰", "1000000000000000000000000000000"},
 	} {
 		text, value, err := Cite(sample, tc.field, tc.format, locale.Locale{Lang: tc.lang})
 		if err != nil {

@@ -314,10 +314,11 @@ func defaultText(raw json.RawMessage, loc locale.Locale) string {
 		if err != nil || math.IsInf(v, 0) {
 			return string(raw)
 		}
-		if v == math.Trunc(v) && math.Abs(v) >= 1e15 && math.Abs(v) < 1e21 {
-			// large integers (seeds, counts) keep every digit
-			if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-				return loc.Int(n)
+		if len(raw) <= 25 && math.Abs(v) >= 1e15 {
+			// large exact integers (seeds, call counts of any size) keep
+			// every digit, grouped; beyond 24 digits, scientific
+			if s, ok := loc.Digits(string(raw)); ok {
+				return s
 			}
 		}
 		return loc.Number(v)
