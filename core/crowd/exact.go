@@ -196,20 +196,28 @@ func work(n, k, t int) float64 {
 	}
 	// inclusion–exclusion: a few products of the short tail series, then
 	// one pass over n per term.
-	l := float64(min(n-t+1, tailLen(n, k, t)))
-	return 8 * (l*l*4 + float64(n)*2)
+	// Products of T^(m-1) (length about (m-1)·l) by T for m up to about
+	// 6, and one pass over the coefficients per term.
+	l := float64(tailLen(n, k, t))
+	return 16*l*l + 6*float64(n)
 }
 
-// tailLen is the length kept of the tail series (see ieTerm), a bound.
+// tailTrim is the relative size below which the terms of the tail
+// series are dropped in inclusion–exclusion. Past j = t the terms fall by
+// at least r = μ/(t+1) < 1 each step, and so does the weight e^{(k-m)μy}
+// gives them (it decreases in s because t > n/k), so what is dropped from
+// P(m bins >= t) is below m·tailTrim/(1-r)^m of it; and these terms, for
+// m >= 2, are themselves below the union bound (< 0.005) times the sum.
+const tailTrim = 1e-25
+
+// tailLen is the number of terms of the tail series kept.
 func tailLen(n, k, t int) int {
 	mu := float64(n) / float64(k)
-	// terms μ^j/j! for j >= t > μ decrease at least geometrically by
-	// μ/(t+1); count those above flush.
 	r := mu / float64(t+1)
 	if r >= 1 {
 		return n - t + 1
 	}
-	return min(n-t+1, int(math.Ceil(math.Log(flush)/math.Log(r)))+1)
+	return min(n-t+1, int(math.Ceil(math.Log(tailTrim)/math.Log(r)))+1)
 }
 
 // ieThreshold is the union bound below which the exact probability is
