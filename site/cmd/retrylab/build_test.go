@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBuildCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "dist")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"build", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", "", "-base-url", "/sub/"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	page, err := os.ReadFile(filepath.Join(out, "it", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte(`href="/sub/es/"`)) {
+		t.Error("the base URL is not applied")
+	}
+	// A second build replaces the first.
+	if code := run([]string{"build", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", ""}, &stdout, &stderr); code != 0 {
+		t.Fatalf("rebuild: exit %d: %s", code, stderr.String())
+	}
+}
+
+func TestBuildCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "content")
+	for _, l := range []string{"it", "es", "zh"} {
+		os.MkdirAll(filepath.Join(bad, l), 0o755)
+		b, _ := os.ReadFile(filepath.Join("../../../content", l, "strings.toml"))
+		os.WriteFile(filepath.Join(bad, l, "strings.toml"), b, 0o644)
+		os.WriteFile(filepath.Join(bad, l, "index.md"), []byte("---\ntitle: t\ndescription: d\ndate: 2026-11-30\n---\n\n```widget nosuch\nid: a\n```\n"), 0o644)
+	}
+	notDist := filepath.Join(dir, "notdist")
+	os.MkdirAll(notDist, 0o755)
+	os.WriteFile(filepath.Join(notDist, "keep.txt"), []byte("mine"), 0o644)
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"build", "-nosuchflag"}, 2, "flag provided but not defined"},
+		{[]string{"build", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"build", "-content", bad, "-out", filepath.Join(dir, "o"), "-wasm", ""}, 1, filepath.ToSlash(bad) + "/es/index.md:7: unknown widget \"nosuch\""},
+		{[]string{"build", "-content", "../../../content", "-repo", "../../..", "-out", notDist, "-wasm", ""}, 1, "refusing to replace it"},
+		{[]string{"build", "-base-url", "ftp://x/", "-content", "../../../content", "-wasm", ""}, 1, "bad -base-url"},
+		{[]string{"serve", "-dist", filepath.Join(dir, "none")}, 1, "run retrylab build"},
+		{[]string{"serve", "extra"}, 2, `unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(tt.args, &stdout, &stderr)
+		if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr.String(), tt.code, tt.want)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(notDist, "keep.txt")); err != nil || string(b) != "mine" {
+		t.Error("the build touched a directory that is not a previous build")
+	}
+}
