@@ -8,4 +8,4 @@ cd "$(dirname "$0")/../.."
 GO=${GO:-go}
 [ -x node_modules/.bin/workerd ] || ./scripts/deps.sh
 make -s worker GO="$GO" >/dev/null
-"$GO" run ./worker/cmd/workerbench -n 5000 -c 16
+"$GO" run ./worker/cmd/workerbench -n 5000 -c 16 -timeout 15m

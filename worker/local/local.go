@@ -58,6 +58,41 @@ func Check(root string) error {
 	if len(missing) > 0 {
 		return errors.New("the local Worker cannot start; missing " + strings.Join(missing, "; "))
 	}
+	return stale(root)
+}
+
+// stale reports a Worker bundle older than what it is built from: the Go
+// sources of the handler (wasm, calc, core, site) or dist/.
+func stale(root string) error {
+	wasm, err := os.Stat(filepath.Join(root, Bundle, "app.wasm"))
+	if err != nil {
+		return err
+	}
+	public, err := os.Stat(filepath.Join(root, Bundle, "assets.json"))
+	if err != nil {
+		return err
+	}
+	if dist, err := os.Stat(filepath.Join(root, "dist", "index.html")); err == nil && dist.ModTime().After(public.ModTime()) {
+		return fmt.Errorf("%s/public is older than dist/: run `make worker`", Bundle)
+	}
+	var newer string
+	for _, dir := range []string{"wasm/worker", "calc", "core", "site/server"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
+			if err != nil || newer != "" {
+				return filepath.SkipDir
+			}
+			if strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+				if fi, err := d.Info(); err == nil && fi.ModTime().After(wasm.ModTime()) {
+					newer = p
+				}
+			}
+			return nil
+		})
+	}
+	if newer != "" {
+		rel, _ := filepath.Rel(root, newer)
+		return fmt.Errorf("%s/app.wasm is older than %s: run `make worker`", Bundle, rel)
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRoot(t *testing.T) {
@@ -42,5 +43,36 @@ func TestRSS(t *testing.T) {
 	}
 	if _, err := RSS(-1); err == nil {
 		t.Error("RSS(-1): no error")
+	}
+}
+
+func TestCheckStale(t *testing.T) {
+	root := t.TempDir()
+	write := func(name string, mtime time.Time) {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, mtime, mtime)
+	}
+	old, now := time.Now().Add(-time.Hour), time.Now()
+	write(strings.TrimPrefix(Binary(root), root+"/"), old)
+	write("dist/index.html", old)
+	for _, f := range []string{"app.wasm", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
+		write(Bundle+"/"+f, now)
+	}
+	write("calc/calc.go", old)
+	if err := Check(root); err != nil {
+		t.Fatalf("a fresh bundle: %v", err)
+	}
+	write("calc/new.go", now.Add(time.Minute))
+	if err := Check(root); err == nil || !strings.Contains(err.Error(), "calc/new.go") || !strings.Contains(err.Error(), "make worker") {
+		t.Errorf("a source newer than app.wasm: error %v", err)
+	}
+	write("calc/new.go", old)
+	write("dist/index.html", now.Add(time.Minute))
+	if err := Check(root); err == nil || !strings.Contains(err.Error(), "older than dist/") {
+		t.Errorf("dist/ newer than the bundle: error %v", err)
 	}
 }
