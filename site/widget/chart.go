@@ -260,7 +260,11 @@ func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(flo
 	if ch.OutField != "" {
 		out = fmt.Sprintf(` data-out="%s" data-value="%s"`, esc(ch.OutField), esc(ch.OutRaw))
 	}
-	fmt.Fprintf(b, `<table class="visually-hidden" data-chart-data%s><caption>%s</caption><thead><tr><th scope="col">%s</th>`, out, esc(ch.Title), esc(ch.XLabel))
+	xl := ch.XLabel
+	if xl == "" { // a header cell is never empty
+		xl = loc.TOr("widget.chart.category", "item")
+	}
+	fmt.Fprintf(b, `<table class="visually-hidden" data-chart-data%s><caption>%s</caption><thead><tr><th scope="col">%s</th>`, out, esc(ch.Title), esc(xl))
 	for _, s := range ch.Series {
 		name := s.Name
 		if name == "" {
