@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -384,4 +385,20 @@ func Example_refusal() {
 	_, err := New().Compute("jitter", url.Values{"clients": {"1000000"}, "waves": {"30"}})
 	fmt.Println(err)
 	// Output: clients: clients × waves must be at most 5000000, got 30000000
+}
+
+// TestPeakExactForN2000K100: the contract requires the exact value for
+// n = 2000, k = 100 at every threshold.
+func TestPeakExactForN2000K100(t *testing.T) {
+	c, _ := New().Lookup("peak")
+	for _, tt := range []int{0, 1, 20, 21, 25, 30, 35, 38, 39, 40, 41, 45, 60, 100, 500, 2000} {
+		res, err := c.Compute(url.Values{"clients": {"2000"}, "bins": {"100"}, "threshold": {strconv.Itoa(tt)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.(PeakResult)
+		if r.ExactAnyBin == nil || *r.ExactAnyBin > r.UnionBound || r.MaxAtLeast == nil {
+			t.Fatalf("t=%d: %+v", tt, r)
+		}
+	}
 }

@@ -61,3 +61,38 @@ func FuzzSeed(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRunArticle1 runs every article-1 calculator with one fuzzed value
+// for one parameter: whatever parses must compute (or be refused with an
+// *Error), never panic.
+func FuzzRunArticle1(f *testing.F) {
+	for _, s := range []string{"1", "0", "100", "3,3,3", "0.0001", "1e7", "30", "decorrelated", "-5", "99999"} {
+		f.Add(uint8(0), s)
+	}
+	reg := New()
+	var calcs []*Calculator
+	for _, c := range reg.List() {
+		if c.Article == 1 {
+			calcs = append(calcs, c)
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, s string) {
+		c := calcs[int(which)%len(calcs)]
+		for _, p := range c.Params {
+			if p.Name == "clients" && c.Name == "jitter" {
+				continue // a million clients per exec would only slow the fuzzer
+			}
+			res, err := c.Compute(url.Values{p.Name: {s}})
+			if err != nil {
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Fatalf("%s.%s(%q): %T %v", c.Name, p.Name, s, err, err)
+				}
+				continue
+			}
+			if res == nil {
+				t.Fatalf("%s.%s(%q): nil result", c.Name, p.Name, s)
+			}
+		}
+	})
+}

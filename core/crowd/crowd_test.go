@@ -353,3 +353,19 @@ func TestMethodsAgree(t *testing.T) {
 		t.Fatalf("only %d cases checked", checked)
 	}
 }
+
+// TestEveryThresholdN2000K100: every threshold of n = 2000, k = 100 is
+// within the work bound, decreasing in t, and never above the union bound.
+func TestEveryThresholdN2000K100(t *testing.T) {
+	prev := 1.0
+	for tt := 0; tt <= 2000; tt++ {
+		p, err := ExactAnyBin(2000, 100, tt, DefaultMaxWork)
+		if err != nil {
+			t.Fatalf("t=%d: %v", tt, err)
+		}
+		if p > prev || p > UnionBound(2000, 100, tt)*(1+1e-9) || p < 0 {
+			t.Fatalf("t=%d: %v after %v (union %v)", tt, p, prev, UnionBound(2000, 100, tt))
+		}
+		prev = p
+	}
+}
