@@ -139,28 +139,81 @@ var data = map[string]symbols{
 		or2: "{0}或{1}", orEnd: "{0}或{1}", yes: "是", no: "否", intervalSep: ", "},
 }
 
-func (l Locale) sym() symbols {
+// lang is the language subtag, lower case ("zh" for "zh-Hans").
+func (l Locale) lang() string {
 	lang := l.Lang
 	if i := strings.IndexAny(lang, "-_"); i >= 0 {
 		lang = lang[:i]
 	}
-	if s, ok := data[strings.ToLower(lang)]; ok {
+	return strings.ToLower(lang)
+}
+
+func (l Locale) sym() symbols {
+	if s, ok := data[l.lang()]; ok {
 		return s
 	}
 	return data["en"]
 }
 
 // List joins items in the language's list style ("a, b e c", "a, b y c",
-// "a、b和c").
+// "a、b和c"). In Spanish "y" becomes "e" before a word that starts with
+// the sound i ("agua e hielo" no, "padres e hijos" yes), as ICU does.
 func (l Locale) List(items []string) string {
 	s := l.sym()
-	return joinList(items, s.list2, s.listStart, s.listMiddle, s.listEnd)
+	two, end := s.list2, s.listEnd
+	if l.lang() == "es" && len(items) > 1 && spanishE(items[len(items)-1]) {
+		two, end = "{0} e {1}", "{0} e {1}"
+	}
+	return joinList(items, two, s.listStart, s.listMiddle, end)
 }
 
-// ListOr joins items as alternatives ("a, b o c", "a、b或c").
+// ListOr joins items as alternatives ("a, b o c", "a、b或c"). In Spanish
+// "o" becomes "u" before the sound o, as ICU does ("7 u 8", "siete u ocho").
 func (l Locale) ListOr(items []string) string {
 	s := l.sym()
-	return joinList(items, s.or2, s.listStart, s.listMiddle, s.orEnd)
+	two, end := s.or2, s.orEnd
+	if l.lang() == "es" && len(items) > 1 && spanishU(items[len(items)-1]) {
+		two, end = "{0} u {1}", "{0} u {1}"
+	}
+	return joinList(items, two, s.listStart, s.listMiddle, end)
+}
+
+// spanishE: the word starts with the sound i: "i", "hi" but not a
+// diphthong "hia", "hie", "hio", "hiu" (hielo, hiato).
+func spanishE(w string) bool {
+	w = strings.ToLower(w)
+	switch {
+	case strings.HasPrefix(w, "i") || strings.HasPrefix(w, "í"):
+		return true
+	case strings.HasPrefix(w, "hi") || strings.HasPrefix(w, "hí"):
+		rest := strings.TrimPrefix(strings.TrimPrefix(w, "hi"), "hí")
+		return rest == "" || !strings.ContainsAny(rest[:1], "aeiouáéíóú")
+	}
+	return false
+}
+
+// spanishU: the word (or number) starts with the sound o: "o", "ho",
+// numbers read from "8" (ocho, ochenta…) and eleven ("11", "11.000").
+func spanishU(w string) bool {
+	w = strings.ToLower(w)
+	switch {
+	case strings.HasPrefix(w, "o") || strings.HasPrefix(w, "ó") || strings.HasPrefix(w, "ho") || strings.HasPrefix(w, "hó"):
+		return true
+	case strings.HasPrefix(w, "8"):
+		return true
+	case strings.HasPrefix(w, "11"):
+		// 11 is "once"; 11.000 "once mil"; but 110 is "ciento diez"
+		digits := 0
+		for _, r := range w {
+			if r >= '0' && r <= '9' {
+				digits++
+			} else if r != '.' {
+				break
+			}
+		}
+		return digits%3 == 2
+	}
+	return false
 }
 
 func joinList(items []string, two, start, middle, end string) string {
