@@ -190,10 +190,9 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 	}
 	lo, hi := ch.X[0], ch.X[len(ch.X)-1]
 	xt := niceTicks(lo, hi, 8)
-	if lo >= 0 && xt[0] < lo {
-		xt[0] = lo
-	}
-	x0, x1 := math.Min(lo, xt[0]), math.Max(hi, xt[len(xt)-1])
+	// the axis spans the data (ticks outside it are not drawn), so the
+	// first point sits on the y axis
+	x0, x1 := lo, math.Max(hi, xt[len(xt)-1])
 	fx := func(v float64) float64 {
 		if x1 == x0 {
 			return marginL + plotW/2
