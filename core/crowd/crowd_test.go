@@ -369,3 +369,28 @@ func TestEveryThresholdN2000K100(t *testing.T) {
 		prev = p
 	}
 }
+
+// TestDecimalReference compares with 40-digit decimal arithmetic
+// (python3 scripts/pyvectors/crowd_decimal.py N K T ...), at sizes where
+// exact rationals are too slow, on both methods.
+func TestDecimalReference(t *testing.T) {
+	for _, c := range []struct {
+		n, k, t int
+		want    float64
+	}{
+		{2000, 100, 40, 0.0048024030136689015350133519209818259994},
+		{2000, 100, 30, 0.9020476118736475099481956884275852105739},
+		{2000, 100, 55, 6.6596031529274680271661132321202e-9},
+		{1000, 20, 70, 0.0681962333618344561040600504812163588714},
+		{1000, 20, 90, 0.0000019487928298688833214879174448951641},
+		{3000, 7, 480, 0.0305657846127312464981408687332034891435},
+	} {
+		got, err := ExactAnyBin(c.n, c.k, c.t, DefaultMaxWork)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := relErr(got, c.want); e > 1e-10 {
+			t.Errorf("n=%d k=%d t=%d: %v, decimal %v (rel %.2g)", c.n, c.k, c.t, got, c.want, e)
+		}
+	}
+}
