@@ -201,6 +201,9 @@ func TestBuildBadContent(t *testing.T) {
 		{"bad parameter", func(c fstest.MapFS) {
 			c["it/demo.md"].Data = bytes.Replace(c["it/demo.md"].Data, []byte("q: 0.9"), []byte("q: 1.5"), 1)
 		}, "content/it/demo.md:11: widget a: q must be in [0, 1], got \"1.5\""},
+		{"clashing element ids", func(c fstest.MapFS) {
+			c["it/demo.md"].Data = append(bytes.Clone(c["it/demo.md"].Data), []byte("\n```widget attempts\nid: a-q\n```\n")...)
+		}, "content/it/demo.md:26: the element id \"a-q\" appears twice in the page (made by the widgets a and a-q: a widget's controls are ID-PARAMETER); rename a widget"},
 		{"citation to nothing", func(c fstest.MapFS) {
 			c["it/demo.md"].Data = bytes.Replace(c["it/demo.md"].Data, []byte("{=a.q}"), []byte("{=b.q}"), 1)
 		}, "content/it/demo.md:7: citation {=b.q}: no widget or calc with id \"b\""},

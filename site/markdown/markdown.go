@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -174,7 +175,49 @@ func (c *Converter) Convert(file string, src []byte) (*Page, error) {
 		return nil, Errors{{File: file, Line: 1, Msg: err.Error()}}
 	}
 	st.page.HTML = buf.Bytes()
+	if errs := duplicateIDs(st); len(errs) > 0 {
+		return nil, errs
+	}
 	return st.page, nil
+}
+
+var idAttr = regexp.MustCompile(`\sid="([^"]+)"`)
+
+// duplicateIDs reports element ids that the rendered page uses twice: a
+// widget's controls are ID-PARAM, so the widgets "a" (with a parameter
+// "b") and "a-b" would clash, and the browser would wire the wrong one.
+func duplicateIDs(st *state) Errors {
+	seen, reported := map[string]bool{}, map[string]bool{}
+	var errs Errors
+	for _, m := range idAttr.FindAllSubmatch(st.page.HTML, -1) {
+		id := string(m[1])
+		if !seen[id] {
+			seen[id] = true
+			continue
+		}
+		var owners []string
+		line := 1
+		for _, w := range st.page.Widgets {
+			if id == w.ID || strings.HasPrefix(id, w.ID+"-") {
+				owners = append(owners, w.ID)
+				line = w.IDLine
+			}
+		}
+		key := strings.Join(owners, " ")
+		if len(owners) == 0 {
+			key = id
+		}
+		if reported[key] {
+			continue
+		}
+		reported[key] = true
+		msg := fmt.Sprintf("the element id %q appears twice in the page", id)
+		if len(owners) > 0 {
+			msg += " (made by the widgets " + strings.Join(owners, " and ") + ": a widget's controls are ID-PARAMETER); rename a widget"
+		}
+		errs = append(errs, &Error{File: st.file, Line: line, Msg: msg})
+	}
+	return errs
 }
 
 // pageTransformer runs once the whole page is parsed: it expands include
