@@ -163,7 +163,7 @@ func (c *Converter) Convert(file string, src []byte) (*Page, error) {
 	if c.opts.Registry == nil {
 		return nil, Errors{{File: file, Line: 1, Msg: "markdown: no calculator registry"}}
 	}
-	pc := parser.NewContext()
+	pc := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	pc.Set(stateKey, st)
 	doc := c.md.Parser().Parse(text.NewReader(body), parser.WithContext(pc))
 	if len(st.errs) > 0 {
