@@ -537,19 +537,25 @@ func backoffArrivals(o *outCtx) error {
 		return errNoData
 	}
 	jitter := o.a.Bool("jitter")
-	q := o.a.Query()
-	q.Set("jitter", strconv.FormatBool(!jitter))
-	other, err := o.c.Compute(q)
-	if err != nil {
-		return err
-	}
-	or, err := decode(other)
-	if err != nil {
-		return err
-	}
-	otherCounts, ok := or.nums("counts")
-	if !ok {
-		return errNoData
+	// The other setting is computed again, unless the run is large (the
+	// page would pay twice the calculator's time on every change).
+	var otherCounts []float64
+	if retries, _ := o.r.num("retries"); retries <= maxCompareRetries {
+		q := o.a.Query()
+		q.Set("jitter", strconv.FormatBool(!jitter))
+		other, err := o.c.Compute(q)
+		if err != nil {
+			return err
+		}
+		or, err := decode(other)
+		if err != nil {
+			return err
+		}
+		oc, ok := or.nums("counts")
+		if !ok {
+			return errNoData
+		}
+		otherCounts = oc
 	}
 	with, without := counts, otherCounts
 	if !jitter {
@@ -576,19 +582,32 @@ func backoffArrivals(o *outCtx) error {
 		return m
 	}
 	workers, _ := o.r.num("workers")
+	peakText := func(xs []float64) string {
+		if xs == nil {
+			return none(o.loc) // not computed
+		}
+		return o.loc.Number(peakOf(xs))
+	}
+	ser := []series{
+		{Name: o.vt("arrivals", "with", "with jitter"), Values: with},
+		{Name: o.vt("arrivals", "without", "without jitter"), Values: without},
+	}
+	if otherCounts == nil { // only the page's own setting
+		ser = ser[:1]
+		if !jitter {
+			ser = []series{{Name: o.vt("arrivals", "without", "without jitter"), Values: without}}
+		}
+	}
 	ch := chart{
 		View:  "arrivals",
 		Title: o.vt("arrivals", "title", "Retries per {w} s bin, with and without jitter", "w", o.loc.Number(w)),
 		Desc: o.vt("arrivals", "desc", "{workers} workers retry: with jitter the fullest bin holds {peak} retries, without jitter {sync}, all at the same instants.",
-			"workers", o.loc.Number(workers), "peak", o.loc.Number(peakOf(with)), "sync", o.loc.Number(peakOf(without))),
+			"workers", o.loc.Number(workers), "peak", peakText(with), "sync", peakText(without)),
 		XLabel:     o.vt("arrivals", "x", "retry time, start of the bin (s)"),
 		YLabel:     o.vt("arrivals", "y", "retries in the bin"),
 		Categories: cats,
-		Series: []series{
-			{Name: o.vt("arrivals", "with", "with jitter"), Values: with},
-			{Name: o.vt("arrivals", "without", "without jitter"), Values: without},
-		},
-		OutField: outField, OutRaw: outRaw,
+		Series:     ser,
+		OutField:   outField, OutRaw: outRaw,
 	}
 	ch.write(o.b, o.loc)
 	return nil
@@ -621,6 +640,10 @@ func dispatchQueue(o *outCtx) error {
 	ch.write(o.b, o.loc)
 	return nil
 }
+
+// maxCompareRetries is the largest backoff run (in retries) whose other
+// jitter setting is computed again for the comparison.
+const maxCompareRetries = 100000
 
 // maxBars is the most bars a histogram draws; longer ones are grouped.
 const maxBars = 200

@@ -238,3 +238,22 @@ func TestManyBins(t *testing.T) {
 		t.Errorf("group = %v", got)
 	}
 }
+
+// A large backoff run draws only its own setting, not a second run.
+func TestBackoffLarge(t *testing.T) {
+	c, _ := calc.New().Lookup("backoff")
+	out, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"workers": {"50000"}, "max_attempts": {"4"}}}, locales(t)["it"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `data-view="arrivals"`) || strings.Contains(out, "chart-series-2") {
+		t.Error("a large run should draw one series")
+	}
+	out, err = Render(Spec{Calc: c, ID: "w"}, locales(t)["it"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "chart-series-2") {
+		t.Error("the default run should compare with and without jitter")
+	}
+}
