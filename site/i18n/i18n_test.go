@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -168,4 +169,28 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("nil map without error")
 		}
 	})
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir, "it"); err == nil {
+		t.Error("a missing strings.toml: no error")
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "it"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "it", "strings.toml"), []byte("[widget]\nreset = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(dir, "it")
+	if err == nil || !strings.Contains(err.Error(), "strings.toml") || !strings.Contains(err.Error(), "widget.reset") {
+		t.Errorf("error %v should name the file and the key", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "it", "strings.toml"), []byte("[widget]\nreset = \"Ricomincia\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := Load(dir, "it")
+	if err != nil || loc.Lang != "it" || loc.T("widget.reset") != "Ricomincia" {
+		t.Errorf("Load = %+v, %v", loc, err)
+	}
 }
