@@ -146,15 +146,15 @@ func Exercises() []*Exercise {
 			},
 			Questions: []Question{{Field: "exact_any_bin", Percent: true, Decimals: 3, Rel: 0.02, Abs: 0.0005}}},
 		{ID: "limits", Calc: "limits", Slug: "rate-limits",
-			Names: []string{"rpm_limit", "tpm_limit", "calls_per_min", "tokens_per_call"},
+			Names:   []string{"rpm_limit", "tpm_limit", "calls_per_min", "tokens_per_call"},
 			Options: grid(list("500 600 1000"), list("200000 300000"), list("300 600 900 1200"), list("100 200 500 1000")),
 			Questions: []Question{
 				{Field: "binding", Choices: []string{"rpm", "tpm", "both"}},
 				{Field: "tpm_utilization", Percent: true, Decimals: 1, Abs: 0.05, Rel: 0.002},
 			}},
 		{ID: "capacity", Calc: "capacity", Slug: "rate-limits",
-			Fixed: map[string]string{"rpm_limit": "0"},
-			Names: []string{"tpm_limit", "prompt_tokens", "max_output_tokens"},
+			Fixed:   map[string]string{"rpm_limit": "0"},
+			Names:   []string{"tpm_limit", "prompt_tokens", "max_output_tokens"},
 			Options: grid(list("60000 90000 120000 240000"), list("1000 2000 4000"), list("500 1000 2000")),
 			Questions: []Question{
 				{Field: "requests_per_min", Decimals: 2, Abs: 0.005, Rel: 0.002},

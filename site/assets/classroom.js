@@ -1,0 +1,275 @@
+// classroom.js: the exercises page. It derives a student's variant from
+// the class code and the student's name or number exactly as
+// site/classroom does in Go (Normalize, FNV-1a, mulberry32, one pick per
+// exercise), renders the worksheet, checks each answer against the
+// answers the build computed with the calculators (a tolerance, a
+// verdict and a hint), and fills the answer key of students 1 … N for
+// printing. Nothing leaves the browser: no request is made.
+(function () {
+  'use strict';
+  var el = document.getElementById('retrylab-classroom');
+  var box = document.querySelector('[data-classroom]');
+  if (!el || !box) { return; }
+  var data;
+  try { data = JSON.parse(el.textContent); } catch (e) { return; }
+  var S = data.strings || {};
+  var lang = data.lang || 'en';
+  var exs = data.table.exercises;
+  var answers = data.table.answers;
+  var MAX = 80;
+
+  function t(key) { return Object.prototype.hasOwnProperty.call(S, key) ? S[key] : key; }
+  function expand(s, kv) {
+    return s.replace(/\{(\w+)\}/g, function (m, k) { return Object.prototype.hasOwnProperty.call(kv, k) ? kv[k] : m; });
+  }
+  function h(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs) { if (Object.prototype.hasOwnProperty.call(attrs, k)) { e.setAttribute(k, attrs[k]); } }
+    if (text != null) { e.textContent = text; }
+    return e;
+  }
+
+  // --- The derivation (site/classroom: Normalize, Seed, Pick). ---
+  function normalize(s) {
+    s = String(s).replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, '').replace(/[ \t\n\r\f\v]+/g, ' ');
+    return s.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); });
+  }
+  function seed(code, student) {
+    var bytes = new TextEncoder().encode(normalize(code) + '\n' + normalize(student));
+    var x = 2166136261 >>> 0;
+    for (var i = 0; i < bytes.length; i++) { x ^= bytes[i]; x = Math.imul(x, 16777619) >>> 0; }
+    return x >>> 0;
+  }
+  function pick(s) {
+    var a = s | 0;
+    var out = [];
+    for (var i = 0; i < exs.length; i++) {
+      a = (a + 0x6D2B79F5) | 0;
+      var r = Math.imul(a ^ (a >>> 15), 1 | a);
+      r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+      r = (r ^ (r >>> 14)) >>> 0;
+      out.push(r % exs[i].options.length);
+    }
+    return out;
+  }
+  function runes(s) { return Array.from(s).length; }
+  function okText(s) { var n = normalize(s); return n !== '' && runes(n) <= MAX; }
+
+  // --- Numbers (site/classroom: ParseNumber, Check). ---
+  var nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 6 });
+  var decimal = data.decimal === ',' ? ',' : '.';
+  function groups(s, sep) {
+    var parts = s.replace(/^[+-]+/, '').split(sep);
+    if (parts.length < 2 || parts[0].length < 1 || parts[0].length > 3 || parts[0][0] === '0') { return false; }
+    for (var i = 0; i < parts.length; i++) {
+      if (i > 0 && parts[i].length !== 3) { return false; }
+      if (!/^[0-9]*$/.test(parts[i])) { return false; }
+    }
+    return true;
+  }
+  function count(s, c) { return s.split(c).length - 1; }
+  function parseNumber(s) {
+    s = String(s).trim().replace(/%$/, '').trim().replace(/[ \u00a0\u202f']/g, '');
+    if (s === '') { return null; }
+    var other = decimal === ',' ? '.' : ',';
+    var hasDec = s.indexOf(decimal) >= 0, hasOther = s.indexOf(other) >= 0;
+    if (hasDec && hasOther) {
+      var d = decimal, o = other;
+      if (s.lastIndexOf(other) > s.lastIndexOf(decimal)) { d = other; o = decimal; }
+      s = s.split(o).join('');
+      if (count(s, d) > 1) { return null; }
+      s = s.replace(d, '.');
+    } else if (hasOther && groups(s, other)) {
+      s = s.split(other).join('');
+    } else if (hasDec || hasOther) {
+      var mark = hasOther ? other : decimal;
+      if (count(s, mark) > 1) { return null; }
+      s = s.replace(mark, '.');
+    }
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) { return null; }
+    var v = Number(s);
+    return isFinite(v) ? v : null;
+  }
+  function check(q, want, input) {
+    if (String(input).trim() === '') { return 'empty'; }
+    if (q.choices) {
+      var c = String(input).trim().toLowerCase();
+      if (q.choices.indexOf(c) < 0) { return 'syntax'; }
+      return c === want ? 'right' : 'wrong';
+    }
+    var x = parseNumber(input);
+    if (x === null) { return 'syntax'; }
+    var tol = Math.max(q.abs || 0, (q.rel || 0) * Math.abs(want));
+    var d = x - want;
+    if (Math.abs(d) <= tol * (1 + 1e-9) + 1e-12) { return 'right'; }
+    return d > 0 ? 'high' : 'low';
+  }
+
+  // --- Text. ---
+  function paramText(name, v) {
+    if (name === 'seed') { return v; }
+    if (v.indexOf(',') >= 0) {
+      var parts = v.split(',').map(function (p) { return paramText(name, p); });
+      return typeof Intl.ListFormat === 'function' ? new Intl.ListFormat(lang, { type: 'conjunction' }).format(parts) : parts.join(', ');
+    }
+    var f = Number(v);
+    return v !== '' && isFinite(f) ? nf.format(f) : v;
+  }
+  function params(ex, opt) {
+    var p = {};
+    var k;
+    for (k in ex.fixed || {}) { if (Object.prototype.hasOwnProperty.call(ex.fixed, k)) { p[k] = ex.fixed[k]; } }
+    for (var i = 0; i < ex.names.length; i++) { p[ex.names[i]] = ex.options[opt][i]; }
+    return p;
+  }
+  function statement(ex, p) {
+    var kv = {};
+    for (var k in p) { if (Object.prototype.hasOwnProperty.call(p, k)) { kv[k] = paramText(k, p[k]); } }
+    return expand(t('classroom.ex.' + ex.id + '.text'), kv);
+  }
+  function answerText(q, v) {
+    if (q.choices) { return t('classroom.choice.' + v); }
+    var s = new Intl.NumberFormat(lang, { minimumFractionDigits: q.decimals, maximumFractionDigits: q.decimals }).format(v);
+    return q.percent ? s + ' %' : s;
+  }
+  function query(p) {
+    var keys = Object.keys(p).sort();
+    return keys.map(function (k) { return encodeURIComponent(k) + '=' + encodeURIComponent(p[k]); }).join('&');
+  }
+
+  // --- The worksheet. ---
+  var form = box.querySelector('[data-classroom-form]');
+  var sheet = box.querySelector('[data-classroom-sheet]');
+  var keyBox = box.querySelector('[data-classroom-key]');
+  var errBox = box.querySelector('[data-classroom-error]');
+  var studentsIn = box.querySelector('input[name="students"]');
+  var current = { code: data.code, student: data.student };
+
+  function renderSheet(code, student) {
+    var s = seed(code, student);
+    var picks = pick(s);
+    sheet.textContent = '';
+    sheet.setAttribute('data-seed', String(s));
+    sheet.appendChild(h('p', { 'class': 'classroom-variant' }, expand(t('classroom.variant'), { code: normalize(code), student: normalize(student), seed: String(s) })));
+    sheet.appendChild(h('p', { 'class': 'classroom-name' }, t('classroom.name_line')));
+    var ol = h('ol', { 'class': 'classroom-list' });
+    for (var i = 0; i < exs.length; i++) {
+      var ex = exs[i], opt = picks[i], p = params(ex, opt);
+      var li = h('li', { 'class': 'classroom-item', 'data-exercise': ex.id, 'data-option': String(opt), 'data-params': query(p) });
+      li.appendChild(h('h3', {}, t('classroom.ex.' + ex.id + '.title')));
+      li.appendChild(h('p', { 'class': 'classroom-text' }, statement(ex, p)));
+      var ul = h('ul', { 'class': 'classroom-questions' });
+      for (var j = 0; j < ex.questions.length; j++) {
+        var q = ex.questions[j];
+        var id = 'ex-' + ex.id + '-' + q.field;
+        var qli = h('li');
+        var row = h('div', { 'class': 'classroom-q' });
+        row.appendChild(h('label', { 'for': id }, t('classroom.ex.' + ex.id + '.q.' + q.field)));
+        var input;
+        if (q.choices) {
+          input = h('select', { id: id, 'data-field': q.field });
+          input.appendChild(h('option', { value: '' }, '—'));
+          for (var c = 0; c < q.choices.length; c++) { input.appendChild(h('option', { value: q.choices[c] }, t('classroom.choice.' + q.choices[c]))); }
+        } else {
+          input = h('input', { id: id, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', 'data-field': q.field });
+        }
+        input.setAttribute('aria-describedby', id + '-verdict');
+        row.appendChild(input);
+        if (q.percent) { row.appendChild(h('span', { 'class': 'classroom-unit' }, '%')); }
+        row.appendChild(h('button', { type: 'button', 'data-check': String(i) + ':' + String(j) }, t('classroom.check')));
+        qli.appendChild(row);
+        var verdict = h('p', { 'class': 'classroom-verdict', id: id + '-verdict', 'data-verdict-for': ex.id + '.' + q.field, role: 'status', hidden: '' });
+        qli.appendChild(verdict);
+        ul.appendChild(qli);
+      }
+      li.appendChild(ul);
+      var open = h('p', { 'class': 'classroom-open' });
+      open.appendChild(h('a', { href: data.embed + ex.calc + '/?' + query(p), target: '_blank', rel: 'noopener' }, t('classroom.open')));
+      li.appendChild(open);
+      ol.appendChild(li);
+    }
+    sheet.appendChild(ol);
+    current = { code: code, student: student, picks: picks };
+  }
+
+  function judge(i, j) {
+    var ex = exs[i], q = ex.questions[j];
+    var li = sheet.querySelectorAll('.classroom-item')[i];
+    var input = li.querySelector('[data-field="' + q.field + '"]');
+    var out = li.querySelector('[data-verdict-for="' + ex.id + '.' + q.field + '"]');
+    var v = check(q, answers[i][current.picks[i]][j], input.value);
+    var msg = t('classroom.verdict.' + v);
+    if (v !== 'right' && v !== 'empty' && v !== 'syntax') { msg += ' ' + t('classroom.ex.' + ex.id + '.hint'); }
+    out.textContent = msg;
+    out.setAttribute('data-verdict', v);
+    out.hidden = false;
+    input.setAttribute('aria-invalid', v === 'right' ? 'false' : 'true');
+  }
+
+  sheet.addEventListener('click', function (ev) {
+    var b = ev.target.closest && ev.target.closest('[data-check]');
+    if (!b) { return; }
+    var ij = b.getAttribute('data-check').split(':');
+    judge(Number(ij[0]), Number(ij[1]));
+  });
+  sheet.addEventListener('keydown', function (ev) {
+    if (ev.key !== 'Enter' || !ev.target.matches('input[data-field]')) { return; }
+    ev.preventDefault();
+    var b = ev.target.parentNode.querySelector('[data-check]');
+    if (b) { b.click(); }
+  });
+
+  // --- The answer key of students 1 … N. ---
+  function renderKey() {
+    var n = Math.max(1, Math.min(200, Math.floor(Number(studentsIn && studentsIn.value) || 1)));
+    keyBox.textContent = '';
+    keyBox.appendChild(h('h2', {}, expand(t('classroom.key_title'), { code: normalize(current.code) })));
+    for (var st = 1; st <= n; st++) {
+      var s = seed(current.code, String(st));
+      var picks = pick(s);
+      var sec = h('section', { 'class': 'classroom-key' });
+      sec.appendChild(h('h3', {}, expand(t('classroom.key_student'), { student: String(st), seed: String(s) })));
+      var table = h('table'), tb = h('tbody');
+      for (var i = 0; i < exs.length; i++) {
+        for (var j = 0; j < exs[i].questions.length; j++) {
+          var q = exs[i].questions[j];
+          var tr = h('tr');
+          tr.appendChild(h('th', { scope: 'row' }, String(i + 1)));
+          tr.appendChild(h('td', {}, t('classroom.ex.' + exs[i].id + '.q.' + q.field)));
+          tr.appendChild(h('td', { 'data-answer': exs[i].id + '.' + q.field }, answerText(q, answers[i][picks[i]][j])));
+          tb.appendChild(tr);
+        }
+      }
+      table.appendChild(tb);
+      sec.appendChild(table);
+      keyBox.appendChild(sec);
+    }
+  }
+
+  function show() {
+    var code = form.elements.code.value, student = form.elements.student.value;
+    if (!okText(code) || !okText(student)) {
+      errBox.textContent = t('classroom.bad_text');
+      errBox.hidden = false;
+      return;
+    }
+    errBox.hidden = true;
+    renderSheet(code, student);
+    renderKey();
+  }
+  form.addEventListener('submit', function (ev) { ev.preventDefault(); show(); });
+  if (studentsIn) { studentsIn.addEventListener('change', renderKey); }
+  var buttons = box.querySelectorAll('button[data-print]');
+  for (var b = 0; b < buttons.length; b++) {
+    buttons[b].disabled = false;
+    buttons[b].addEventListener('click', function (ev) {
+      document.documentElement.setAttribute('data-print', ev.currentTarget.getAttribute('data-print'));
+      window.print();
+    });
+  }
+  window.addEventListener('afterprint', function () { document.documentElement.removeAttribute('data-print'); });
+  var submit = form.querySelector('button[type="submit"]');
+  if (submit) { submit.disabled = false; }
+  show();
+  box.setAttribute('data-ready', 'true');
+})();

@@ -1,0 +1,93 @@
+// embed-frame.js: runs inside an embed page (/LANG/embed/NAME/), before
+// the loader (app.js) starts the playground.
+//
+//  - Parameters: the embed takes the calculator's parameters as plain
+//    query keys (?q=0.9&n=5); the playground reads them prefixed by the
+//    widget's id (?NAME.q=0.9), so they are rewritten in place first.
+//    A key the calculator does not have, and a value it refuses, show a
+//    message at the top of the embed (the widget keeps its defaults).
+//  - Height: whenever the page's height changes it posts
+//    {type: "retrylab:height", id: ID, height: PIXELS} to the parent
+//    window; ID is the query's "id" (the host's name for the frame), else
+//    the widget's id. site/assets/embed.js, on the host page, applies it.
+(function () {
+  'use strict';
+  var root = document.documentElement;
+  var widget = document.querySelector('[data-widget]');
+  var banner = document.querySelector('[data-embed-error]');
+  if (!widget) { return; }
+  var wid = widget.id;
+  var search = window.location.search.replace(/^\?/, '');
+  var frameID = wid;
+  var names = [];
+  var fields = widget.querySelectorAll('[data-field]');
+  for (var i = 0; i < fields.length; i++) { names.push(fields[i].getAttribute('data-field')); }
+
+  function show(msg) {
+    if (!banner) { return; }
+    banner.textContent = msg;
+    banner.hidden = false;
+  }
+  function expand(t, kv) {
+    return t.replace(/\{(\w+)\}/g, function (m, k) { return Object.prototype.hasOwnProperty.call(kv, k) ? kv[k] : m; });
+  }
+
+  // Rewrite ?q=0.9 into ?ID.q=0.9 for the playground.
+  if (search) {
+    var out = [];
+    var unknown = '';
+    var parts = search.split('&');
+    for (var j = 0; j < parts.length; j++) {
+      if (!parts[j]) { continue; }
+      var kv = parts[j].split('=');
+      var key;
+      try { key = decodeURIComponent(kv[0].replace(/\+/g, ' ')); } catch (e) { key = kv[0]; }
+      if (key === 'id') {
+        try { frameID = decodeURIComponent((kv[1] || '').replace(/\+/g, ' ')).slice(0, 100) || wid; } catch (e) { /* keep */ }
+        out.push(parts[j]);
+      } else if (key.indexOf('.') >= 0) {
+        out.push(parts[j]); // already the playground's form
+      } else if (names.indexOf(key) >= 0) {
+        out.push(encodeURIComponent(wid + '.' + key) + (kv.length > 1 ? '=' + kv.slice(1).join('=') : '='));
+      } else if (!unknown) {
+        unknown = key;
+      }
+    }
+    if (unknown) {
+      show(expand(banner.getAttribute('data-msg-param') || 'unknown parameter {name}', { name: unknown, names: names.join(', ') }));
+    }
+    var next = out.length ? '?' + out.join('&') : '';
+    if (next !== window.location.search) {
+      try { window.history.replaceState(null, '', window.location.pathname + next + window.location.hash); } catch (e) { /* keep */ }
+    }
+  }
+
+  // A value the calculator refuses: the playground writes the message
+  // beside the field; say so at the top too.
+  function checkErrors() {
+    if (root.getAttribute('data-ready') !== 'true' || !banner || !banner.hidden) { return; }
+    if (widget.querySelector('.widget-error:not([hidden])') && window.location.search.indexOf(wid + '.') >= 0) {
+      show(banner.getAttribute('data-msg-value') || 'bad value');
+    }
+  }
+  if (window.MutationObserver) {
+    new MutationObserver(checkErrors).observe(root, { attributes: true, attributeFilter: ['data-ready'] });
+  }
+
+  // Height to the parent.
+  var last = -1;
+  function post() {
+    var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (h === last || window.parent === window) { return; }
+    last = h;
+    window.parent.postMessage({ type: 'retrylab:height', id: frameID, height: h }, '*');
+  }
+  if (window.ResizeObserver) {
+    new ResizeObserver(post).observe(document.documentElement);
+  } else {
+    window.addEventListener('resize', post);
+    setInterval(post, 500);
+  }
+  window.addEventListener('load', post);
+  post();
+})();
