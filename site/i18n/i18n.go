@@ -52,15 +52,13 @@ func LoadAll(dir string) (map[string]locale.Locale, error) {
 // after flattening, is an error with its line.
 func Parse(b []byte) (map[string]string, error) {
 	var tree map[string]any
-	md, err := toml.Decode(string(b), &tree)
-	if err != nil {
+	if _, err := toml.Decode(string(b), &tree); err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
 	if err := flatten("", tree, out); err != nil {
 		return nil, err
 	}
-	_ = md
 	return out, nil
 }
 
