@@ -168,14 +168,21 @@ func Bin(t, w float64) int {
 	q := t / w
 	j := math.Floor(q)
 	// q is within a few ulps of the exact ratio; only near an integer can
-	// the floor be wrong, and there the sign of j·w - t, computed exactly
-	// by a fused multiply-add, decides.
+	// the floor be wrong, and there the sign of j·w - t decides.
 	if f := q - j; f < 1e-6 || f > 1-1e-6 {
-		if math.FMA(j, w, -t) > 0 {
-			j--
-		} else if math.FMA(j+1, w, -t) <= 0 {
-			j++
-		}
+		return exactBin(t, w, j)
+	}
+	return int(j)
+}
+
+// exactBin corrects the candidate bin j of t (off by at most one) with the
+// exact sign of j·w - t and (j+1)·w - t, which a fused multiply-add gives
+// (one rounding of the exact value keeps its sign).
+func exactBin(t, w, j float64) int {
+	if math.FMA(j, w, -t) > 0 {
+		j--
+	} else if math.FMA(j+1, w, -t) <= 0 {
+		j++
 	}
 	return int(j)
 }
@@ -210,36 +217,53 @@ func Run(c Config, r *pyrand.Random) (Result, error) {
 			}
 		}
 	}
-	acc := accumulator{w: c.WidthMS, counts: res.Counts, arrivals: res.Arrivals, keep: c.KeepArrivals}
+	acc := accumulator{b: newBinner(c.WidthMS), counts: res.Counts, arrivals: res.Arrivals, keep: c.KeepArrivals}
 	capMS, base := c.cap(), c.BaseMS
+	buf := make([]float64, min(chunk, c.Clients))
 	for k := 0; k < c.Waves; k++ {
 		ck := c.ceiling(k)
 		half := ck / 2
-		for i := 0; i < c.Clients; i++ {
-			var wait float64
+		for i0 := 0; i0 < c.Clients; i0 += len(buf) {
+			b := buf[:min(len(buf), c.Clients-i0)]
+			// the waits of clients i0 … i0+len(b)-1, in draw order
 			switch c.Strategy {
 			case Fixed:
-				wait = ck
+				for i := range b {
+					b[i] = ck
+				}
 			case Full:
-				wait = float64(ck * r.Random()) // uniform(0, c) = 0 + (c-0)·random()
+				r.Fill(b)
+				for i, x := range b {
+					b[i] = float64(ck * x) // uniform(0, c) = 0 + (c-0)·random()
+				}
 			case Equal:
-				wait = half + float64(half*r.Random())
+				r.Fill(b)
+				for i, x := range b {
+					b[i] = half + float64(half*x) // c/2 + uniform(0, c/2)
+				}
 			case Decorrelated:
-				p := base
-				if prev != nil {
-					p = prev[i]
-				}
-				wait = math.Min(capMS, r.Uniform(base, 3*p))
-				if prev != nil {
-					prev[i] = wait
+				r.Fill(b)
+				for i, x := range b {
+					p := base
+					if prev != nil {
+						p = prev[i0+i]
+					}
+					// min(cap, uniform(base, 3·prev)), uniform as pyrand.Uniform
+					w := math.Min(capMS, base+float64((3*p-base)*x))
+					if prev != nil {
+						prev[i0+i] = w
+					}
+					b[i] = w
 				}
 			}
-			t := wait
 			if at != nil {
-				t = at[i] + wait
-				at[i] = t
+				a := at[i0 : i0+len(b)]
+				for i, w := range b {
+					a[i] += w
+					b[i] = a[i]
+				}
 			}
-			acc.add(t)
+			acc.addAll(b)
 		}
 	}
 	res.Counts, res.Arrivals, res.MaxArrivalMS = acc.counts, acc.arrivals, acc.max
@@ -253,9 +277,29 @@ func Run(c Config, r *pyrand.Random) (Result, error) {
 	return res, nil
 }
 
-// accumulator counts arrivals in bins and sums them (Neumaier).
+// chunk is the number of waits drawn and counted at a time.
+const chunk = 1024
+
+// binner is Bin for one width, with the reciprocal computed once.
+type binner struct{ w, inv float64 }
+
+func newBinner(w float64) binner { return binner{w: w, inv: 1 / w} }
+
+// bin returns Bin(t, b.w). t·(1/w) is within 2 ulps of t/w, far closer
+// to it than the 1e-6 margin beyond which Bin's exact check is made.
+func (b binner) bin(t float64) int {
+	q := t * b.inv
+	j := float64(int64(q)) // q >= 0: truncation is the floor
+	if f := q - j; f < 1e-6 || f > 1-1e-6 {
+		return exactBin(t, b.w, j)
+	}
+	return int(j)
+}
+
+// accumulator counts arrivals in bins, keeps the latest, and sums them:
+// plain sums of at most 256 terms, then a Neumaier sum of those.
 type accumulator struct {
-	w         float64
+	b         binner
 	counts    []int
 	arrivals  []float64
 	keep      bool
@@ -263,15 +307,37 @@ type accumulator struct {
 	sum, comp float64
 }
 
-func (a *accumulator) add(t float64) {
-	j := Bin(t, a.w)
-	if j >= len(a.counts) { // rounding reached the unattained horizon
-		a.counts = append(a.counts, make([]int, j+1-len(a.counts))...)
+func (a *accumulator) addAll(ts []float64) {
+	mx := a.max
+	counts := a.counts
+	for _, t := range ts {
+		j := a.b.bin(t)
+		if j >= len(counts) { // rounding reached the unattained horizon
+			counts = append(counts, make([]int, j+1-len(counts))...)
+		}
+		counts[j]++
+		if t > mx {
+			mx = t
+		}
 	}
-	a.counts[j]++
-	if t > a.max {
-		a.max = t
+	a.counts, a.max = counts, mx
+	// sums of at most 256 terms stay within 256 ulps; the Neumaier sum
+	// across them adds no error of its own.
+	for rest := ts; len(rest) > 0; {
+		h := rest[:min(256, len(rest))]
+		var s float64
+		for _, t := range h {
+			s += t
+		}
+		a.addSum(s)
+		rest = rest[len(h):]
 	}
+	if a.keep {
+		a.arrivals = append(a.arrivals, ts...)
+	}
+}
+
+func (a *accumulator) addSum(t float64) {
 	s := a.sum + t
 	if math.Abs(a.sum) >= math.Abs(t) {
 		a.comp += (a.sum - s) + t
@@ -279,7 +345,4 @@ func (a *accumulator) add(t float64) {
 		a.comp += (t - s) + a.sum
 	}
 	a.sum = s
-	if a.keep {
-		a.arrivals = append(a.arrivals, t)
-	}
 }

@@ -161,3 +161,32 @@ func BenchmarkNewHugeSeed(b *testing.B) {
 		New(seed)
 	}
 }
+
+// TestFill: Fill gives the same floats as Random, whatever the chunk sizes
+// and an odd word drawn in between.
+func TestFill(t *testing.T) {
+	for _, sizes := range [][]int{{1000}, {1, 311, 312, 313, 5}, {623, 2, 700}, {7, 0, 1}} {
+		a, b := NewInt64(99), NewInt64(99)
+		for k, size := range sizes {
+			if k == 1 {
+				a.Uint32()
+				b.Uint32()
+			}
+			buf := make([]float64, size)
+			a.Fill(buf)
+			for i, x := range buf {
+				if y := b.Random(); x != y {
+					t.Fatalf("sizes %v: chunk %d value %d = %v, Random %v", sizes, k, i, x, y)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkFill(b *testing.B) {
+	r := NewInt64(20261017)
+	buf := make([]float64, 1024)
+	for b.Loop() {
+		r.Fill(buf)
+	}
+}
