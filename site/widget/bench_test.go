@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"net/url"
 	"testing"
 
 	"retrylab/calc"
@@ -29,6 +30,47 @@ func BenchmarkRenderOutput(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkRenderOutputLarge measures the outputs that draw the most:
+// 100000 histogram bins grouped into bars, a 2000-point queue series, the
+// largest call tree drawn, a long fullest-bin distribution.
+func BenchmarkRenderOutputLarge(b *testing.B) {
+	loc := locale.Locale{Lang: "it", Strings: locales(b)["it"].Strings}
+	reg := calc.New()
+	for _, tc := range []struct{ name, calc, query string }{
+		{"jitter-100000-bins", "jitter", "width_ms=0.001"},
+		{"dispatch-2000-samples", "dispatch", "samples=2000"},
+		{"amplification-81-leaves", "amplification", "attempts=3,3,3,3"},
+		{"peak-2000-100", "peak", "clients=2000&bins=100&threshold=40"},
+		{"backoff-10000-workers", "backoff", "workers=10000"},
+	} {
+		c, ok := reg.Lookup(tc.calc)
+		if !ok {
+			b.Fatalf("no calculator %s", tc.calc)
+		}
+		q, _ := url.ParseQuery(tc.query)
+		a, err := c.Parse(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := c.Run(a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		views := DefaultViews(c)
+		b.Run(tc.name, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				out, err := RenderOutput(c, a, res, views, loc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(out)
+			}
+			b.ReportMetric(float64(n), "html-bytes")
 		})
 	}
 }

@@ -126,3 +126,64 @@ func ExampleCite() {
 	// es 27,1 % 0.2709999999999999
 	// zh 27.1% 0.2709999999999999
 }
+
+func TestNumListAndListLen(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want []float64
+		ok   bool
+		n    int
+	}{
+		{`[]`, []float64{}, true, 0},
+		{`[1,2.5,-3e-5]`, []float64{1, 2.5, -3e-5}, true, 3},
+		{` [ 1 , 2 ] `, []float64{1, 2}, true, 2},
+		{`["a",1]`, nil, false, 2},
+		{`[[1],[2]]`, nil, false, 2},
+		{`{"a":1}`, nil, false, -1},
+		{`[1e400]`, nil, false, 1},
+	} {
+		got, ok := numList(json.RawMessage(tc.raw))
+		if ok != tc.ok || len(got) != len(tc.want) {
+			t.Errorf("numList(%s) = %v %v", tc.raw, got, ok)
+		}
+		for i := range got {
+			if i < len(tc.want) && got[i] != tc.want[i] {
+				t.Errorf("numList(%s)[%d] = %v", tc.raw, i, got[i])
+			}
+		}
+		n, ok := listLen(json.RawMessage(tc.raw), 10)
+		if tc.n >= 0 && (!ok || n != tc.n) || tc.n < 0 && ok {
+			t.Errorf("listLen(%s) = %d %v, want %d", tc.raw, n, ok, tc.n)
+		}
+	}
+	if n, _ := listLen(json.RawMessage(`[1,2,3,4,5]`), 2); n != 3 {
+		t.Errorf("listLen stops after the limit: got %d, want 3", n)
+	}
+}
+
+// A Decoded result renders and cites exactly as the value it came from.
+func TestDecoded(t *testing.T) {
+	d, err := Decode(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(sample)
+	for _, in := range []any{sample, d, json.RawMessage(raw)} {
+		text, value, err := Cite(in, "counts", "list", locale.Locale{Lang: "it"})
+		if err != nil || text != "9, 7, 9 e 12" || value != "[9,7,9,12]" {
+			t.Errorf("%T: %q %q %v", in, text, value, err)
+		}
+	}
+	if _, err := Decode(json.RawMessage(`{"a":`)); err == nil {
+		t.Error("invalid JSON: no error")
+	}
+	c, _ := calc.New().Lookup("attempts")
+	a, _ := c.Parse(nil)
+	res, _ := c.Run(a)
+	dr, _ := Decode(res)
+	o1, _ := RenderOutput(c, a, res, nil, locale.Locale{Lang: "zh"})
+	o2, _ := RenderOutput(c, a, dr, nil, locale.Locale{Lang: "zh"})
+	if o1 != o2 {
+		t.Error("RenderOutput of a Decoded result differs")
+	}
+}

@@ -232,8 +232,11 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 		_, ok := flatObject(f.Raw)
 		return ok
 	case 'a':
+		if n, ok := listLen(f.Raw, maxTableList); !ok || n > maxTableList {
+			return false
+		}
 		var elems []json.RawMessage
-		if json.Unmarshal(f.Raw, &elems) != nil || len(elems) > maxTableList {
+		if json.Unmarshal(f.Raw, &elems) != nil {
 			return false
 		}
 		for _, e := range elems {

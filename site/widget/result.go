@@ -23,20 +23,39 @@ type result struct {
 	index map[string]int
 }
 
+// Decoded is a result encoded to JSON once and split into its fields.
+// RenderOutput and Cite accept it in place of the calculator's result, so
+// a page that renders a result and cites it many times encodes it once
+// (a histogram of 100000 bins takes tens of milliseconds to encode).
+type Decoded struct{ r *result }
+
+// Decode encodes res (a calculator's result, or its JSON as a
+// json.RawMessage) for RenderOutput and Cite.
+func Decode(res any) (Decoded, error) {
+	r, err := decode(res)
+	if err != nil {
+		return Decoded{}, err
+	}
+	return Decoded{r}, nil
+}
+
 // decode encodes r to JSON and splits the object into its fields. The
 // split scans the compact JSON that json.Marshal writes (or any valid
 // JSON object) without json.Decoder, which would add to the wasm module.
 func decode(r any) (*result, error) {
-	b, ok := r.(json.RawMessage)
-	if !ok {
+	if d, ok := r.(Decoded); ok && d.r != nil {
+		return d.r, nil
+	}
+	b, given := r.(json.RawMessage)
+	if !given {
 		var err error
-		b, err = json.Marshal(r)
+		b, err = json.Marshal(r) // valid JSON by construction
 		if err != nil {
 			return nil, fmt.Errorf("widget: result does not encode: %v", err)
 		}
 	}
 	b = bytes.TrimSpace(b)
-	if len(b) < 2 || b[0] != '{' || !json.Valid(b) {
+	if len(b) < 2 || b[0] != '{' || given && !json.Valid(b) {
 		return nil, fmt.Errorf("widget: result is not a JSON object")
 	}
 	res := &result{index: map[string]int{}}
@@ -136,15 +155,55 @@ func (r *result) names() []string {
 	return s
 }
 
+// numList decodes a JSON list of numbers (without encoding/json's
+// reflection: a result may hold 100000 of them).
 func numList(raw json.RawMessage) ([]float64, bool) {
-	if len(raw) == 0 || raw[0] != '[' {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
 		return nil, false
 	}
-	var xs []float64
-	if json.Unmarshal(raw, &xs) != nil {
-		return nil, false
+	body := bytes.TrimSpace(raw[1 : len(raw)-1])
+	if len(body) == 0 {
+		return []float64{}, true
+	}
+	xs := make([]float64, 0, bytes.Count(body, []byte{','})+1)
+	for len(body) > 0 {
+		i := bytes.IndexByte(body, ',')
+		if i < 0 {
+			i = len(body)
+		}
+		f, err := strconv.ParseFloat(string(bytes.TrimSpace(body[:i])), 64)
+		if err != nil {
+			return nil, false // not a number (or a number beyond float64: not plotted)
+		}
+		xs = append(xs, f)
+		if i == len(body) {
+			break
+		}
+		body = body[i+1:]
 	}
 	return xs, true
+}
+
+// listLen counts the elements of a JSON list, stopping once it passes
+// limit; ok is false when raw is not a list.
+func listLen(raw json.RawMessage, limit int) (n int, ok bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '[' {
+		return 0, false
+	}
+	i := skipSpace(raw, 1)
+	for i < len(raw) && raw[i] != ']' {
+		n++
+		if n > limit {
+			return n, true
+		}
+		i = skipSpace(raw, skipValue(raw, i))
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return n, true
 }
 
 // jsonKind classifies a raw value by its first byte.
