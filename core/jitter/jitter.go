@@ -296,8 +296,8 @@ func (b binner) bin(t float64) int {
 	return int(j)
 }
 
-// accumulator counts arrivals in bins, keeps the latest, and sums them:
-// plain sums of at most 256 terms, then a Neumaier sum of those.
+// accumulator counts arrivals in bins, keeps the latest, and sums them
+// with compensation.
 type accumulator struct {
 	b         binner
 	counts    []int
@@ -321,28 +321,17 @@ func (a *accumulator) addAll(ts []float64) {
 		}
 	}
 	a.counts, a.max = counts, mx
-	// sums of at most 256 terms stay within 256 ulps; the Neumaier sum
-	// across them adds no error of its own.
-	for rest := ts; len(rest) > 0; {
-		h := rest[:min(256, len(rest))]
-		var s float64
-		for _, t := range h {
-			s += t
-		}
-		a.addSum(s)
-		rest = rest[len(h):]
+	// Compensated sum (Knuth's TwoSum per term, branch free): the mean is
+	// the correctly rounded one in practice, as CPython's math.fsum gives.
+	s, comp := a.sum, a.comp
+	for _, t := range ts {
+		s2 := s + t
+		bp := s2 - s
+		comp += (s - (s2 - bp)) + (t - bp)
+		s = s2
 	}
+	a.sum, a.comp = s, comp
 	if a.keep {
 		a.arrivals = append(a.arrivals, ts...)
 	}
-}
-
-func (a *accumulator) addSum(t float64) {
-	s := a.sum + t
-	if math.Abs(a.sum) >= math.Abs(t) {
-		a.comp += (a.sum - s) + t
-	} else {
-		a.comp += (t - s) + a.sum
-	}
-	a.sum = s
 }
