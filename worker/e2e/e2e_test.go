@@ -272,9 +272,20 @@ func same(t *testing.T, path string, w, n answer) {
 		t.Errorf("GET %s: Content-Type %q, native %q", path, wt, nt)
 	}
 	if !bytes.Equal(w.Body, n.Body) {
-		t.Errorf("GET %s: bodies differ:\nWorker %.300s\nnative %.300s", path, w.Body, n.Body)
+		t.Errorf("GET %s: bodies differ at byte %s", path, diff(w.Body, n.Body))
 	}
 	checkSecurityHeaders(t, "GET "+path, w)
+}
+
+// diff describes where a and b first differ, with some context.
+func diff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-60)
+	clip := func(s []byte) []byte { return s[from:min(len(s), i+60)] }
+	return fmt.Sprintf("%d of %d/%d:\nWorker …%s…\nnative …%s…", i, len(a), len(b), clip(a), clip(b))
 }
 
 // TestNotFound: unknown API names and unknown pages are 404 on both sides;
@@ -373,5 +384,26 @@ func TestLoad(t *testing.T) {
 	t.Logf("workerd RSS: %d MiB before, %d MiB after", before>>20, after>>20)
 	if after-before > bound {
 		t.Errorf("workerd's RSS grew by %d MiB under load, bound %d MiB", (after-before)>>20, bound>>20)
+	}
+}
+
+// TestRawQueries compares answers to queries that the table does not
+// build: bad escapes, empty names and values, escaped paths.
+func TestRawQueries(t *testing.T) {
+	for _, p := range []string{
+		"/api/v1/attempts?q=%zz",
+		"/api/v1/attempts?%zz=1",
+		"/api/v1/attempts?q",
+		"/api/v1/attempts?=1",
+		"/api/v1/attempts?&&q=0.25&&",
+		"/api/v1/attempts?q=0.5;n=2",
+		"/api/v1/attempts?q=+0.5",
+		"/api/v1/att%65mpts?q=0.9",
+		"/api/v1/attempts/",
+		"/api/v1/",
+		"/api/",
+	} {
+		w, n := both(t, "GET", p)
+		same(t, p, w, n)
 	}
 }
