@@ -64,7 +64,7 @@ type Config struct {
 	BaseMS   float64  // first ceiling, finite and > 0
 	CapMS    float64  // largest ceiling, finite and >= BaseMS; 0 means BaseMS·2^(Waves-1)
 	WidthMS  float64  // bin width, finite and > 0
-	Strategy Strategy //
+	Strategy Strategy // how each wait is chosen (the zero value is Fixed)
 	// KeepArrivals asks for every arrival time in draw order (Result.Arrivals).
 	KeepArrivals bool
 }
