@@ -25,9 +25,10 @@ type outCtx struct {
 	loc locale.Locale
 }
 
-// views lists the specialised views of each calculator, the first being
-// the default set; every calculator also has "table" and "bars" (the
-// generic chart of its numeric lists).
+// views lists the specialised views of each calculator, in the order a
+// widget shows them; those not marked extra are its default set. Every
+// calculator also has "table" and "bars" (the generic chart of its
+// numeric lists).
 var views = map[string][]struct {
 	name  string
 	fn    view
@@ -223,7 +224,7 @@ var notes = []struct{ field, key, def string }{
 
 // tableField reports whether a field belongs in the results table: not an
 // echo of a parameter, not an object, not a long list.
-func tableField(c *calc.Calculator, a calc.Args, f field) bool {
+func tableField(c *calc.Calculator, f field) bool {
 	if c.Param(f.Name) != nil || hidden[c.Name+"."+f.Name] {
 		return false
 	}
@@ -253,7 +254,7 @@ func resultTable(o *outCtx) error {
 	b := o.b
 	fmt.Fprintf(b, `<table class="widget-table" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
 	for _, f := range o.r.list {
-		if !tableField(o.c, o.a, f) {
+		if !tableField(o.c, f) {
 			continue
 		}
 		fmt.Fprintf(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
@@ -304,7 +305,7 @@ func (o *outCtx) vt(viewName, key, def string, kv ...string) string {
 	return o.loc.Tf("view."+o.c.Name+"."+viewName+"."+key, def, kv...)
 }
 
-// outAttrs is the data-out pair of a field for a chart's data table.
+// outRaw is the JSON of a field, for the data-value of a chart's data table.
 func (o *outCtx) outRaw(name string) string {
 	raw, _ := o.r.raw(name)
 	return string(raw)
