@@ -137,6 +137,20 @@ func TestCodesHaveEnglish(t *testing.T) {
 			t.Errorf("code %s has no English template", c)
 		}
 	}
+	// every code declared in calc is in the list above
+	known := map[string]bool{}
+	for _, c := range codes {
+		known[string(c)] = true
+	}
+	found := codesInSource(t)
+	if len(found) < len(codes) {
+		t.Errorf("found %d codes in calc's source, want at least %d: the pattern is broken", len(found), len(codes))
+	}
+	for _, c := range found {
+		if !known[c] {
+			t.Errorf("calc declares code %q: add it to codes (and err.%s to every strings.toml)", c, c)
+		}
+	}
 }
 
 func TestParse(t *testing.T) {

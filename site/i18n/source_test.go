@@ -47,3 +47,28 @@ func detailKeysInSource(t *testing.T) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+var codeConst = regexp.MustCompile(`(?m)^\s*Code[A-Za-z]+\s+Code\s*=\s*"([a-z_]+)"`)
+
+// codesInSource returns every calc.Code constant declared in calc/*.go, so
+// that a code added later needs its err.CODE string too.
+func codesInSource(t *testing.T) []string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "calc", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range codeConst.FindAllSubmatch(b, -1) {
+			codes = append(codes, string(m[1]))
+		}
+	}
+	sort.Strings(codes)
+	return codes
+}
