@@ -207,7 +207,7 @@ func TestExactAgainstEnumeration(t *testing.T) {
 // TestExactAgainstRationals covers both methods (complement and
 // inclusion–exclusion), down to probabilities near 1e-40.
 func TestExactAgainstRationals(t *testing.T) {
-	for _, c := range []struct{ n, k int }{{20, 3}, {40, 10}, {100, 10}, {60, 7}, {90, 30}, {50, 2}, {80, 40}} {
+	for _, c := range []struct{ n, k int }{{20, 3}, {40, 10}, {100, 10}, {60, 7}, {60, 30}, {50, 2}} {
 		lo, hi := 0, c.n+1
 		if c.n > 50 { // the interesting range; the rest is 1 by pigeonhole or below 1e-40
 			lo, hi = max(0, c.n/c.k-3), min(c.n+1, c.n/c.k+30)
