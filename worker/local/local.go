@@ -61,8 +61,9 @@ func Check(root string) error {
 	return stale(root)
 }
 
-// stale reports a Worker bundle older than what it is built from: the Go
-// sources of the handler (wasm, calc, core, site) or dist/.
+// stale reports a Worker bundle older than what it is built from: dist/,
+// or a Go file of the module that ./wasm/worker compiles (`go list -deps`
+// for js/wasm).
 func stale(root string) error {
 	wasm, err := os.Stat(filepath.Join(root, Bundle, "app.wasm"))
 	if err != nil {
@@ -75,25 +76,40 @@ func stale(root string) error {
 	if dist, err := os.Stat(filepath.Join(root, "dist", "index.html")); err == nil && dist.ModTime().After(public.ModTime()) {
 		return fmt.Errorf("%s/public is older than dist/: run `make worker`", Bundle)
 	}
-	var newer string
-	for _, dir := range []string{"wasm/worker", "calc", "core", "site/server"} {
-		filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
-			if err != nil || newer != "" {
-				return filepath.SkipDir
-			}
-			if strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-				if fi, err := d.Info(); err == nil && fi.ModTime().After(wasm.ModTime()) {
-					newer = p
-				}
-			}
-			return nil
-		})
+	files, err := sources(root)
+	if err != nil {
+		return err
 	}
-	if newer != "" {
-		rel, _ := filepath.Rel(root, newer)
-		return fmt.Errorf("%s/app.wasm is older than %s: run `make worker`", Bundle, rel)
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.ModTime().After(wasm.ModTime()) {
+			rel, _ := filepath.Rel(root, f)
+			return fmt.Errorf("%s/app.wasm is older than %s: run `make worker`", Bundle, rel)
+		}
 	}
 	return nil
+}
+
+// sources lists the Go files of the module that ./wasm/worker is built
+// from.
+func sources(root string) ([]string, error) {
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{end}}{{end}}", "./wasm/worker")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list ./wasm/worker: %v", err)
+	}
+	var files []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		for _, name := range f[min(1, len(f)):] {
+			files = append(files, filepath.Join(f[0], name))
+		}
+	}
+	if len(files) == 0 {
+		return nil, errors.New("go list ./wasm/worker: no Go files")
+	}
+	return files, nil
 }
 
 // Root returns the repository root: the nearest parent of dir that holds

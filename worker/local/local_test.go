@@ -48,30 +48,33 @@ func TestRSS(t *testing.T) {
 
 func TestCheckStale(t *testing.T) {
 	root := t.TempDir()
-	write := func(name string, mtime time.Time) {
+	write := func(name, body string, mtime time.Time) {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		os.Chtimes(p, mtime, mtime)
 	}
 	old, now := time.Now().Add(-time.Hour), time.Now()
-	write(strings.TrimPrefix(Binary(root), root+"/"), old)
-	write("dist/index.html", old)
+	write(strings.TrimPrefix(Binary(root), root+"/"), "", old)
+	write("dist/index.html", "", old)
 	for _, f := range []string{"app.wasm", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
-		write(Bundle+"/"+f, now)
+		write(Bundle+"/"+f, "", now)
 	}
-	write("calc/calc.go", old)
+	write("go.mod", "module m\n\ngo 1.26\n", old)
+	write("wasm/worker/main.go", "package main\n\nimport _ \"m/lib\"\n\nfunc main() {}\n", old)
+	write("lib/lib.go", "package lib\n", old)
+	write("other/other.go", "package other\n", now.Add(time.Minute)) // not a dependency
 	if err := Check(root); err != nil {
 		t.Fatalf("a fresh bundle: %v", err)
 	}
-	write("calc/new.go", now.Add(time.Minute))
-	if err := Check(root); err == nil || !strings.Contains(err.Error(), "calc/new.go") || !strings.Contains(err.Error(), "make worker") {
-		t.Errorf("a source newer than app.wasm: error %v", err)
+	write("lib/lib.go", "package lib\n", now.Add(time.Minute))
+	if err := Check(root); err == nil || !strings.Contains(err.Error(), "lib/lib.go") || !strings.Contains(err.Error(), "make worker") {
+		t.Errorf("a dependency newer than app.wasm: error %v", err)
 	}
-	write("calc/new.go", old)
-	write("dist/index.html", now.Add(time.Minute))
+	write("lib/lib.go", "package lib\n", old)
+	write("dist/index.html", "", now.Add(time.Minute))
 	if err := Check(root); err == nil || !strings.Contains(err.Error(), "older than dist/") {
 		t.Errorf("dist/ newer than the bundle: error %v", err)
 	}
