@@ -282,16 +282,43 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// TestWorkEstimate: powerCost, the bound checked before computing, is
+// never below the multiply-adds powerCoef really does (counted here on
+// the same schedule with the actual, trimmed, lengths).
 func TestWorkEstimate(t *testing.T) {
-	// powerCost must count what powerCoef does: count it by instrumenting
-	// with mulCost on the same schedule for a few shapes.
-	for _, c := range []struct{ la, k, d int }{{40, 100, 2001}, {5, 3, 10}, {10, 1024, 500}, {3, 2, 100}} {
-		if w := powerCost(c.la, c.k, c.d); w <= 0 {
-			t.Fatalf("powerCost%v = %v", c, w)
+	for _, c := range []struct{ n, k, t int }{{2000, 100, 40}, {2000, 100, 25}, {100, 10, 14}, {500, 7, 90}, {3000, 1024, 4}, {50, 2, 30}, {10, 3, 5}} {
+		d := c.n + 1
+		a := expSeries(float64(c.n)/float64(c.k), 0, c.t)
+		var actual float64
+		r := a
+		bits := 0
+		for b := c.k; b > 1; b >>= 1 {
+			bits++
+		}
+		for i := bits - 1; i >= 0; i-- {
+			last := i == 0
+			bit := c.k>>uint(i)&1 == 1
+			if last && !bit {
+				actual += float64(len(r.c))
+				break
+			}
+			actual += mulCost(len(r.c), len(r.c), d)
+			r = mul(r, r, d)
+			if bit {
+				if last {
+					actual += float64(len(a.c))
+					break
+				}
+				actual += mulCost(len(r.c), len(a.c), d)
+				r = mul(r, a, d)
+			}
+		}
+		if est := powerCost(c.t, c.k, d); est < actual {
+			t.Errorf("n=%d k=%d t=%d: estimate %v below the %v multiply-adds done", c.n, c.k, c.t, est, actual)
 		}
 	}
-	if powerCost(40, 100, 2001) > 2e7 {
-		t.Fatalf("n=2000 k=100 t=40 costs %v", powerCost(40, 100, 2001))
+	if w := powerCost(40, 100, 2001); w > 2e7 {
+		t.Fatalf("n=2000 k=100 t=40 costs %v", w)
 	}
 }
 
