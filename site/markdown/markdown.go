@@ -275,6 +275,8 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 			ids[w.ID] = w
 			st.page.Widgets = append(st.page.Widgets, w)
 			repl = &WidgetBlock{Widget: w}
+		case "exercises": // site/classroom's block (exercises.go)
+			repl = t.c.exercisesBlock(st, fb)
 		default:
 			repl = t.c.codeBlock(st, fb, info)
 		}

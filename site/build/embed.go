@@ -1,0 +1,147 @@
+package build
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strings"
+
+	"retrylab/site/assets"
+	"retrylab/site/classroom"
+	"retrylab/site/embed"
+	"retrylab/site/markdown"
+	"retrylab/site/widget"
+)
+
+// embeds writes what site/embed and site/classroom add to the site (see
+// README, "Embeds and the classroom"): the assets of embeds and of the
+// exercises page; per language, an embed page for every calculator
+// (LANG/embed/NAME/), the default chart of every calculator that draws
+// one (LANG/charts/NAME.svg), the strings the SVG endpoint needs
+// (LANG/embed/strings.json); and the exercises block of each page,
+// replacing the placeholder site/markdown wrote.
+func (b *builder) embeds() error {
+	for _, name := range []string{"embed.js", "embed-frame.js", "embed.css", "classroom.js", "classroom.css"} {
+		data, err := fs.ReadFile(assets.Classroom, name)
+		if err != nil {
+			return err
+		}
+		hashed := "assets/" + HashedName(name, data)
+		b.files[hashed] = data
+		b.asset[name] = b.base.href(hashed)
+	}
+	for _, lang := range b.langs {
+		loc := b.locales[lang]
+		strs, err := json.Marshal(loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field."))
+		if err != nil {
+			return err
+		}
+		b.files[lang+"/embed/strings.json"] = append(strs, '\n')
+		for _, c := range b.cfg.Registry.List() {
+			chart := ""
+			if embed.ChartView(c) != "" {
+				svg, err := embed.SVG(b.cfg.Registry, loc, c.Name, url.Values{})
+				switch {
+				case err == nil:
+					b.files[lang+"/charts/"+c.Name+".svg"] = svg
+					chart = b.base.href(lang + "/charts/" + c.Name + ".svg")
+				case embed.ChartView(c) != "bars":
+					return fmt.Errorf("build: chart of %s (%s): %v", c.Name, lang, err)
+				}
+				// The generic bars of a result without numeric lists draw
+				// nothing: that calculator has no chart to link.
+			}
+			html, err := widget.Render(widget.Spec{Calc: c, ID: c.Name}, loc)
+			if err != nil {
+				return fmt.Errorf("build: embed of %s (%s): %v", c.Name, lang, err)
+			}
+			data, err := json.Marshal(pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"],
+				Locale:  loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."),
+				Widgets: []widgetData{{ID: c.Name, Calc: c.Name, Defaults: "", Views: strings.Join(widget.DefaultViews(c), ",")}}})
+			if err != nil {
+				return err
+			}
+			p := embed.Page{Lang: lang, Title: loc.Tf("embed.page_title", "{title}", "title", widget.Title(c, loc)), CSP: CSP,
+				Widget: template.HTML(html), Data: template.JS(data), Asset: b.asset, Chart: chart, Strings: loc, XDefault: b.base.abs("")}
+			for _, l := range b.langs {
+				where := pagePath(l, "embed/"+c.Name)
+				p.Langs = append(p.Langs, embed.Alt{Lang: l, Href: b.base.href(where), Abs: b.base.abs(where), Name: b.locales[l].T("site.lang_name"), Current: l == lang})
+			}
+			if slug, title := b.articleOf(lang, c.Name); slug != "" {
+				p.Article = b.base.abs(pagePath(lang, slug))
+				p.ArticleName = loc.Tf("embed.from", "{title}", "title", title)
+			}
+			page, err := p.Render()
+			if err != nil {
+				return err
+			}
+			b.files[lang+"/embed/"+c.Name+"/index.html"] = page
+		}
+		// The exercises blocks.
+		for _, slug := range sortedKeys(b.pages[lang]) {
+			file := pagePath(lang, slug) + "index.html"
+			page := b.files[file]
+			marker := []byte(`<div class="classroom" ` + markdown.ExercisesAttr + `="`)
+			for {
+				i := bytes.Index(page, marker)
+				if i < 0 {
+					break
+				}
+				j := bytes.Index(page[i:], []byte(`"></div>`))
+				if j < 0 {
+					return fmt.Errorf("build: %s: a broken exercises placeholder", file)
+				}
+				q, err := url.ParseQuery(unescapeAttr(string(page[i+len(marker) : i+j])))
+				if err != nil {
+					return fmt.Errorf("build: %s: exercises: %v", file, err)
+				}
+				block, err := classroom.PageHTML(classroom.PageConfig{Registry: b.cfg.Registry, Locale: loc, Code: q.Get("code"), Student: q.Get("student"),
+					Embed: b.base.href(lang + "/embed/"), Script: b.asset["classroom.js"], Style: b.asset["classroom.css"]})
+				if err != nil {
+					return fmt.Errorf("build: %s: exercises: %v", file, err)
+				}
+				page = append(page[:i:i], append([]byte(block), page[i+j+len(`"></div>`):]...)...)
+			}
+			b.files[file] = page
+		}
+	}
+	return nil
+}
+
+func unescapeAttr(s string) string {
+	return strings.NewReplacer("&amp;", "&", "&#34;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(s)
+}
+
+// articleOf returns the slug and title of the article of lang that holds a
+// widget of calculator name: the first by order, a test page ("playground")
+// only when no other has it.
+func (b *builder) articleOf(lang, name string) (slug, title string) {
+	var slugs []string
+	for s := range b.pages[lang] {
+		if s != "" {
+			slugs = append(slugs, s)
+		}
+	}
+	sort.Slice(slugs, func(i, j int) bool {
+		pi, pj := b.pages[lang][slugs[i]], b.pages[lang][slugs[j]]
+		if (slugs[i] == "playground") != (slugs[j] == "playground") {
+			return slugs[j] == "playground"
+		}
+		if pi.Meta.Order != pj.Meta.Order {
+			return pi.Meta.Order < pj.Meta.Order
+		}
+		return slugs[i] < slugs[j]
+	})
+	for _, s := range slugs {
+		for _, w := range b.pages[lang][s].Widgets {
+			if w.Kind == "widget" && w.Calc.Name == name {
+				return s, b.pages[lang][s].Meta.Title
+			}
+		}
+	}
+	return "", ""
+}
