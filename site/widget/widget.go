@@ -121,9 +121,11 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 	fmt.Fprintf(b, `<div class="widget-field" data-field="%s" data-kind="%s">`, name, kindName(p.Kind))
 	fmt.Fprintf(b, `<label for="%s">%s</label>`, id, esc(label))
 	help, hasHelp := loc.Lookup(c.LabelKey(p.Name) + ".help")
-	describedBy := ""
+	// the control is described by its help line and by its error slot,
+	// which the playground fills (and role=alert announces) on bad input
+	describedBy := fmt.Sprintf(` aria-describedby="%s-error"`, id)
 	if hasHelp {
-		describedBy = fmt.Sprintf(` aria-describedby="%s-help"`, id)
+		describedBy = fmt.Sprintf(` aria-describedby="%s-help %s-error"`, id, id)
 	}
 	b.WriteString(`<span class="widget-control">`)
 	placeholder := ""
