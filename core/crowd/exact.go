@@ -197,9 +197,10 @@ func work(n, k, t int) float64 {
 	// inclusion–exclusion: a few products of the short tail series, then
 	// one pass over n per term.
 	// Products of T^(m-1) (length about (m-1)·l) by T for m up to about
-	// 6, and one pass over the coefficients per term.
+	// 8 (the terms fall like 0.005^m/m!), and per term one pass with a
+	// log-gamma (about 20 multiply-adds) per coefficient.
 	l := float64(tailLen(n, k, t))
-	return 16*l*l + 6*float64(n)
+	return 32*l*l + 800*l + 6*float64(n)
 }
 
 // tailTrim is the relative size below which the terms of the tail
