@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"retrylab/site/locale"
@@ -39,6 +40,7 @@ type builder struct {
 // citations rendered by site/widget in that language.
 func (b *builder) converter(lang string) *markdown.Converter {
 	loc := b.locales[lang]
+	var decoded sync.Map // *markdown.Widget → widget.Decoded: encode a result once, cite it many times
 	return markdown.New(markdown.Options{
 		Registry: b.cfg.Registry,
 		Include:  b.cfg.Repo,
@@ -46,7 +48,19 @@ func (b *builder) converter(lang string) *markdown.Converter {
 			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views}, loc)
 		},
 		Cite: func(w *markdown.Widget, field, format string) (string, any, error) {
-			text, value, err := widget.Cite(w.Result, field, format, loc)
+			d, ok := decoded.Load(w)
+			if !ok {
+				raw, err := w.JSON()
+				if err != nil {
+					return "", nil, err
+				}
+				dd, err := widget.Decode(raw)
+				if err != nil {
+					return "", nil, err
+				}
+				d, _ = decoded.LoadOrStore(w, dd)
+			}
+			text, value, err := widget.Cite(d, field, format, loc)
 			if err != nil {
 				return "", nil, err
 			}

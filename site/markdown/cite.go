@@ -132,13 +132,9 @@ func (c *Converter) resolveCitation(st *state, ct *Citation, ids map[string]*Wid
 	ct.Display, ct.Value = txt, b
 }
 
-// resultFields returns the JSON fields of a calculator result, by name and
-// in their order.
-func resultFields(result any) (map[string]json.RawMessage, []string, error) {
-	b, err := json.Marshal(result)
-	if err != nil {
-		return nil, nil, err
-	}
+// resultFields returns the fields of a calculator result's JSON object, by
+// name and in their order.
+func resultFields(b json.RawMessage) (map[string]json.RawMessage, []string, error) {
 	fields := map[string]json.RawMessage{}
 	if err := json.Unmarshal(b, &fields); err != nil {
 		return nil, nil, err

@@ -32,14 +32,32 @@ type Widget struct {
 	// HTML is the rendered widget (empty for calc blocks).
 	HTML string
 
-	fields     map[string]json.RawMessage // Result's JSON fields, decoded once
+	json       json.RawMessage            // Result encoded once
+	fields     map[string]json.RawMessage // its fields
 	fieldOrder []string
+}
+
+// JSON returns the result as the calculator's JSON (the API's bytes),
+// encoded once.
+func (w *Widget) JSON() (json.RawMessage, error) {
+	if w.json == nil {
+		b, err := json.Marshal(w.Result)
+		if err != nil {
+			return nil, err
+		}
+		w.json = b
+	}
+	return w.json, nil
 }
 
 // Fields returns the JSON fields of the result, by name and in order.
 func (w *Widget) Fields() (map[string]json.RawMessage, []string, error) {
 	if w.fields == nil {
-		f, order, err := resultFields(w.Result)
+		b, err := w.JSON()
+		if err != nil {
+			return nil, nil, err
+		}
+		f, order, err := resultFields(b)
 		if err != nil {
 			return nil, nil, err
 		}
