@@ -81,7 +81,12 @@ func SVG(reg *calc.Registry, loc locale.Locale, name string, values url.Values) 
 	if err != nil {
 		return nil, &Error{Msg: err.Error()}
 	}
-	return Standalone(out)
+	svg, err := Standalone(out)
+	if err != nil && view == "bars" {
+		// The generic view draws the result's numeric lists; it has none.
+		return nil, &Error{Msg: fmt.Sprintf("%s draws no chart; its result is at /api/v1/%s", name, name)}
+	}
+	return svg, err
 }
 
 func refusal(loc locale.Locale, c *calc.Calculator, err error) error {

@@ -46,6 +46,8 @@ type handler struct {
 	reg  *calc.Registry
 	base string
 	etag sync.Map // file name → ETag of its identity content
+	// locales holds the strings of the SVG endpoint by language (embed.go).
+	locales sync.Map
 }
 
 // New returns the handler.
@@ -107,6 +109,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // api answers GET /api/v1/NAME?key=value with the calculator's JSON result
 // followed by a newline: the bytes `retrylab calc NAME key=value` prints.
 func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
+	if chart, ok := strings.CutSuffix(name, ".svg"); ok { // the chart as an image (embed.go)
+		h.svg(w, r, chart)
+		return
+	}
 	c, ok := h.reg.Lookup(name)
 	if !ok {
 		e := h.reg.UnknownError(name)
@@ -210,6 +216,11 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
 		return
 	}
 	hd := w.Header()
+	if isEmbedPath(rel) { // any site may frame an embed (embed.go)
+		frameable(w, EmbedCSP)
+	} else if strings.HasSuffix(name, ".svg") && strings.Contains(name, "/charts/") {
+		frameable(w, SVGCSP)
+	}
 	if hashedName.MatchString(name) {
 		hd.Set("Cache-Control", cacheImmutable)
 	} else {

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"strings"
+
+	"retrylab/site/embed"
+	"retrylab/site/locale"
+)
+
+// EmbedCSP is the policy of the embed pages (LANG/embed/…): the pages'
+// policy, but any site may frame them. They carry no X-Frame-Options.
+const EmbedCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *"
+
+// SVGCSP is the policy of a chart image (LANG/charts/NAME.svg and
+// /api/v1/NAME.svg): nothing to load, no script, its own style element.
+const SVGCSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *"
+
+// svgLangs are the languages /api/v1/NAME.svg speaks; the first is the
+// default.
+var svgLangs = []string{"it", "es", "zh"}
+
+// isEmbedPath reports whether rel (relative to the base) is under an
+// embed folder: LANG/embed/….
+func isEmbedPath(rel string) bool {
+	lang, rest, ok := strings.Cut(rel, "/")
+	return ok && lang != "" && !strings.Contains(lang, ".") && strings.HasPrefix(rest, "embed/")
+}
+
+// frameable relaxes the headers of a response that other sites may frame
+// (embed pages) or show as an image (charts).
+func frameable(w http.ResponseWriter, csp string) {
+	w.Header().Set("Content-Security-Policy", csp)
+	w.Header().Del("X-Frame-Options")
+}
+
+// svg answers GET /api/v1/NAME.svg?lang=LANG&key=value: the chart of the
+// calculator's result as a standalone SVG image in LANG (default it),
+// drawn by site/widget as in the pages. Bad parameters: 400 with the
+// API's JSON error, its message in LANG.
+func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
+	if _, ok := h.reg.Lookup(name); !ok {
+		e := h.reg.UnknownError(name)
+		writeJSONError(w, r, http.StatusNotFound, "", string(e.Code), e.Message)
+		return
+	}
+	values, err := parseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
+		return
+	}
+	lang := svgLangs[0]
+	if vs, ok := values["lang"]; ok {
+		delete(values, "lang")
+		lang = ""
+		for _, l := range svgLangs {
+			if len(vs) == 1 && vs[0] == l {
+				lang = l
+			}
+		}
+		if lang == "" {
+			writeJSONError(w, r, http.StatusBadRequest, "lang", "lang", "lang must be one of "+strings.Join(svgLangs, ", ")+" (once)")
+			return
+		}
+	}
+	b, err := embed.SVG(h.reg, h.locale(lang), name, values)
+	if err != nil {
+		param := ""
+		if e, ok := err.(*embed.Error); ok {
+			param = e.Param
+		}
+		writeJSONError(w, r, http.StatusBadRequest, param, "", err.Error())
+		return
+	}
+	frameable(w, SVGCSP)
+	w.Header().Set("Cache-Control", cacheAPI)
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	writeBody(w, r, http.StatusOK, "image/svg+xml", b)
+}
+
+// locale returns the strings of lang that the build wrote for the SVG
+// endpoint (LANG/embed/strings.json); without them, English.
+func (h *handler) locale(lang string) locale.Locale {
+	if v, ok := h.locales.Load(lang); ok {
+		return v.(locale.Locale)
+	}
+	loc := locale.Locale{Lang: lang}
+	if b, err := fs.ReadFile(h.dist, lang+"/embed/strings.json"); err == nil {
+		var l locale.Locale
+		if json.Unmarshal(b, &l) == nil && l.Lang == lang {
+			loc = l
+		}
+	}
+	h.locales.Store(lang, loc)
+	return loc
+}
