@@ -211,14 +211,17 @@ func URLPath(file string) string {
 }
 
 // Rule is one rule of a _headers file: a URL pattern (a trailing * matches
-// any rest) and the headers added to the files it matches.
+// any rest), the headers it detaches (removes what a less specific rule
+// set) and the headers it adds.
 type Rule struct {
 	Pattern string
+	Detach  []string
 	Header  http.Header
 }
 
 // perResponse lists the headers that describe one response rather than the
 // site, which a _headers rule must not carry (Cloudflare sets them itself).
+// Cache-Control is handled apart.
 var perResponse = map[string]bool{
 	"Content-Type": true, "Content-Length": true, "Content-Encoding": true, "Content-Range": true,
 	"Date": true, "Etag": true, "Last-Modified": true, "Accept-Ranges": true, "Vary": true,
@@ -226,50 +229,78 @@ var perResponse = map[string]bool{
 }
 
 // Headers asks handler for every file (GET, no Accept-Encoding) and derives
-// the rules of _headers: one rule "/*" with the headers that every HTML
-// page has with the same value (the security headers), then a rule per
-// folder, or per file, whose answers carry a Cache-Control with a
-// positive max-age (content-hashed assets), since Cloudflare's default is
-// to revalidate. A file the handler does not answer with 200 is an error.
+// the rules of _headers that make Cloudflare answer with the same headers:
+// a rule "/*" with the headers most files share (the security headers),
+// then rules for the folders, or files, whose headers differ from those
+// (detaching and replacing them: embeddable pages may be framed) or whose
+// Cache-Control has a positive max-age (content-hashed assets; Cloudflare's
+// default is to revalidate). A folder's rule covers all its files at any
+// depth. A file the handler does not answer with 200 is an error.
 func Headers(handler http.Handler, files []string) ([]Rule, error) {
 	if handler == nil {
 		return nil, errors.New("assetsdir: no handler to derive the headers from")
 	}
-	var common http.Header
-	cache := map[string]string{} // file → Cache-Control with max-age > 0
-	for _, f := range files {
+	got := make([]http.Header, len(files))
+	count := map[string]map[string]int{} // header → value → files
+	for i, f := range files {
 		rec := httptest.NewRecorder()
 		handler.ServeHTTP(rec, httptest.NewRequest("GET", URLPath(f), nil))
 		if rec.Code != http.StatusOK && !(f == "404.html" && rec.Code == http.StatusNotFound) {
 			return nil, fmt.Errorf("the native handler answers %s with %d, want 200", URLPath(f), rec.Code)
 		}
-		h := rec.Result().Header
-		if cc := h.Get("Cache-Control"); longLived(cc) {
-			cache[f] = cc
-		}
-		if !strings.HasSuffix(f, ".html") {
-			continue
-		}
-		if common == nil {
-			common = http.Header{}
-			for k, v := range h {
-				if !perResponse[k] {
-					common[k] = v
+		h := http.Header{}
+		for k, v := range rec.Result().Header {
+			if !perResponse[k] {
+				h[k] = v
+				if count[k] == nil {
+					count[k] = map[string]int{}
 				}
-			}
-			continue
-		}
-		for k, v := range common {
-			if !slices.Equal(h[k], v) {
-				delete(common, k)
+				count[k][strings.Join(v, "\n")]++
 			}
 		}
+		if cc := rec.Result().Header.Get("Cache-Control"); longLived(cc) {
+			h.Set("Cache-Control", cc)
+		}
+		got[i] = h
 	}
-	if len(common) == 0 {
-		return nil, errors.New("the native handler sends no header common to every page (no security headers?)")
+	base := http.Header{}
+	for k, values := range count {
+		best, n := "", 0
+		for v, c := range values {
+			if c > n || c == n && v < best {
+				best, n = v, c
+			}
+		}
+		if 2*n > len(files) {
+			base[k] = strings.Split(best, "\n")
+		}
 	}
-	rules := []Rule{{Pattern: "/*", Header: common}}
-	rules = append(rules, cacheRules(files, cache)...)
+	if len(base) == 0 {
+		return nil, errors.New("the native handler sends no header common to most files (no security headers?)")
+	}
+	ops := map[string]Rule{} // file → what its rule must do
+	for i, f := range files {
+		var r Rule
+		for k, v := range base {
+			if !slices.Equal(got[i][k], v) {
+				r.Detach = append(r.Detach, k)
+			}
+		}
+		for k, v := range got[i] {
+			if !slices.Equal(base[k], v) {
+				if r.Header == nil {
+					r.Header = http.Header{}
+				}
+				r.Header[k] = v
+			}
+		}
+		if r.Detach != nil || r.Header != nil {
+			sort.Strings(r.Detach)
+			ops[f] = r
+		}
+	}
+	rules := []Rule{{Pattern: "/*", Header: base}}
+	rules = append(rules, groupRules(files, ops)...)
 	if len(rules) > MaxRules {
 		return nil, fmt.Errorf("%d header rules, Cloudflare accepts %d", len(rules), MaxRules)
 	}
@@ -288,10 +319,18 @@ func longLived(cc string) bool {
 	return false
 }
 
-// cacheRules groups the long-lived files: a folder whose files (at any
-// depth) all share one Cache-Control value gets one rule "/folder/*"; the
-// other long-lived files get a rule each.
-func cacheRules(files []string, cache map[string]string) []Rule {
+// signature identifies what a rule does, to compare files.
+func signature(r Rule) string {
+	if r.Detach == nil && r.Header == nil {
+		return ""
+	}
+	return FormatHeaders([]Rule{{Detach: r.Detach, Header: r.Header}})
+}
+
+// groupRules turns per-file rules into as few rules as it can: a folder
+// whose files (at any depth) all need the same rule gets one rule
+// "/folder/*"; the other files with a rule get one each.
+func groupRules(files []string, ops map[string]Rule) []Rule {
 	dirSet := map[string]bool{}
 	for _, f := range files {
 		for d := path.Dir(f); d != "."; d = path.Dir(d) {
@@ -317,39 +356,48 @@ func cacheRules(files []string, cache map[string]string) []Rule {
 		if isCovered(d) {
 			continue
 		}
-		value := ""
-		same := true
+		sig, first, same := "", true, true
+		var rule Rule
 		for _, f := range files {
 			if !strings.HasPrefix(f, d+"/") {
 				continue
 			}
-			if value == "" {
-				value = cache[f]
+			s := signature(ops[f])
+			if first {
+				sig, rule, first = s, ops[f], false
 			}
-			same = same && cache[f] != "" && cache[f] == value
+			same = same && s == sig
 		}
-		if same && value != "" {
-			rules = append(rules, Rule{Pattern: "/" + d + "/*", Header: http.Header{"Cache-Control": {value}}})
+		if same && sig != "" {
+			rule.Pattern = "/" + d + "/*"
+			rules = append(rules, rule)
 			covered = append(covered, d)
 		}
 	}
 	for _, f := range files {
-		if cc := cache[f]; cc != "" && !isCovered(f) {
-			rules = append(rules, Rule{Pattern: URLPath(f), Header: http.Header{"Cache-Control": {cc}}})
+		if r, ok := ops[f]; ok && !isCovered(f) {
+			r.Pattern = URLPath(f)
+			rules = append(rules, r)
 		}
 	}
 	return rules
 }
 
 // FormatHeaders writes rules in the _headers syntax: the pattern on its own
-// line, then one indented "Name: value" line per header, sorted.
+// line, then one indented "! Name" line per detached header and one
+// "Name: value" line per header, sorted.
 func FormatHeaders(rules []Rule) string {
 	var b strings.Builder
 	for i, r := range rules {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(r.Pattern + "\n")
+		if r.Pattern != "" {
+			b.WriteString(r.Pattern + "\n")
+		}
+		for _, k := range r.Detach {
+			b.WriteString("  ! " + k + "\n")
+		}
 		keys := make([]string, 0, len(r.Header))
 		for k := range r.Header {
 			keys = append(keys, k)

@@ -65,17 +65,25 @@ func TestLongLived(t *testing.T) {
 	}
 }
 
-func TestCacheRules(t *testing.T) {
+func TestGroupRules(t *testing.T) {
 	const imm = "public, max-age=31536000, immutable"
-	files := []string{"a/x.1.js", "a/y.2.css", "b/c/z.3.js", "b/p.html", "index.html", "top.4.js"}
-	cache := map[string]string{"a/x.1.js": imm, "a/y.2.css": imm, "b/c/z.3.js": imm, "top.4.js": "max-age=60"}
+	cache := func(v string) Rule { return Rule{Header: http.Header{"Cache-Control": {v}}} }
+	files := []string{"a/x.1.js", "a/y.2.css", "b/c/z.3.js", "b/p.html", "e/it/index.html", "e/zh/index.html", "index.html", "top.4.js"}
+	frame := Rule{Detach: []string{"X-Frame-Options"}, Header: http.Header{"Content-Security-Policy": {"frame-ancestors *"}}}
+	ops := map[string]Rule{"a/x.1.js": cache(imm), "a/y.2.css": cache(imm), "b/c/z.3.js": cache(imm), "top.4.js": cache("max-age=60"),
+		"e/it/index.html": frame, "e/zh/index.html": frame}
 	var got []string
-	for _, r := range cacheRules(files, cache) {
-		got = append(got, r.Pattern+" "+r.Header.Get("Cache-Control"))
+	for _, r := range groupRules(files, ops) {
+		got = append(got, strings.ReplaceAll(FormatHeaders([]Rule{r}), "\n", "|"))
 	}
-	want := []string{"/a/* " + imm, "/b/c/* " + imm, "/top.4.js max-age=60"}
+	want := []string{
+		"/a/*|  Cache-Control: " + imm + "|",
+		"/b/c/*|  Cache-Control: " + imm + "|",
+		"/e/*|  ! X-Frame-Options|  Content-Security-Policy: frame-ancestors *|",
+		"/top.4.js|  Cache-Control: max-age=60|",
+	}
 	if !slices.Equal(got, want) {
-		t.Errorf("cacheRules:\n got %q\nwant %q", got, want)
+		t.Errorf("groupRules:\n got %q\nwant %q", got, want)
 	}
 }
 
@@ -85,6 +93,11 @@ func fakeSite(missingHeaderOn string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != missingHeaderOn {
 			w.Header().Set("Content-Security-Policy", "default-src 'self'")
+		}
+		if strings.HasPrefix(r.URL.Path, "/it/embed/") {
+			w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors *")
+		} else {
+			w.Header().Set("X-Frame-Options", "DENY")
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -101,24 +114,26 @@ func fakeSite(missingHeaderOn string) http.Handler {
 }
 
 func TestHeaders(t *testing.T) {
-	files := []string{"404.html", "assets/a.1.js", "assets/b.2.css", "index.html", "it/index.html"}
+	files := []string{"404.html", "assets/a.1.js", "assets/b.2.css", "index.html", "it/embed/a/index.html", "it/embed/b/index.html", "it/index.html"}
 	rules, err := Headers(fakeSite(""), files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := FormatHeaders(rules)
-	want := "/*\n  Content-Security-Policy: default-src 'self'\n  X-Content-Type-Options: nosniff\n\n" +
-		"/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n"
+	want := "/*\n  Content-Security-Policy: default-src 'self'\n  X-Content-Type-Options: nosniff\n  X-Frame-Options: DENY\n\n" +
+		"/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n\n" +
+		"/it/embed/*\n  ! Content-Security-Policy\n  ! X-Frame-Options\n  Content-Security-Policy: default-src 'self'; frame-ancestors *\n"
 	if got != want {
 		t.Errorf("_headers:\n%s\nwant:\n%s", got, want)
 	}
-	// A header that one page lacks is not site-wide.
+	// A header that one page lacks is detached there.
 	rules, err = Headers(fakeSite("/it/"), files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rules[0].Header.Get("Content-Security-Policy") != "" || rules[0].Header.Get("X-Content-Type-Options") != "nosniff" {
-		t.Errorf("site-wide headers %v: want only X-Content-Type-Options", rules[0].Header)
+	last := rules[len(rules)-1]
+	if rules[0].Header.Get("Content-Security-Policy") == "" || last.Pattern != "/it/" || !slices.Equal(last.Detach, []string{"Content-Security-Policy"}) || last.Header != nil {
+		t.Errorf("a page without the CSP: rules %+v", rules)
 	}
 	if _, err := Headers(fakeSite(""), []string{"index.html", "gone.txt"}); err == nil || !strings.Contains(err.Error(), "/gone.txt") {
 		t.Errorf("a file the handler refuses: error %v, want one naming /gone.txt", err)
