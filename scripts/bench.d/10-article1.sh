@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/article1" ./scripts/bench.d/article1
 "$tmp/article1" >"$tmp/go.jsonl"
-python3 scripts/bench.d/article1/article1.py >"$tmp/py.jsonl"
+python3 scripts/bench.d/article1/article1.py 5 >"$tmp/py.jsonl"
 python3 - "$tmp/go.jsonl" "$tmp/py.jsonl" <<'PY'
 import json, sys
 go = {d["name"]: d for d in map(json.loads, open(sys.argv[1]))}

@@ -43,7 +43,7 @@ func main() {
 		os.Exit(1)
 	}
 	enc := json.NewEncoder(os.Stdout)
-	const jitterRuns = 10
+	const jitterRuns = 30
 	s, res := best(jitterRuns, func() any {
 		r, err := jit.Compute(url.Values{"clients": {"1000000"}})
 		if err != nil {
