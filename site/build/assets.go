@@ -63,7 +63,7 @@ func (b *builder) assets() error {
 		add("playground.wasm", b.cfg.Wasm)
 		add("wasm_exec.js", b.cfg.WasmExec)
 	}
-	return nil
+	return b.embedAssets() // embeds and the classroom (embed.go)
 }
 
 // compressible reports whether a file gets .gz and .br siblings.

@@ -25,15 +25,6 @@ import (
 // (LANG/embed/strings.json); and the exercises block of each page,
 // replacing the placeholder site/markdown wrote.
 func (b *builder) embeds() error {
-	for _, name := range []string{"embed.js", "embed-frame.js", "embed.css", "classroom.js", "classroom.css"} {
-		data, err := fs.ReadFile(assets.Classroom, name)
-		if err != nil {
-			return err
-		}
-		hashed := "assets/" + HashedName(name, data)
-		b.files[hashed] = data
-		b.asset[name] = b.base.href(hashed)
-	}
 	for _, lang := range b.langs {
 		loc := b.locales[lang]
 		strs, err := json.Marshal(loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field."))
@@ -110,6 +101,27 @@ func (b *builder) embeds() error {
 		}
 	}
 	return nil
+}
+
+// embedAssets adds the assets of embeds and of the exercises page
+// (assets.Classroom) under hashed names; assets() calls it.
+func (b *builder) embedAssets() error {
+	for _, name := range []string{"embed.js", "embed-frame.js", "embed.css", "widget-embed.js", "classroom.js", "classroom.css"} {
+		data, err := fs.ReadFile(assets.Classroom, name)
+		if err != nil {
+			return err
+		}
+		hashed := "assets/" + HashedName(name, data)
+		b.files[hashed] = data
+		b.asset[name] = b.base.href(hashed)
+	}
+	return nil
+}
+
+// embedURL is the absolute URL (or the path, without an origin) of the
+// embed page of calculator name in lang.
+func (b *builder) embedURL(lang, name string) string {
+	return b.base.abs(pagePath(lang, "embed/"+name))
 }
 
 func unescapeAttr(s string) string {

@@ -219,8 +219,6 @@ func (p Page) Render() ([]byte, error) {
 }
 
 // Snippet is the iframe code a host pastes: src is the embed page's
-// absolute URL with its query.
-func Snippet(src, title string) string {
-	esc := template.HTMLEscapeString
-	return `<iframe src="` + esc(src) + `" title="` + esc(title) + `" width="100%" height="640" loading="lazy" style="border:0;max-width:48rem"></iframe>`
-}
+// absolute URL with its query (widget.EmbedSnippet, which the widgets'
+// "embed" control writes too).
+func Snippet(src, title string) string { return widget.EmbedSnippet(src, title) }

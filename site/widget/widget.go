@@ -37,6 +37,10 @@ type Spec struct {
 	Values url.Values
 	// Views are the views shown, in order; empty means DefaultViews.
 	Views []string
+	// Embed, when set, is the URL of the calculator's embed page
+	// (site/embed: "https://host/it/embed/jitter/"): the widget then
+	// offers the iframe code of its values (see embed.go).
+	Embed string
 }
 
 // Render writes the whole widget: the root section, the form of controls,
@@ -87,6 +91,9 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 		fmt.Fprintf(&b, `<button type="button" data-action="reseed" disabled>%s</button>`, esc(loc.TOr("widget.reseed", "New seed")))
 	}
 	b.WriteString("</div>\n</form>\n")
+	if spec.Embed != "" {
+		writeEmbed(&b, spec, c, a, loc)
+	}
 	b.WriteString(`<div class="widget-output" data-output>`)
 	b.WriteString(out)
 	b.WriteString("</div>\n</section>\n")

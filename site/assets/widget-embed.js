@@ -1,0 +1,60 @@
+// widget-embed.js: keeps each widget's "embed" control (details.widget-embed,
+// written by site/widget) in step with the widget: the iframe code holds
+// the embed page's absolute URL with every value of the form that differs
+// from the calculator's defaults (data-embed-defaults). It reads the form's
+// controls, as the playground does (docs/dom.md), whenever the reader
+// changes one, opens the control, or steps through history.
+(function () {
+  'use strict';
+  var controls = document.querySelectorAll('details.widget-embed');
+  if (!controls.length) { return; }
+  function esc(s) {
+    return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;');
+  }
+  function update(d) {
+    var widget = d.closest('[data-widget]');
+    var form = widget && widget.querySelector('form[data-form]');
+    var area = d.querySelector('textarea[data-embed-code]');
+    if (!form || !area) { return; }
+    var defs = new URLSearchParams(d.getAttribute('data-embed-defaults') || '');
+    var q = new URLSearchParams();
+    var fields = form.querySelectorAll('[data-field]');
+    for (var i = 0; i < fields.length; i++) {
+      var name = fields[i].getAttribute('data-field');
+      var el = form.elements[name];
+      if (!el) { continue; }
+      var v = el.type === 'checkbox' ? (el.checked ? 'true' : 'false') : String(el.value).trim();
+      if (v === '' || v === defs.get(name)) { continue; }
+      q.set(name, v);
+    }
+    var src;
+    try { src = new URL(d.getAttribute('data-embed'), document.baseURI).href; } catch (e) { return; }
+    var qs = q.toString();
+    if (qs) { src += '?' + qs; }
+    area.value = '<iframe src="' + esc(src) + '" title="' + esc(d.getAttribute('data-embed-title') || '') +
+      '" width="100%" height="640" loading="lazy" style="border:0;max-width:48rem"></iframe>';
+    d.setAttribute('data-embed-src', src);
+  }
+  function updateAll() { for (var i = 0; i < controls.length; i++) { update(controls[i]); } }
+  for (var i = 0; i < controls.length; i++) {
+    (function (d) {
+      var widget = d.closest('[data-widget]');
+      if (widget) {
+        widget.addEventListener('input', function () { update(d); });
+        widget.addEventListener('change', function () { update(d); });
+        widget.addEventListener('click', function (ev) {
+          if (ev.target.closest && ev.target.closest('[data-action]')) { setTimeout(function () { update(d); }, 50); }
+        });
+      }
+      d.addEventListener('toggle', function () { update(d); });
+      var area = d.querySelector('textarea[data-embed-code]');
+      if (area) { area.addEventListener('focus', function () { area.select(); }); }
+    })(controls[i]);
+  }
+  window.addEventListener('popstate', function () { setTimeout(updateAll, 50); });
+  // The playground applies the URL's state once it is ready.
+  if (window.MutationObserver) {
+    new MutationObserver(updateAll).observe(document.documentElement, { attributes: true, attributeFilter: ['data-ready'] });
+  }
+  updateAll();
+})();
