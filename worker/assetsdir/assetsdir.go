@@ -230,7 +230,8 @@ var perResponse = map[string]bool{
 
 // Headers asks handler for every file (GET, no Accept-Encoding) and derives
 // the rules of _headers that make Cloudflare answer with the same headers:
-// a rule "/*" with the headers most files share (the security headers),
+// a rule "/*" with the headers of the root page (the security headers; the
+// values most files share when there is no index.html),
 // then rules for the folders, or files, whose headers differ from those
 // (detaching and replacing them: embeddable pages may be framed) or whose
 // Cache-Control has a positive max-age (content-hashed assets; Cloudflare's
@@ -263,8 +264,20 @@ func Headers(handler http.Handler, files []string) ([]Rule, error) {
 		}
 		got[i] = h
 	}
+	// The base is the root page's headers, the site's own policy; without
+	// a root page, the values most files share.
 	base := http.Header{}
+	if i := slices.Index(files, "index.html"); i >= 0 {
+		for k, v := range got[i] {
+			if k != "Cache-Control" {
+				base[k] = v
+			}
+		}
+	}
 	for k, values := range count {
+		if _, ok := base[k]; ok || slices.Contains(files, "index.html") {
+			continue
+		}
 		best, n := "", 0
 		for v, c := range values {
 			if c > n || c == n && v < best {
@@ -276,7 +289,7 @@ func Headers(handler http.Handler, files []string) ([]Rule, error) {
 		}
 	}
 	if len(base) == 0 {
-		return nil, errors.New("the native handler sends no header common to most files (no security headers?)")
+		return nil, errors.New("the native handler sends no site-wide header (no security headers?)")
 	}
 	ops := map[string]Rule{} // file → what its rule must do
 	for i, f := range files {

@@ -126,6 +126,14 @@ func TestHeaders(t *testing.T) {
 	if got != want {
 		t.Errorf("_headers:\n%s\nwant:\n%s", got, want)
 	}
+	// Without a root page the base is what most files share.
+	rules, err = Headers(fakeSite(""), []string{"it/embed/a/index.html", "it/embed/b/index.html", "it/embed/c/index.html", "it/index.html"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rules[0].Header.Get("Content-Security-Policy") != "default-src 'self'; frame-ancestors *" {
+		t.Errorf("without index.html: base %v", rules[0].Header)
+	}
 	// A header that one page lacks is detached there.
 	rules, err = Headers(fakeSite("/it/"), files)
 	if err != nil {
