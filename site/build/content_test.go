@@ -92,3 +92,15 @@ func BenchmarkCompressWasm(b *testing.B) {
 		compressBoth(wasm, brotliQuality("assets/playground.wasm", len(wasm)))
 	}
 }
+
+// TestRealContentSubPath builds content/ for a sub-path of a static host:
+// every internal link must stay under it.
+func TestRealContentSubPath(t *testing.T) {
+	cfg := realContent(t)
+	cfg.BaseURL = "https://example.org/retrylab/"
+	s, err := Build(cfg)
+	if err != nil {
+		t.Fatalf("content/ does not build:\n%v", err)
+	}
+	checkLinks(t, s, "/retrylab/")
+}
