@@ -22,7 +22,8 @@ vet:
 
 staticcheck:
 	$(GO) tool staticcheck ./...
-	GOOS=js GOARCH=wasm $(GO) tool staticcheck ./wasm/...
+	# the staticcheck binary is the host's; only the packages are js/wasm
+	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) ./wasm/...
 
 # deps installs what the browser tests need when it is missing (as root).
 deps:
