@@ -24,7 +24,7 @@ func ExampleRender() {
 		fmt.Println(m)
 	}
 	// Output:
-	// <section class="widget" data-widget="attempts" id="att" data-defaults="q=0.9" data-views="table" aria-labelledby="att-title">
+	// <section class="widget" data-widget="attempts" id="att" data-defaults="q=0.9" data-views="table" role="group" aria-labelledby="att-title">
 	// <th scope="row">tentativi attesi</th><td data-out="expected_attempts" data-value="2.71">2,71</td>
 	// <th scope="row">success probability</th><td data-out="success_probability" data-value="0.2709999999999999">27,10%</td>
 }
