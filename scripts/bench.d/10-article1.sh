@@ -5,6 +5,7 @@
 # for n=2000, k=100, t=40. Best wall time of several runs on each side,
 # measured inside each program (no start-up or compilation). Goals: (a) at
 # least 20x faster than CPython, (b) within the one-second work bound.
+# Then every article-1 calculator at its largest accepted parameters.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
@@ -14,7 +15,7 @@ go build -o "$tmp/article1" ./scripts/bench.d/article1
 python3 scripts/bench.d/article1/article1.py 5 >"$tmp/py.jsonl"
 python3 - "$tmp/go.jsonl" "$tmp/py.jsonl" <<'PY'
 import json, sys
-go = {d["name"]: d for d in map(json.loads, open(sys.argv[1]))}
+go = {d["name"]: d for d in map(json.loads, open(sys.argv[1])) if d["name"] != "largest"}
 py = {d["name"]: d for d in map(json.loads, open(sys.argv[2]))}
 def fmt(s):
     return f"{s*1e3:9.2f} ms" if s < 1 else f"{s:9.3f} s "
@@ -35,6 +36,12 @@ print(f"(b) P = {gc:.15g}: relative difference {abs(gc-dec)/dec:.1e} from the 40
 ra = py["jitter"]["seconds"] / go["jitter"]["seconds"]
 print(f"goal (a) >= 20x: {'met' if ra >= 20 else 'NOT met'} ({ra:.1f}x); "
       f"goal (b) < 1 s: {'met' if go['crowd']['seconds'] < 1 else 'NOT met'} ({go['crowd']['seconds']*1e3:.2f} ms)")
+print()
+print(f"{'largest accepted parameters (best of 3)':<100} {'time':>10}")
+for d in open(sys.argv[1]):
+    d = json.loads(d)
+    if d["name"] == "largest":
+        print(f"{d['result']:<100} {fmt(d['seconds']):>10}")
 # Timings depend on the machine's load: only a wrong result fails the section.
 sys.exit(0 if same else 1)
 PY

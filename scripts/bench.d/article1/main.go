@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"retrylab/calc"
@@ -65,4 +66,47 @@ func main() {
 		return p
 	})
 	enc.Encode(line{"crowd", s, crowdRuns, res})
+
+	// Every calculator at (among) its largest accepted parameters: each
+	// must answer well within a second.
+	reg := calc.New()
+	for _, c := range largest {
+		calcr, ok := reg.Lookup(c.calc)
+		if !ok {
+			fmt.Fprintln(os.Stderr, "article1: no calculator", c.calc)
+			os.Exit(1)
+		}
+		var failed error
+		s, _ := best(3, func() any {
+			a, err := calcr.ParsePairs(strings.Fields(c.args))
+			if err == nil {
+				_, err = calcr.Run(a)
+			}
+			failed = err
+			return nil
+		})
+		if failed != nil {
+			fmt.Fprintf(os.Stderr, "article1: %s %s refused: %v\n", c.calc, c.args, failed)
+			os.Exit(1)
+		}
+		enc.Encode(line{Name: "largest", Seconds: s, Runs: 3, Result: c.calc + " " + c.args})
+	}
+}
+
+// largest lists, per article-1 calculator, accepted parameters at or near
+// its work bound.
+var largest = []struct{ calc, args string }{
+	{"attempts", "q=0.999 n=1000"},
+	{"amplification", "attempts=100,100,100,100,100,100,100,100,100,100"},
+	{"budget", "requests=1000000 attempts=100 tokens=1000000000 processes=1000"},
+	{"budget", "requests=1000000 attempts=100 tokens=1000000000 processes=1000 order=depth"},
+	{"jitter", "clients=1000000 width_ms=0.001"},
+	{"jitter", "clients=1000000 waves=5 strategy=decorrelated width_ms=0.0601"},
+	{"jitter", "clients=166666 waves=30 strategy=equal cap_ms=1000 width_ms=0.3"},
+	{"deadline", "attempts=100 deadline_ms=100000000000"},
+	{"peak", "clients=2000 bins=100 threshold=40"},
+	{"peak", "clients=100000 bins=10000 threshold=30"},
+	{"peak", "clients=30000 bins=30 threshold=1050"},
+	{"peak", "clients=5000 bins=5 threshold=1030"},
+	{"peak", "clients=100000 bins=10 threshold=10330"},
 }
