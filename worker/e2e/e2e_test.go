@@ -233,9 +233,15 @@ func TestPagesAndAssets(t *testing.T) {
 }
 
 // TestCalculators compares every calculator's answers, good and bad, byte
-// for byte.
+// for byte, as JSON and as an SVG chart (/api/v1/NAME.svg).
 func TestCalculators(t *testing.T) {
 	reg := calc.New()
+	charts := 0
+	defer func() {
+		if charts == 0 {
+			t.Error("no calculator answers /api/v1/NAME.svg with a chart")
+		}
+	}()
 	for _, c := range reg.List() {
 		t.Run(c.Name, func(t *testing.T) {
 			ok := 0
@@ -252,6 +258,25 @@ func TestCalculators(t *testing.T) {
 			w := do(t, "GET", worker.URL+parity.Request{Calc: c.Name}.Path())
 			if w.Status != http.StatusOK || mediaType(w.Header.Get("Content-Type")) != "application/json" || !json.Valid(w.Body) {
 				t.Errorf("defaults: %d %q %.200s; want 200 with JSON", w.Status, w.Header.Get("Content-Type"), w.Body)
+			}
+			// The chart as an image, in each language.
+			svg := "/api/v1/" + c.Name + ".svg"
+			queries := []string{"", "lang=es", "lang=zh", "lang=xx"}
+			if g := parity.Good(c); len(g) > 1 {
+				queries = append(queries, g[1].Query.Encode()+"&lang=zh")
+			}
+			if b := parity.Bad(c); len(b) > 0 {
+				queries = append(queries, b[0].Query.Encode())
+			}
+			for _, q := range queries {
+				w, n := both(t, "GET", svg+"?"+q)
+				same(t, svg+"?"+q, w, n)
+			}
+			if w := do(t, "GET", worker.URL+svg); w.Status == http.StatusOK {
+				charts++
+				if mediaType(w.Header.Get("Content-Type")) != "image/svg+xml" || !bytes.Contains(w.Body, []byte("<svg")) {
+					t.Errorf("GET %s: %q %.100s, want an SVG image", svg, w.Header.Get("Content-Type"), w.Body)
+				}
 			}
 			for _, r := range parity.Bad(c) {
 				w, n := both(t, "GET", r.Path())
