@@ -236,14 +236,15 @@ func TestPagesAndAssets(t *testing.T) {
 // for byte, as JSON and as an SVG chart (/api/v1/NAME.svg).
 func TestCalculators(t *testing.T) {
 	reg := calc.New()
-	charts := 0
+	charts, ran := 0, 0
 	defer func() {
-		if charts == 0 {
+		if charts == 0 && ran == len(reg.List()) {
 			t.Error("no calculator answers /api/v1/NAME.svg with a chart")
 		}
 	}()
 	for _, c := range reg.List() {
 		t.Run(c.Name, func(t *testing.T) {
+			ran++
 			ok := 0
 			for _, r := range parity.Good(c) {
 				w, n := both(t, "GET", r.Path())
