@@ -163,7 +163,10 @@ func (r *nodeRenderer) renderCitation(w util.BufWriter, src []byte, node ast.Nod
 	n := node.(*Citation)
 	w.WriteString(`<output data-cite="` + html.EscapeString(n.Ref()) + `"`)
 	w.WriteString(` data-format="` + html.EscapeString(n.Format) + `"`)
-	w.WriteString(` data-value="` + html.EscapeString(string(n.Value)) + `">`)
+	// aria-live off: an <output> is a polite live region by default, and
+	// a page whose sentences cite one widget twenty times would read them
+	// all aloud at every change of a slider.
+	w.WriteString(` data-value="` + html.EscapeString(string(n.Value)) + `" aria-live="off">`)
 	w.WriteString(html.EscapeString(n.Display))
 	w.WriteString(`</output>`)
 	return ast.WalkSkipChildren, nil
