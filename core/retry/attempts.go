@@ -4,7 +4,10 @@
 // of a task that retries. Every function is pure: no clock, no randomness.
 package retry
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // ExpectedAttempts returns the expected number of attempts, and the
 // probability that one of them succeeds, when each attempt fails
@@ -28,5 +31,17 @@ func ExpectedAttempts(q float64, n int) (expected, success float64) {
 		expected += term
 		term *= q
 	}
-	return expected, 1 - math.Pow(q, float64(n))
+	return round15(expected), round15(1 - math.Pow(q, float64(n)))
+}
+
+// round15 rounds v to 15 significant digits, the precision a float64
+// carries through these sums, so that binary noise does not show in the
+// results: 1 - 0.9³ is 0.2709999999999999 in float64 arithmetic and 0.271
+// after rounding, as the exact value is.
+func round15(v float64) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
 }

@@ -21,7 +21,7 @@ func TestCalcArticle1(t *testing.T) {
 		want []string
 	}{
 		{[]string{"attempts", "q=0.1"}, []string{`"expected_attempts":1.11`, `"success_probability":0.999`}},
-		{[]string{"attempts", "q=0.9"}, []string{`"expected_attempts":2.71`, `"success_probability":0.27`}}, // 1-0.9^3 in float64 is 0.2709999999999999
+		{[]string{"attempts", "q=0.9"}, []string{`"expected_attempts":2.71`, `"success_probability":0.271}`}}, // 1-0.9^3 in float64 is 0.2709999999999999, rounded to 15 digits
 		{[]string{"amplification"}, []string{`"calls_per_level":[3,9,27]`, `"final_calls":27`}},
 		{[]string{"amplification", "attempts=1,1,3"}, []string{`"final_calls":3,`}},
 		{[]string{"budget"}, []string{`"total_attempts":120`, `"attempts_histogram":[80,20,0]`, `"unbudgeted_total":300`}},
