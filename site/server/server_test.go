@@ -145,7 +145,7 @@ func TestAPI(t *testing.T) {
 		errParam, errMsg     string
 	}{
 		{"defaults", "GET", "/api/v1/attempts", 200, `{"q":0.5,"n":3,"expected_attempts":1.75,"success_probability":0.875}` + "\n", "", ""},
-		{"params", "GET", "/api/v1/attempts?q=0.9&n=3", 200, `{"q":0.9,"n":3,"expected_attempts":2.71,"success_probability":0.2709999999999999}` + "\n", "", ""},
+		{"params", "GET", "/api/v1/attempts?q=0.9&n=3", 200, `{"q":0.9,"n":3,"expected_attempts":2.71,"success_probability":0.271}` + "\n", "", ""},
 		{"head", "HEAD", "/api/v1/attempts", 200, "", "", ""},
 		{"out of range", "GET", "/api/v1/attempts?q=2", 400, "", "q", `q must be in [0, 1], got "2"`},
 		{"not a number", "GET", "/api/v1/attempts?n=x", 400, "", "n", `n must be a number`},
