@@ -56,8 +56,39 @@
   function okText(s) { var n = normalize(s); return n !== '' && runes(n) <= MAX; }
 
   // --- Numbers (site/classroom: ParseNumber, Check). ---
-  var nf = new Intl.NumberFormat(lang, { maximumFractionDigits: 6 });
   var decimal = data.decimal === ',' ? ',' : '.';
+  var group = typeof data.group === 'string' ? data.group : '';
+  var minGroup = data.min_group || 4;
+  // fixed writes v with exactly dec decimals as site/locale's Fixed does:
+  // the language's decimal mark, groups of three integer digits when
+  // there are at least minGroup of them.
+  function fixed(v, dec) {
+    var s = Math.abs(v).toFixed(dec);
+    var parts = s.split('.');
+    var ip = parts[0];
+    if (group && ip.length >= minGroup) {
+      var out = '';
+      while (ip.length > 3) { out = group + ip.slice(-3) + out; ip = ip.slice(0, -3); }
+      ip = ip + out;
+    }
+    var neg = v < 0 && Number(s) !== 0 ? '-' : '';
+    return neg + ip + (parts.length > 1 ? decimal + parts[1] : '');
+  }
+  // list joins items as site/locale's List does, from its patterns for
+  // two and three items.
+  function list(items) {
+    var l2 = data.list2 || '%0%, %1%', l3 = data.list3 || '%0%, %1%, %2%';
+    if (items.length === 1) { return items[0]; }
+    if (items.length === 2) { return l2.replace('%0%', items[0]).replace('%1%', items[1]); }
+    var i0 = l3.indexOf('%0%'), i1 = l3.indexOf('%1%'), i2 = l3.indexOf('%2%');
+    var mid = l3.slice(i0 + 3, i1), end = l3.slice(i1 + 3, i2);
+    return l3.slice(0, i0) + items.slice(0, -1).join(mid) + end + items[items.length - 1] + l3.slice(i2 + 3);
+  }
+  // num writes a parameter's canonical text with its own decimals.
+  function num(text) {
+    var m = /^-?\d+(?:\.(\d+))?$/.exec(text);
+    return m ? fixed(Number(text), m[1] ? m[1].length : 0) : text;
+  }
   function groups(s, sep) {
     var parts = s.replace(/^[+-]+/, '').split(sep);
     if (parts.length < 2 || parts[0].length < 1 || parts[0].length > 3 || parts[0][0] === '0') { return false; }
@@ -110,10 +141,9 @@
     if (name === 'seed') { return v; }
     if (v.indexOf(',') >= 0) {
       var parts = v.split(',').map(function (p) { return paramText(name, p); });
-      return typeof Intl.ListFormat === 'function' ? new Intl.ListFormat(lang, { type: 'conjunction' }).format(parts) : parts.join(', ');
+      return list(parts);
     }
-    var f = Number(v);
-    return v !== '' && isFinite(f) ? nf.format(f) : v;
+    return num(v);
   }
   function params(ex, opt) {
     var p = {};
@@ -129,7 +159,7 @@
   }
   function answerText(q, v) {
     if (q.choices) { return t('classroom.choice.' + v); }
-    var s = new Intl.NumberFormat(lang, { minimumFractionDigits: q.decimals, maximumFractionDigits: q.decimals }).format(v);
+    var s = fixed(v, q.decimals);
     return q.percent ? s + ' %' : s;
   }
   function query(p) {

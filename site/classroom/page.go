@@ -32,6 +32,15 @@ type PageConfig struct {
 type pageData struct {
 	Lang    string            `json:"lang"`
 	Decimal string            `json:"decimal"`
+	// Group is the grouping separator of integers and MinGroup the
+	// fewest integer digits that are grouped (5 in Spanish: 1600 but
+	// 16.000), so that the script writes numbers as site/locale does.
+	Group    string `json:"group"`
+	MinGroup int    `json:"min_group"`
+	// List2 and List3 are the language's lists of two and three items
+	// ("%0% e %1%", "%0%, %1% e %2%"), the patterns of site/locale.List.
+	List2 string `json:"list2"`
+	List3 string `json:"list3"`
 	Code    string            `json:"code"`
 	Student string            `json:"student"`
 	Embed   string            `json:"embed"`
@@ -57,7 +66,9 @@ func PageHTML(cfg PageConfig) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data := pageData{Lang: loc.Lang, Decimal: loc.DecimalMark(), Code: cfg.Code, Student: cfg.Student, Embed: cfg.Embed,
+	group, minGroup := grouping(loc)
+	data := pageData{Lang: loc.Lang, Decimal: loc.DecimalMark(), Group: group, MinGroup: minGroup, Code: cfg.Code,
+		List2: loc.List([]string{"%0%", "%1%"}), List3: loc.List([]string{"%0%", "%1%", "%2%"}), Student: cfg.Student, Embed: cfg.Embed,
 		Strings: loc.Subset("classroom.").Strings, Table: tab}
 	js, err := json.Marshal(data)
 	if err != nil {
@@ -107,4 +118,19 @@ func sortedQuery(v url.Values) string {
 		parts[i] = url.QueryEscape(k) + "=" + url.QueryEscape(v.Get(k))
 	}
 	return strings.Join(parts, "&")
+}
+
+// grouping returns the separator site/locale puts between groups of three
+// integer digits, and the fewest digits it groups (4 or 5).
+func grouping(loc locale.Locale) (sep string, minDigits int) {
+	s := loc.Int(1234567)
+	sep = strings.TrimFunc(s[1:], func(r rune) bool { return r >= '0' && r <= '9' })
+	if i := strings.IndexAny(sep, "0123456789"); i >= 0 {
+		sep = sep[:i]
+	}
+	minDigits = 4
+	if loc.Int(1000) == "1000" {
+		minDigits = 5
+	}
+	return sep, minDigits
 }

@@ -187,6 +187,7 @@ var pageTmpl = template.Must(template.New("embed").Parse(`<!DOCTYPE html>
 {{- if .XDefault}}
 <link rel="alternate" hreflang="x-default" href="{{.XDefault}}">
 {{- end}}
+<link rel="icon" href="{{index .Asset "favicon.svg"}}" type="image/svg+xml">
 <link rel="stylesheet" href="{{index .Asset "style.css"}}">
 <link rel="stylesheet" href="{{index .Asset "embed.css"}}">
 <script src="{{index .Asset "embed-frame.js"}}" defer></script>
