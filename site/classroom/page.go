@@ -30,8 +30,8 @@ type PageConfig struct {
 // pageData is the JSON of <script type="application/json"
 // id="retrylab-classroom">, read by classroom.js.
 type pageData struct {
-	Lang    string            `json:"lang"`
-	Decimal string            `json:"decimal"`
+	Lang    string `json:"lang"`
+	Decimal string `json:"decimal"`
 	// Group is the grouping separator of integers and MinGroup the
 	// fewest integer digits that are grouped (5 in Spanish: 1600 but
 	// 16.000), so that the script writes numbers as site/locale does.
@@ -39,8 +39,8 @@ type pageData struct {
 	MinGroup int    `json:"min_group"`
 	// List2 and List3 are the language's lists of two and three items
 	// ("%0% e %1%", "%0%, %1% e %2%"), the patterns of site/locale.List.
-	List2 string `json:"list2"`
-	List3 string `json:"list3"`
+	List2   string            `json:"list2"`
+	List3   string            `json:"list3"`
 	Code    string            `json:"code"`
 	Student string            `json:"student"`
 	Embed   string            `json:"embed"`
