@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"retrylab/calc"
+	"retrylab/site/locale"
 	"retrylab/site/markdown"
 )
 
@@ -321,4 +323,30 @@ func realContent(t testing.TB) Config {
 		t.Skip("no content/ tree")
 	}
 	return Config{Content: os.DirFS("../../content"), ContentDir: "content", Repo: os.DirFS("../..")}
+}
+
+func TestPageLocale(t *testing.T) {
+	s, err := Build(tree(t, "testdata/site.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{cfg: Config{Registry: calc.New()}}
+	loc := locale.Locale{Lang: "it", Strings: map[string]string{
+		"param.attempts.q": "q", "param.jitter.clients": "client", "widget.static": "statica",
+		"err.range": "r", "detail.jitter.total": "d", "widget.unit.ms": "ms", "site.skip": "salta", "other.x": "x",
+	}}
+	got := b.pageLocale(loc, []string{"attempts"}).Strings
+	for _, k := range []string{"param.attempts.q", "widget.static", "err.range", "widget.unit.ms", "site.skip"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("%s dropped", k)
+		}
+	}
+	for _, k := range []string{"param.jitter.clients", "detail.jitter.total", "other.x"} {
+		if _, ok := got[k]; ok {
+			t.Errorf("%s kept", k)
+		}
+	}
+	if !strings.Contains(string(s.Files["it/demo/index.html"]), `"site.skip":"Vai al contenuto"`) {
+		t.Error("the demo page lacks its strings")
+	}
 }

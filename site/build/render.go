@@ -198,7 +198,12 @@ func (b *builder) render() error {
 			}
 			v.OGTitle = p.Meta.Title
 			data := pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"],
-				Locale: loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."), Widgets: []widgetData{}}
+				Widgets: []widgetData{}}
+			var calcs []string
+			for _, w := range p.Widgets {
+				calcs = append(calcs, w.Calc.Name)
+			}
+			data.Locale = b.pageLocale(loc, calcs)
 			for _, w := range p.Widgets {
 				if w.Kind != "widget" {
 					continue
@@ -250,6 +255,29 @@ func (b *builder) render() error {
 	}
 	b.files["robots.txt"] = []byte(robots)
 	return b.embeds() // embed pages, charts, exercises (embed.go)
+}
+
+// pageLocale is what the playground needs of a language's strings on a
+// page with widgets of calcs: the generic widget, error and site strings,
+// and the param., field., view., widget. and detail. strings of those
+// calculators only (all of them would add some 20 kB to every page).
+func (b *builder) pageLocale(loc locale.Locale, calcs []string) locale.Locale {
+	sub := loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site.")
+	onPage := map[string]bool{}
+	for _, c := range calcs {
+		onPage[c] = true
+	}
+	out := locale.Locale{Lang: sub.Lang, Strings: map[string]string{}}
+	for k, v := range sub.Strings {
+		parts := strings.SplitN(k, ".", 3)
+		if len(parts) == 3 && parts[0] != "err" && parts[0] != "site" {
+			if _, isCalc := b.cfg.Registry.Lookup(parts[1]); isCalc && !onPage[parts[1]] {
+				continue
+			}
+		}
+		out.Strings[k] = v
+	}
+	return out
 }
 
 func (b *builder) each(f func(locale.Locale) string) []string {
