@@ -122,9 +122,9 @@ func ExampleCite() {
 		fmt.Println(lang, text, value)
 	}
 	// Output:
-	// it 27,1% 0.2709999999999999
-	// es 27,1 % 0.2709999999999999
-	// zh 27.1% 0.2709999999999999
+	// it 27,1% 0.271
+	// es 27,1 % 0.271
+	// zh 27.1% 0.271
 }
 
 func TestNumListAndListLen(t *testing.T) {

@@ -26,5 +26,5 @@ func ExampleRender() {
 	// Output:
 	// <section class="widget" data-widget="attempts" id="att" data-defaults="q=0.9" data-views="table" role="group" aria-labelledby="att-title">
 	// <th scope="row">tentativi attesi</th><td data-out="expected_attempts" data-value="2.71">2,71</td>
-	// <th scope="row">success probability</th><td data-out="success_probability" data-value="0.2709999999999999">27,10%</td>
+	// <th scope="row">success probability</th><td data-out="success_probability" data-value="0.271">27,10%</td>
 }
