@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -181,7 +180,27 @@ func (c *Converter) Convert(file string, src []byte) (*Page, error) {
 	return st.page, nil
 }
 
-var idAttr = regexp.MustCompile(`\sid="([^"]+)"`)
+// elementIDs returns the values of the id="…" attributes of html, in
+// order (a plain scan: a regexp over every page took a tenth of the build).
+func elementIDs(html []byte) []string {
+	var ids []string
+	marker := []byte(` id="`)
+	for {
+		i := bytes.Index(html, marker)
+		if i < 0 {
+			return ids
+		}
+		html = html[i+len(marker):]
+		end := bytes.IndexByte(html, '"')
+		if end < 0 {
+			return ids
+		}
+		if end > 0 {
+			ids = append(ids, string(html[:end]))
+		}
+		html = html[end:]
+	}
+}
 
 // duplicateIDs reports element ids that the rendered page uses twice: a
 // widget's controls are ID-PARAM, so the widgets "a" (with a parameter
@@ -189,8 +208,7 @@ var idAttr = regexp.MustCompile(`\sid="([^"]+)"`)
 func duplicateIDs(st *state) Errors {
 	seen, reported := map[string]bool{}, map[string]bool{}
 	var errs Errors
-	for _, m := range idAttr.FindAllSubmatch(st.page.HTML, -1) {
-		id := string(m[1])
+	for _, id := range elementIDs(st.page.HTML) {
 		if !seen[id] {
 			seen[id] = true
 			continue
