@@ -4,8 +4,9 @@
 // (site/server, the same http.Handler that `retrylab serve` runs) served by
 // github.com/syumai/workers. Cloudflare serves the files of dist/ as static
 // assets before the Worker runs; the Worker answers the rest: the API
-// /api/v1/NAME, and the misses, for which the handler reads dist/ (its 404
-// page) through the ASSETS binding. `make worker` builds it into
+// /api/v1/NAME, the charts /api/v1/NAME.svg, and the misses. The handler
+// reads what it needs of dist/ (the 404 page, the charts' strings) through
+// the ASSETS binding. `make worker` builds it into
 // build/worker with the JavaScript shim of workers-assets-gen; see
 // worker/wrangler.toml and worker/workerd.capnp.
 package main
