@@ -43,6 +43,19 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	// A snapshot of dist/: a rebuild during the run (./build.sh rewrites
+	// dist/ in place) must not change the pages under the tests.
+	snap, err := os.MkdirTemp("", "retrylab-e2e-dist-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(snap)
+	if err := os.CopyFS(snap, os.DirFS(env.dist)); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: copying %s: %v\n", env.dist, err)
+		return 1
+	}
+	env.dist = snap
 	if env.pages, err = Pages(env.dist); err != nil || len(env.pages) == 0 {
 		fmt.Fprintf(os.Stderr, "e2e: no pages in %s (%v): run ./build.sh\n", env.dist, err)
 		return 1

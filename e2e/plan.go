@@ -53,15 +53,9 @@ func PageValues(c *calc.Calculator, dataDefaults string) (url.Values, error) {
 	return out, nil
 }
 
-// editable reports whether a test can type a value into p's control with
-// SetValue (not a checkbox, not a list or free text).
-func editable(p *calc.Param) bool {
-	switch p.Kind {
-	case calc.Int, calc.Float, calc.Choice, calc.BigInt:
-		return true
-	}
-	return false
-}
+// editable reports whether a test can set p's control (every kind: text
+// fields and selects through their value, a checkbox through checked).
+func editable(p *calc.Param) bool { return p.Kind != 0 }
 
 // candidates are values near cur that a reader could set.
 func candidates(p *calc.Param, cur string) []string {
@@ -85,6 +79,32 @@ func candidates(p *calc.Param, cur string) []string {
 		for _, v := range []int{n + 1, n - 1, n * 2, n / 2} {
 			out = append(out, strconv.Itoa(v))
 		}
+	case calc.Bool:
+		if cur == "true" {
+			out = append(out, "false")
+		} else {
+			out = append(out, "true")
+		}
+	case calc.IntList, calc.FloatList:
+		first, rest, _ := strings.Cut(cur, ",")
+		if rest != "" {
+			rest = "," + rest
+		}
+		elem := *p
+		elem.Kind = calc.Float
+		if p.Kind == calc.IntList {
+			elem.Kind = calc.Int
+		}
+		for _, v := range candidates(&elem, strings.TrimSpace(first)) {
+			out = append(out, v+rest)
+		}
+		if cur != "" {
+			out = append(out, cur+","+strings.TrimSpace(first))
+		}
+	case calc.Text:
+		out = append(out, cur+"x")
+	case calc.JSON:
+		out = append(out, "["+cur+"]", `{"retrylab":1}`)
 	case calc.Float:
 		f, err := strconv.ParseFloat(cur, 64)
 		if err != nil {
@@ -141,17 +161,21 @@ func PlanEdit(c *calc.Calculator, page url.Values) (Edit, error) {
 func PlanBadEdit(c *calc.Calculator, page url.Values) (Edit, error) {
 	for i := range c.Params {
 		p := &c.Params[i]
-		if p.Kind != calc.Int && p.Kind != calc.Float {
-			continue
-		}
 		var bad string
 		switch {
-		case p.Max.Set:
+		case p.Kind.IsNumeric() && p.Max.Set:
 			bad = calc.FormatFloat(math.Max(p.Max.V*10, p.Max.V+1) + 1)
-		case p.Min.Set:
+		case p.Kind.IsNumeric() && p.Min.Set:
 			bad = calc.FormatFloat(p.Min.V - 1)
+		case p.Kind == calc.JSON:
+			bad = "{"
 		default:
 			continue
+		}
+		if p.Kind.IsList() {
+			if _, rest, ok := strings.Cut(page.Get(p.Name), ","); ok {
+				bad += "," + rest
+			}
 		}
 		values := cloneValues(page)
 		values.Set(p.Name, bad)
@@ -161,7 +185,7 @@ func PlanBadEdit(c *calc.Calculator, page url.Values) (Edit, error) {
 			return Edit{Param: p.Name, Value: bad, Values: values, Err: ce}, nil
 		}
 	}
-	return Edit{}, fmt.Errorf("%s: no numeric parameter with a bound", c.Name)
+	return Edit{}, fmt.Errorf("%s: no parameter with a bound or a syntax", c.Name)
 }
 
 func cloneValues(v url.Values) url.Values {
@@ -172,20 +196,53 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
-// SameJSON reports whether two JSON texts hold the same value (numbers
-// compared as written by Go's encoder: both sides come from the same Go
-// code).
+// SameJSON reports whether two JSON texts hold the same value. Numbers
+// may differ by a few units in the last place (relative 1e-12): the same
+// Go code computes both sides, but math.Exp, math.Log and friends are
+// assembly on amd64 (the build) and pure Go on wasm (the browser), and
+// their last bits can differ.
 func SameJSON(a, b string) bool {
 	if strings.TrimSpace(a) == strings.TrimSpace(b) {
 		return true
 	}
 	var x, y any
-	da := json.NewDecoder(strings.NewReader(a))
-	da.UseNumber()
-	db := json.NewDecoder(strings.NewReader(b))
-	db.UseNumber()
-	if da.Decode(&x) != nil || db.Decode(&y) != nil {
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
 		return false
+	}
+	return near(x, y)
+}
+
+func near(x, y any) bool {
+	switch x := x.(type) {
+	case float64:
+		y, ok := y.(float64)
+		if !ok {
+			return false
+		}
+		d := math.Abs(x - y)
+		return d == 0 || d <= 1e-12*math.Max(math.Abs(x), math.Abs(y))
+	case []any:
+		y, ok := y.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !near(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := y.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k := range x {
+			if !near(x[k], y[k]) {
+				return false
+			}
+		}
+		return true
 	}
 	return reflect.DeepEqual(x, y)
 }

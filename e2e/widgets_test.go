@@ -200,14 +200,22 @@ func control(id, param string) chromedp.CSS {
 // same events.
 func setValue(t *testing.T, ctx context.Context, id, param, value string) {
 	t.Helper()
-	if value == "" {
-		eval[bool](t, ctx, fmt.Sprintf(`(() => { const el = document.querySelector('[id=%q] [name=%q]'); el.value = '';
-			el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, id, param))
+	checkbox := eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').type === 'checkbox'`, id, param))
+	if value == "" || checkbox {
+		eval[bool](t, ctx, fmt.Sprintf(`(() => { const el = document.querySelector('[id=%q] [name=%q]');
+			if (el.type === 'checkbox') el.checked = %q === 'true'; else el.value = '';
+			el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, id, param, value))
 		return
 	}
 	if err := chromedp.Do(ctx, chromedp.SetValue(control(id, param), value)); err != nil {
 		t.Fatalf("%s.%s = %q: %v", id, param, value, err)
 	}
+}
+
+// controlValue is the JavaScript expression of a control's text as
+// calc.Parse reads it (a checkbox: "true" or "false").
+func controlValue(id, param string) string {
+	return fmt.Sprintf(`((el) => el.type === 'checkbox' ? String(el.checked) : el.value)(document.querySelector('[id=%q] [name=%q]'))`, id, param)
 }
 
 func (w widgetInfo) calc(t *testing.T) (*calc.Calculator, url.Values) {
@@ -296,7 +304,7 @@ func TestWidgetsReact(t *testing.T) {
 				t.Run("shared-url-"+w.ID, func(t *testing.T) {
 					ctx2 := tab(t)
 					open(t, ctx2, p, strings.TrimPrefix(search, "?"))
-					got := eval[string](t, ctx2, fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').value`, w.ID, e.Param))
+					got := eval[string](t, ctx2, controlValue(w.ID, e.Param))
 					if got != e.Value {
 						t.Errorf("%s.%s in the shared page = %q, want %q", w.ID, e.Param, got, e.Value)
 					}
@@ -308,7 +316,7 @@ func TestWidgetsReact(t *testing.T) {
 				}
 				expectWidget(t, ctx, w, c, page, loc)
 				waitJS(t, ctx, "the state of "+w.ID+" to leave the URL", fmt.Sprintf(`!location.search.includes(%q)`, url.QueryEscape(w.ID+".")))
-				got := eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').value`, w.ID, e.Param))
+				got := eval[string](t, ctx, controlValue(w.ID, e.Param))
 				if got != page.Get(e.Param) {
 					t.Errorf("%s.%s after reset = %q, want the page's %q", w.ID, e.Param, got, page.Get(e.Param))
 				}

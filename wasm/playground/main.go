@@ -24,18 +24,14 @@ import (
 	"net/url"
 	"strconv"
 	"syscall/js"
-	"time"
-
-	"honnef.co/go/js/dom/v2"
 
 	"retrylab/calc"
 	"retrylab/site/locale"
+	"retrylab/wasm/playground/internal/dom"
 )
 
 // app is the page: its locale, its widgets and the URL state.
 type app struct {
-	win     dom.Window
-	doc     dom.Document
 	loc     locale.Locale
 	widgets []*widget
 	byID    map[string]*widget
@@ -57,22 +53,22 @@ func (a *app) lap(i int) {
 }
 
 func main() {
-	a := &app{win: dom.GetWindow(), byID: map[string]*widget{}}
-	a.doc = a.win.Document()
-	a.loc = pageLocale(a.doc)
+	a := &app{byID: map[string]*widget{}}
+	a.loc = pageLocale()
 	reg := calc.New()
 	q := a.query()
-	for _, root := range a.doc.QuerySelectorAll("[data-widget]") {
+	for _, root := range dom.Document().QuerySelectorAll("[data-widget]") {
 		func() {
 			defer func() {
-				if recover() != nil {
-					root.SetAttribute("data-error", "internal")
+				if r := recover(); r != nil {
+					root.SetAttr("data-error", "internal")
+					root.SetAttr("data-error-detail", panicText(r))
 				}
 			}()
 			w, why := newWidget(a, root, reg)
 			if w == nil {
-				root.SetAttribute("data-error", "contract")
-				root.SetAttribute("data-error-detail", why)
+				root.SetAttr("data-error", "contract")
+				root.SetAttr("data-error-detail", why)
 				return
 			}
 			if q.Get("debug-panic") == w.id {
@@ -84,9 +80,9 @@ func main() {
 			w.apply(q, true)
 		}()
 	}
-	a.committed = a.win.Location().Search()
+	a.committed = dom.Search()
 	a.syncLinks(encodeSearch(a.state()))
-	a.win.AddEventListener("popstate", false, func(dom.Event) { a.popstate() })
+	dom.On(dom.Window(), "popstate", func(dom.Event) { a.popstate() })
 	if q.Has("debug-panic") {
 		js.Global().Set("__retrylabPanic", js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) > 0 {
@@ -106,17 +102,17 @@ func main() {
 	if ready := js.Global().Get("retrylabReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
 	} else {
-		a.doc.DocumentElement().SetAttribute("data-ready", "true")
+		dom.Root().SetAttr("data-ready", "true")
 	}
 	select {}
 }
 
 // pageLocale reads the page's strings from
 // <script type="application/json" id="retrylab-data">.
-func pageLocale(doc dom.Document) locale.Locale {
-	el := doc.GetElementByID("retrylab-data")
-	lang := doc.DocumentElement().GetAttribute("lang")
-	if el == nil {
+func pageLocale() locale.Locale {
+	el := dom.ByID("retrylab-data")
+	lang := dom.Root().Attr("lang")
+	if !el.Ok() {
 		return locale.Locale{Lang: lang}
 	}
 	var data struct {
@@ -124,7 +120,7 @@ func pageLocale(doc dom.Document) locale.Locale {
 		Strings map[string]string
 		Locale  *locale.Locale
 	}
-	if json.Unmarshal([]byte(el.TextContent()), &data) != nil {
+	if json.Unmarshal([]byte(el.Text()), &data) != nil {
 		return locale.Locale{Lang: lang}
 	}
 	if data.Locale != nil {
@@ -138,7 +134,7 @@ func pageLocale(doc dom.Document) locale.Locale {
 
 // query parses location.search.
 func (a *app) query() url.Values {
-	q, err := url.ParseQuery(trimQ(a.win.Location().Search()))
+	q, err := url.ParseQuery(trimQ(dom.Search()))
 	if err != nil {
 		return url.Values{}
 	}
@@ -180,7 +176,7 @@ func (a *app) schedule(w *widget) {
 		return
 	}
 	a.frame = true
-	a.win.RequestAnimationFrame(func(time.Duration) { a.onFrame() })
+	dom.AnimationFrame(a.onFrame)
 }
 
 // onFrame recomputes every widget that changed since the last frame and
@@ -205,10 +201,10 @@ func (a *app) onFrame() {
 // replace writes search into the current history entry (while a control
 // moves).
 func (a *app) replace(search string) {
-	if search == a.win.Location().Search() {
+	if search == dom.Search() {
 		return
 	}
-	history().Call("replaceState", nil, "", a.href(search))
+	dom.ReplaceState(a.href(search))
 	a.syncLinks(search)
 }
 
@@ -220,25 +216,21 @@ func (a *app) commit() {
 		a.replace(search)
 		return
 	}
-	h := history()
-	h.Call("replaceState", nil, "", a.href(a.committed))
-	h.Call("pushState", nil, "", a.href(search))
+	dom.ReplaceState(a.href(a.committed))
+	dom.PushState(a.href(search))
 	a.committed = search
 	a.syncLinks(search)
 }
 
-// history is window.history (dom/v2's Window.History is not implemented).
-func history() js.Value { return js.Global().Get("history") }
-
 // href is the page's path with search and the current fragment.
 func (a *app) href(search string) string {
-	loc := a.win.Location()
-	return loc.Pathname() + search + loc.Hash()
+	path, _, hash := dom.Location()
+	return path + search + hash
 }
 
 // popstate restores the state of the history entry the reader went to.
 func (a *app) popstate() {
-	a.committed = a.win.Location().Search()
+	a.committed = dom.Search()
 	q := a.query()
 	for _, w := range a.widgets {
 		a.guard(w, func() { w.apply(q, false) })
@@ -249,8 +241,8 @@ func (a *app) popstate() {
 // syncLinks makes the language switcher keep the state: every link to a
 // translation of this page carries the query.
 func (a *app) syncLinks(search string) {
-	for _, el := range a.doc.QuerySelectorAll("a[hreflang]") {
-		el.SetAttribute("href", withSearch(el.GetAttribute("href"), search))
+	for _, el := range dom.Document().QuerySelectorAll("a[hreflang]") {
+		el.SetAttr("href", withSearch(el.Attr("href"), search))
 	}
 }
 
@@ -288,8 +280,8 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 		t1 := a.perf.Call("now").Float()
 		if !ok {
 			msg := "refused"
-			if el := w.root.QuerySelector("[data-error-for]:not([hidden])"); el != nil {
-				msg = el.TextContent() + " " + w.root.GetAttribute("data-error-detail")
+			if el := w.root.QuerySelector("[data-error-for]:not([hidden])"); el.Ok() {
+				msg = el.Text() + " " + w.root.Attr("data-error-detail")
 			}
 			result.Set("error", msg)
 			return result

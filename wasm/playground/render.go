@@ -8,6 +8,9 @@ import (
 	render "retrylab/site/widget"
 )
 
+// decode encodes a result to JSON once, for renderOutput and every cite.
+func decode(res any) (any, error) { return render.Decode(res) }
+
 // renderOutput is the output of a widget, rendered by site/widget exactly
 // as the build renders it.
 func renderOutput(c *calc.Calculator, a calc.Args, res any, views []string, loc locale.Locale) (string, error) {

@@ -6,10 +6,16 @@ import (
 	"net/url"
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"retrylab/calc"
+	"retrylab/wasm/playground/internal/dom"
 )
+
+// citation is one <output data-cite="ID.FIELD" data-format="FORMAT"> of
+// the prose.
+type citation struct {
+	el            dom.Element
+	field, format string
+}
 
 // widget is one hydrated [data-widget] of the page.
 type widget struct {
@@ -20,25 +26,27 @@ type widget struct {
 	form  dom.Element
 	out   dom.Element // div[data-output]
 	views []string
-	cites []dom.Element // output[data-cite^="ID."] anywhere in the page
+	cites []citation // output[data-cite^="ID."] anywhere in the page
 
 	page      url.Values // the page's values (data-defaults + declared defaults)
 	pageCanon url.Values // their canonical text
 	urlDiff   url.Values // the state written into the URL: last good values minus the page's
 
+	controls map[string]dom.Element // parameter → the control holding its value
+	sliders  map[string]dom.Element // parameter → its range input
+	erring   bool                   // an error is shown
+
 	dirty      bool // an input is waiting for the next animation frame
 	forcePanic bool // test hook: every recompute panics (?debug-panic=ID)
 }
 
-// control returns the form control that holds parameter name.
-func (w *widget) control(name string) dom.Element {
-	return w.form.QuerySelector(`[name="` + name + `"]`)
-}
+// control returns the form control that holds parameter name (Ok false
+// when the form has none).
+func (w *widget) control(name string) dom.Element { return w.controls[name] }
 
-// slider returns the range input mirroring parameter name, or nil.
-func (w *widget) slider(name string) dom.Element {
-	return w.form.QuerySelector(`input[data-slider-for="` + name + `"]`)
-}
+// slider returns the range input mirroring parameter name (Ok false when
+// there is none).
+func (w *widget) slider(name string) dom.Element { return w.sliders[name] }
 
 // readControls returns the values the form holds: the text of each
 // parameter's control; an empty optional parameter is absent.
@@ -46,7 +54,7 @@ func (w *widget) readControls() url.Values {
 	v := url.Values{}
 	for _, p := range w.calc.Params {
 		el := w.control(p.Name)
-		if el == nil {
+		if !el.Ok() {
 			if pv, ok := w.page[p.Name]; ok {
 				v[p.Name] = pv // a parameter the form does not show keeps the page's value
 			}
@@ -54,13 +62,13 @@ func (w *widget) readControls() url.Values {
 		}
 		var text string
 		if p.Kind == calc.Bool {
-			if el.Underlying().Get("checked").Bool() {
+			if el.Get("checked").Bool() {
 				text = "true"
 			} else {
 				text = "false"
 			}
 		} else {
-			text = el.Underlying().Get("value").String()
+			text = el.Prop("value")
 		}
 		if strings.TrimSpace(text) == "" && p.Optional {
 			continue
@@ -75,17 +83,17 @@ func (w *widget) readControls() url.Values {
 func (w *widget) writeControls(values url.Values) {
 	for _, p := range w.calc.Params {
 		el := w.control(p.Name)
-		if el == nil {
+		if !el.Ok() {
 			continue
 		}
 		text := values.Get(p.Name)
 		if p.Kind == calc.Bool {
-			el.Underlying().Set("checked", boolText(text))
+			el.Set("checked", boolText(text))
 			continue
 		}
-		el.Underlying().Set("value", text)
-		if s := w.slider(p.Name); s != nil && text != "" {
-			s.Underlying().Set("value", text)
+		el.Set("value", text)
+		if s := w.slider(p.Name); s.Ok() && text != "" {
+			s.Set("value", text)
 		}
 	}
 }
@@ -93,17 +101,17 @@ func (w *widget) writeControls(values url.Values) {
 // onInput handles an input event inside the form: mirror a slider and its
 // field, then ask for a recompute at the next animation frame.
 func (w *widget) onInput(target dom.Element) {
-	if target == nil {
+	if !target.Ok() {
 		return
 	}
-	if name := target.GetAttribute("data-slider-for"); name != "" {
-		if el := w.control(name); el != nil {
-			el.Underlying().Set("value", target.Underlying().Get("value"))
+	if name := target.Attr("data-slider-for"); name != "" {
+		if el := w.control(name); el.Ok() {
+			el.Set("value", target.Get("value"))
 		}
-	} else if name := target.GetAttribute("name"); name != "" {
-		if s := w.slider(name); s != nil {
-			if v := target.Underlying().Get("value").String(); v != "" {
-				s.Underlying().Set("value", v) // the range input clamps
+	} else if name := target.Attr("name"); name != "" {
+		if s := w.slider(name); s.Ok() {
+			if v := target.Prop("value"); v != "" {
+				s.Set("value", v) // the range input clamps
 			}
 		}
 	}
@@ -137,10 +145,14 @@ func (w *widget) compute(values url.Values, record bool) (ok bool) {
 		w.showError(err)
 		return false
 	}
-	res, err := w.calc.Run(a)
+	raw, err := w.calc.Run(a)
 	if err != nil {
 		w.showError(err)
 		return false
+	}
+	res, err := decode(raw)
+	if err != nil {
+		panic(err) // a result that does not encode is a bug of the calculator
 	}
 	w.app.lap(0)
 	html, err := renderOutput(w.calc, a, res, w.views, w.app.loc)
@@ -149,15 +161,14 @@ func (w *widget) compute(values url.Values, record bool) (ok bool) {
 		return false
 	}
 	w.app.lap(1)
-	w.out.SetInnerHTML(html)
+	w.out.SetHTML(html)
 	for _, c := range w.cites {
-		field := strings.TrimPrefix(c.GetAttribute("data-cite"), w.id+".")
-		text, value, err := cite(res, field, c.GetAttribute("data-format"), w.app.loc)
+		text, value, err := cite(res, c.field, c.format, w.app.loc)
 		if err != nil {
 			continue // the build checked every citation; a field missing from this result keeps its text
 		}
-		c.SetTextContent(text)
-		c.SetAttribute("data-value", value)
+		c.el.SetText(text)
+		c.el.SetAttr("data-value", value)
 	}
 	w.clearErrors()
 	if record {
@@ -168,15 +179,19 @@ func (w *widget) compute(values url.Values, record bool) (ok bool) {
 
 // clearErrors hides every error slot and the invalid marks.
 func (w *widget) clearErrors() {
+	if !w.erring {
+		return
+	}
+	w.erring = false
 	for _, el := range w.root.QuerySelectorAll("[data-error-for]") {
-		el.SetAttribute("hidden", "")
-		el.SetTextContent("")
+		el.SetAttr("hidden", "")
+		el.SetText("")
 	}
 	for _, el := range w.form.QuerySelectorAll(`[aria-invalid]`) {
-		el.RemoveAttribute("aria-invalid")
+		el.RemoveAttr("aria-invalid")
 	}
-	w.root.RemoveAttribute("data-error")
-	w.root.RemoveAttribute("data-error-detail")
+	w.root.RemoveAttr("data-error")
+	w.root.RemoveAttr("data-error-detail")
 }
 
 // showError writes err's localized message beside its field (or in the
@@ -191,7 +206,7 @@ func (w *widget) showError(err error) {
 		return
 	}
 	w.showMessage(ce.Param, w.app.loc.Error(ce, w.calc))
-	w.root.SetAttribute("data-error", "invalid")
+	w.root.SetAttr("data-error", "invalid")
 }
 
 // showPanic reports a recovered panic in this widget: the localized
@@ -200,25 +215,26 @@ func (w *widget) showError(err error) {
 func (w *widget) showPanic(r any) {
 	defer func() { recover() }() // the DOM itself failing must not end the program
 	w.clearErrors()
-	w.root.SetAttribute("data-error-detail", panicText(r))
+	w.root.SetAttr("data-error-detail", panicText(r))
 	w.showMessage("", w.app.loc.TOr("widget.error.internal", "This experiment stopped because of an internal error; the other experiments keep working. Reload the page to try again."))
-	w.root.SetAttribute("data-error", "internal")
+	w.root.SetAttr("data-error", "internal")
 }
 
 func (w *widget) showMessage(param, msg string) {
+	w.erring = true
 	slot := w.root.QuerySelector(`[data-error-for="` + param + `"]`)
 	if param != "" {
-		if slot == nil {
+		if !slot.Ok() {
 			slot = w.root.QuerySelector(`[data-error-for=""]`)
-		} else if el := w.control(param); el != nil {
-			el.SetAttribute("aria-invalid", "true")
+		} else if el := w.control(param); el.Ok() {
+			el.SetAttr("aria-invalid", "true")
 		}
 	}
-	if slot == nil {
+	if !slot.Ok() {
 		return
 	}
-	slot.SetTextContent(msg)
-	slot.RemoveAttribute("hidden")
+	slot.SetText(msg)
+	slot.RemoveAttr("hidden")
 }
 
 // apply sets the widget to the page's values with the URL's overlay,
@@ -254,10 +270,10 @@ func (w *widget) reset() {
 // reseed writes a fresh random seed and recomputes.
 func (w *widget) reseed() {
 	el := w.control("seed")
-	if el == nil {
+	if !el.Ok() {
 		return
 	}
-	el.Underlying().Set("value", randomSeed())
+	el.Set("value", randomSeed())
 	if w.recompute() {
 		w.app.commit()
 	}
@@ -265,10 +281,10 @@ func (w *widget) reseed() {
 
 // hydrate wires the widget's form and buttons.
 func (w *widget) hydrate() {
-	w.form.AddEventListener("input", false, func(ev dom.Event) {
+	w.form.On("input", func(ev dom.Event) {
 		w.app.guard(w, func() { w.onInput(ev.Target()) })
 	})
-	w.form.AddEventListener("change", false, func(ev dom.Event) {
+	w.form.On("change", func(ev dom.Event) {
 		w.app.guard(w, func() {
 			w.onInput(ev.Target())
 			if w.recompute() {
@@ -276,7 +292,7 @@ func (w *widget) hydrate() {
 			}
 		})
 	})
-	w.form.AddEventListener("submit", false, func(ev dom.Event) {
+	w.form.On("submit", func(ev dom.Event) {
 		ev.PreventDefault()
 		w.app.guard(w, func() {
 			if w.recompute() {
@@ -285,9 +301,8 @@ func (w *widget) hydrate() {
 		})
 	})
 	for _, b := range w.root.QuerySelectorAll("button[data-action]") {
-		b := b
-		action := b.GetAttribute("data-action")
-		b.AddEventListener("click", false, func(ev dom.Event) {
+		action := b.Attr("data-action")
+		b.On("click", func(ev dom.Event) {
 			ev.PreventDefault()
 			w.app.guard(w, func() {
 				switch action {
@@ -298,35 +313,44 @@ func (w *widget) hydrate() {
 				}
 			})
 		})
-		b.RemoveAttribute("disabled")
+		b.RemoveAttr("disabled")
 	}
 	for _, el := range w.root.QuerySelectorAll("[data-static]") {
-		el.SetAttribute("hidden", "")
+		el.SetAttr("hidden", "")
 	}
-	w.root.SetAttribute("data-live", "")
+	w.root.SetAttr("data-live", "")
 }
 
 // newWidget reads a [data-widget] root. It returns nil and the reason when
 // the root does not follow docs/dom.md.
 func newWidget(a *app, root dom.Element, reg *calc.Registry) (*widget, string) {
-	name := root.GetAttribute("data-widget")
+	name := root.Attr("data-widget")
 	c, ok := reg.Lookup(name)
 	if !ok {
 		return nil, "unknown calculator " + name
 	}
-	w := &widget{app: a, id: root.ID(), calc: c, root: root, urlDiff: url.Values{}}
+	w := &widget{app: a, id: root.Prop("id"), calc: c, root: root, urlDiff: url.Values{}}
 	if w.id == "" {
 		return nil, "widget without id"
 	}
 	w.form = root.QuerySelector("form[data-form]")
 	w.out = root.QuerySelector("[data-output]")
-	if w.form == nil || w.out == nil {
+	if !w.form.Ok() || !w.out.Ok() {
 		return nil, "widget without form or output"
 	}
-	if v := root.GetAttribute("data-views"); v != "" {
+	w.controls, w.sliders = map[string]dom.Element{}, map[string]dom.Element{}
+	for _, p := range c.Params {
+		if el := w.form.QuerySelector(`[name="` + p.Name + `"]`); el.Ok() {
+			w.controls[p.Name] = el
+		}
+		if el := w.form.QuerySelector(`input[data-slider-for="` + p.Name + `"]`); el.Ok() {
+			w.sliders[p.Name] = el
+		}
+	}
+	if v := root.Attr("data-views"); v != "" {
 		w.views = strings.Split(v, ",")
 	}
-	defaults, err := url.ParseQuery(root.GetAttribute("data-defaults"))
+	defaults, err := url.ParseQuery(root.Attr("data-defaults"))
 	if err != nil {
 		return nil, "bad data-defaults"
 	}
@@ -335,8 +359,10 @@ func newWidget(a *app, root dom.Element, reg *calc.Registry) (*widget, string) {
 	if err != nil {
 		return nil, "the page's values are refused: " + err.Error()
 	}
-	for _, el := range a.doc.QuerySelectorAll(`output[data-cite^="` + w.id + `."]`) {
-		w.cites = append(w.cites, el)
+	for _, el := range dom.Document().QuerySelectorAll(`output[data-cite^="` + w.id + `."]`) {
+		w.cites = append(w.cites, citation{el: el,
+			field:  strings.TrimPrefix(el.Attr("data-cite"), w.id+"."),
+			format: el.Attr("data-format")})
 	}
 	return w, ""
 }

@@ -242,9 +242,11 @@ func goList(root, pkg string) ([]string, error) {
 	cmd := exec.Command("go", "list", "-deps", pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	b, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list: %w", err)
+		return nil, fmt.Errorf("go list -deps %s: %w\n%s", pkg, err, stderr.Bytes())
 	}
 	return append(strings.Fields(string(b)), "main"), nil
 }
