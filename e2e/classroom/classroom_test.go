@@ -310,3 +310,45 @@ func TestSVG(t *testing.T) {
 		os.WriteFile(filepath.Join(env.out, "charts.png"), shot, 0o644)
 	}
 }
+
+// TestEmbedControl: a widget of an article offers the iframe code of its
+// current values; after the reader changes a parameter the code carries
+// it, and the embed it points to opens with that value.
+func TestEmbedControl(t *testing.T) {
+	ctx, _ := tab(t)
+	navigate(t, ctx, env.site.URL+"/it/retries/")
+	if err := chromedp.Do(ctx, e2e.WaitReady(30*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	id := eval[string](t, ctx, `document.querySelector('[data-widget="attempts"]').id`)
+	sel := fmt.Sprintf(`document.getElementById(%q)`, id)
+	eval[bool](t, ctx, sel+`.querySelector('details.widget-embed').open = true`)
+	eval[bool](t, ctx, fmt.Sprintf(`(() => { const el = %s.querySelector('[name=n]'); el.value = '7';
+		el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, sel))
+	waitJS(t, ctx, "the iframe code to carry n=7", sel+`.querySelector('textarea[data-embed-code]').value.includes('n=7')`)
+	code := eval[string](t, ctx, sel+`.querySelector('textarea[data-embed-code]').value`)
+	m := regexp.MustCompile(`<iframe src="([^"]+)" title="([^"]+)"`).FindStringSubmatch(code)
+	if m == nil {
+		t.Fatalf("the control holds %q", code)
+	}
+	src := strings.ReplaceAll(m[1], "&amp;", "&")
+	if !strings.HasPrefix(src, env.site.URL+"/it/embed/attempts/?") {
+		t.Fatalf("the iframe src is %q, want an absolute URL of the embed", src)
+	}
+	u, _ := url.Parse(src)
+	q := u.Query()
+	if q.Get("n") != "7" {
+		t.Errorf("src %s lacks n=7", src)
+	}
+	ctx2, _ := tab(t)
+	navigate(t, ctx2, src)
+	if err := chromedp.Do(ctx2, e2e.WaitReady(30*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	want := compute(t, "attempts", q)
+	waitJS(t, ctx2, "the embed's result for "+u.RawQuery, fmt.Sprintf(`document.querySelector('[data-out="expected_attempts"]').getAttribute('data-value') === %q`,
+		strconv.FormatFloat(want["expected_attempts"].(float64), 'f', -1, 64)))
+	if got := eval[string](t, ctx2, `document.querySelector('[name=n]').value`); got != "7" {
+		t.Errorf("the embed's n control holds %q", got)
+	}
+}
