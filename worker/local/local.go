@@ -168,9 +168,15 @@ func Start(ctx context.Context, root string, timeout time.Duration) (*Server, er
 	s.cmd = exec.Command(Binary(root), "serve", "--experimental", Config, "--socket-fd", "http=3")
 	s.cmd.Dir = root
 	s.cmd.ExtraFiles = []*os.File{f}
+	s.cmd.SysProcAttr = procAttr()
 	s.cmd.Stdout = s.log
 	s.cmd.Stderr = s.log
-	if err := s.cmd.Start(); err != nil {
+	// The parent-death signal follows the thread that starts the child:
+	// keep this goroutine on its thread while it does.
+	runtime.LockOSThread()
+	err = s.cmd.Start()
+	runtime.UnlockOSThread()
+	if err != nil {
 		return nil, err
 	}
 	go func() {
