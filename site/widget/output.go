@@ -3,6 +3,7 @@ package widget
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"retrylab/calc"
@@ -222,10 +223,52 @@ var notes = []struct{ field, key, def string }{
 	{"peak.max_note", "view.peak.table.note_max", "The distribution of the fullest bin is not computed: with this many clients and bins it would exceed the work bound."},
 }
 
+// echoes reports whether field f repeats the value of the parameter of the
+// same name (the form already shows it). A field that differs from its
+// parameter stays: a preset's effective value, a derived default.
+func echoes(a calc.Args, f field) bool {
+	c := a.Calc()
+	if c == nil {
+		return false
+	}
+	p := c.Param(f.Name)
+	if p == nil {
+		return false
+	}
+	if !a.Has(f.Name) {
+		// an absent optional parameter: the field is its derived value,
+		// worth showing unless it is null too
+		return jsonKind(f.Raw) == 'z'
+	}
+	text, _ := argText(a, p)
+	switch p.Kind {
+	case calc.Int, calc.Float:
+		v, ok1 := strconv.ParseFloat(string(f.Raw), 64)
+		w, ok2 := strconv.ParseFloat(text, 64)
+		return ok1 == nil && ok2 == nil && v == w
+	case calc.Bool:
+		return string(f.Raw) == text
+	case calc.IntList, calc.FloatList:
+		xs, ok := numList(f.Raw)
+		want, ok2 := argFloats(a, p.Name)
+		if !ok || !ok2 || len(xs) != len(want) {
+			return false
+		}
+		for i := range xs {
+			if xs[i] != want[i] {
+				return false
+			}
+		}
+		return true
+	}
+	var s string
+	return json.Unmarshal(f.Raw, &s) == nil && s == text
+}
+
 // tableField reports whether a field belongs in the results table: not an
 // echo of a parameter, not an object, not a long list.
-func tableField(c *calc.Calculator, f field) bool {
-	if c.Param(f.Name) != nil || hidden[c.Name+"."+f.Name] {
+func tableField(c *calc.Calculator, a calc.Args, f field) bool {
+	if hidden[c.Name+"."+f.Name] || echoes(a, f) {
 		return false
 	}
 	switch jsonKind(f.Raw) {
@@ -254,7 +297,7 @@ func resultTable(o *outCtx) error {
 	b := o.b
 	fmt.Fprintf(b, `<table class="widget-table" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
 	for _, f := range o.r.list {
-		if !tableField(o.c, f) {
+		if !tableField(o.c, o.a, f) {
 			continue
 		}
 		fmt.Fprintf(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",

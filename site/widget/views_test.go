@@ -257,3 +257,26 @@ func TestBackoffLarge(t *testing.T) {
 		t.Error("the default run should compare with and without jitter")
 	}
 }
+
+// The table leaves out fields that repeat the form, and keeps those that
+// differ from it: a preset's effective values, a derived default.
+func TestEchoes(t *testing.T) {
+	loc := locales(t)["it"]
+	c, _ := calc.New().Lookup("backoff")
+	out, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"policy": {"batch"}}}, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `data-out="max_attempts" data-value="8"`) || strings.Contains(out, `<td data-out="workers"`) || strings.Contains(out, `<td data-out="retry_after_s"`) {
+		t.Error("batch: the effective max_attempts should show, workers and the absent Retry-After not")
+	}
+	out, _ = Render(Spec{Calc: c, ID: "w"}, loc)
+	if strings.Contains(out, `<td data-out="max_attempts"`) {
+		t.Error("custom: max_attempts repeats the form")
+	}
+	j, _ := calc.New().Lookup("jitter")
+	out, _ = Render(Spec{Calc: j, ID: "w"}, loc)
+	if !strings.Contains(out, `<td data-out="cap_ms" data-value="100">100</td>`) || strings.Contains(out, `<td data-out="clients"`) {
+		t.Error("jitter: the derived cap should show, the clients not")
+	}
+}

@@ -147,7 +147,7 @@ func TestFieldLabels(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range r.list {
-			if !tableField(c, f) {
+			if !tableField(c, a, f) {
 				continue
 			}
 			for _, lang := range i18n.Langs {
