@@ -229,16 +229,31 @@ func RSS(pid int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			fields := strings.Fields(rest) // "123456 kB"
-			if len(fields) == 2 && fields[1] == "kB" {
-				kb, err := strconv.ParseInt(fields[0], 10, 64)
-				return kb * 1024, err
-			}
-		}
+	n, err := parseVmRSS(b)
+	if err != nil {
+		return 0, fmt.Errorf("/proc/%d/status: %v", pid, err)
 	}
-	return 0, fmt.Errorf("no VmRSS line in /proc/%d/status", pid)
+	return n, nil
+}
+
+// parseVmRSS reads the "VmRSS:   123456 kB" line of a /proc/PID/status.
+func parseVmRSS(status []byte) (int64, error) {
+	for _, line := range strings.Split(string(status), "\n") {
+		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(rest)
+		if len(fields) != 2 || fields[1] != "kB" {
+			return 0, fmt.Errorf("malformed line %q", line)
+		}
+		kb, err := strconv.ParseInt(fields[0], 10, 64)
+		if err != nil || kb < 0 || kb > 1<<40 {
+			return 0, fmt.Errorf("malformed line %q", line)
+		}
+		return kb * 1024, nil
+	}
+	return 0, errors.New("no VmRSS line")
 }
 
 // Stop ends workerd: SIGTERM to its process id, then SIGKILL if it has not

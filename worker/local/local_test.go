@@ -79,3 +79,38 @@ func TestCheckStale(t *testing.T) {
 		t.Errorf("dist/ newer than the bundle: error %v", err)
 	}
 }
+
+func TestParseVmRSS(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"Name:\tworkerd\nVmRSS:\t  123456 kB\nThreads: 9\n", 123456 * 1024, true},
+		{"VmRSS: 0 kB", 0, true},
+		{"Name: x\n", 0, false},
+		{"VmRSS: 12 MB\n", 0, false},
+		{"VmRSS: -5 kB\n", 0, false},
+		{"VmRSS: 99999999999999999999 kB\n", 0, false},
+		{"VmRSS:\n", 0, false},
+	} {
+		got, err := parseVmRSS([]byte(tc.in))
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseVmRSS(%q) = %d, %v; want %d, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func FuzzParseVmRSS(f *testing.F) {
+	f.Add([]byte("VmRSS:\t  123456 kB\n"))
+	f.Add([]byte("VmRSS: 1 kB\nVmRSS: 2 kB"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, err := parseVmRSS(b)
+		if err == nil && (n < 0 || n > 1<<50) {
+			t.Errorf("parseVmRSS(%q) = %d", b, n)
+		}
+		if err != nil && n != 0 {
+			t.Errorf("parseVmRSS(%q) = %d with error %v", b, n, err)
+		}
+	})
+}
