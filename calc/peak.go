@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"retrylab/core/crowd"
+	"retrylab/core/fmath"
 )
 
 // PeakResult is the result of the peak calculator.
@@ -54,7 +55,7 @@ func peakCalc() *Calculator {
 			res := PeakResult{
 				PBin:               p,
 				ExpectedPerBin:     float64(n) / float64(k),
-				SingleBinTail:      math.Exp(lt),
+				SingleBinTail:      fmath.Exp(lt),
 				SingleBinTailLog10: lt / math.Ln10,
 				UnionBound:         crowd.UnionBound(n, k, t),
 			}

@@ -12,7 +12,11 @@
 // pure and deterministic.
 package crowd
 
-import "math"
+import (
+	"math"
+
+	"retrylab/core/fmath"
+)
 
 const ln2pi = 1.8378770664093454835606594728112 // log(2π)
 
@@ -30,8 +34,8 @@ func stirlerr(n float64) float64 {
 		if n == 0 {
 			return 0
 		}
-		lg, _ := math.Lgamma(n + 1)
-		return lg - (n+0.5)*math.Log(n) + n - ln2pi/2
+		lg, _ := fmath.Lgamma(n + 1)
+		return lg - (n+0.5)*fmath.Log(n) + n - ln2pi/2
 	}
 	nn := n * n
 	switch {
@@ -63,7 +67,7 @@ func bd0(x, np float64) float64 {
 		}
 		return s
 	}
-	return x*math.Log(x/np) + np - x
+	return x*fmath.Log(x/np) + np - x
 }
 
 // LogBinomialPMF returns log P(X = x) for X ~ Binomial(n, p), with
@@ -97,16 +101,16 @@ func logPMF(xi, ni int, p, q float64) float64 {
 		if p < 0.1 {
 			return -bd0(n, n*q) - n*p
 		}
-		return n * math.Log(q)
+		return n * fmath.Log(q)
 	}
 	if xi == ni {
 		if q < 0.1 {
 			return -bd0(n, n*p) - n*q
 		}
-		return n * math.Log(p)
+		return n * fmath.Log(p)
 	}
 	lc := stirlerr(n) - stirlerr(x) - stirlerr(n-x) - bd0(x, n*p) - bd0(n-x, n*q)
-	lf := ln2pi + math.Log(x) + math.Log1p(-x/n)
+	lf := ln2pi + fmath.Log(x) + math.Log1p(-x/n)
 	return lc - 0.5*lf
 }
 
@@ -135,7 +139,7 @@ func LogBinomialTail(n int, p float64, t int) float64 {
 				break
 			}
 		}
-		return logPMF(t, n, p, q) + math.Log(s)
+		return logPMF(t, n, p, q) + fmath.Log(s)
 	}
 	// t at or below the mean: the tail is large; take the complement of
 	// the lower tail P(X <= t-1), whose terms decrease from t-1 down.
@@ -148,7 +152,7 @@ func LogBinomialTail(n int, p float64, t int) float64 {
 			break
 		}
 	}
-	lower := math.Exp(logPMF(t-1, n, p, q)) * s
+	lower := fmath.Exp(logPMF(t-1, n, p, q)) * s
 	return math.Log1p(-lower)
 }
 
@@ -156,7 +160,7 @@ func LogBinomialTail(n int, p float64, t int) float64 {
 // LogBinomialTail): 1.30728e-5 for n = 100, p = 0.1, t = 25. It is 0 only
 // where the tail is below the smallest float64.
 func BinomialTail(n int, p float64, t int) float64 {
-	return math.Exp(LogBinomialTail(n, p, t))
+	return fmath.Exp(LogBinomialTail(n, p, t))
 }
 
 // UnionBound returns min(1, k·P(X >= t)), X ~ Binomial(n, 1/k): an upper

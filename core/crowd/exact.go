@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"retrylab/core/fmath"
 )
 
 // ErrTooLarge is returned (wrapped) when a computation would need more
@@ -94,7 +96,7 @@ func coefOfProduct(a, b poly, d int) float64 {
 			s += ai * b.c[j]
 		}
 	}
-	return a.logScale + b.logScale + math.Log(s)
+	return a.logScale + b.logScale + fmath.Log(s)
 }
 
 // expSeries returns Σ_{j in [lo, hi)} μ^j/j! y^j as a normalized poly,
@@ -112,7 +114,7 @@ func expSeries(mu float64, lo, hi int) poly {
 	mx := logc(jm)
 	c := make([]float64, hi)
 	for j := lo; j < hi; j++ {
-		c[j] = math.Exp(logc(j) - mx)
+		c[j] = fmath.Exp(logc(j) - mx)
 	}
 	p := poly{c: c, logScale: mx}
 	p.normalize()
@@ -153,7 +155,7 @@ func powerCost(la, k, d int) float64 {
 func powerCoef(a poly, k, d int) float64 {
 	if k == 1 {
 		if d-1 < len(a.c) && a.c[d-1] > 0 {
-			return a.logScale + math.Log(a.c[d-1])
+			return a.logScale + fmath.Log(a.c[d-1])
 		}
 		return math.Inf(-1)
 	}
@@ -183,7 +185,7 @@ func powerCoef(a poly, k, d int) float64 {
 // turns [y^n] of the series scaled by μ = n/k into a probability.
 func logNorm(n int) float64 {
 	x := float64(n)
-	return stirlerr(x) + 0.5*(ln2pi+math.Log(x)) - x
+	return stirlerr(x) + 0.5*(ln2pi+fmath.Log(x)) - x
 }
 
 // work estimates the multiply-adds of ExactAnyBin(n, k, t).
@@ -218,7 +220,7 @@ func tailLen(n, k, t int) int {
 	if r >= 1 {
 		return n - t + 1
 	}
-	return min(n-t+1, int(math.Ceil(math.Log(tailTrim)/math.Log(r)))+1)
+	return min(n-t+1, int(math.Ceil(fmath.Log(tailTrim)/fmath.Log(r)))+1)
 }
 
 // ieThreshold is the union bound below which the exact probability is
@@ -274,7 +276,7 @@ func inclusionExclusion(n, k, t int, mu float64) float64 {
 	tail := expSeries(mu, t, min(n+1, t+tailLen(n, k, t)))
 	sum := float64(k) * BinomialTail(n, 1/float64(k), t)
 	tm := tail
-	lk, _ := math.Lgamma(float64(k) + 1)
+	lk, _ := fmath.Lgamma(float64(k) + 1)
 	for m := 2; m <= k && m*t <= n && m <= 200; m++ {
 		tm = mul(tm, tail, n+1)
 		// log of P(m given bins >= t) = n!/n^n [y^n] T^m e^{(k-m)μy}
@@ -292,10 +294,10 @@ func inclusionExclusion(n, k, t int, mu float64) float64 {
 					continue
 				}
 			} else {
-				lg, _ := math.Lgamma(float64(d) + 1)
-				le = float64(d)*math.Log(rest) - lg
+				lg, _ := fmath.Lgamma(float64(d) + 1)
+				le = float64(d)*fmath.Log(rest) - lg
 			}
-			v := math.Log(c) + le
+			v := fmath.Log(c) + le
 			logs = append(logs, v)
 			best = math.Max(best, v)
 		}
@@ -304,11 +306,11 @@ func inclusionExclusion(n, k, t int, mu float64) float64 {
 		}
 		var s float64
 		for _, v := range logs {
-			s += math.Exp(v - best)
+			s += fmath.Exp(v - best)
 		}
-		lm1, _ := math.Lgamma(float64(m) + 1)
-		lkm, _ := math.Lgamma(float64(k-m) + 1)
-		term := math.Exp(lk - lm1 - lkm + logNorm(n) + tm.logScale + best + math.Log(s))
+		lm1, _ := fmath.Lgamma(float64(m) + 1)
+		lkm, _ := fmath.Lgamma(float64(k-m) + 1)
+		term := fmath.Exp(lk - lm1 - lkm + logNorm(n) + tm.logScale + best + fmath.Log(s))
 		if m%2 == 0 {
 			sum -= term
 		} else {
@@ -375,5 +377,5 @@ func logPoisson(j int, mu float64) float64 {
 		return -mu
 	}
 	x := float64(j)
-	return -stirlerr(x) - bd0(x, mu) - 0.5*(ln2pi+math.Log(x))
+	return -stirlerr(x) - bd0(x, mu) - 0.5*(ln2pi+fmath.Log(x))
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"retrylab/core/fmath"
 	"retrylab/site/locale"
 )
 
@@ -328,7 +329,7 @@ func niceTicks(lo, hi float64, n int) []float64 {
 		lo, hi = math.Min(0, lo), math.Abs(hi)*1.0001+1e-12
 	}
 	raw := (hi - lo) / float64(n)
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	mag := math.Pow(10, math.Floor(fmath.Log10(raw)))
 	step := mag
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
 		if m*mag >= raw {

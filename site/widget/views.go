@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"retrylab/calc"
+	"retrylab/core/fmath"
 	"retrylab/core/retry"
 	"retrylab/site/locale"
 )
@@ -307,10 +308,10 @@ func binomPMF(n, x int, p float64) float64 {
 		}
 		return 0
 	}
-	ln, _ := math.Lgamma(float64(n + 1))
-	lx, _ := math.Lgamma(float64(x + 1))
-	lnx, _ := math.Lgamma(float64(n - x + 1))
-	return math.Exp(ln - lx - lnx + float64(x)*math.Log(p) + float64(n-x)*math.Log1p(-p))
+	ln, _ := fmath.Lgamma(float64(n + 1))
+	lx, _ := fmath.Lgamma(float64(x + 1))
+	lnx, _ := fmath.Lgamma(float64(n - x + 1))
+	return fmath.Exp(ln - lx - lnx + float64(x)*fmath.Log(p) + float64(n-x)*math.Log1p(-p))
 }
 
 // amplificationTree: calls per level as bars, and the call tree itself
