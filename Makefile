@@ -30,7 +30,9 @@ deps:
 	./scripts/deps.sh
 
 unit:
-	$(GO) test ./...
+	# the browser tests (e2e/) drive every page of dist/ in Chromium: more
+	# than go test's default 10 minutes on a small machine
+	$(GO) test -timeout 45m ./...
 
 test: deps vet staticcheck build worker unit
 
