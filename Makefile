@@ -5,7 +5,7 @@ ADDR ?= 127.0.0.1:8080
 BASE_URL ?= /
 GO ?= go
 
-.PHONY: all build serve test vet staticcheck unit bench wasm worker clean deps
+.PHONY: all build serve test vet staticcheck unit wasmtest bench wasm worker clean deps
 
 all: build
 
@@ -29,10 +29,17 @@ staticcheck:
 deps:
 	./scripts/deps.sh
 
-unit:
+unit: wasmtest
 	# the browser tests (e2e/) drive every page of dist/ in Chromium: more
 	# than go test's default 10 minutes on a small machine
 	$(GO) test -timeout 45m ./...
+
+# wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden
+# files were written natively on amd64: every calculator's result and
+# core/fmath's bits must be the same in the browser and the Worker.
+WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+wasmtest:
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./calc/crossarch
 
 test: deps vet staticcheck build worker unit
 
