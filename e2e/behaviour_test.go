@@ -300,7 +300,7 @@ func TestScreenshots(t *testing.T) {
 			ctx := tab(t)
 			var opts []chromedp.EmulateViewportOption
 			if sz.mobile {
-				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))
+				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(1))
 			}
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(sz.width, sz.height, opts...)); err != nil {
 				t.Fatal(err)

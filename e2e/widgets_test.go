@@ -261,10 +261,11 @@ func TestEveryPageLoads(t *testing.T) {
 }
 
 // TestWidgetsReact changes one control of every widget on every page:
-// the outputs and the prose citations show the calculator's own values,
-// the URL holds the state, a new tab opened on that URL shows the same
-// controls and values, the language links keep the query, and "reset"
-// returns to the page's values.
+// the outputs and the prose citations show the calculator's own values
+// and the URL holds each widget's state under its id; a new tab opened on
+// that one URL shows the same controls and values for every widget; the
+// language links keep the query; "reset" returns each widget to the
+// page's values and its state leaves the URL.
 func TestWidgetsReact(t *testing.T) {
 	changedCites := 0
 	for _, p := range widgetPages(t) {
@@ -280,53 +281,19 @@ func TestWidgetsReact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, w := range ws {
+			edits := make([]Edit, len(ws))
+			for i, w := range ws {
 				c, page := w.calc(t)
 				e, err := PlanEdit(c, page)
 				if err != nil {
 					t.Fatal(err)
 				}
+				edits[i] = e
 				setValue(t, ctx, w.ID, e.Param, e.Value)
 				expectWidget(t, ctx, w, c, e.Values, loc)
-
 				canon, _ := c.Parse(e.Values)
 				key := url.QueryEscape(w.ID+"."+e.Param) + "=" + url.QueryEscape(canon.Query().Get(e.Param))
 				waitJS(t, ctx, "the URL state "+key, fmt.Sprintf(`location.search.includes(%q)`, key))
-				search := eval[string](t, ctx, "location.search")
-				links := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('a[hreflang]')).map(a => a.getAttribute('href'))`)
-				for _, l := range links {
-					if !strings.HasSuffix(strings.SplitN(l, "#", 2)[0], search) {
-						t.Errorf("language link %q does not keep the state %q", l, search)
-					}
-				}
-
-				// the shared URL, in a new tab
-				t.Run("shared-url-"+w.ID, func(t *testing.T) {
-					ctx2 := tab(t)
-					open(t, ctx2, p, strings.TrimPrefix(search, "?"))
-					got := eval[string](t, ctx2, controlValue(w.ID, e.Param))
-					if got != e.Value {
-						t.Errorf("%s.%s in the shared page = %q, want %q", w.ID, e.Param, got, e.Value)
-					}
-					expectWidget(t, ctx2, w, c, e.Values, loc)
-				})
-
-				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[id=%q] button[data-action="reset"]`, w.ID)))); err != nil {
-					t.Fatalf("%s: reset: %v", w.ID, err)
-				}
-				expectWidget(t, ctx, w, c, page, loc)
-				waitJS(t, ctx, "the state of "+w.ID+" to leave the URL", fmt.Sprintf(`!location.search.includes(%q)`, url.QueryEscape(w.ID+".")))
-				got := eval[string](t, ctx, controlValue(w.ID, e.Param))
-				if got != page.Get(e.Param) {
-					t.Errorf("%s.%s after reset = %q, want the page's %q", w.ID, e.Param, got, page.Get(e.Param))
-				}
-			}
-			// count the citations that moved with their widget (all are back now)
-			for _, w := range ws {
-				c, page := w.calc(t)
-				e, _ := PlanEdit(c, page)
-				setValue(t, ctx, w.ID, e.Param, e.Value)
-				expectWidget(t, ctx, w, c, e.Values, loc)
 			}
 			after, err := cites(ctx)
 			if err != nil {
@@ -336,6 +303,42 @@ func TestWidgetsReact(t *testing.T) {
 				if i < len(after) && before[i].Value != after[i].Value {
 					changedCites++
 				}
+			}
+			search := eval[string](t, ctx, "location.search")
+			links := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('a[hreflang]')).map(a => a.getAttribute('href'))`)
+			for _, l := range links {
+				if !strings.HasSuffix(strings.SplitN(l, "#", 2)[0], search) {
+					t.Errorf("language link %q does not keep the state %q", l, search)
+				}
+			}
+
+			// the shared URL, in a new tab: every widget at once
+			t.Run("shared-url", func(t *testing.T) {
+				ctx2 := tab(t)
+				open(t, ctx2, p, strings.TrimPrefix(search, "?"))
+				for i, w := range ws {
+					e := edits[i]
+					c, _ := w.calc(t)
+					if got := eval[string](t, ctx2, controlValue(w.ID, e.Param)); got != e.Value {
+						t.Errorf("%s.%s in the shared page = %q, want %q", w.ID, e.Param, got, e.Value)
+					}
+					expectWidget(t, ctx2, w, c, e.Values, loc)
+				}
+			})
+
+			for i, w := range ws {
+				c, page := w.calc(t)
+				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[id=%q] button[data-action="reset"]`, w.ID)))); err != nil {
+					t.Fatalf("%s: reset: %v", w.ID, err)
+				}
+				expectWidget(t, ctx, w, c, page, loc)
+				waitJS(t, ctx, "the state of "+w.ID+" to leave the URL", fmt.Sprintf(`!/[?&]%s\./.test(location.search)`, w.ID))
+				if got := eval[string](t, ctx, controlValue(w.ID, edits[i].Param)); got != page.Get(edits[i].Param) {
+					t.Errorf("%s.%s after reset = %q, want the page's %q", w.ID, edits[i].Param, got, page.Get(edits[i].Param))
+				}
+			}
+			if s := eval[string](t, ctx, "location.search"); s != "" {
+				t.Errorf("every widget reset, the URL still has %q", s)
 			}
 		})
 	}
