@@ -186,7 +186,7 @@
     for (var i = 0; i < exs.length; i++) {
       var ex = exs[i], opt = picks[i], p = params(ex, opt);
       var li = h('li', { 'class': 'classroom-item', 'data-exercise': ex.id, 'data-option': String(opt), 'data-params': query(p) });
-      li.appendChild(h('h3', {}, t('classroom.ex.' + ex.id + '.title')));
+      li.appendChild(h('h2', {}, t('classroom.ex.' + ex.id + '.title')));
       li.appendChild(h('p', { 'class': 'classroom-text' }, statement(ex, p)));
       var ul = h('ul', { 'class': 'classroom-questions' });
       for (var j = 0; j < ex.questions.length; j++) {

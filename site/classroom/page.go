@@ -91,7 +91,7 @@ func PageHTML(cfg PageConfig) (string, error) {
 	for _, it := range v.Items {
 		e := it.Exercise
 		fmt.Fprintf(&b, `<li class="classroom-item" data-exercise="%s" data-option="%d" data-params="%s">`, esc(e.ID), it.Option, esc(sortedQuery(it.Params)))
-		fmt.Fprintf(&b, "<h3>%s</h3><p class=\"classroom-text\">%s</p><ul class=\"classroom-questions\">", esc(loc.T("classroom.ex."+e.ID+".title")), esc(Statement(loc, it)))
+		fmt.Fprintf(&b, "<h2>%s</h2><p class=\"classroom-text\">%s</p><ul class=\"classroom-questions\">", esc(loc.T("classroom.ex."+e.ID+".title")), esc(Statement(loc, it)))
 		for _, a := range it.Answers {
 			fmt.Fprintf(&b, `<li><div class="classroom-q"><span>%s</span> <span class="classroom-blank"></span>%s</div></li>`, esc(QuestionText(loc, e, a.Question)), map[bool]string{true: " %", false: ""}[a.Percent])
 		}

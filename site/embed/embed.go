@@ -199,6 +199,7 @@ var pageTmpl = template.Must(template.New("embed").Parse(`<!DOCTYPE html>
 </head>
 <body class="embed-body">
 <main id="main">
+<h1 class="visually-hidden">{{.Title}}</h1>
 <p class="notice embed-error" data-embed-error role="alert" hidden data-msg-param="{{.T "embed.bad_param"}}" data-msg-value="{{.T "embed.bad_value"}}"></p>
 {{.Widget}}
 <p class="embed-from">
