@@ -35,11 +35,13 @@ unit: wasmtest
 	$(GO) test -timeout 45m ./...
 
 # wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden
-# files were written natively on amd64: every calculator's result and
-# core/fmath's bits must be the same in the browser and the Worker.
+# files were written natively on amd64: core/fmath's bits, every
+# calculator's result and the widgets' rendered HTML must be the same in
+# the browser and the Worker as in the build.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./calc/crossarch
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^TestGolden$$' ./site/widget
 
 test: deps vet staticcheck build worker unit
 
