@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -270,4 +271,27 @@ func TestSheet(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzParseNumber: a student's text never panics; a number read is
+// finite; a float written by strconv reads back as itself with either
+// decimal mark.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"2,71", "1.050", "0.013", "1e-4", "12,5 %", "-3", "1.234,5", "1,234.5", "2,7,1", "'", "+.5", "1e999"} {
+		f.Add(s, ",")
+		f.Add(s, ".")
+	}
+	f.Fuzz(func(t *testing.T, s, dec string) {
+		v, ok := ParseNumber(s, dec)
+		if ok && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			t.Fatalf("ParseNumber(%q) = %v", s, v)
+		}
+		if x, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(x, 0) && !math.IsNaN(x) && !strings.ContainsAny(s, "_xXpPiInN") && dec != "," {
+			if got, ok := ParseNumber(s, "."); ok && got != x && !groups(strings.TrimSpace(s), ",") {
+				t.Fatalf("ParseNumber(%q, \".\") = %v, strconv says %v", s, got, x)
+			}
+		}
+		a := Answer{Question: Question{Field: "x", Abs: 0.5}, Value: 1}
+		_ = a.Check(s, dec)
+	})
 }
