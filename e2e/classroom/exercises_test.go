@@ -287,3 +287,43 @@ func TestPrint(t *testing.T) {
 		})
 	}
 }
+
+// TestParseParity types awkward numbers (grouped, both marks, exponents,
+// percent signs, garbage) into the page and compares each verdict of
+// classroom.js with site/classroom's Check for the same answer.
+func TestParseParity(t *testing.T) {
+	for _, lang := range []string{"it", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			loc := loadLocale(t, lang)
+			ctx, _ := tab(t)
+			openExercises(t, ctx, lang)
+			show(t, ctx, "parity", "1")
+			v, err := rc.NewVariant(nil, "parity", "1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, it := range v.Items {
+				for _, a := range it.Answers {
+					if a.Choices != nil {
+						continue
+					}
+					val := a.Value
+					inputs := []string{
+						strconv.FormatFloat(val, 'f', -1, 64), strings.Replace(strconv.FormatFloat(val, 'f', -1, 64), ".", ",", 1),
+						strconv.FormatFloat(val, 'e', 3, 64), loc.Fixed(val, a.Decimals) + " %", loc.Fixed(val*1000, 0), loc.Fixed(val, 3),
+						"1.050", "1,050", "0.013", "0,013", "1.234,5", "1,234.5", "2,7,1", " 12 345 ", "-0", "+.5", "1e999", "NaN", "0x10", "١٢", "",
+					}
+					for _, in := range inputs {
+						got, _ := answer(t, ctx, it.Exercise.ID, a.Field, in)
+						if want := string(a.Check(in, loc.DecimalMark())); got != want {
+							t.Errorf("%s.%s (value %v): %q gives %s in the page, %s in Go", it.Exercise.ID, a.Field, val, in, got, want)
+						}
+						n++
+					}
+				}
+			}
+			t.Logf("%d inputs compared", n)
+		})
+	}
+}
