@@ -16,20 +16,22 @@ import (
 	"retrylab/calc"
 )
 
-// firstWidgetPage returns, for each language, the first page with a
-// widget (with at least min widgets).
+// firstWidgetPages returns, for each language, the first article page
+// (else embed page) with at least min widgets.
 func firstWidgetPages(t *testing.T, min int) []Page {
 	t.Helper()
 	seen := map[string]bool{}
 	var out []Page
-	for _, p := range widgetPages(t) {
-		if seen[p.Lang] {
-			continue
-		}
-		b, _ := os.ReadFile(p.File)
-		if strings.Count(string(b), "data-widget=") >= min {
-			seen[p.Lang] = true
-			out = append(out, p)
+	for _, embed := range []bool{false, true} { // article pages first
+		for _, p := range widgetPages(t) {
+			if seen[p.Lang] || strings.Contains(p.Path, "/embed/") != embed {
+				continue
+			}
+			b, _ := os.ReadFile(p.File)
+			if strings.Count(string(b), "data-widget=") >= min {
+				seen[p.Lang] = true
+				out = append(out, p)
+			}
 		}
 	}
 	if len(out) == 0 {

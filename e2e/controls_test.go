@@ -3,7 +3,9 @@ package e2e
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -17,7 +19,7 @@ import (
 // it.
 func TestReseed(t *testing.T) {
 	found := 0
-	for _, p := range firstWidgetPages(t, 1) {
+	for _, p := range pagesWith(t, `data-action="reseed"`) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
 			open(t, ctx, p, "")
@@ -54,7 +56,7 @@ func TestReseed(t *testing.T) {
 		})
 	}
 	if found == 0 {
-		t.Error("no widget with a seed on the first widget page of any language")
+		t.Error("no widget with a seed")
 	}
 }
 
@@ -62,7 +64,7 @@ func TestReseed(t *testing.T) {
 // per page and language: the number field follows, the result is the
 // calculator's; typing into the field moves the slider back.
 func TestSlider(t *testing.T) {
-	for _, p := range firstWidgetPages(t, 1) {
+	for _, p := range pagesWith(t, `data-slider-for=`) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
 			open(t, ctx, p, "")
@@ -115,4 +117,27 @@ func TestSlider(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pagesWith returns, for each language, the first article page (else any
+// page) whose HTML contains marker.
+func pagesWith(t *testing.T, marker string) []Page {
+	t.Helper()
+	seen := map[string]bool{}
+	var out []Page
+	for _, embed := range []bool{false, true} {
+		for _, p := range widgetPages(t) {
+			if seen[p.Lang] || strings.Contains(p.Path, "/embed/") != embed {
+				continue
+			}
+			if b, _ := os.ReadFile(p.File); strings.Contains(string(b), marker) {
+				seen[p.Lang] = true
+				out = append(out, p)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no page holds %s", marker)
+	}
+	return out
 }

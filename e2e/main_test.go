@@ -81,7 +81,7 @@ func tab(t *testing.T, quiet ...string) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(env.browser)
 	t.Cleanup(cancel)
-	ctx, tcancel := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, tcancel := context.WithTimeout(ctx, 15*time.Minute)
 	t.Cleanup(tcancel)
 	con := WatchConsole(ctx)
 	t.Cleanup(func() {

@@ -173,7 +173,7 @@ func run(dist string, runs, iters, top int) error {
 	fmt.Printf("\n## recompute latency in the page (parse and run, render to HTML, DOM update), up to %d runs\n", iters)
 	fmt.Printf("%-16s %-9s %4s %8s %8s %8s %8s %8s  %s\n", "calculator", "params", "runs", "p50 ms", "p95 ms", "run p50", "html p50", "dom p50", "values")
 	reg := calc.New()
-	worst := 0.0
+	worst, measured := 0.0, 0
 	for _, c := range reg.List() {
 		p, id, defaults, ok := findWidget(pages, c.Name)
 		if !ok {
@@ -211,15 +211,17 @@ func run(dist string, runs, iters, top int) error {
 				continue
 			}
 			p95 := percentile(r.MS, 95)
-			if set.name == "defaults" && p95 > worst {
-				worst = p95
+			if set.name == "defaults" {
+				measured++
+				worst = max(worst, p95)
 			}
 			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f  %s\n", c.Name, set.name, len(r.MS),
 				median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), short(set.values.Encode(), 60))
 		}
 		tcancel()
 	}
-	fmt.Printf("goal: p95 <= 16 ms at defaults: %s (worst %.2f ms)\n", verdict(worst <= 16), worst)
+	fmt.Printf("goal: p95 <= 16 ms at defaults: %s (worst %.2f ms over %d of %d calculators)\n",
+		verdict(worst <= 16 && measured == len(reg.List())), worst, measured, len(reg.List()))
 	return nil
 }
 
@@ -347,10 +349,21 @@ func heaviestPage(pages []e2e.Page) (e2e.Page, int) {
 	return best, n
 }
 
-// findWidget finds a widget of calculator name in dist/ (the first page,
-// in path order): its page, id and data-defaults.
+// findWidget finds a widget of calculator name in dist/ (the first
+// article page, in path order, else the first page): its page, id and
+// data-defaults. Embed pages come last: their script keeps only the
+// calculator's parameters in the query, so ?bench=1 does not reach the
+// playground there.
 func findWidget(pages []e2e.Page, name string) (e2e.Page, string, string, bool) {
-	for _, p := range pages {
+	var ordered []e2e.Page
+	for _, embed := range []bool{false, true} {
+		for _, p := range pages {
+			if strings.Contains(p.Path, "/embed/") == embed {
+				ordered = append(ordered, p)
+			}
+		}
+	}
+	for _, p := range ordered {
 		b, err := os.ReadFile(p.File)
 		if err != nil {
 			continue
