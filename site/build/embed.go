@@ -13,6 +13,7 @@ import (
 	"retrylab/site/assets"
 	"retrylab/site/classroom"
 	"retrylab/site/embed"
+	"retrylab/site/locale"
 	"retrylab/site/markdown"
 	"retrylab/site/widget"
 )
@@ -25,6 +26,7 @@ import (
 // (LANG/embed/strings.json); and the exercises block of each page,
 // replacing the placeholder site/markdown wrote.
 func (b *builder) embeds() error {
+	var table *classroom.Table // the exercises' answers: the same in every language
 	for _, lang := range b.langs {
 		loc := b.locales[lang]
 		strs, err := json.Marshal(loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field."))
@@ -51,7 +53,7 @@ func (b *builder) embeds() error {
 				return fmt.Errorf("build: embed of %s (%s): %v", c.Name, lang, err)
 			}
 			data, err := json.Marshal(pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"],
-				Locale:  loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."),
+				Locale:  b.calcLocale(loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."), c.Name),
 				Widgets: []widgetData{{ID: c.Name, Calc: c.Name, Defaults: "", Views: strings.Join(widget.DefaultViews(c), ",")}}})
 			if err != nil {
 				return err
@@ -90,7 +92,12 @@ func (b *builder) embeds() error {
 				if err != nil {
 					return fmt.Errorf("build: %s: exercises: %v", file, err)
 				}
-				block, err := classroom.PageHTML(classroom.PageConfig{Registry: b.cfg.Registry, Locale: loc, Code: q.Get("code"), Student: q.Get("student"),
+				if table == nil {
+					if table, err = classroom.Tables(b.cfg.Registry); err != nil {
+						return fmt.Errorf("build: %s: exercises: %v", file, err)
+					}
+				}
+				block, err := classroom.PageHTML(classroom.PageConfig{Registry: b.cfg.Registry, Locale: loc, Code: q.Get("code"), Student: q.Get("student"), Table: table,
 					Embed: b.base.href(lang + "/embed/"), Script: b.asset["classroom.js"], Style: b.asset["classroom.css"]})
 				if err != nil {
 					return fmt.Errorf("build: %s: exercises: %v", file, err)
@@ -122,6 +129,25 @@ func (b *builder) embedAssets() error {
 // embed page of calculator name in lang.
 func (b *builder) embedURL(lang, name string) string {
 	return b.base.abs(pagePath(lang, "embed/"+name))
+}
+
+// calcLocale keeps the strings an embed of calculator name needs: it
+// drops the keys of the other calculators ("param.OTHER.…", "field.OTHER.…"
+// and so on), a third of an embed page's weight.
+func (b *builder) calcLocale(loc locale.Locale, name string) locale.Locale {
+	others := map[string]bool{}
+	for _, c := range b.cfg.Registry.List() {
+		others[c.Name] = c.Name != name
+	}
+	out := locale.Locale{Lang: loc.Lang, Strings: map[string]string{}}
+	for k, v := range loc.Strings {
+		parts := strings.SplitN(k, ".", 3)
+		if len(parts) == 3 && others[parts[1]] {
+			continue
+		}
+		out.Strings[k] = v
+	}
+	return out
 }
 
 func unescapeAttr(s string) string {

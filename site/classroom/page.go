@@ -25,6 +25,9 @@ type PageConfig struct {
 	Embed string
 	// Script and Style are the hrefs of classroom.js and classroom.css.
 	Script, Style string
+	// Table is Tables(Registry), when the caller has it already (it is the
+	// same for every language); nil computes it.
+	Table *Table
 }
 
 // pageData is the JSON of <script type="application/json"
@@ -58,9 +61,12 @@ var jsonInHTML = strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`
 // links to the script and style sheet.
 func PageHTML(cfg PageConfig) (string, error) {
 	loc := cfg.Locale
-	tab, err := Tables(cfg.Registry)
-	if err != nil {
-		return "", err
+	tab := cfg.Table
+	if tab == nil {
+		var err error
+		if tab, err = Tables(cfg.Registry); err != nil {
+			return "", err
+		}
 	}
 	v, err := NewVariant(cfg.Registry, cfg.Code, cfg.Student)
 	if err != nil {
