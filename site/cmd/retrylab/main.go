@@ -4,6 +4,7 @@
 //	retrylab build [-content DIR] [-out DIR] [-base-url URL]
 //	retrylab serve [-addr HOST:PORT] [-dist DIR]
 //	retrylab calc [NAME [key=value ...] | NAME -h]
+//	retrylab exercises -code C -students N [-lang L] [-out DIR]
 package main
 
 import (
@@ -48,5 +49,7 @@ func usage(w io.Writer) {
   retrylab calc                     list the calculators
   retrylab calc NAME -h             list NAME's parameters
   retrylab calc NAME key=value ...  run NAME and print its JSON result
+  retrylab exercises -code C -students N [-lang L] [-out DIR]
+                                    worksheets and answer key of a class
 `)
 }
