@@ -305,7 +305,7 @@ func TestSVG(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`true`)); err != nil {
 		t.Fatal(err)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err == nil {
 		os.WriteFile(filepath.Join(env.out, "charts.png"), shot, 0o644)
 	}

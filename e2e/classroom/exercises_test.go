@@ -247,6 +247,9 @@ func TestPrint(t *testing.T) {
 			if len(over) > 0 || eval[bool](t, ctx, `document.documentElement.scrollWidth > document.documentElement.clientWidth + 1`) {
 				t.Errorf("the printed worksheet overflows the A4 width: %v", over)
 			}
+			if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil { // 100: PNG
+				os.WriteFile(filepath.Join(env.out, "worksheet-"+lang+".png"), shot, 0o644)
+			}
 			if n := printPDF(t, ctx, "worksheet-"+lang+".pdf"); n < 1 || n > 2 {
 				t.Errorf("the worksheet takes %d A4 pages, want 1 or 2", n)
 			}
@@ -279,7 +282,7 @@ func TestPrint(t *testing.T) {
 			if n := printPDF(t, ctx, "key-"+lang+".pdf"); n < 1 {
 				t.Errorf("the key takes %d pages", n)
 			}
-			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			if err == nil {
 				os.WriteFile(filepath.Join(env.out, "key-"+lang+".png"), shot, 0o644)
 			}

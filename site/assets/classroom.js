@@ -205,6 +205,10 @@
         }
         input.setAttribute('aria-describedby', id + '-verdict');
         row.appendChild(input);
+        if (q.choices) {
+          // On paper the select shows nothing: the choices are written out.
+          row.appendChild(h('span', { 'class': 'classroom-choices' }, '(' + q.choices.map(function (c) { return t('classroom.choice.' + c); }).join(' / ') + ')'));
+        }
         if (q.percent) { row.appendChild(h('span', { 'class': 'classroom-unit' }, '%')); }
         row.appendChild(h('button', { type: 'button', 'data-check': String(i) + ':' + String(j) }, t('classroom.check')));
         qli.appendChild(row);

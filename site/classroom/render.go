@@ -67,6 +67,19 @@ func QuestionText(loc locale.Locale, e *Exercise, q Question) string {
 	return loc.T("classroom.ex." + e.ID + ".q." + q.Field)
 }
 
+// ChoicesText lists the choices of a question for paper: "(a / b / c)";
+// "" for a number.
+func ChoicesText(loc locale.Locale, q Question) string {
+	if q.Choices == nil {
+		return ""
+	}
+	names := make([]string, len(q.Choices))
+	for i, c := range q.Choices {
+		names[i] = loc.TOr("classroom.choice."+c, c)
+	}
+	return "(" + strings.Join(names, " / ") + ")"
+}
+
 // AnswerText formats an expected answer for the key.
 func AnswerText(loc locale.Locale, a Answer) string {
 	if a.Choices != nil {
@@ -143,13 +156,13 @@ func writeSheet(b *strings.Builder, loc locale.Locale, v *Variant, f Format) {
 		if f == HTML {
 			fmt.Fprintf(b, "<li class=\"classroom-item\"><h2>%s</h2>\n<p>%s</p>\n<ul class=\"classroom-questions\">\n", esc(loc.T("classroom.ex."+e.ID+".title")), esc(Statement(loc, it)))
 			for _, a := range it.Answers {
-				fmt.Fprintf(b, "<li>%s <span class=\"classroom-blank\"></span></li>\n", esc(QuestionText(loc, e, a.Question)))
+				fmt.Fprintf(b, "<li>%s <span class=\"classroom-blank\"></span> %s</li>\n", esc(QuestionText(loc, e, a.Question)), esc(ChoicesText(loc, a.Question)))
 			}
 			b.WriteString("</ul></li>\n")
 		} else {
 			fmt.Fprintf(b, "## %d. %s\n\n%s\n\n", i+1, loc.T("classroom.ex."+e.ID+".title"), Statement(loc, it))
 			for _, a := range it.Answers {
-				fmt.Fprintf(b, "- %s ________\n", QuestionText(loc, e, a.Question))
+				fmt.Fprintf(b, "- %s ________ %s\n", QuestionText(loc, e, a.Question), ChoicesText(loc, a.Question))
 			}
 			b.WriteString("\n")
 		}
