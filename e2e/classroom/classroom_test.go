@@ -202,6 +202,9 @@ func TestEmbedInForeignFrame(t *testing.T) {
 		t.Errorf("the height came from %q, want %q", origin, env.site.URL)
 	}
 	h := eval[int](t, ctx, `parseInt(document.getElementById('emb').style.height)`)
+	if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+		os.WriteFile(filepath.Join(env.out, "embed-host.png"), shot, 0o644)
+	}
 	t.Logf("the embed reports %d px; the iframe is now %d px high", eval[int](t, ctx, `window.msgs.filter(m => m.data.type === 'retrylab:height').pop().data.height`), h)
 
 	// The article refuses to be framed.
