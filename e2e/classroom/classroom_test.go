@@ -202,6 +202,17 @@ func TestEmbedInForeignFrame(t *testing.T) {
 		t.Errorf("the height came from %q, want %q", origin, env.site.URL)
 	}
 	h := eval[int](t, ctx, `parseInt(document.getElementById('emb').style.height)`)
+	// The height settles: no feedback loop between the frame's size and
+	// the height it reports.
+	time.Sleep(time.Second)
+	n1 := eval[int](t, ctx, `window.msgs.length`)
+	time.Sleep(time.Second)
+	if n2 := eval[int](t, ctx, `window.msgs.length`); n2 != n1 || n2 > 10 {
+		t.Errorf("the embed keeps posting heights: %d then %d messages", n1, n2)
+	}
+	if last, got := eval[int](t, ctx, `window.msgs.filter(m => m.data.type === 'retrylab:height').pop().data.height`), eval[int](t, ctx, `parseInt(document.getElementById('emb').style.height)`); last != got {
+		t.Errorf("the iframe is %d px high, the last height posted %d", got, last)
+	}
 	if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
 		os.WriteFile(filepath.Join(env.out, "embed-host.png"), shot, 0o644)
 	}
