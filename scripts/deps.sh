@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # deps.sh: install the system packages the tests need, when missing.
 # Chromium drives the browser tests; apt needs root.
+# fonts-noto-cjk lets the screenshots of the Chinese pages show Chinese
+# characters instead of empty boxes.
 set -euo pipefail
-if ! command -v chromium >/dev/null 2>&1; then
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+[ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -q CJK || missing+=(fonts-noto-cjk)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "deps: chromium is missing; install it (apt-get install chromium) or run as root" >&2
+    echo "deps: missing ${missing[*]}; install with apt-get install ${missing[*]} (or run make test as root)" >&2
     exit 1
   fi
 fi
