@@ -79,8 +79,10 @@ func CodeCSS(dark, notLight string) string {
 	var light, darkCSS strings.Builder
 	codeFormatter.WriteCSS(&light, styles.Get("github"))
 	codeFormatter.WriteCSS(&darkCSS, styles.Get("github-dark"))
+	// The dark style leaves some tokens (.nx, …) uncoloured: they must
+	// inherit the dark text colour, not keep the light style's dark one.
 	prefix := func(css, sel string) string {
-		return strings.ReplaceAll(css, ".chroma", sel+" .chroma")
+		return sel + " .chroma span { color: inherit }\n" + strings.ReplaceAll(css, ".chroma", sel+" .chroma")
 	}
 	return light.String() + prefix(darkCSS.String(), dark) +
 		"@media (prefers-color-scheme: dark) {\n" + prefix(darkCSS.String(), notLight) + "}\n"

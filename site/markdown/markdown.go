@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
@@ -264,6 +265,10 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 			maths = append(maths, n.Math)
 		case *ast.Heading:
 			headings = append(headings, n)
+		case *east.Table:
+			// A wide table scrolls sideways (style.css): the keyboard must
+			// reach it to scroll it.
+			n.SetAttributeString("tabindex", []byte("0"))
 		}
 		return ast.WalkContinue, nil
 	})

@@ -76,7 +76,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	var b strings.Builder
 	id := esc(spec.ID)
-	fmt.Fprintf(&b, `<section class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s" role="group" aria-labelledby="%s-title">`+"\n",
+	fmt.Fprintf(&b, `<div class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s" role="group" aria-labelledby="%s-title">`+"\n",
 		esc(c.Name), id, esc(a.Query().Encode()), esc(strings.Join(views, ",")), id)
 	fmt.Fprintf(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, esc(Title(c, loc)))
 	fmt.Fprintf(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
@@ -96,7 +96,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	b.WriteString(`<div class="widget-output" data-output>`)
 	b.WriteString(out)
-	b.WriteString("</div>\n</section>\n")
+	b.WriteString("</div>\n</div>\n")
 	return b.String(), nil
 }
 
