@@ -26,6 +26,8 @@ func TestBadContent(t *testing.T) {
 		{"missing id", fm + "```widget attempts\nq: 0.1\n```\n", []string{"6: widget attempts has no id"}},
 		{"bad id", fm + "```widget attempts\nid: Bad_Id\n```\n", []string{"7: widget attempts: id \"Bad_Id\" must be"}},
 		{"duplicate id", fm + "```widget attempts\nid: a\n```\n\n```calc attempts\nid: a\n```\n", []string{"11: duplicate id \"a\" (first used on line 6)"}},
+		{"title on calc", fm + "```calc attempts\nid: a\ntitle: x\n```\n", []string{"8: calc attempts: a calc block shows nothing, so it takes no title"}},
+		{"title twice", fm + "```widget attempts\nid: a\ntitle: x\ntitle: y\n```\n", []string{"9: widget attempts: title must be given once"}},
 		{"view on calc", fm + "```calc attempts\nid: a\nview: table\n```\n", []string{"8: calc attempts: a calc block shows nothing"}},
 		{"citation to nothing", fm + "\nSee {=b.q}.\n\n```calc attempts\nid: a\n```\n", []string{"7: citation {=b.q}: no widget or calc with id \"b\" (the page has a)"}},
 		{"citation unknown field", fm + "```calc attempts\nid: a\n```\n\nSee\n{=a.peak}.\n", []string{"11: citation {=a.peak}: attempts has no field \"peak\"; its fields are q, n, expected_attempts, success_probability"}},

@@ -23,6 +23,9 @@ type Widget struct {
 	ID     string     // unique in the page
 	Params url.Values // the parameters the block sets, by name
 	Views  []string   // the views the block asks for (nil: the calculator's default)
+	// Title is the block's "title:" line ("" when none): what tells this
+	// widget apart from another of the same calculator on the page.
+	Title string
 	Args   calc.Args
 	Result any // the calculator's result for Args
 	Line   int // line of the opening fence
@@ -132,6 +135,18 @@ func (c *Converter) widgetBlock(st *state, fb *ast.FencedCodeBlock, kind, name s
 				st.errorAtLine(ln, "%s %s: id %q must be lower-case letters, digits and single '-' between them", kind, name, val)
 				bad = true
 			}
+		case "title":
+			if kind == "calc" {
+				st.errorAtLine(ln, "calc %s: a calc block shows nothing, so it takes no title", name)
+				bad = true
+				continue
+			}
+			if val == "" || w.Title != "" {
+				st.errorAtLine(ln, "widget %s: title must be given once and not be empty", name)
+				bad = true
+				continue
+			}
+			w.Title = val
 		case "view":
 			if kind == "calc" {
 				st.errorAtLine(ln, "calc %s: a calc block shows nothing, so it takes no view", name)

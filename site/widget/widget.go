@@ -41,6 +41,10 @@ type Spec struct {
 	// (site/embed: "https://host/it/embed/jitter/"): the widget then
 	// offers the iframe code of its values (see embed.go).
 	Embed string
+	// Title, when set, follows the calculator's title in the widget's
+	// heading and accessible name ("Jitter … — three waves"): two widgets
+	// of one calculator on a page then have different names.
+	Title string
 }
 
 // Render writes the whole widget: the root section, the form of controls,
@@ -78,7 +82,11 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	id := esc(spec.ID)
 	fmt.Fprintf(&b, `<div class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s" role="group" aria-labelledby="%s-title">`+"\n",
 		esc(c.Name), id, esc(a.Query().Encode()), esc(strings.Join(views, ",")), id)
-	fmt.Fprintf(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, esc(Title(c, loc)))
+	title := esc(Title(c, loc))
+	if spec.Title != "" {
+		title += ` <span class="widget-subtitle">— ` + esc(spec.Title) + `</span>`
+	}
+	fmt.Fprintf(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, title)
 	fmt.Fprintf(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
 	b.WriteString(`<form class="widget-form" data-form novalidate>` + "\n")
 	for i := range c.Params {

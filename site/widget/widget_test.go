@@ -214,3 +214,23 @@ func TestPageValues(t *testing.T) {
 		t.Error("curve drawn though views=table")
 	}
 }
+
+// TestTitleNames checks that Spec.Title joins the calculator's title in the
+// element that names the widget, escaped, and that without it the name is
+// the calculator's title alone.
+func TestTitleNames(t *testing.T) {
+	c, _ := calc.New().Lookup("attempts")
+	loc := locales(t)["it"]
+	for _, tc := range []struct{ title, want string }{
+		{"", `<p class="widget-title" id="a-title">` + Title(c, loc) + "</p>"},
+		{"q <alto>", `<p class="widget-title" id="a-title">` + Title(c, loc) + ` <span class="widget-subtitle">— q &lt;alto&gt;</span></p>`},
+	} {
+		out, err := Render(Spec{Calc: c, ID: "a", Title: tc.title}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, `role="group" aria-labelledby="a-title"`) || !strings.Contains(out, tc.want) {
+			t.Errorf("title %q: no %s in\n%s", tc.title, tc.want, out)
+		}
+	}
+}
