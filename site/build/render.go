@@ -45,7 +45,7 @@ func (b *builder) converter(lang string) *markdown.Converter {
 		Registry: b.cfg.Registry,
 		Include:  b.cfg.Repo,
 		Widget: func(w *markdown.Widget) (string, error) {
-			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title}, loc)
+			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title, Args: w.Args, Result: w.Result}, loc)
 		},
 		Cite: func(w *markdown.Widget, field, format string) (string, any, error) {
 			d, ok := decoded.Load(w)

@@ -45,6 +45,12 @@ type Spec struct {
 	// heading and accessible name ("Jitter … — three waves"): two widgets
 	// of one calculator on a page then have different names.
 	Title string
+	// Args and Result, when Result is not nil, are Values already parsed
+	// and computed by the caller (the build computes every widget once to
+	// resolve citations); Render then uses them instead of running the
+	// calculator again.
+	Args   calc.Args
+	Result any
 }
 
 // Render writes the whole widget: the root section, the form of controls,
@@ -66,13 +72,15 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	if err := CheckViews(c, views); err != nil {
 		return "", err
 	}
-	a, err := c.Parse(spec.Values)
-	if err != nil {
-		return "", err
-	}
-	res, err := c.Run(a)
-	if err != nil {
-		return "", err
+	a, res := spec.Args, spec.Result
+	if res == nil {
+		var err error
+		if a, err = c.Parse(spec.Values); err != nil {
+			return "", err
+		}
+		if res, err = c.Run(a); err != nil {
+			return "", err
+		}
 	}
 	out, err := RenderOutput(c, a, res, views, loc)
 	if err != nil {
