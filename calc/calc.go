@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"encoding/json"
 	"math"
 	"math/big"
 	"net/url"
@@ -266,7 +265,7 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 		if len(text) > p.maxLen() {
 			return bad(CodeTooLong, map[string]string{"max": strconv.Itoa(p.maxLen())})
 		}
-		if !json.Valid([]byte(text)) {
+		if !canonjson.Valid([]byte(text)) { // encoding/json's grammar, without linking encoding/json
 			detail := "syntax error"
 			if _, err := canonjson.Canonical([]byte(text)); err != nil {
 				detail = err.Error() // where and what: "at byte 0: NaN is not allowed …"

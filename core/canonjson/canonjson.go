@@ -27,13 +27,14 @@
 package canonjson
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"retrylab/core/sha256sum"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects accepted.
@@ -88,12 +89,16 @@ func Canonical(text []byte) (string, error) {
 
 // Key returns the idempotency key tenant:task:hex(sha256(canonical)) of a
 // payload, and its canonical form.
+//
+// The SHA-256 is core/sha256sum's, not crypto/sha256's: this package runs in
+// the browser's WebAssembly module, where crypto/sha256 would bring Go's
+// FIPS 140 module with it (see core/sha256sum for the measured cost).
 func Key(tenant, task string, payload []byte) (key, canonical string, err error) {
 	canonical, err = Canonical(payload)
 	if err != nil {
 		return "", "", err
 	}
-	sum := sha256.Sum256([]byte(canonical))
+	sum := sha256sum.Sum([]byte(canonical))
 	return tenant + ":" + task + ":" + hex.EncodeToString(sum[:]), canonical, nil
 }
 
@@ -131,6 +136,34 @@ type member struct {
 type parser struct {
 	s []byte
 	i int
+	// syntax: check the grammar only (Valid): no UTF-8, number or
+	// Python-depth checks, NaN and Infinity refused as not JSON.
+	syntax bool
+}
+
+// validMaxDepth is the nesting encoding/json's Valid accepts.
+const validMaxDepth = 10000
+
+// Valid reports whether text is one JSON value (RFC 8259's grammar,
+// surrounded by optional whitespace), accepting and refusing exactly what
+// encoding/json's Valid does: unlike Canonical it does not check UTF-8,
+// the size of numbers (1e400, an int of any length) or Python's limits,
+// and it refuses nesting deeper than 10000 levels, NaN and Infinity.
+func Valid(text []byte) bool {
+	p := parser{s: text, syntax: true}
+	p.space()
+	if _, err := p.value(0); err != nil {
+		return false
+	}
+	p.space()
+	return p.i == len(p.s)
+}
+
+func (p *parser) maxDepth() int {
+	if p.syntax {
+		return validMaxDepth
+	}
+	return MaxDepth
 }
 
 func (p *parser) fail(msg string) *Error { return &Error{p.i, msg} }
@@ -172,6 +205,8 @@ func (p *parser) value(depth int) (value, error) {
 		return value{kind: kFalse}, nil
 	case c == 'n' && p.lit("null"):
 		return value{kind: kNull}, nil
+	case p.syntax && (c == 'N' || c == 'I' || c == '-' && p.i+1 < len(p.s) && p.s[p.i+1] == 'I'):
+		return value{}, p.fail("NaN and Infinity are not JSON")
 	case c == 'N' && p.lit("NaN"):
 		return invalid(p.i-3, "NaN is not allowed (Python would write NaN, which is not JSON)"), nil
 	case c == 'I' && p.lit("Infinity"):
@@ -185,8 +220,8 @@ func (p *parser) value(depth int) (value, error) {
 }
 
 func (p *parser) object(depth int) (value, error) {
-	if depth > MaxDepth {
-		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+	if depth > p.maxDepth() {
+		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", p.maxDepth()))
 	}
 	p.i++ // {
 	v := value{kind: kObject}
@@ -214,7 +249,9 @@ func (p *parser) object(depth int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		v.obj = append(v.obj, member{k, val})
+		if !p.syntax {
+			v.obj = append(v.obj, member{k, val})
+		}
 		p.space()
 		if p.i >= len(p.s) {
 			return value{}, p.fail("unexpected end of input inside an object")
@@ -274,8 +311,8 @@ func sortDedup(ms []member) []member {
 }
 
 func (p *parser) array(depth int) (value, error) {
-	if depth > MaxDepth {
-		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+	if depth > p.maxDepth() {
+		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", p.maxDepth()))
 	}
 	p.i++ // [
 	v := value{kind: kArray}
@@ -290,7 +327,9 @@ func (p *parser) array(depth int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		v.arr = append(v.arr, el)
+		if !p.syntax {
+			v.arr = append(v.arr, el)
+		}
 		p.space()
 		if p.i >= len(p.s) {
 			return value{}, p.fail("unexpected end of input inside an array")
@@ -352,7 +391,7 @@ func (p *parser) str() ([]rune, error) {
 			e := p.s[p.i+1]
 			simple := map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 			if r, ok := simple[e]; ok {
-				out = append(out, r)
+				out = p.keep(out, r)
 				p.i += 2
 				continue
 			}
@@ -370,13 +409,21 @@ func (p *parser) str() ([]rune, error) {
 					p.i += 6
 				}
 			}
-			out = append(out, r)
+			out = p.keep(out, r)
 		default:
 			r, n := utf8.DecodeRune(p.s[p.i:])
-			out = append(out, r)
+			out = p.keep(out, r)
 			p.i += n
 		}
 	}
+}
+
+// keep appends r to out, except when only the syntax is checked.
+func (p *parser) keep(out []rune, r rune) []rune {
+	if p.syntax {
+		return out
+	}
+	return append(out, r)
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -418,6 +465,9 @@ func (p *parser) number() (value, error) {
 			}
 			p.i = j
 		}
+	}
+	if p.syntax {
+		return value{kind: kNumber}, nil
 	}
 	lit := string(p.s[start:p.i])
 	if !isFloat {
