@@ -149,21 +149,92 @@ const validMaxDepth = 10000
 // encoding/json's Valid does: unlike Canonical it does not check UTF-8,
 // the size of numbers (1e400, an int of any length) or Python's limits,
 // and it refuses nesting deeper than 10000 levels, NaN and Infinity.
+//
+// It does not recurse: arrays and objects are tracked on a stack of their
+// opening brackets. In the browser a Go call is a WebAssembly call on the
+// JavaScript engine's stack, and recursing 5000 levels deep (10 KB of "[")
+// exceeds V8's default stack ("Maximum call stack size exceeded"), which
+// kills the playground.
 func Valid(text []byte) bool {
 	p := parser{s: text, syntax: true}
+	var open []byte // '[' or '{' of each array or object not yet closed
+	for {
+		// A value is expected at p.i.
+		p.space()
+		if p.i >= len(p.s) {
+			return false
+		}
+		switch c := p.s[p.i]; c {
+		case '[', '{':
+			if len(open) == validMaxDepth {
+				return false
+			}
+			p.i++
+			p.space()
+			if p.i < len(p.s) && p.s[p.i] == closing(c) {
+				p.i++ // empty
+				break
+			}
+			open = append(open, c)
+			if c == '{' && !p.memberKey() {
+				return false
+			}
+			continue
+		default:
+			// A scalar: value does not recurse for anything but '[' and '{'.
+			if _, err := p.value(0); err != nil {
+				return false
+			}
+		}
+		// A value ended: close what it ends, up to the next value.
+		for next := false; !next; {
+			p.space()
+			if len(open) == 0 {
+				return p.i == len(p.s)
+			}
+			if p.i >= len(p.s) {
+				return false
+			}
+			top := open[len(open)-1]
+			switch c := p.s[p.i]; {
+			case c == closing(top):
+				p.i++
+				open = open[:len(open)-1]
+			case c == ',':
+				p.i++
+				if top == '{' && !p.memberKey() {
+					return false
+				}
+				next = true
+			default:
+				return false
+			}
+		}
+	}
+}
+
+func closing(open byte) byte {
+	if open == '[' {
+		return ']'
+	}
+	return '}'
+}
+
+// memberKey reads an object's key and its ':' (Valid only).
+func (p *parser) memberKey() bool {
 	p.space()
-	if _, err := p.value(0); err != nil {
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return false
+	}
+	if _, err := p.str(); err != nil {
 		return false
 	}
 	p.space()
-	return p.i == len(p.s)
-}
-
-func (p *parser) maxDepth() int {
-	if p.syntax {
-		return validMaxDepth
+	if p.i >= len(p.s) || p.s[p.i] != ':' {
+		return false
 	}
-	return MaxDepth
+	p.i++
+	return true
 }
 
 func (p *parser) fail(msg string) *Error { return &Error{p.i, msg} }
@@ -220,8 +291,8 @@ func (p *parser) value(depth int) (value, error) {
 }
 
 func (p *parser) object(depth int) (value, error) {
-	if depth > p.maxDepth() {
-		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", p.maxDepth()))
+	if depth > MaxDepth {
+		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
 	}
 	p.i++ // {
 	v := value{kind: kObject}
@@ -249,9 +320,7 @@ func (p *parser) object(depth int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		if !p.syntax {
-			v.obj = append(v.obj, member{k, val})
-		}
+		v.obj = append(v.obj, member{k, val})
 		p.space()
 		if p.i >= len(p.s) {
 			return value{}, p.fail("unexpected end of input inside an object")
@@ -311,8 +380,8 @@ func sortDedup(ms []member) []member {
 }
 
 func (p *parser) array(depth int) (value, error) {
-	if depth > p.maxDepth() {
-		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", p.maxDepth()))
+	if depth > MaxDepth {
+		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
 	}
 	p.i++ // [
 	v := value{kind: kArray}
@@ -327,9 +396,7 @@ func (p *parser) array(depth int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		if !p.syntax {
-			v.arr = append(v.arr, el)
-		}
+		v.arr = append(v.arr, el)
 		p.space()
 		if p.i >= len(p.s) {
 			return value{}, p.fail("unexpected end of input inside an array")

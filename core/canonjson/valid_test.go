@@ -3,6 +3,7 @@ package canonjson
 import (
 	"encoding/json"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,11 @@ var validCases = []string{
 	strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000),
 	strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001),
+	strings.Repeat(`[{"a":`, 5000) + "1" + strings.Repeat("}]", 5000),
+	strings.Repeat(`[{"a":`, 5000) + "[]" + strings.Repeat("}]", 5000),
+	strings.Repeat(`[{"a":`, 5000) + "{}" + strings.Repeat("}]", 5000),
+	strings.Repeat(`[{"a":`, 5000) + "1" + strings.Repeat("}]", 4999) + "]]",
+	strings.Repeat(`[1,{"a":0,"b":`, 3000) + "null" + strings.Repeat("},2]", 3000),
 	"\ufeff1", "1\x00",
 }
 
@@ -53,4 +59,23 @@ func FuzzValid(f *testing.F) {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", b, got, want)
 		}
 	})
+}
+
+// TestValidDoesNotRecurse checks Valid on the deepest documents it accepts
+// with a goroutine stack far smaller than recursion would need: in the
+// browser a recursion that deep exceeds the JavaScript engine's stack and
+// kills the playground. A recursive Valid makes this test binary exit with
+// "goroutine stack exceeds 65536-byte limit".
+func TestValidDoesNotRecurse(t *testing.T) {
+	deep := []string{
+		strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+		strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000),
+		strings.Repeat(`[{"a":`, 5000) + "1" + strings.Repeat("}]", 5000),
+	}
+	defer debug.SetMaxStack(debug.SetMaxStack(64 << 10))
+	for _, c := range deep {
+		if !Valid([]byte(c)) {
+			t.Errorf("Valid(%s) = false, want true", short(c))
+		}
+	}
 }
