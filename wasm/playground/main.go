@@ -32,7 +32,7 @@ import (
 
 // app is the page: its locale, its widgets and the URL state.
 type app struct {
-	loc     locale.Locale
+	loc     *locale.Locale // read from the page at its first use (locale)
 	widgets []*widget
 	byID    map[string]*widget
 
@@ -52,9 +52,17 @@ func (a *app) lap(i int) {
 	}
 }
 
+// mark sets performance.mark("retrylab:"+name), a step of loading that
+// `make bench` reports.
+func mark(name string) {
+	if p := js.Global().Get("performance"); p.Truthy() && p.Get("mark").Truthy() {
+		p.Call("mark", "retrylab:"+name)
+	}
+}
+
 func main() {
+	mark("main")
 	a := &app{byID: map[string]*widget{}}
-	a.loc = pageLocale()
 	reg := calc.New()
 	q := a.query()
 	for _, root := range dom.Document().QuerySelectorAll("[data-widget]") {
@@ -97,6 +105,7 @@ func main() {
 	if q.Get("bench") == "1" {
 		js.Global().Set("__retrylabBench", js.FuncOf(a.bench))
 	}
+	mark("hydrated")
 	// site/assets/app.js clears the widgets' loading state and marks
 	// <html data-ready="true">; without the loader, mark it here.
 	if ready := js.Global().Get("retrylabReady"); ready.Type() == js.TypeFunction {
@@ -105,6 +114,17 @@ func main() {
 		dom.Root().SetAttr("data-ready", "true")
 	}
 	select {}
+}
+
+// locale returns the page's locale. It is decoded at the first recompute
+// or error, not before ready: a page whose widgets keep the article's
+// values never needs it.
+func (a *app) locale() locale.Locale {
+	if a.loc == nil {
+		l := pageLocale()
+		a.loc = &l
+	}
+	return *a.loc
 }
 
 // pageLocale reads the page's strings from

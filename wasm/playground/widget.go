@@ -155,7 +155,7 @@ func (w *widget) compute(values url.Values, record bool) (ok bool) {
 		panic(err) // a result that does not encode is a bug of the calculator
 	}
 	w.app.lap(0)
-	html, err := renderOutput(w.calc, a, res, w.views, w.app.loc)
+	html, err := renderOutput(w.calc, a, res, w.views, w.app.locale())
 	if err != nil {
 		w.showError(err)
 		return false
@@ -163,7 +163,7 @@ func (w *widget) compute(values url.Values, record bool) (ok bool) {
 	w.app.lap(1)
 	w.out.SetHTML(html)
 	for _, c := range w.cites {
-		text, value, err := cite(res, c.field, c.format, w.app.loc)
+		text, value, err := cite(res, c.field, c.format, w.app.locale())
 		if err != nil {
 			continue // the build checked every citation; a field missing from this result keeps its text
 		}
@@ -205,7 +205,7 @@ func (w *widget) showError(err error) {
 		w.showPanic(err)
 		return
 	}
-	w.showMessage(ce.Param, w.app.loc.Error(ce, w.calc))
+	w.showMessage(ce.Param, w.app.locale().Error(ce, w.calc))
 	w.root.SetAttr("data-error", "invalid")
 }
 
@@ -216,7 +216,7 @@ func (w *widget) showPanic(r any) {
 	defer func() { recover() }() // the DOM itself failing must not end the program
 	w.clearErrors()
 	w.root.SetAttr("data-error-detail", panicText(r))
-	w.showMessage("", w.app.loc.TOr("widget.error.internal", "This experiment stopped because of an internal error; the other experiments keep working. Reload the page to try again."))
+	w.showMessage("", w.app.locale().TOr("widget.error.internal", "This experiment stopped because of an internal error; the other experiments keep working. Reload the page to try again."))
 	w.root.SetAttr("data-error", "internal")
 }
 

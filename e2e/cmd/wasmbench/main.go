@@ -48,12 +48,20 @@ func main() {
 	iters := flag.Int("n", 50, "recomputes per widget and parameter set")
 	top := flag.Int("top", 15, "packages listed in the size table")
 	dist := flag.String("dist", "", "the built site (default: dist/ of the module)")
+	only := flag.String("only", "size,ready,latency", "the sections to run, comma-separated: size, ready, latency")
 	flag.Parse()
+	sections = map[string]bool{}
+	for _, s := range strings.Split(*only, ",") {
+		sections[strings.TrimSpace(s)] = true
+	}
 	if err := run(*dist, *runs, *iters, *top); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmbench:", err)
 		os.Exit(1)
 	}
 }
+
+// sections are the parts of the report to run (-only).
+var sections map[string]bool
 
 func run(dist string, runs, iters, top int) error {
 	root, err := e2e.Root()
@@ -72,13 +80,26 @@ func run(dist string, runs, iters, top int) error {
 	}
 	defer os.RemoveAll(tmp)
 
-	// 1. Sizes.
-	fmt.Println("## module size")
-	pg, err := goBuild(root, "./wasm/playground", filepath.Join(tmp, "playground.wasm"), true)
+	hello, err := goBuild(root, "./wasm/hello", filepath.Join(tmp, "hello.wasm"), true)
 	if err != nil {
 		return err
 	}
-	hello, err := goBuild(root, "./wasm/hello", filepath.Join(tmp, "hello.wasm"), true)
+	if sections["size"] {
+		if err := sizes(root, dist, tmp, hello, top); err != nil {
+			return err
+		}
+	}
+	if !sections["ready"] && !sections["latency"] {
+		return nil
+	}
+	return browse(root, dist, tmp, hello, runs, iters)
+}
+
+// sizes prints the size of the module, raw and compressed, and its code by
+// package.
+func sizes(root, dist, tmp string, hello []byte, top int) error {
+	fmt.Println("## module size")
+	pg, err := goBuild(root, "./wasm/playground", filepath.Join(tmp, "playground.wasm"), true)
 	if err != nil {
 		return err
 	}
@@ -125,7 +146,13 @@ func run(dist string, runs, iters, top int) error {
 		}
 		fmt.Printf("  %10s %5d funcs  %s\n", kb(p.Bytes), p.Funcs, p.Pkg)
 	}
+	fmt.Println()
+	return nil
+}
 
+// browse measures, in Chromium, the time to ready and the recompute
+// latency.
+func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 	// 2. Time to ready.
 	helloDir := filepath.Join(tmp, "hello-site")
 	if err := helloSite(helloDir, hello, filepath.Join(root, "build", "wasm_exec.js")); err != nil {
@@ -155,19 +182,27 @@ func run(dist string, runs, iters, top int) error {
 	if heavy.Path == "" {
 		return errors.New("no page of dist/ holds a widget")
 	}
-	fmt.Printf("\n## time from navigation to data-ready (cold, cache disabled, median of %d)\n", runs)
-	tp, err := readyTimes(browser, srv.URL+heavy.Path, runs)
-	if err != nil {
-		return fmt.Errorf("%s: %w", heavy.Path, err)
+	if sections["ready"] {
+		fmt.Printf("## time from navigation to data-ready (cold, cache disabled, median of %d)\n", runs)
+		tp, bp, err := readyTimes(browser, srv.URL+heavy.Path, runs)
+		if err != nil {
+			return fmt.Errorf("%s: %w", heavy.Path, err)
+		}
+		th, bh, err := readyTimes(browser, hsrv.URL+"/", runs)
+		if err != nil {
+			return fmt.Errorf("hello page: %w", err)
+		}
+		mp, mh := median(tp), median(th)
+		fmt.Printf("%-34s %8.1f ms  (runs: %s)\n", heavy.Path+fmt.Sprintf(" (%d widgets)", widgets), mp, msList(tp))
+		fmt.Printf("%-34s %8.1f ms  (runs: %s)\n", "wasm/hello", mh, msList(th))
+		fmt.Printf("goal: ready <= 1.5 x bare runtime: %s (%.2f x)\n", verdict(mp <= 1.5*mh), mp/mh)
+		fmt.Println("\nwhere the time goes: ms from navigation start, median of the runs (-: not marked)")
+		printBreakdown(heavy.Path, bp)
+		printBreakdown("wasm/hello", bh)
 	}
-	th, err := readyTimes(browser, hsrv.URL+"/", runs)
-	if err != nil {
-		return fmt.Errorf("hello page: %w", err)
+	if !sections["latency"] {
+		return nil
 	}
-	mp, mh := median(tp), median(th)
-	fmt.Printf("%-34s %8.1f ms  (runs: %s)\n", heavy.Path+fmt.Sprintf(" (%d widgets)", widgets), mp, msList(tp))
-	fmt.Printf("%-34s %8.1f ms  (runs: %s)\n", "wasm/hello", mh, msList(th))
-	fmt.Printf("goal: ready <= 1.5 x bare runtime: %s (%.2f x)\n", verdict(mp <= 1.5*mh), mp/mh)
 
 	// 3. Recompute latency.
 	fmt.Printf("\n## recompute latency in the page (parse and run, render to HTML, DOM update), up to %d runs\n", iters)
@@ -267,7 +302,9 @@ func compress(b []byte) (gz, br []byte) {
 
 // helloSite writes the baseline page: wasm/hello loaded by the site's own
 // loader (site/assets/app.js) from the same handler, with the module
-// precompressed as the build does.
+// precompressed as the build does, and the same <head> as an article
+// with widgets (site/build/templates/layout.html): the same preloads and
+// the loader's async tag that names the module.
 func helloSite(dir string, hello []byte, wasmExec string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -283,8 +320,10 @@ func helloSite(dir string, hello []byte, wasmExec string) error {
 	gz, br := compress(hello)
 	page := `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>hello</title>
-<script type="application/json" id="retrylab-data">{"lang":"en","wasm":"/hello.wasm","wasm_exec":"/wasm_exec.js"}</script>
-<script src="/app.js" defer></script></head>
+<link rel="preload" href="/hello.wasm" as="fetch" type="application/wasm" crossorigin>
+<link rel="preload" href="/wasm_exec.js" as="script">
+<script src="/app.js" async data-wasm="/hello.wasm" data-wasm-exec="/wasm_exec.js"></script>
+<script type="application/json" id="retrylab-data">{"lang":"en","wasm":"/hello.wasm","wasm_exec":"/wasm_exec.js"}</script></head>
 <body><div data-widget="hello" hidden></div></body></html>
 `
 	for name, b := range map[string][]byte{"index.html": []byte(page), "app.js": app, "wasm_exec.js": we,
@@ -303,37 +342,85 @@ const readyScript = `(() => {
 	new MutationObserver(mark).observe(document, {attributes: true, subtree: true, attributeFilter: ['data-ready']});
 })();`
 
+// breakdownScript reads, after ready, when each step of loading ended
+// (performance.now, from navigation start): the HTML response, the style
+// sheet's, the end of parsing (domInteractive), app.js
+// starting, the wasm_exec.js and wasm responses (Resource Timing), the
+// marks the loader (site/assets/app.js) and the playground (main.go) set,
+// and ready. -1: the step was not marked.
+const breakdownScript = `(() => {
+	const nav = performance.getEntriesByType('navigation')[0] || {};
+	const mark = n => { const e = performance.getEntriesByName(n, 'mark'); return e.length ? e[0].startTime : -1; };
+	const res = performance.getEntriesByType('resource');
+	const find = re => res.find(r => re.test(r.name));
+	const wasm = find(/\.wasm(\?|$)/), exec = find(/wasm_exec[^/]*\.js/);
+	const css = find(/style[^/]*\.css/);
+	return [nav.responseEnd || -1, css ? css.responseEnd : -1, nav.domInteractive || -1, mark('retrylab:app'),
+		exec ? exec.responseEnd : -1, mark('retrylab:wasm_exec'),
+		wasm ? wasm.startTime : -1, wasm ? wasm.responseEnd : -1,
+		mark('retrylab:compiled'), mark('retrylab:instantiated'),
+		mark('retrylab:main'), mark('retrylab:hydrated'), window.__readyAt || -1];
+})()`
+
+// breakdownSteps names the columns of breakdownScript.
+var breakdownSteps = []string{"html", "style.css", "parsed", "app.js", "exec resp", "exec run", "wasm req", "wasm resp",
+	"compiled", "instantiated", "main()", "hydrated", "ready"}
+
 // readyTimes loads url runs times in a fresh tab with the cache disabled
-// and returns each time to ready, in ms.
-func readyTimes(browser context.Context, u string, runs int) ([]float64, error) {
+// and returns each time to ready, in ms, and the breakdown of each load.
+func readyTimes(browser context.Context, u string, runs int) ([]float64, [][]float64, error) {
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: readyScript}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []float64
+	var steps [][]float64
 	for i := 0; i < runs+1; i++ { // the first load warms the server and the browser process
 		if err := chromedp.Do(ctx, chromedp.Navigate(u), e2e.WaitReady(60*time.Second)); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.__readyAt || -1`))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ms < 0 {
-			return nil, errors.New("data-ready was not observed")
+			return nil, nil, errors.New("data-ready was not observed")
+		}
+		b, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](breakdownScript))
+		if err != nil {
+			return nil, nil, err
 		}
 		if i > 0 {
 			out = append(out, ms)
+			steps = append(steps, b)
 		}
 	}
-	return out, nil
+	return out, steps, nil
+}
+
+// printBreakdown prints the median of each step of the loads.
+func printBreakdown(name string, loads [][]float64) {
+	fmt.Printf("  %s\n", name)
+	for j, step := range breakdownSteps {
+		var col []float64
+		for _, l := range loads {
+			if j < len(l) && l[j] >= 0 {
+				col = append(col, l[j])
+			}
+		}
+		if len(col) == 0 {
+			fmt.Printf("    %-13s %8s\n", step, "-")
+			continue
+		}
+		fmt.Printf("    %-13s %8.1f ms\n", step, median(col))
+	}
 }
 
 // heaviestPage is the page with the most widgets.
