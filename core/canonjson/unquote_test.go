@@ -1,0 +1,44 @@
+package canonjson
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+var unquoteCases = []string{
+	`"a"`, `""`, `"\u00e9\ud83d\ude00"`, `"\ud800x"`, `"\ud800\u0041"`, `"\udc00\ud800"`, `"\ud83d"`, "\"\xff\"", "\"é\xe2\x80\"",
+	`"\/\b\f\n\r\t\\\""`, `"\u0000"`, `"\uD83D\uDE00"`, `"a`, `a"`, `"`, `1`, `null`, "\"\x01\"", `"\x"`, `"\u12"`, `"a"b"`,
+}
+
+// Unquote reads a string literal as json.Unmarshal into a string does.
+func TestUnquote(t *testing.T) {
+	for _, c := range unquoteCases {
+		checkUnquote(t, []byte(c))
+	}
+}
+
+func checkUnquote(t *testing.T, b []byte) {
+	t.Helper()
+	var want string
+	werr := json.Unmarshal(b, &want)
+	got, ok := Unquote(b)
+	if !json.Valid(b) || b[0] != '"' {
+		// Unquote reads valid string literals (null, which json.Unmarshal
+		// reads as "", is its caller's business); it must not accept
+		// anything else
+		if ok && (len(b) < 2 || b[0] != '"') {
+			t.Errorf("Unquote(%q) accepts a non-string", b)
+		}
+		return
+	}
+	if (werr == nil) != ok || ok && got != want {
+		t.Errorf("Unquote(%q) = %q %v; json.Unmarshal: %q %v", b, got, ok, want, werr)
+	}
+}
+
+func FuzzUnquote(f *testing.F) {
+	for _, c := range unquoteCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkUnquote(t, b) })
+}
