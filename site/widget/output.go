@@ -1,12 +1,12 @@
 package widget
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"retrylab/calc"
+	"retrylab/core/canonjson"
 	"retrylab/site/locale"
 )
 
@@ -154,17 +154,17 @@ func fieldLabel(c *calc.Calculator, loc locale.Locale, name string) string {
 
 // flatObject decodes a small object of scalars (a count per status code),
 // its keys in order; ok is false for anything else.
-func flatObject(raw json.RawMessage) ([]field, bool) {
-	r, err := decode(raw)
-	if err != nil || len(r.list) == 0 || len(r.list) > maxTableList {
+func flatObject(raw []byte) ([]field, bool) {
+	list, ok := splitObject(raw)
+	if !ok || len(list) == 0 || len(list) > maxTableList {
 		return nil, false
 	}
-	for _, f := range r.list {
+	for _, f := range list {
 		if k := jsonKind(f.Raw); k == 'o' || k == 'a' {
 			return nil, false
 		}
 	}
-	return r.list, true
+	return list, true
 }
 
 // cellText is the text of a field in the results table.
@@ -181,8 +181,7 @@ func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
 		}
 		return strings.Join(items, loc.TOr("widget.pair_sep", "; "))
 	case 's':
-		var s string
-		if json.Unmarshal(f.Raw, &s) == nil {
+		if s, ok := canonjson.Unquote(f.Raw); ok {
 			// enumerations (binding: rpm, tpm, both) have labels
 			return loc.TOr("field."+c.Name+"."+f.Name+"."+s, s)
 		}
@@ -261,8 +260,11 @@ func echoes(a calc.Args, f field) bool {
 		}
 		return true
 	}
-	var s string
-	return json.Unmarshal(f.Raw, &s) == nil && s == text
+	if string(f.Raw) == "null" {
+		return text == "" // json.Unmarshal of null into a string leaves ""
+	}
+	s, ok := canonjson.Unquote(f.Raw)
+	return ok && s == text
 }
 
 // tableField reports whether a field belongs in the results table: not an
@@ -279,8 +281,8 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 		if n, ok := listLen(f.Raw, maxTableList); !ok || n > maxTableList {
 			return false
 		}
-		var elems []json.RawMessage
-		if json.Unmarshal(f.Raw, &elems) != nil {
+		elems, ok := splitList(f.Raw)
+		if !ok {
 			return false
 		}
 		for _, e := range elems {

@@ -2,19 +2,20 @@ package widget
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
+	"retrylab/core/canonjson"
 	"retrylab/site/locale"
 )
 
 // field is one top-level field of a result, as its JSON encodes it.
 type field struct {
 	Name string
-	Raw  json.RawMessage
+	Raw  []byte
 }
 
 // result is a calculator result decoded into its fields, in JSON order.
@@ -26,7 +27,7 @@ type result struct {
 // Decoded is a result encoded to JSON once and split into its fields.
 // RenderOutput and Cite accept it in place of the calculator's result, so
 // a page that renders a result and cites it many times encodes it once
-// (a histogram of 100000 bins takes tens of milliseconds to encode).
+// (a histogram of 100000 bins takes milliseconds to encode).
 type Decoded struct{ r *result }
 
 // Decode encodes res (a calculator's result, or its JSON as a
@@ -39,44 +40,95 @@ func Decode(res any) (Decoded, error) {
 	return Decoded{r}, nil
 }
 
-// decode encodes r to JSON and splits the object into its fields. The
-// split scans the compact JSON that json.Marshal writes (or any valid
-// JSON object) without json.Decoder, which would add to the wasm module.
+// decode encodes r to JSON (appendJSON: json.Marshal's bytes without
+// encoding/json, which would add to the wasm module) and splits the
+// object into its fields.
 func decode(r any) (*result, error) {
 	if d, ok := r.(Decoded); ok && d.r != nil {
 		return d.r, nil
 	}
-	b, given := r.(json.RawMessage)
+	b, given := rawMessage(r)
 	if !given {
 		var err error
-		b, err = json.Marshal(r) // valid JSON by construction
+		b, err = appendJSON(nil, r) // valid JSON by construction
 		if err != nil {
 			return nil, fmt.Errorf("widget: result does not encode: %v", err)
 		}
 	}
 	b = bytes.TrimSpace(b)
-	if len(b) < 2 || b[0] != '{' || given && !json.Valid(b) {
+	if len(b) < 2 || b[0] != '{' || given && !canonjson.Valid(b) {
 		return nil, fmt.Errorf("widget: result is not a JSON object")
 	}
-	res := &result{index: map[string]int{}}
+	list, ok := splitObject(b)
+	if !ok {
+		return nil, fmt.Errorf("widget: result is not a JSON object")
+	}
+	res := &result{list: list, index: make(map[string]int, len(list))}
+	for i, f := range list {
+		res.index[f.Name] = i
+	}
+	return res, nil
+}
+
+// rawMessage returns the bytes of r when r is an encoding/json RawMessage
+// (recognized by its type's name, without importing encoding/json).
+func rawMessage(r any) ([]byte, bool) {
+	t := reflect.TypeOf(r)
+	if t == nil || t.Kind() != reflect.Slice || t.Elem().Kind() != reflect.Uint8 ||
+		t.Name() != "RawMessage" || t.PkgPath() != "encoding/json" {
+		return nil, false
+	}
+	return reflect.ValueOf(r).Bytes(), true
+}
+
+// splitObject splits a valid JSON object into its members, in order.
+func splitObject(b []byte) ([]field, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 || b[0] != '{' {
+		return nil, false
+	}
+	var list []field
+	if n := bytes.Count(b, []byte{':'}); n > 0 && len(b) < 1<<12 {
+		list = make([]field, 0, n) // an upper bound that fits small objects
+	}
 	i := skipSpace(b, 1)
 	for i < len(b) && b[i] != '}' {
 		kEnd := skipValue(b, i)
-		var name string
-		if err := json.Unmarshal(b[i:kEnd], &name); err != nil {
-			return nil, err
+		name, ok := canonjson.Unquote(b[i:kEnd])
+		if !ok {
+			return nil, false
 		}
 		i = skipSpace(b, kEnd)
 		i = skipSpace(b, i+1) // ':'
 		vEnd := skipValue(b, i)
-		res.index[name] = len(res.list)
-		res.list = append(res.list, field{name, json.RawMessage(bytes.TrimSpace(b[i:vEnd]))})
+		list = append(list, field{name, bytes.TrimSpace(b[i:vEnd])})
 		i = skipSpace(b, vEnd)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)
 		}
 	}
-	return res, nil
+	return list, true
+}
+
+// splitList splits a valid JSON array into its elements (what
+// json.Unmarshal into a []json.RawMessage gives); ok is false when raw is
+// not an array.
+func splitList(raw []byte) (elems [][]byte, ok bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '[' {
+		return nil, false
+	}
+	i := skipSpace(raw, 1)
+	elems = [][]byte{}
+	for i < len(raw) && raw[i] != ']' {
+		end := skipValue(raw, i)
+		elems = append(elems, bytes.TrimSpace(raw[i:end]))
+		i = skipSpace(raw, end)
+		if i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return elems, true
 }
 
 func skipSpace(b []byte, i int) int {
@@ -120,7 +172,7 @@ func skipValue(b []byte, i int) int {
 	return len(b)
 }
 
-func (r *result) raw(name string) (json.RawMessage, bool) {
+func (r *result) raw(name string) ([]byte, bool) {
 	i, ok := r.index[name]
 	if !ok {
 		return nil, false
@@ -157,7 +209,7 @@ func (r *result) names() []string {
 
 // numList decodes a JSON list of numbers (without encoding/json's
 // reflection: a result may hold 100000 of them).
-func numList(raw json.RawMessage) ([]float64, bool) {
+func numList(raw []byte) ([]float64, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
 		return nil, false
@@ -187,7 +239,7 @@ func numList(raw json.RawMessage) ([]float64, bool) {
 
 // listLen counts the elements of a JSON list, stopping once it passes
 // limit; ok is false when raw is not a list.
-func listLen(raw json.RawMessage, limit int) (n int, ok bool) {
+func listLen(raw []byte, limit int) (n int, ok bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) < 2 || raw[0] != '[' {
 		return 0, false
@@ -207,7 +259,7 @@ func listLen(raw json.RawMessage, limit int) (n int, ok bool) {
 }
 
 // jsonKind classifies a raw value by its first byte.
-func jsonKind(raw json.RawMessage) byte {
+func jsonKind(raw []byte) byte {
 	if len(raw) == 0 {
 		return 0
 	}
@@ -252,8 +304,8 @@ func (r *result) cite(fieldSpec, format string, loc locale.Locale) (text, value 
 		return "", "", fmt.Errorf("the result has no field %q; its fields are %s", name, strings.Join(r.names(), ", "))
 	}
 	if hasIdx {
-		var elems []json.RawMessage
-		if jsonKind(raw) != 'a' || json.Unmarshal(raw, &elems) != nil {
+		elems, ok := splitList(raw)
+		if jsonKind(raw) != 'a' || !ok {
 			return "", "", fmt.Errorf("field %q is not a list, so %s has no element", name, fieldSpec)
 		}
 		if idx >= len(elems) {
@@ -321,7 +373,7 @@ func parseFormat(f string) (kind string, n int, err error) {
 }
 
 // formatValue writes a raw JSON value in a citation format.
-func formatValue(raw json.RawMessage, format string, loc locale.Locale) (string, error) {
+func formatValue(raw []byte, format string, loc locale.Locale) (string, error) {
 	kind, n, err := parseFormat(format)
 	if err != nil {
 		return "", err
@@ -336,8 +388,8 @@ func formatValue(raw json.RawMessage, format string, loc locale.Locale) (string,
 		}
 		return loc.YesNo(string(raw) == "true"), nil
 	case "list":
-		var elems []json.RawMessage
-		if jk != 'a' || json.Unmarshal(raw, &elems) != nil {
+		elems, ok := splitList(raw)
+		if jk != 'a' || !ok {
 			return "", fmt.Errorf("list needs a list value, got %s", short(raw))
 		}
 		items := make([]string, len(elems))
@@ -366,7 +418,7 @@ func formatValue(raw json.RawMessage, format string, loc locale.Locale) (string,
 }
 
 // defaultText writes a value in the default form.
-func defaultText(raw json.RawMessage, loc locale.Locale) string {
+func defaultText(raw []byte, loc locale.Locale) string {
 	switch jsonKind(raw) {
 	case 'n':
 		v, err := strconv.ParseFloat(string(raw), 64)
@@ -384,15 +436,13 @@ func defaultText(raw json.RawMessage, loc locale.Locale) string {
 	case 'b':
 		return loc.YesNo(string(raw) == "true")
 	case 's':
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if s, ok := canonjson.Unquote(raw); ok {
 			return s
 		}
 	case 'z':
 		return none(loc)
 	case 'a':
-		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) == nil {
+		if elems, ok := splitList(raw); ok {
 			items := make([]string, len(elems))
 			for i, e := range elems {
 				items[i] = defaultText(e, loc)
@@ -405,7 +455,7 @@ func defaultText(raw json.RawMessage, loc locale.Locale) string {
 
 func none(loc locale.Locale) string { return loc.TOr("widget.none", "—") }
 
-func short(raw json.RawMessage) string {
+func short(raw []byte) string {
 	s := string(raw)
 	if len(s) > 40 {
 		s = s[:40] + "…"

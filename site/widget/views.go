@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -369,13 +368,56 @@ func treeNodes(r *result) ([]treeNode, bool) {
 	if !ok || jsonKind(raw) != 'a' {
 		return nil, false
 	}
-	var nodes []treeNode
-	if json.Unmarshal(raw, &nodes) != nil || len(nodes) == 0 || nodes[0].Parent != -1 {
+	nodes, ok := decodeNodes(raw)
+	if !ok || len(nodes) == 0 || nodes[0].Parent != -1 {
 		return nil, false
 	}
 	for i, n := range nodes[1:] {
 		if n.Parent < 0 || n.Parent > i || nodes[n.Parent].Level != n.Level-1 || n.Index < 0 {
 			return nil, false
+		}
+	}
+	return nodes, true
+}
+
+// decodeNodes reads a list of {"level":L,"index":I,"parent":P,…} as
+// json.Unmarshal into []treeNode would: other members ignored, names
+// matched without regard to case, null leaves a zero; a value that is not
+// an integer is refused.
+func decodeNodes(raw []byte) ([]treeNode, bool) {
+	elems, ok := splitList(raw)
+	if !ok {
+		return nil, false
+	}
+	nodes := make([]treeNode, len(elems))
+	for i, el := range elems {
+		if string(el) == "null" {
+			continue
+		}
+		members, ok := splitObject(el)
+		if !ok {
+			return nil, false
+		}
+		for _, m := range members {
+			var dst *int
+			switch strings.ToLower(m.Name) {
+			case "level":
+				dst = &nodes[i].Level
+			case "index":
+				dst = &nodes[i].Index
+			case "parent":
+				dst = &nodes[i].Parent
+			default:
+				continue
+			}
+			if string(m.Raw) == "null" {
+				continue
+			}
+			n, err := strconv.Atoi(string(m.Raw))
+			if err != nil || m.Raw[0] == '+' {
+				return nil, false
+			}
+			*dst = n
 		}
 	}
 	return nodes, true

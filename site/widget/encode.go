@@ -1,0 +1,864 @@
+package widget
+
+// The JSON encoder of results. It writes exactly the bytes encoding/json's
+// Marshal writes (the API's bytes, and what data-value attributes hold), so
+// that the WebAssembly playground does not link encoding/json (about 230 KB
+// of code). It follows encode.go of the standard library: struct fields by
+// json tags (name, omitempty, omitzero, string, "-"), embedded structs and
+// their dominance rules, maps with sorted keys, floats in 'f' or 'e' form
+// by the same cutoffs, strings with HTML-safe escapes, MarshalJSON and
+// MarshalText called through interfaces (addressable values through their
+// pointer, as encoding/json does), []byte as base64, nil as null, and the
+// same errors for NaN, infinities, cycles and unsupported types.
+// encode_test.go compares it with encoding/json on every calculator and on
+// values made to reach each case.
+
+import (
+	"cmp"
+	"encoding"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"retrylab/core/canonjson"
+)
+
+// appendJSON appends the JSON encoding of v to dst: the bytes
+// json.Marshal(v) returns. On an error dst is returned unchanged.
+func appendJSON(dst []byte, v any) ([]byte, error) {
+	e := encoder{b: dst}
+	if err := e.value(reflect.ValueOf(v), false); err != nil {
+		return dst, err
+	}
+	return e.b, nil
+}
+
+type encoder struct {
+	b        []byte
+	ptrLevel uint
+	ptrSeen  map[any]struct{} // pointers being encoded, past startDetectingCycles levels
+}
+
+// startDetectingCycles is encoding/json's depth of pointers, maps and
+// slices beyond which it starts checking for cycles.
+const startDetectingCycles = 1000
+
+// jsonMarshaler is encoding/json's Marshaler.
+type jsonMarshaler interface {
+	MarshalJSON() ([]byte, error)
+}
+
+// isZeroer is what omitzero asks.
+type isZeroer interface {
+	IsZero() bool
+}
+
+var (
+	marshalerType     = reflect.TypeFor[jsonMarshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	isZeroerType      = reflect.TypeFor[isZeroer]()
+)
+
+// typeInfo is what the encoder needs to know of a type, computed once.
+type typeInfo struct {
+	ptrMarshaler, marshaler, ptrText, text bool
+	number                                 bool // encoding/json's Number
+	byteSlice                              bool // base64
+	fields                                 []encField
+}
+
+type encField struct {
+	name      string // the JSON name
+	key       string // `"name":`, HTML-escaped
+	tag       bool
+	index     []int
+	typ       reflect.Type
+	omitEmpty bool
+	omitZero  bool
+	isZero    func(reflect.Value) bool
+	quoted    bool
+}
+
+// typeInfos caches typeInfo by reflect.Type (as encoding/json caches its
+// encoders): a type's fields are read once per program, not once per result.
+var typeInfos sync.Map // reflect.Type → *typeInfo
+
+func infoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	ti := &typeInfo{
+		marshaler: t.Implements(marshalerType),
+		text:      t.Implements(textMarshalerType),
+		number:    t.Kind() == reflect.String && t.Name() == "Number" && t.PkgPath() == "encoding/json",
+	}
+	if t.Kind() != reflect.Pointer {
+		pt := reflect.PointerTo(t)
+		ti.ptrMarshaler = pt.Implements(marshalerType)
+		ti.ptrText = pt.Implements(textMarshalerType)
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		ti.fields = structFields(t)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			p := reflect.PointerTo(t.Elem())
+			ti.byteSlice = !p.Implements(marshalerType) && !p.Implements(textMarshalerType)
+		}
+	}
+	got, _ := typeInfos.LoadOrStore(t, ti)
+	return got.(*typeInfo)
+}
+
+func (e *encoder) null() { e.b = append(e.b, "null"...) }
+
+func unsupportedType(t reflect.Type) error {
+	return errors.New("json: unsupported type: " + t.String())
+}
+
+func marshalerError(t reflect.Type, fn string, err error) error {
+	return fmt.Errorf("json: error calling %s for type %s: %w", fn, t, err)
+}
+
+// value writes v; quoted is the ",string" option of the field holding it.
+func (e *encoder) value(v reflect.Value, quoted bool) error {
+	if !v.IsValid() {
+		e.null()
+		return nil
+	}
+	t := v.Type()
+	ti := infoOf(t)
+	// the order of encoding/json's newTypeEncoder: a method on the pointer
+	// is used only when the value is addressable
+	allowAddr := true
+	if ti.ptrMarshaler {
+		if v.CanAddr() {
+			return e.marshalJSON(v.Addr(), t)
+		}
+		allowAddr = false
+	}
+	if ti.marshaler {
+		return e.marshalJSON(v, t)
+	}
+	if allowAddr && ti.ptrText && v.CanAddr() {
+		return e.marshalText(v.Addr(), t)
+	}
+	if ti.text {
+		return e.marshalText(v, t)
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		e.quote(quoted)
+		e.b = strconv.AppendBool(e.b, v.Bool())
+		e.quote(quoted)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.quote(quoted)
+		e.b = strconv.AppendInt(e.b, v.Int(), 10)
+		e.quote(quoted)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.quote(quoted)
+		e.b = strconv.AppendUint(e.b, v.Uint(), 10)
+		e.quote(quoted)
+	case reflect.Float32:
+		return e.float(v.Float(), 32, quoted)
+	case reflect.Float64:
+		return e.float(v.Float(), 64, quoted)
+	case reflect.String:
+		return e.string(v.String(), ti.number, quoted)
+	case reflect.Interface:
+		if v.IsNil() {
+			e.null()
+			return nil
+		}
+		return e.value(v.Elem(), quoted)
+	case reflect.Struct:
+		return e.structValue(v, ti)
+	case reflect.Map:
+		return e.mapValue(v)
+	case reflect.Slice:
+		if v.IsNil() {
+			e.null()
+			return nil
+		}
+		if ti.byteSlice {
+			e.b = append(e.b, '"')
+			e.b = appendBase64(e.b, v.Bytes())
+			e.b = append(e.b, '"')
+			return nil
+		}
+		done, err := e.enter(v, struct {
+			ptr any
+			len int
+		}{v.UnsafePointer(), v.Len()})
+		if err != nil {
+			return err
+		}
+		defer done()
+		return e.array(v)
+	case reflect.Array:
+		return e.array(v)
+	case reflect.Pointer:
+		if v.IsNil() {
+			e.null()
+			return nil
+		}
+		done, err := e.enter(v, struct {
+			ptr any
+			typ reflect.Type
+		}{v.UnsafePointer(), t})
+		if err != nil {
+			return err
+		}
+		defer done()
+		return e.value(v.Elem(), quoted) // encoding/json passes ,string on through a pointer
+	default:
+		return unsupportedType(t)
+	}
+	return nil
+}
+
+// enter counts one more level of pointers, maps or slices and, past
+// startDetectingCycles of them, refuses a pointer already being encoded;
+// done undoes it.
+func (e *encoder) enter(v reflect.Value, key any) (done func(), err error) {
+	e.ptrLevel++
+	if e.ptrLevel <= startDetectingCycles {
+		return func() { e.ptrLevel-- }, nil
+	}
+	if _, ok := e.ptrSeen[key]; ok {
+		e.ptrLevel--
+		return nil, fmt.Errorf("json: unsupported value: encountered a cycle via %s", v.Type())
+	}
+	if e.ptrSeen == nil {
+		e.ptrSeen = map[any]struct{}{}
+	}
+	e.ptrSeen[key] = struct{}{}
+	return func() { delete(e.ptrSeen, key); e.ptrLevel-- }, nil
+}
+
+func (e *encoder) quote(quoted bool) {
+	if quoted {
+		e.b = append(e.b, '"')
+	}
+}
+
+func (e *encoder) marshalJSON(v reflect.Value, t reflect.Type) error {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		e.null()
+		return nil
+	}
+	m, ok := reflect.TypeAssert[jsonMarshaler](v)
+	if !ok {
+		e.null()
+		return nil
+	}
+	b, err := m.MarshalJSON()
+	if err == nil {
+		e.b, err = appendCompact(e.b, b)
+	}
+	if err != nil {
+		return marshalerError(t, "MarshalJSON", err)
+	}
+	return nil
+}
+
+func (e *encoder) marshalText(v reflect.Value, t reflect.Type) error {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		e.null()
+		return nil
+	}
+	m, ok := reflect.TypeAssert[encoding.TextMarshaler](v)
+	if !ok {
+		e.null()
+		return nil
+	}
+	b, err := m.MarshalText()
+	if err != nil {
+		return marshalerError(t, "MarshalText", err)
+	}
+	e.b = appendString(e.b, string(b), true)
+	return nil
+}
+
+// float writes f as encoding/json does: the shortest digits that read
+// back, in 'f' form unless |f| < 1e-6 or >= 1e21 ('e', with "e-07" cut to
+// "e-7"); NaN and infinities are errors.
+func (e *encoder) float(f float64, bits int, quoted bool) error {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return errors.New("json: unsupported value: " + strconv.FormatFloat(f, 'g', -1, bits))
+	}
+	e.quote(quoted)
+	e.b = appendFloat(e.b, f, bits)
+	e.quote(quoted)
+	return nil
+}
+
+func appendFloat(b []byte, f float64, bits int) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b = strconv.AppendFloat(b, f, format, -1, bits)
+	if format == 'e' {
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+func (e *encoder) string(s string, number, quoted bool) error {
+	if number {
+		if s == "" {
+			s = "0"
+		}
+		if !isValidNumber(s) {
+			return fmt.Errorf("json: invalid number literal %q", s)
+		}
+		e.quote(quoted)
+		e.b = append(e.b, s...)
+		e.quote(quoted)
+		return nil
+	}
+	if quoted {
+		e.b = appendString(e.b, string(appendString(nil, s, true)), false)
+		return nil
+	}
+	e.b = appendString(e.b, s, true)
+	return nil
+}
+
+// isValidNumber reports whether s is a JSON number literal.
+func isValidNumber(s string) bool {
+	if s != "" && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	digits := func() {
+		for s != "" && '0' <= s[0] && s[0] <= '9' {
+			s = s[1:]
+		}
+	}
+	switch {
+	case s[0] == '0':
+		s = s[1:]
+	case '1' <= s[0] && s[0] <= '9':
+		digits()
+	default:
+		return false
+	}
+	if len(s) >= 2 && s[0] == '.' && '0' <= s[1] && s[1] <= '9' {
+		s = s[2:]
+		digits()
+	}
+	if len(s) >= 2 && (s[0] == 'e' || s[0] == 'E') {
+		s = s[1:]
+		if s[0] == '+' || s[0] == '-' {
+			s = s[1:]
+			if s == "" {
+				return false
+			}
+		}
+		digits()
+	}
+	return s == ""
+}
+
+func (e *encoder) array(v reflect.Value) error {
+	e.b = append(e.b, '[')
+	n := v.Len()
+	// the lists of numbers of the results (100000 histogram bins) skip
+	// reflection per element; named types may have methods, so only
+	// these exact types
+	if v.CanInterface() {
+		switch xs := v.Interface().(type) {
+		case []float64:
+			for i, x := range xs {
+				if i > 0 {
+					e.b = append(e.b, ',')
+				}
+				if err := e.float(x, 64, false); err != nil {
+					return err
+				}
+			}
+			e.b = append(e.b, ']')
+			return nil
+		case []int:
+			for i, x := range xs {
+				if i > 0 {
+					e.b = append(e.b, ',')
+				}
+				e.b = strconv.AppendInt(e.b, int64(x), 10)
+			}
+			e.b = append(e.b, ']')
+			return nil
+		case []int64:
+			for i, x := range xs {
+				if i > 0 {
+					e.b = append(e.b, ',')
+				}
+				e.b = strconv.AppendInt(e.b, x, 10)
+			}
+			e.b = append(e.b, ']')
+			return nil
+		}
+	}
+	for i := range n {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		if err := e.value(v.Index(i), false); err != nil {
+			return err
+		}
+	}
+	e.b = append(e.b, ']')
+	return nil
+}
+
+func (e *encoder) mapValue(v reflect.Value) error {
+	t := v.Type()
+	switch t.Key().Kind() {
+	case reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	default:
+		if !t.Key().Implements(textMarshalerType) {
+			return unsupportedType(t)
+		}
+	}
+	if v.IsNil() {
+		e.null()
+		return nil
+	}
+	done, err := e.enter(v, v.UnsafePointer())
+	if err != nil {
+		return err
+	}
+	defer done()
+	type entry struct {
+		key string
+		val reflect.Value
+	}
+	entries := make([]entry, 0, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		k, err := keyName(it.Key())
+		if err != nil {
+			return fmt.Errorf("json: encoding error for type %q: %q", t.String(), err.Error())
+		}
+		entries = append(entries, entry{k, it.Value()})
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	e.b = append(e.b, '{')
+	for i, en := range entries {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = appendString(e.b, en.key, true)
+		e.b = append(e.b, ':')
+		if err := e.value(en.val, false); err != nil {
+			return err
+		}
+	}
+	e.b = append(e.b, '}')
+	return nil
+}
+
+// keyName is encoding/json's resolveKeyName.
+func keyName(k reflect.Value) (string, error) {
+	if k.Kind() == reflect.String {
+		return k.String(), nil
+	}
+	if tm, ok := reflect.TypeAssert[encoding.TextMarshaler](k); ok {
+		if k.Kind() == reflect.Pointer && k.IsNil() {
+			return "", nil
+		}
+		buf, err := tm.MarshalText()
+		return string(buf), err
+	}
+	switch k.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10), nil
+	}
+	return strconv.FormatUint(k.Uint(), 10), nil
+}
+
+func (e *encoder) structValue(v reflect.Value, ti *typeInfo) error {
+	next := byte('{')
+fields:
+	for i := range ti.fields {
+		f := &ti.fields[i]
+		fv := v
+		for _, j := range f.index {
+			if fv.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					continue fields
+				}
+				fv = fv.Elem()
+			}
+			fv = fv.Field(j)
+		}
+		if f.omitEmpty && isEmptyValue(fv) ||
+			f.omitZero && (f.isZero == nil && fv.IsZero() || f.isZero != nil && f.isZero(fv)) {
+			continue
+		}
+		e.b = append(e.b, next)
+		next = ','
+		e.b = append(e.b, f.key...)
+		if err := e.value(fv, f.quoted); err != nil {
+			return err
+		}
+	}
+	if next == '{' {
+		e.b = append(e.b, "{}"...)
+	} else {
+		e.b = append(e.b, '}')
+	}
+	return nil
+}
+
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64,
+		reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// structFields lists the JSON fields of struct type t in encoding/json's
+// order: its typeFields (breadth first through embedded structs, the
+// dominant field of each name, by index).
+func structFields(t reflect.Type) []encField {
+	var current []encField
+	next := []encField{{typ: t}}
+	var count, nextCount map[reflect.Type]int
+	visited := map[reflect.Type]bool{}
+	var fields []encField
+	for len(next) > 0 {
+		current, next = next, current[:0]
+		count, nextCount = nextCount, map[reflect.Type]int{}
+		for _, f := range current {
+			if visited[f.typ] {
+				continue
+			}
+			visited[f.typ] = true
+			for i := 0; i < f.typ.NumField(); i++ {
+				sf := f.typ.Field(i)
+				if sf.Anonymous {
+					t := sf.Type
+					if t.Kind() == reflect.Pointer {
+						t = t.Elem()
+					}
+					if !sf.IsExported() && t.Kind() != reflect.Struct {
+						continue
+					}
+				} else if !sf.IsExported() {
+					continue
+				}
+				tag := sf.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				if !isValidTag(name) {
+					name = ""
+				}
+				index := make([]int, len(f.index)+1)
+				copy(index, f.index)
+				index[len(f.index)] = i
+				ft := sf.Type
+				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				quoted := false
+				if hasOption(opts, "string") {
+					switch ft.Kind() {
+					case reflect.Bool,
+						reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+						reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+						reflect.Float32, reflect.Float64,
+						reflect.String:
+						quoted = true
+					}
+				}
+				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
+					tagged := name != ""
+					if name == "" {
+						name = sf.Name
+					}
+					fld := encField{
+						name:      name,
+						key:       string(appendHTMLEscaped(append([]byte{'"'}, name...))) + `":`,
+						tag:       tagged,
+						index:     index,
+						typ:       ft,
+						omitEmpty: hasOption(opts, "omitempty"),
+						omitZero:  hasOption(opts, "omitzero"),
+						quoted:    quoted,
+					}
+					if fld.omitZero {
+						fld.isZero = zeroFunc(sf.Type)
+					}
+					fields = append(fields, fld)
+					if count[f.typ] > 1 {
+						// two embedded structs of the same type at this
+						// depth: the name is annihilated below
+						fields = append(fields, fields[len(fields)-1])
+					}
+					continue
+				}
+				nextCount[ft]++
+				if nextCount[ft] == 1 {
+					next = append(next, encField{name: ft.Name(), index: index, typ: ft})
+				}
+			}
+		}
+	}
+	slices.SortFunc(fields, func(a, b encField) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(a.index), len(b.index)); c != 0 {
+			return c
+		}
+		if a.tag != b.tag {
+			if a.tag {
+				return -1
+			}
+			return +1
+		}
+		return slices.Compare(a.index, b.index)
+	})
+	out := fields[:0]
+	for advance, i := 0, 0; i < len(fields); i += advance {
+		fi := fields[i]
+		for advance = 1; i+advance < len(fields) && fields[i+advance].name == fi.name; advance++ {
+		}
+		if advance == 1 {
+			out = append(out, fi)
+			continue
+		}
+		// the dominant field: the shallowest, tagged over untagged; a tie
+		// hides them all
+		if len(fields[i].index) == len(fields[i+1].index) && fields[i].tag == fields[i+1].tag {
+			continue
+		}
+		out = append(out, fi)
+	}
+	slices.SortFunc(out, func(a, b encField) int { return slices.Compare(a.index, b.index) })
+	return out
+}
+
+func hasOption(opts, name string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+func isValidTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// zeroFunc is omitzero's test for a field of type t that has an IsZero
+// method (nil otherwise: reflect's IsZero).
+func zeroFunc(t reflect.Type) func(reflect.Value) bool {
+	switch {
+	case t.Kind() == reflect.Interface && t.Implements(isZeroerType):
+		return func(v reflect.Value) bool {
+			return v.IsNil() ||
+				(v.Elem().Kind() == reflect.Pointer && v.Elem().IsNil()) ||
+				v.Interface().(isZeroer).IsZero()
+		}
+	case t.Kind() == reflect.Pointer && t.Implements(isZeroerType):
+		return func(v reflect.Value) bool {
+			return v.IsNil() || v.Interface().(isZeroer).IsZero()
+		}
+	case t.Implements(isZeroerType):
+		return func(v reflect.Value) bool {
+			return v.Interface().(isZeroer).IsZero()
+		}
+	case reflect.PointerTo(t).Implements(isZeroerType):
+		return func(v reflect.Value) bool {
+			if !v.CanAddr() {
+				v2 := reflect.New(v.Type()).Elem()
+				v2.Set(v)
+				v = v2
+			}
+			return v.Addr().Interface().(isZeroer).IsZero()
+		}
+	}
+	return nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string: '"', '\\' and controls escaped
+// (\b \f \n \r \t, else \u00XX), with html also '<', '>' and '&'; invalid
+// UTF-8 becomes \ufffd; U+2028 and U+2029 are escaped.
+func appendString(dst []byte, s string, html bool) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && (!html || b != '<' && b != '>' && b != '&') {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendHTMLEscaped escapes '<', '>', '&', U+2028 and U+2029 in b in place
+// of json's HTMLEscape (b holds no other JSON syntax).
+func appendHTMLEscaped(b []byte) []byte {
+	var out []byte
+	start := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '<' || c == '>' || c == '&' {
+			out = append(out, b[start:i]...)
+			out = append(out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			start = i + 1
+		}
+		if c == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && b[i+2]&^1 == 0xA8 {
+			out = append(out, b[start:i]...)
+			out = append(out, '\\', 'u', '2', '0', '2', hexDigits[b[i+2]&0xF])
+			start = i + 3
+		}
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[start:]...)
+}
+
+// appendCompact appends the JSON document src without the whitespace
+// between tokens and with '<', '>', '&', U+2028 and U+2029 escaped, as
+// encoding/json writes the output of a MarshalJSON method; src must be
+// valid JSON.
+func appendCompact(dst, src []byte) ([]byte, error) {
+	if !canonjson.Valid(src) {
+		return dst, errors.New("invalid JSON")
+	}
+	inString, escaped := false, false
+	start := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == '<' || c == '>' || c == '&' {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			start = i + 1
+		}
+		if c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8 {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xF])
+			start = i + 3
+			i += 2
+			continue
+		}
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			dst = append(dst, src[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, src[start:]...), nil
+}
+
+// appendBase64 writes b in standard base64 with padding (encoding/json's
+// form of a []byte).
+func appendBase64(dst, b []byte) []byte {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for len(b) >= 3 {
+		n := uint(b[0])<<16 | uint(b[1])<<8 | uint(b[2])
+		dst = append(dst, alphabet[n>>18&63], alphabet[n>>12&63], alphabet[n>>6&63], alphabet[n&63])
+		b = b[3:]
+	}
+	switch len(b) {
+	case 1:
+		n := uint(b[0]) << 16
+		dst = append(dst, alphabet[n>>18&63], alphabet[n>>12&63], '=', '=')
+	case 2:
+		n := uint(b[0])<<16 | uint(b[1])<<8
+		dst = append(dst, alphabet[n>>18&63], alphabet[n>>12&63], alphabet[n>>6&63], '=')
+	}
+	return dst
+}
