@@ -1,6 +1,7 @@
 package canonjson
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -19,6 +20,7 @@ func TestUnquote(t *testing.T) {
 
 func checkUnquote(t *testing.T, b []byte) {
 	t.Helper()
+	b = bytes.TrimSpace(b) // Unquote reads the literal alone
 	var want string
 	werr := json.Unmarshal(b, &want)
 	got, ok := Unquote(b)

@@ -14,7 +14,6 @@ package widget
 // values made to reach each case.
 
 import (
-	"cmp"
 	"encoding"
 	"errors"
 	"fmt"
@@ -43,7 +42,14 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 type encoder struct {
 	b        []byte
 	ptrLevel uint
-	ptrSeen  map[any]struct{} // pointers being encoded, past startDetectingCycles levels
+	ptrSeen  map[seenKey]struct{} // values being encoded, past startDetectingCycles levels
+}
+
+// seenKey identifies a pointer, map or slice being encoded.
+type seenKey struct {
+	ptr any // an unsafe.Pointer
+	typ reflect.Type
+	len int
 }
 
 // startDetectingCycles is encoding/json's depth of pointers, maps and
@@ -82,7 +88,7 @@ type encField struct {
 	typ       reflect.Type
 	omitEmpty bool
 	omitZero  bool
-	isZero    func(reflect.Value) bool
+	declared  reflect.Type // the field's type, for omitzero
 	quoted    bool
 }
 
@@ -193,10 +199,7 @@ func (e *encoder) value(v reflect.Value, quoted bool) error {
 			e.b = append(e.b, '"')
 			return nil
 		}
-		done, err := e.enter(v, struct {
-			ptr any
-			len int
-		}{v.UnsafePointer(), v.Len()})
+		done, err := e.enter(v, seenKey{v.UnsafePointer(), t, v.Len()})
 		if err != nil {
 			return err
 		}
@@ -209,10 +212,7 @@ func (e *encoder) value(v reflect.Value, quoted bool) error {
 			e.null()
 			return nil
 		}
-		done, err := e.enter(v, struct {
-			ptr any
-			typ reflect.Type
-		}{v.UnsafePointer(), t})
+		done, err := e.enter(v, seenKey{v.UnsafePointer(), t, 0})
 		if err != nil {
 			return err
 		}
@@ -227,7 +227,7 @@ func (e *encoder) value(v reflect.Value, quoted bool) error {
 // enter counts one more level of pointers, maps or slices and, past
 // startDetectingCycles of them, refuses a pointer already being encoded;
 // done undoes it.
-func (e *encoder) enter(v reflect.Value, key any) (done func(), err error) {
+func (e *encoder) enter(v reflect.Value, key seenKey) (done func(), err error) {
 	e.ptrLevel++
 	if e.ptrLevel <= startDetectingCycles {
 		return func() { e.ptrLevel-- }, nil
@@ -237,7 +237,7 @@ func (e *encoder) enter(v reflect.Value, key any) (done func(), err error) {
 		return nil, fmt.Errorf("json: unsupported value: encountered a cycle via %s", v.Type())
 	}
 	if e.ptrSeen == nil {
-		e.ptrSeen = map[any]struct{}{}
+		e.ptrSeen = map[seenKey]struct{}{}
 	}
 	e.ptrSeen[key] = struct{}{}
 	return func() { delete(e.ptrSeen, key); e.ptrLevel-- }, nil
@@ -444,7 +444,7 @@ func (e *encoder) mapValue(v reflect.Value) error {
 		e.null()
 		return nil
 	}
-	done, err := e.enter(v, v.UnsafePointer())
+	done, err := e.enter(v, seenKey{v.UnsafePointer(), t, 0})
 	if err != nil {
 		return err
 	}
@@ -461,7 +461,8 @@ func (e *encoder) mapValue(v reflect.Value) error {
 		}
 		entries = append(entries, entry{k, it.Value()})
 	}
-	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	heapSort(len(entries), func(i, j int) bool { return entries[i].key < entries[j].key },
+		func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
 	e.b = append(e.b, '{')
 	for i, en := range entries {
 		if i > 0 {
@@ -511,8 +512,7 @@ fields:
 			}
 			fv = fv.Field(j)
 		}
-		if f.omitEmpty && isEmptyValue(fv) ||
-			f.omitZero && (f.isZero == nil && fv.IsZero() || f.isZero != nil && f.isZero(fv)) {
+		if f.omitEmpty && isEmptyValue(fv) || f.omitZero && omitZero(f.declared, fv) {
 			continue
 		}
 		e.b = append(e.b, next)
@@ -607,16 +607,14 @@ func structFields(t reflect.Type) []encField {
 					}
 					fld := encField{
 						name:      name,
-						key:       string(appendHTMLEscaped(append([]byte{'"'}, name...))) + `":`,
+						key:       string(append(appendString(nil, name, true), ':')), // a valid tag needs no other escape than <>&
 						tag:       tagged,
 						index:     index,
 						typ:       ft,
 						omitEmpty: hasOption(opts, "omitempty"),
 						omitZero:  hasOption(opts, "omitzero"),
+						declared:  sf.Type,
 						quoted:    quoted,
-					}
-					if fld.omitZero {
-						fld.isZero = zeroFunc(sf.Type)
 					}
 					fields = append(fields, fld)
 					if count[f.typ] > 1 {
@@ -633,21 +631,19 @@ func structFields(t reflect.Type) []encField {
 			}
 		}
 	}
-	slices.SortFunc(fields, func(a, b encField) int {
-		if c := strings.Compare(a.name, b.name); c != 0 {
-			return c
+	heapSort(len(fields), func(i, j int) bool {
+		a, b := &fields[i], &fields[j]
+		if a.name != b.name {
+			return a.name < b.name
 		}
-		if c := cmp.Compare(len(a.index), len(b.index)); c != 0 {
-			return c
+		if len(a.index) != len(b.index) {
+			return len(a.index) < len(b.index)
 		}
 		if a.tag != b.tag {
-			if a.tag {
-				return -1
-			}
-			return +1
+			return a.tag
 		}
-		return slices.Compare(a.index, b.index)
-	})
+		return slices.Compare(a.index, b.index) < 0
+	}, func(i, j int) { fields[i], fields[j] = fields[j], fields[i] })
 	out := fields[:0]
 	for advance, i := 0, 0; i < len(fields); i += advance {
 		fi := fields[i]
@@ -664,8 +660,41 @@ func structFields(t reflect.Type) []encField {
 		}
 		out = append(out, fi)
 	}
-	slices.SortFunc(out, func(a, b encField) int { return slices.Compare(a.index, b.index) })
+	heapSort(len(out), func(i, j int) bool { return slices.Compare(out[i].index, out[j].index) < 0 },
+		func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
+}
+
+// heapSort sorts n elements with less and swap. encoding/json sorts with
+// slices.SortFunc, whose instantiations for map entries and struct fields
+// would add some 35 KB to the wasm module. The orders sorted here are
+// total (field indexes and string or integer map keys are distinct), so
+// any sort gives json's order; only map keys whose MarshalText writes the
+// same text twice may come out in another order.
+func heapSort(n int, less func(i, j int) bool, swap func(i, j int)) {
+	down := func(root, end int) {
+		for {
+			child := 2*root + 1
+			if child >= end {
+				return
+			}
+			if child+1 < end && less(child, child+1) {
+				child++
+			}
+			if !less(root, child) {
+				return
+			}
+			swap(root, child)
+			root = child
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i, n)
+	}
+	for i := n - 1; i > 0; i-- {
+		swap(0, i)
+		down(0, i)
+	}
 }
 
 func hasOption(opts, name string) bool {
@@ -693,35 +722,28 @@ func isValidTag(s string) bool {
 	return true
 }
 
-// zeroFunc is omitzero's test for a field of type t that has an IsZero
-// method (nil otherwise: reflect's IsZero).
-func zeroFunc(t reflect.Type) func(reflect.Value) bool {
+// omitZero is omitzero's test of a field's value v, of the field's
+// declared type t: its IsZero method when it has one (through its address
+// when only the pointer has it), else reflect's IsZero.
+func omitZero(t reflect.Type, v reflect.Value) bool {
 	switch {
 	case t.Kind() == reflect.Interface && t.Implements(isZeroerType):
-		return func(v reflect.Value) bool {
-			return v.IsNil() ||
-				(v.Elem().Kind() == reflect.Pointer && v.Elem().IsNil()) ||
-				v.Interface().(isZeroer).IsZero()
-		}
+		return v.IsNil() ||
+			(v.Elem().Kind() == reflect.Pointer && v.Elem().IsNil()) ||
+			v.Interface().(isZeroer).IsZero()
 	case t.Kind() == reflect.Pointer && t.Implements(isZeroerType):
-		return func(v reflect.Value) bool {
-			return v.IsNil() || v.Interface().(isZeroer).IsZero()
-		}
+		return v.IsNil() || v.Interface().(isZeroer).IsZero()
 	case t.Implements(isZeroerType):
-		return func(v reflect.Value) bool {
-			return v.Interface().(isZeroer).IsZero()
-		}
+		return v.Interface().(isZeroer).IsZero()
 	case reflect.PointerTo(t).Implements(isZeroerType):
-		return func(v reflect.Value) bool {
-			if !v.CanAddr() {
-				v2 := reflect.New(v.Type()).Elem()
-				v2.Set(v)
-				v = v2
-			}
-			return v.Addr().Interface().(isZeroer).IsZero()
+		if !v.CanAddr() {
+			v2 := reflect.New(v.Type()).Elem()
+			v2.Set(v)
+			v = v2
 		}
+		return v.Addr().Interface().(isZeroer).IsZero()
 	}
-	return nil
+	return v.IsZero()
 }
 
 const hexDigits = "0123456789abcdef"
@@ -778,30 +800,6 @@ func appendString(dst []byte, s string, html bool) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
-}
-
-// appendHTMLEscaped escapes '<', '>', '&', U+2028 and U+2029 in b in place
-// of json's HTMLEscape (b holds no other JSON syntax).
-func appendHTMLEscaped(b []byte) []byte {
-	var out []byte
-	start := 0
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c == '<' || c == '>' || c == '&' {
-			out = append(out, b[start:i]...)
-			out = append(out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			start = i + 1
-		}
-		if c == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && b[i+2]&^1 == 0xA8 {
-			out = append(out, b[start:i]...)
-			out = append(out, '\\', 'u', '2', '0', '2', hexDigits[b[i+2]&0xF])
-			start = i + 3
-		}
-	}
-	if out == nil {
-		return b
-	}
-	return append(out, b[start:]...)
 }
 
 // appendCompact appends the JSON document src without the whitespace

@@ -310,8 +310,14 @@ func TestEncodeValues(t *testing.T) {
 	// a cycle is an error, not a stack overflow
 	n := &node{Name: "loop"}
 	n.Next = n
-	if _, err := appendJSON(nil, n); err == nil || !strings.Contains(err.Error(), "cycle") {
-		t.Errorf("cycle: %v", err)
+	sl := make([]any, 1)
+	sl[0] = sl
+	m := map[string]any{}
+	m["m"] = m
+	for _, v := range []any{n, sl, m} {
+		if _, err := appendJSON(nil, v); err == nil || !strings.Contains(err.Error(), "cycle") {
+			t.Errorf("cycle through %T: %v", v, err)
+		}
 	}
 	// errors read as encoding/json's
 	for _, v := range []any{math.NaN(), make(chan int), []float64{math.Inf(-1)}} {
