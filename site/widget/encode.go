@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -32,6 +33,9 @@ import (
 // appendJSON appends the JSON encoding of v to dst: the bytes
 // json.Marshal(v) returns. On an error dst is returned unchanged.
 func appendJSON(dst []byte, v any) ([]byte, error) {
+	if dst == nil {
+		dst = make([]byte, 0, 512)
+	}
 	e := encoder{b: dst}
 	if err := e.value(reflect.ValueOf(v), false); err != nil {
 		return dst, err
@@ -74,10 +78,28 @@ var (
 
 // typeInfo is what the encoder needs to know of a type, computed once.
 type typeInfo struct {
+	t                                      reflect.Type
+	kind                                   reflect.Kind
 	ptrMarshaler, marshaler, ptrText, text bool
 	number                                 bool // encoding/json's Number
 	byteSlice                              bool // base64
-	fields                                 []encField
+	fields                                 []*encField
+	elem                                   lazyInfo // of the elements, the pointee
+}
+
+// lazyInfo is the typeInfo of a type, found on first use (a type may
+// refer to itself).
+type lazyInfo struct {
+	p atomic.Pointer[typeInfo]
+}
+
+func (l *lazyInfo) get(t reflect.Type) *typeInfo {
+	if ti := l.p.Load(); ti != nil {
+		return ti
+	}
+	ti := infoOf(t)
+	l.p.Store(ti)
+	return ti
 }
 
 type encField struct {
@@ -88,7 +110,8 @@ type encField struct {
 	typ       reflect.Type
 	omitEmpty bool
 	omitZero  bool
-	declared  reflect.Type // the field's type, for omitzero
+	declared  reflect.Type // the field's type
+	info      lazyInfo     // of declared
 	quoted    bool
 }
 
@@ -101,6 +124,8 @@ func infoOf(t reflect.Type) *typeInfo {
 		return ti.(*typeInfo)
 	}
 	ti := &typeInfo{
+		t:         t,
+		kind:      t.Kind(),
 		marshaler: t.Implements(marshalerType),
 		text:      t.Implements(textMarshalerType),
 		number:    t.Kind() == reflect.String && t.Name() == "Number" && t.PkgPath() == "encoding/json",
@@ -139,8 +164,12 @@ func (e *encoder) value(v reflect.Value, quoted bool) error {
 		e.null()
 		return nil
 	}
-	t := v.Type()
-	ti := infoOf(t)
+	return e.typed(v, infoOf(v.Type()), quoted)
+}
+
+// typed writes v, of the type ti describes.
+func (e *encoder) typed(v reflect.Value, ti *typeInfo, quoted bool) error {
+	t := ti.t
 	// the order of encoding/json's newTypeEncoder: a method on the pointer
 	// is used only when the value is addressable
 	allowAddr := true
@@ -159,7 +188,7 @@ func (e *encoder) value(v reflect.Value, quoted bool) error {
 	if ti.text {
 		return e.marshalText(v, t)
 	}
-	switch t.Kind() {
+	switch ti.kind {
 	case reflect.Bool:
 		e.quote(quoted)
 		e.b = strconv.AppendBool(e.b, v.Bool())
@@ -187,7 +216,7 @@ func (e *encoder) value(v reflect.Value, quoted bool) error {
 	case reflect.Struct:
 		return e.structValue(v, ti)
 	case reflect.Map:
-		return e.mapValue(v)
+		return e.mapValue(v, ti)
 	case reflect.Slice:
 		if v.IsNil() {
 			e.null()
@@ -199,25 +228,27 @@ func (e *encoder) value(v reflect.Value, quoted bool) error {
 			e.b = append(e.b, '"')
 			return nil
 		}
-		done, err := e.enter(v, seenKey{v.UnsafePointer(), t, v.Len()})
-		if err != nil {
+		key := seenKey{v.UnsafePointer(), t, v.Len()}
+		if err := e.enter(key); err != nil {
 			return err
 		}
-		defer done()
-		return e.array(v)
+		err := e.array(v, ti)
+		e.leave(key)
+		return err
 	case reflect.Array:
-		return e.array(v)
+		return e.array(v, ti)
 	case reflect.Pointer:
 		if v.IsNil() {
 			e.null()
 			return nil
 		}
-		done, err := e.enter(v, seenKey{v.UnsafePointer(), t, 0})
-		if err != nil {
+		key := seenKey{v.UnsafePointer(), t, 0}
+		if err := e.enter(key); err != nil {
 			return err
 		}
-		defer done()
-		return e.value(v.Elem(), quoted) // encoding/json passes ,string on through a pointer
+		err := e.typed(v.Elem(), ti.elem.get(t.Elem()), quoted) // encoding/json passes ,string on through a pointer
+		e.leave(key)
+		return err
 	default:
 		return unsupportedType(t)
 	}
@@ -225,22 +256,29 @@ func (e *encoder) value(v reflect.Value, quoted bool) error {
 }
 
 // enter counts one more level of pointers, maps or slices and, past
-// startDetectingCycles of them, refuses a pointer already being encoded;
-// done undoes it.
-func (e *encoder) enter(v reflect.Value, key seenKey) (done func(), err error) {
+// startDetectingCycles of them, refuses one already being encoded; leave
+// undoes it.
+func (e *encoder) enter(key seenKey) error {
 	e.ptrLevel++
 	if e.ptrLevel <= startDetectingCycles {
-		return func() { e.ptrLevel-- }, nil
+		return nil
 	}
 	if _, ok := e.ptrSeen[key]; ok {
 		e.ptrLevel--
-		return nil, fmt.Errorf("json: unsupported value: encountered a cycle via %s", v.Type())
+		return fmt.Errorf("json: unsupported value: encountered a cycle via %s", key.typ)
 	}
 	if e.ptrSeen == nil {
 		e.ptrSeen = map[seenKey]struct{}{}
 	}
 	e.ptrSeen[key] = struct{}{}
-	return func() { delete(e.ptrSeen, key); e.ptrLevel-- }, nil
+	return nil
+}
+
+func (e *encoder) leave(key seenKey) {
+	if e.ptrLevel > startDetectingCycles {
+		delete(e.ptrSeen, key)
+	}
+	e.ptrLevel--
 }
 
 func (e *encoder) quote(quoted bool) {
@@ -378,15 +416,15 @@ func isValidNumber(s string) bool {
 	return s == ""
 }
 
-func (e *encoder) array(v reflect.Value) error {
-	e.b = append(e.b, '[')
+func (e *encoder) array(v reflect.Value, ti *typeInfo) error {
 	n := v.Len()
+	e.b = append(e.b, '[')
 	// the lists of numbers of the results (100000 histogram bins) skip
 	// reflection per element; named types may have methods, so only
 	// these exact types
-	if v.CanInterface() {
-		switch xs := v.Interface().(type) {
-		case []float64:
+	if ti.kind == reflect.Slice {
+		if xs, ok := reflect.TypeAssert[[]float64](v); ok {
+			e.grow(len(xs) * 8)
 			for i, x := range xs {
 				if i > 0 {
 					e.b = append(e.b, ',')
@@ -397,7 +435,9 @@ func (e *encoder) array(v reflect.Value) error {
 			}
 			e.b = append(e.b, ']')
 			return nil
-		case []int:
+		}
+		if xs, ok := reflect.TypeAssert[[]int](v); ok {
+			e.grow(len(xs) * 4)
 			for i, x := range xs {
 				if i > 0 {
 					e.b = append(e.b, ',')
@@ -406,7 +446,9 @@ func (e *encoder) array(v reflect.Value) error {
 			}
 			e.b = append(e.b, ']')
 			return nil
-		case []int64:
+		}
+		if xs, ok := reflect.TypeAssert[[]int64](v); ok {
+			e.grow(len(xs) * 4)
 			for i, x := range xs {
 				if i > 0 {
 					e.b = append(e.b, ',')
@@ -417,11 +459,12 @@ func (e *encoder) array(v reflect.Value) error {
 			return nil
 		}
 	}
+	elem := ti.elem.get(ti.t.Elem())
 	for i := range n {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		if err := e.value(v.Index(i), false); err != nil {
+		if err := e.typed(v.Index(i), elem, false); err != nil {
 			return err
 		}
 	}
@@ -429,8 +472,18 @@ func (e *encoder) array(v reflect.Value) error {
 	return nil
 }
 
-func (e *encoder) mapValue(v reflect.Value) error {
-	t := v.Type()
+// grow makes room for about n more bytes at once, so that a long list
+// does not grow the buffer step by step.
+func (e *encoder) grow(n int) {
+	if cap(e.b)-len(e.b) < n {
+		b := make([]byte, len(e.b), 2*cap(e.b)+n)
+		copy(b, e.b)
+		e.b = b
+	}
+}
+
+func (e *encoder) mapValue(v reflect.Value, ti *typeInfo) error {
+	t := ti.t
 	switch t.Key().Kind() {
 	case reflect.String,
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -444,11 +497,11 @@ func (e *encoder) mapValue(v reflect.Value) error {
 		e.null()
 		return nil
 	}
-	done, err := e.enter(v, seenKey{v.UnsafePointer(), t, 0})
-	if err != nil {
+	key := seenKey{v.UnsafePointer(), t, 0}
+	if err := e.enter(key); err != nil {
 		return err
 	}
-	defer done()
+	defer e.leave(key)
 	type entry struct {
 		key string
 		val reflect.Value
@@ -463,6 +516,7 @@ func (e *encoder) mapValue(v reflect.Value) error {
 	}
 	heapSort(len(entries), func(i, j int) bool { return entries[i].key < entries[j].key },
 		func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
+	elem := ti.elem.get(t.Elem())
 	e.b = append(e.b, '{')
 	for i, en := range entries {
 		if i > 0 {
@@ -470,7 +524,7 @@ func (e *encoder) mapValue(v reflect.Value) error {
 		}
 		e.b = appendString(e.b, en.key, true)
 		e.b = append(e.b, ':')
-		if err := e.value(en.val, false); err != nil {
+		if err := e.typed(en.val, elem, false); err != nil {
 			return err
 		}
 	}
@@ -500,8 +554,7 @@ func keyName(k reflect.Value) (string, error) {
 func (e *encoder) structValue(v reflect.Value, ti *typeInfo) error {
 	next := byte('{')
 fields:
-	for i := range ti.fields {
-		f := &ti.fields[i]
+	for _, f := range ti.fields {
 		fv := v
 		for _, j := range f.index {
 			if fv.Kind() == reflect.Pointer {
@@ -518,7 +571,7 @@ fields:
 		e.b = append(e.b, next)
 		next = ','
 		e.b = append(e.b, f.key...)
-		if err := e.value(fv, f.quoted); err != nil {
+		if err := e.typed(fv, f.info.get(f.declared), f.quoted); err != nil {
 			return err
 		}
 	}
@@ -547,12 +600,12 @@ func isEmptyValue(v reflect.Value) bool {
 // structFields lists the JSON fields of struct type t in encoding/json's
 // order: its typeFields (breadth first through embedded structs, the
 // dominant field of each name, by index).
-func structFields(t reflect.Type) []encField {
-	var current []encField
-	next := []encField{{typ: t}}
+func structFields(t reflect.Type) []*encField {
+	var current []*encField
+	next := []*encField{{typ: t}}
 	var count, nextCount map[reflect.Type]int
 	visited := map[reflect.Type]bool{}
-	var fields []encField
+	var fields []*encField
 	for len(next) > 0 {
 		current, next = next, current[:0]
 		count, nextCount = nextCount, map[reflect.Type]int{}
@@ -605,7 +658,7 @@ func structFields(t reflect.Type) []encField {
 					if name == "" {
 						name = sf.Name
 					}
-					fld := encField{
+					fld := &encField{
 						name:      name,
 						key:       string(append(appendString(nil, name, true), ':')), // a valid tag needs no other escape than <>&
 						tag:       tagged,
@@ -620,19 +673,19 @@ func structFields(t reflect.Type) []encField {
 					if count[f.typ] > 1 {
 						// two embedded structs of the same type at this
 						// depth: the name is annihilated below
-						fields = append(fields, fields[len(fields)-1])
+						fields = append(fields, fld)
 					}
 					continue
 				}
 				nextCount[ft]++
 				if nextCount[ft] == 1 {
-					next = append(next, encField{name: ft.Name(), index: index, typ: ft})
+					next = append(next, &encField{name: ft.Name(), index: index, typ: ft})
 				}
 			}
 		}
 	}
 	heapSort(len(fields), func(i, j int) bool {
-		a, b := &fields[i], &fields[j]
+		a, b := fields[i], fields[j]
 		if a.name != b.name {
 			return a.name < b.name
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -387,6 +388,69 @@ func FuzzSplitList(f *testing.F) {
 			if !bytes.Equal(got[i], want[i]) {
 				t.Fatalf("splitList(%q)[%d] = %q, json.Unmarshal: %q", b, i, got[i], want[i])
 			}
+		}
+	})
+}
+
+// BenchmarkEncode compares appendJSON with json.Marshal on each
+// calculator's result at its defaults and on the largest histogram.
+func BenchmarkEncode(b *testing.B) {
+	reg := calc.New()
+	type named struct {
+		name string
+		res  any
+	}
+	var all []named
+	for _, c := range reg.List() {
+		res, err := c.Compute(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		all = append(all, named{c.Name, res})
+	}
+	c, _ := reg.Lookup("jitter")
+	big, err := c.Compute(url.Values{"width_ms": {"0.001"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	all = append(all, named{"jitter-100000-bins", big})
+	for _, n := range all {
+		b.Run(n.name+"/appendJSON", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := appendJSON(nil, n.res); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(n.name+"/json.Marshal", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := json.Marshal(n.res); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// decodeNodes reads a call tree as json.Unmarshal into []treeNode does.
+func FuzzDecodeNodes(f *testing.F) {
+	for _, s := range []string{
+		`[{"level":0,"index":0,"parent":-1,"attempt":0},{"level":1,"index":0,"parent":0,"attempt":1}]`,
+		`[{"LEVEL":2,"Index":-0,"parent":null,"x":{"level":9}},null]`, `[{"level":1,"level":2}]`, `[{"le\u0076el":3}]`,
+		`[{"level":1.0}]`, `[{"level":1e2}]`, `[{"level":"1"}]`, `[{"level":true}]`, `[{"level":[1]}]`, `[5]`, `["x"]`, `[[]]`,
+		`[{"level":99999999999999999999}]`, `[{"level":-9223372036854775808}]`, `[{"level":9223372036854775807}]`, `[]`, `{}`, `null`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) || len(bytes.TrimSpace(b)) == 0 || bytes.TrimSpace(b)[0] != '[' {
+			return // decodeNodes reads a list of a valid result
+		}
+		var want []treeNode
+		werr := json.Unmarshal(b, &want)
+		got, ok := decodeNodes(b)
+		if (werr == nil) != ok || ok && !slices.Equal(got, want) {
+			t.Fatalf("decodeNodes(%q) = %v %v; json.Unmarshal: %v %v", b, got, ok, want, werr)
 		}
 	})
 }

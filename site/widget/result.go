@@ -83,31 +83,42 @@ func rawMessage(r any) ([]byte, bool) {
 
 // splitObject splits a valid JSON object into its members, in order.
 func splitObject(b []byte) ([]field, bool) {
+	var list []field
+	if len(b) < 1<<12 {
+		list = make([]field, 0, bytes.Count(b, []byte{':'})) // an upper bound that fits small objects
+	}
+	ok := eachMember(b, func(key, val []byte) bool {
+		name, ok := canonjson.Unquote(key)
+		list = append(list, field{name, val})
+		return ok
+	})
+	return list, ok
+}
+
+// eachMember calls fn with the key (a string literal, quotes included) and
+// the value of each member of the valid JSON object b, in order, until fn
+// returns false; it returns false when b is not an object or fn did.
+func eachMember(b []byte, fn func(key, val []byte) bool) bool {
 	b = bytes.TrimSpace(b)
 	if len(b) < 2 || b[0] != '{' {
-		return nil, false
-	}
-	var list []field
-	if n := bytes.Count(b, []byte{':'}); n > 0 && len(b) < 1<<12 {
-		list = make([]field, 0, n) // an upper bound that fits small objects
+		return false
 	}
 	i := skipSpace(b, 1)
 	for i < len(b) && b[i] != '}' {
 		kEnd := skipValue(b, i)
-		name, ok := canonjson.Unquote(b[i:kEnd])
-		if !ok {
-			return nil, false
-		}
+		key := b[i:kEnd]
 		i = skipSpace(b, kEnd)
 		i = skipSpace(b, i+1) // ':'
 		vEnd := skipValue(b, i)
-		list = append(list, field{name, bytes.TrimSpace(b[i:vEnd])})
+		if !fn(key, bytes.TrimSpace(b[i:vEnd])) {
+			return false
+		}
 		i = skipSpace(b, vEnd)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)
 		}
 	}
-	return list, true
+	return true
 }
 
 // splitList splits a valid JSON array into its elements (what

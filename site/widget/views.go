@@ -1,12 +1,14 @@
 package widget
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"retrylab/calc"
+	"retrylab/core/canonjson"
 	"retrylab/core/fmath"
 	"retrylab/core/retry"
 	"retrylab/site/locale"
@@ -394,33 +396,60 @@ func decodeNodes(raw []byte) ([]treeNode, bool) {
 		if string(el) == "null" {
 			continue
 		}
-		members, ok := splitObject(el)
+		n := &nodes[i]
+		ok := eachMember(el, func(key, val []byte) bool {
+			name := key[1 : len(key)-1]
+			if bytes.IndexByte(name, '\\') >= 0 {
+				s, _ := canonjson.Unquote(key)
+				name = []byte(s)
+			}
+			var dst *int
+			switch {
+			case bytes.EqualFold(name, []byte("level")):
+				dst = &n.Level
+			case bytes.EqualFold(name, []byte("index")):
+				dst = &n.Index
+			case bytes.EqualFold(name, []byte("parent")):
+				dst = &n.Parent
+			default:
+				return true
+			}
+			if string(val) == "null" {
+				return true
+			}
+			v, ok := jsonInt(val)
+			*dst = v
+			return ok
+		})
 		if !ok {
 			return nil, false
 		}
-		for _, m := range members {
-			var dst *int
-			switch strings.ToLower(m.Name) {
-			case "level":
-				dst = &nodes[i].Level
-			case "index":
-				dst = &nodes[i].Index
-			case "parent":
-				dst = &nodes[i].Parent
-			default:
-				continue
-			}
-			if string(m.Raw) == "null" {
-				continue
-			}
-			n, err := strconv.Atoi(string(m.Raw))
-			if err != nil || m.Raw[0] == '+' {
-				return nil, false
-			}
-			*dst = n
-		}
 	}
 	return nodes, true
+}
+
+// jsonInt reads a JSON number that json.Unmarshal accepts into an int: an
+// integer literal within int's range.
+func jsonInt(b []byte) (int, bool) {
+	digits := b
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		n, err := strconv.ParseInt(string(b), 10, 0)
+		return int(n), err == nil && len(digits) > 0 && digits[0] != '+'
+	}
+	n := 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if len(digits) < len(b) {
+		n = -n
+	}
+	return n, true
 }
 
 // writeTree draws the call tree: the request at the top, each call below
