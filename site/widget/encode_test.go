@@ -156,30 +156,33 @@ type tagWins struct {
 }
 
 type kinds struct {
-	B     bool           `json:"b"`
-	I     int            `json:"i"`
-	I8    int8           `json:"i8"`
-	I16   int16          `json:"i16"`
-	I32   int32          `json:"i32"`
-	I64   int64          `json:"i64"`
-	U     uint           `json:"u"`
-	U8    uint8          `json:"u8"`
-	U16   uint16         `json:"u16"`
-	U32   uint32         `json:"u32"`
-	U64   uint64         `json:"u64"`
-	Ptr   uintptr        `json:"ptr"`
-	F32   float32        `json:"f32"`
-	F64   float64        `json:"f64"`
-	S     string         `json:"s"`
-	Skip  int            `json:"-"`
-	Dash  int            `json:"-,"`
-	Bad   int            `json:"a\"b"`
-	Plain int            // Go name
-	Q     int            `json:"q,string"`
-	QF    float64        `json:"qf,string"`
-	QB    bool           `json:"qb,string"`
-	QS    string         `json:"qs,string"`
-	QP    *int           `json:"qp,string"`
+	B    bool    `json:"b"`
+	I    int     `json:"i"`
+	I8   int8    `json:"i8"`
+	I16  int16   `json:"i16"`
+	I32  int32   `json:"i32"`
+	I64  int64   `json:"i64"`
+	U    uint    `json:"u"`
+	U8   uint8   `json:"u8"`
+	U16  uint16  `json:"u16"`
+	U32  uint32  `json:"u32"`
+	U64  uint64  `json:"u64"`
+	Ptr  uintptr `json:"ptr"`
+	F32  float32 `json:"f32"`
+	F64  float64 `json:"f64"`
+	S    string  `json:"s"`
+	Skip int     `json:"-"`
+	//lint:ignore SA5008 the name "-", as encoding/json reads it
+	Dash int `json:"-,"`
+	//lint:ignore SA5008 an invalid name: encoding/json uses the Go name
+	Bad   int     `json:"a\"b"`
+	Plain int     // Go name
+	Q     int     `json:"q,string"`
+	QF    float64 `json:"qf,string"`
+	QB    bool    `json:"qb,string"`
+	QS    string  `json:"qs,string"`
+	QP    *int    `json:"qp,string"`
+	//lint:ignore SA5008 ,string on a list: encoding/json ignores it
 	QL    []int          `json:"ql,string"`
 	Esc   int            `json:"<&>"`
 	IF    any            `json:"if"`
@@ -195,6 +198,7 @@ type kinds struct {
 	Raw   json.RawMessage
 	Num   json.Number
 	Time  time.Time
+	//lint:ignore U1000 an unexported field, which the encoders skip
 	unexp int
 }
 
@@ -301,7 +305,7 @@ func TestEncodeValues(t *testing.T) {
 		{"error bad MarshalJSON", badJSON{}},
 		{"error MarshalJSON", []errJSON{{}}},
 		{"error MarshalText", errText{}},
-		{"error MarshalText key", map[errTextKey]int{{}: 1}},
+		{"error MarshalText key", map[errTextKey]int{{a: [1]int{1}}: 1}},
 		{"error json.Number", json.Number("1.")},
 		{"error invalid RawMessage", json.RawMessage(`{"a":`)},
 	}
@@ -330,7 +334,7 @@ func TestEncodeValues(t *testing.T) {
 	}
 }
 
-type errTextKey struct{ a [1]int }
+type errTextKey struct{ a [1]int } // an array: not a key kind json takes without MarshalText
 
 func (errTextKey) MarshalText() ([]byte, error) { return nil, errors.New("refused") }
 
@@ -355,7 +359,7 @@ func FuzzEncode(f *testing.F) {
 	f.Add(math.Float64bits(1e21), "<&>\u2028\u2029", []byte(`{"a" : [1, 2]}`))
 	f.Add(math.Float64bits(9.999999e-7), "\xff\x00é", []byte(`"\ud800"`))
 	f.Add(math.Float64bits(math.NaN()), "a\"b\\c", []byte(`nul`))
-	f.Add(math.Float64bits(-0.0), "💩\x7f", []byte(" 1e400 "))
+	f.Add(math.Float64bits(math.Copysign(0, -1)), "💩\x7f", []byte(" 1e400 "))
 	f.Fuzz(func(t *testing.T, bits uint64, s string, raw []byte) {
 		x := math.Float64frombits(bits)
 		v := floatsAndStrings{F: x, F32: float32(x), QF: x, S: s, QS: s,
