@@ -123,8 +123,80 @@
   var script = document.currentScript;
   var early = null;
   if (script && script.getAttribute('data-wasm') && script.getAttribute('data-wasm-exec')) {
-    early = { wasm: script.getAttribute('data-wasm'), wasm_exec: script.getAttribute('data-wasm-exec') };
+    early = { wasm: script.getAttribute('data-wasm'), wasm_exec: script.getAttribute('data-wasm-exec'),
+      worker: script.getAttribute('data-worker') };
     if (hasWasm()) { load(early); }
+  }
+
+  // The worker (playground-worker.js) in which the Go program computes its
+  // heavy widgets: started when first needed, with the module compiled
+  // here. retrylabCompute(request, callback) posts a request and returns
+  // true, or returns false when this browser cannot run the worker (the
+  // widget then computes on the main thread). callback receives the
+  // worker's answer, {unavailable: true} if the worker could not start, or
+  // {panic} if it stopped.
+  var compiled = null;   // the WebAssembly.Module
+  var workerSrc = null;  // {url, exec, data}
+  var worker = null, workerReady = false, workerDead = false;
+  var pending = {}, nextID = 1;
+  function settle(ans) {
+    var p = pending;
+    pending = {};
+    for (var id in p) { if (Object.prototype.hasOwnProperty.call(p, id)) { p[id](ans); } }
+  }
+  function workerStopped(why) {
+    var wasReady = workerReady;
+    if (worker) { worker.terminate(); }
+    worker = null;
+    workerReady = false;
+    if (wasReady) {
+      settle({ panic: 'the worker stopped' + (why ? ': ' + why : '') });
+    } else {
+      workerDead = true;
+      settle({ unavailable: true });
+    }
+  }
+  function startWorker() {
+    worker = new Worker(workerSrc.url);
+    worker.onmessage = function (ev) {
+      var m = ev.data || {};
+      if (m.type === 'ready') { workerReady = true; return; }
+      if (m.type === 'exit') { workerStopped(m.error); return; }
+      var cb = pending[m.id];
+      delete pending[m.id];
+      if (cb) { cb(m); }
+    };
+    worker.onerror = function (ev) {
+      if (ev && ev.preventDefault) { ev.preventDefault(); }
+      workerStopped(ev && ev.message);
+    };
+    worker.postMessage({ type: 'init', module: compiled, exec: workerSrc.exec, data: workerSrc.data });
+  }
+  function canWork() {
+    return !workerDead && compiled && workerSrc && workerSrc.url;
+  }
+  if (typeof Worker === 'function') {
+    window.retrylabCompute = function (req, cb) {
+      if (!canWork()) { return false; }
+      if (!worker) {
+        try { startWorker(); } catch (e) { workerDead = true; worker = null; return false; }
+      }
+      var id = nextID++;
+      req.id = id;
+      pending[id] = cb;
+      worker.postMessage(req);
+      return true;
+    };
+    // The Go program asks for the worker ahead of the first heavy
+    // recompute, once the page is idle.
+    window.retrylabWarmWorker = function () {
+      var go = function () {
+        if (!worker && canWork()) {
+          try { startWorker(); } catch (e) { workerDead = true; worker = null; }
+        }
+      };
+      if (window.requestIdleCallback) { window.requestIdleCallback(go, { timeout: 2000 }); } else { setTimeout(go, 500); }
+    };
   }
 
   function startPlayground() {
@@ -143,6 +215,9 @@
     setLoading(true);
     var l = load(src);
     Promise.all([l.module, l.exec]).then(function (r) {
+      compiled = r[0];
+      var el = document.getElementById('retrylab-data');
+      workerSrc = { url: src.worker || pageData().worker, exec: src.wasm_exec, data: el ? el.textContent : '' };
       var go = new window.Go();
       return WebAssembly.instantiate(r[0], go.importObject).then(function (instance) {
         mark('instantiated');

@@ -5,7 +5,8 @@ package assets
 
 import "embed"
 
-// FS holds style.css, print.css, theme.js, app.js and favicon.svg.
+// FS holds style.css, print.css, theme.js, app.js, favicon.svg and
+// playground-worker.js (the Web Worker of the playground's heavy widgets).
 //
-//go:embed style.css print.css theme.js app.js favicon.svg
+//go:embed style.css print.css theme.js app.js favicon.svg playground-worker.js
 var FS embed.FS

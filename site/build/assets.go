@@ -62,6 +62,11 @@ func (b *builder) assets() error {
 	if b.cfg.Wasm != nil && b.cfg.WasmExec != nil {
 		add("playground.wasm", b.cfg.Wasm)
 		add("wasm_exec.js", b.cfg.WasmExec)
+		worker, err := read("playground-worker.js")
+		if err != nil {
+			return err
+		}
+		add("playground-worker.js", worker)
 	}
 	return b.embedAssets() // embeds and the classroom (embed.go)
 }

@@ -52,7 +52,7 @@ func (b *builder) embeds() error {
 			if err != nil {
 				return fmt.Errorf("build: embed of %s (%s): %v", c.Name, lang, err)
 			}
-			data, err := json.Marshal(pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"],
+			data, err := json.Marshal(pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"], Worker: b.asset["playground-worker.js"],
 				Locale:  b.calcLocale(loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."), c.Name),
 				Widgets: []widgetData{{ID: c.Name, Calc: c.Name, Defaults: "", Views: strings.Join(widget.DefaultViews(c), ",")}}})
 			if err != nil {

@@ -18,7 +18,10 @@ import (
 
 // CSP is the Content-Security-Policy of every page (the meta tag). The
 // HTTP header adds frame-ancestors, which a meta tag cannot carry.
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'"
+// worker-src 'self' lets the playground run its worker
+// (playground-worker.js); default-src would allow it too, but a policy
+// that tightens script-src must keep it.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'"
 
 //go:embed templates/*.html
 var templateFS embed.FS
@@ -149,6 +152,7 @@ type pageData struct {
 	API      string        `json:"api"`
 	Wasm     string        `json:"wasm,omitempty"`
 	WasmExec string        `json:"wasm_exec,omitempty"`
+	Worker   string        `json:"worker,omitempty"`
 	Locale   locale.Locale `json:"locale"`
 	Widgets  []widgetData  `json:"widgets"`
 }
@@ -198,7 +202,7 @@ func (b *builder) render() error {
 			}
 			v.OGTitle = p.Meta.Title
 			data := pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"],
-				Widgets: []widgetData{}}
+				Worker: b.asset["playground-worker.js"], Widgets: []widgetData{}}
 			var calcs []string
 			for _, w := range p.Widgets {
 				calcs = append(calcs, w.Calc.Name)

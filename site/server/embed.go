@@ -12,7 +12,7 @@ import (
 
 // EmbedCSP is the policy of the embed pages (LANG/embed/…): the pages'
 // policy, but any site may frame them. They carry no X-Frame-Options.
-const EmbedCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *"
+const EmbedCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *"
 
 // SVGCSP is the policy of a chart image (LANG/charts/NAME.svg and
 // /api/v1/NAME.svg): nothing to load, no script, its own style element.

@@ -32,7 +32,7 @@ type Config struct {
 
 // PageCSP is the Content-Security-Policy header of every response: the
 // pages' meta policy plus frame-ancestors, which only a header can carry.
-const PageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+const PageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 // Cache lifetimes.
 const (

@@ -20,7 +20,6 @@
 package main
 
 import (
-	"encoding/json"
 	"net/url"
 	"strconv"
 	"syscall/js"
@@ -43,14 +42,22 @@ type app struct {
 	// end of parse+run and of render, for the breakdown of a recompute.
 	perf js.Value
 	laps []float64
+
+	// worker is false once the page's loader said that it cannot run the
+	// worker (site/assets/app.js, retrylabCompute): every widget then
+	// computes on the main thread.
+	worker bool
 }
 
 // lap records the end of step i of a recompute while benchmarking.
 func (a *app) lap(i int) {
 	if a.laps != nil {
-		a.laps[i] = a.perf.Call("now").Float()
+		a.laps[i] = a.now()
 	}
 }
+
+// now is performance.now(), in ms.
+func (a *app) now() float64 { return a.perf.Call("now").Float() }
 
 // mark sets performance.mark("retrylab:"+name), a step of loading that
 // `make bench` reports.
@@ -61,8 +68,13 @@ func mark(name string) {
 }
 
 func main() {
+	if workerMode() {
+		workerMain()
+		return
+	}
 	mark("main")
-	a := &app{byID: map[string]*widget{}}
+	a := &app{byID: map[string]*widget{}, perf: js.Global().Get("performance")}
+	a.worker = js.Global().Get("retrylabCompute").Type() == js.TypeFunction
 	reg := calc.New()
 	q := a.query()
 	for _, root := range dom.Document().QuerySelectorAll("[data-widget]") {
@@ -96,7 +108,7 @@ func main() {
 			if len(args) > 0 {
 				if w := a.byID[args[0].String()]; w != nil {
 					w.forcePanic = true
-					w.recompute()
+					w.recompute(modeNone)
 				}
 			}
 			return nil
@@ -104,6 +116,18 @@ func main() {
 	}
 	if q.Get("bench") == "1" {
 		js.Global().Set("__retrylabBench", js.FuncOf(a.bench))
+	}
+	if a.worker {
+		for _, w := range a.widgets {
+			if heavy[w.calc.Name] {
+				// start the worker once the page is idle, before the first
+				// heavy recompute needs it
+				if warm := js.Global().Get("retrylabWarmWorker"); warm.Type() == js.TypeFunction {
+					warm.Invoke()
+				}
+				break
+			}
+		}
 	}
 	mark("hydrated")
 	// site/assets/app.js clears the widgets' loading state and marks
@@ -135,21 +159,22 @@ func pageLocale() locale.Locale {
 	if !el.Ok() {
 		return locale.Locale{Lang: lang}
 	}
-	var data struct {
-		Lang    string
-		Strings map[string]string
-		Locale  *locale.Locale
-	}
-	if json.Unmarshal([]byte(el.Text()), &data) != nil {
+	return localeFrom(el.Text(), lang)
+}
+
+// localeFrom decodes the locale of the page data text (docs/dom.md) with
+// locale.ParsePageData, which reads it as encoding/json would without
+// linking encoding/json into the module; lang is the language when the
+// data names none.
+func localeFrom(text, lang string) locale.Locale {
+	l, err := locale.ParsePageData([]byte(text))
+	if err != nil {
 		return locale.Locale{Lang: lang}
 	}
-	if data.Locale != nil {
-		return *data.Locale
+	if l.Lang == "" {
+		l.Lang = lang
 	}
-	if data.Lang == "" {
-		data.Lang = lang
-	}
-	return locale.Locale{Lang: data.Lang, Strings: data.Strings}
+	return l
 }
 
 // query parses location.search.
@@ -203,18 +228,10 @@ func (a *app) schedule(w *widget) {
 // writes the live state into the current history entry.
 func (a *app) onFrame() {
 	a.frame = false
-	changed := false
 	for _, w := range a.widgets {
 		if w.dirty {
-			a.guard(w, func() {
-				if w.recompute() {
-					changed = true
-				}
-			})
+			a.guard(w, func() { w.recompute(modeReplace) })
 		}
-	}
-	if changed {
-		a.replace(encodeSearch(a.state()))
 	}
 }
 
@@ -288,7 +305,6 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 		return result
 	}
 	values = overlay(w.page, values)
-	a.perf = js.Global().Get("performance")
 	a.laps = make([]float64, 2)
 	defer func() { a.laps = nil }()
 	n := args[2].Int()

@@ -5,6 +5,7 @@ package main
 import (
 	"net/url"
 	"strings"
+	"syscall/js"
 
 	"retrylab/calc"
 	"retrylab/wasm/playground/internal/dom"
@@ -27,6 +28,7 @@ type widget struct {
 	out   dom.Element // div[data-output]
 	views []string
 	cites []citation // output[data-cite^="ID."] anywhere in the page
+	specs []citeSpec // their fields and formats
 
 	page      url.Values // the page's values (data-defaults + declared defaults)
 	pageCanon url.Values // their canonical text
@@ -38,7 +40,44 @@ type widget struct {
 
 	dirty      bool // an input is waiting for the next animation frame
 	forcePanic bool // test hook: every recompute panics (?debug-panic=ID)
+
+	// Recomputes in the worker (remote): see update.
+	cost     float64  // ms the last recompute took (in the worker: its compute)
+	seq      int      // counts the states asked for; an answer to an older one is stale
+	inflight *request // the request the worker is computing, nil when none
+	queued   *request // the newest state, sent when the answer in flight arrives
+	answer   js.Func  // receives the worker's answers
+	noteFn   js.Func  // shows the "computing…" note if the answer is still awaited
+	note     dom.Element
 }
+
+// mode says what a new result does to history.
+type mode int
+
+const (
+	modeNone    mode = iota // apply a state (load, back/forward): history stays
+	modeReplace             // a control moves: the current entry follows
+	modeCommit              // a change is done: a new entry
+)
+
+// request is one recompute sent to the worker.
+type request struct {
+	seq    int
+	values url.Values
+	canon  url.Values // the canonical text, for the URL state
+	mode   mode
+	over   url.Values // the URL's state when applying one (kept in the URL if refused)
+}
+
+// frameMS is one frame at 60 Hz: a widget whose last recompute took
+// longer computes in the worker.
+const frameMS = 16
+
+// heavy are the calculators whose recompute takes more than a frame even
+// at the article's values (make bench: dispatch, p95 42 ms at its
+// defaults, about a second at its largest): they always compute in the
+// worker.
+var heavy = map[string]bool{"dispatch": true}
 
 // control returns the form control that holds parameter name (Ok false
 // when the form has none).
@@ -118,19 +157,54 @@ func (w *widget) onInput(target dom.Element) {
 	w.app.schedule(w)
 }
 
-// recompute reads the form, computes and renders. It reports whether a new
-// result is shown. A panic anywhere in it is recovered and reported in this
-// widget only.
-func (w *widget) recompute() (ok bool) {
+// recompute reads the form and updates the widget (see update).
+func (w *widget) recompute(m mode) {
 	w.dirty = false
-	return w.compute(w.readControls(), true)
+	w.update(w.readControls(), m, nil)
+}
+
+// remote reports whether the next recompute goes to the worker: the
+// calculator is heavy or the last recompute took more than a frame, and
+// the page can run the worker.
+func (w *widget) remote() bool {
+	return w.app.worker && (heavy[w.calc.Name] || w.cost > frameMS)
+}
+
+// update recomputes the widget with values, on the main thread or in the
+// worker (remote), and then writes history as m says. over is the URL's
+// state when applying one: if the calculator refuses it, it stays in the
+// URL so that the reader can correct it.
+func (w *widget) update(values url.Values, m mode, over url.Values) {
+	if w.remote() {
+		w.post(values, m, over)
+		return
+	}
+	if w.compute(values, true) {
+		w.after(m)
+	} else if len(over) > 0 {
+		w.urlDiff = over
+	}
+}
+
+// after writes history for a new result.
+func (w *widget) after(m mode) {
+	switch m {
+	case modeReplace:
+		w.app.replace(encodeSearch(w.app.state()))
+	case modeCommit:
+		w.app.commit()
+	}
 }
 
 // compute parses values, runs the calculator and renders the output and
-// the citations. On bad input it shows the localized message beside the
-// field and keeps the last good result. record says whether the values
-// become the URL state.
+// the citations, on the main thread. On bad input it shows the localized
+// message beside the field and keeps the last good result. record says
+// whether the values become the URL state. It reports whether a new result
+// is shown. A panic anywhere in it is recovered and reported in this
+// widget only.
 func (w *widget) compute(values url.Values, record bool) (ok bool) {
+	w.seq++ // an answer of the worker still on its way is now stale
+	w.queued = nil
 	defer func() {
 		if r := recover(); r != nil {
 			ok = false
@@ -145,36 +219,205 @@ func (w *widget) compute(values url.Values, record bool) (ok bool) {
 		w.showError(err)
 		return false
 	}
-	raw, err := w.calc.Run(a)
+	t0 := w.app.now()
+	o, err := evaluate(w.calc, a, w.views, w.specs, w.app.locale(), w.app.lap)
 	if err != nil {
 		w.showError(err)
 		return false
 	}
-	res, err := decode(raw)
-	if err != nil {
-		panic(err) // a result that does not encode is a bug of the calculator
-	}
-	w.app.lap(0)
-	html, err := renderOutput(w.calc, a, res, w.views, w.app.locale())
-	if err != nil {
-		w.showError(err)
-		return false
-	}
-	w.app.lap(1)
-	w.out.SetHTML(html)
-	for _, c := range w.cites {
-		text, value, err := cite(res, c.field, c.format, w.app.locale())
-		if err != nil {
-			continue // the build checked every citation; a field missing from this result keeps its text
-		}
-		c.el.SetText(text)
-		c.el.SetAttr("data-value", value)
-	}
-	w.clearErrors()
+	w.show(o)
+	w.cost = w.app.now() - t0
 	if record {
 		w.urlDiff = diff(w.calc, w.pageCanon, canon)
 	}
 	return true
+}
+
+// show writes a rendered result into the output and the citations.
+func (w *widget) show(o outcome) {
+	w.out.SetHTML(o.html)
+	for i, c := range w.cites {
+		if o.ok[i] {
+			c.el.SetText(o.texts[i])
+			c.el.SetAttr("data-value", o.values[i])
+		}
+	}
+	w.clearErrors()
+	w.setBusy()
+}
+
+// post asks the worker for values. Bad input is refused here at once;
+// one request per widget is in flight, and an input that arrives meanwhile
+// waits as the newest state (an older waiting one is dropped).
+func (w *widget) post(values url.Values, m mode, over url.Values) {
+	w.seq++
+	r := &request{seq: w.seq, values: values, mode: m, over: over}
+	if !w.forcePanic {
+		_, canon, err := canonical(w.calc, values)
+		if err != nil {
+			w.queued = nil
+			w.showError(err)
+			if len(over) > 0 {
+				w.urlDiff = over
+			}
+			w.setBusy()
+			return
+		}
+		r.canon = canon
+	}
+	if w.inflight != nil {
+		w.queued = r
+		w.setBusy()
+		return
+	}
+	w.send(r)
+}
+
+// send hands r to the loader's worker (retrylabCompute in app.js).
+func (w *widget) send(r *request) {
+	req := js.Global().Get("Object").New()
+	req.Set("calc", w.calc.Name)
+	req.Set("query", r.values.Encode())
+	req.Set("views", strings.Join(w.views, ","))
+	cites := make([]any, len(w.specs))
+	for i, c := range w.specs {
+		cites[i] = []any{c.field, c.format}
+	}
+	req.Set("cites", js.ValueOf(cites))
+	req.Set("panic", w.forcePanic)
+	if w.answer.IsUndefined() {
+		w.answer = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) > 0 {
+				w.app.guard(w, func() { w.receive(args[0]) })
+			}
+			return nil
+		})
+	}
+	f := js.Global().Get("retrylabCompute")
+	if f.Type() != js.TypeFunction || !f.Invoke(req, w.answer).Truthy() {
+		w.app.worker = false // no worker in this browser: compute here
+		w.local(r)
+		return
+	}
+	w.inflight = r
+	w.setBusy()
+}
+
+// local computes r on the main thread (the worker could not).
+func (w *widget) local(r *request) {
+	w.inflight, w.queued = nil, nil
+	if w.compute(r.values, true) {
+		w.after(r.mode)
+	} else if len(r.over) > 0 {
+		w.urlDiff = r.over
+	}
+	w.setBusy()
+}
+
+// receive handles the worker's answer to the request in flight: a stale
+// answer (a newer state was asked for meanwhile) is dropped and the newest
+// state sent; a current one is shown like a local recompute.
+func (w *widget) receive(ans js.Value) {
+	r := w.inflight
+	w.inflight = nil
+	if r == nil {
+		return
+	}
+	if ans.Get("unavailable").Truthy() {
+		// the worker could not start: this and every later recompute run here
+		w.app.worker = false
+		if q := w.queued; q != nil {
+			r = q
+		}
+		if r.seq == w.seq {
+			w.local(r)
+		}
+		w.setBusy()
+		return
+	}
+	if r.seq != w.seq {
+		if q := w.queued; q != nil {
+			w.queued = nil
+			w.send(q)
+		}
+		w.setBusy()
+		return
+	}
+	w.cost = ans.Get("ms").Float()
+	if p := ans.Get("panic"); p.Truthy() {
+		w.showPanic(p.String())
+		w.setBusy()
+		return
+	}
+	if msg := ans.Get("message"); msg.Truthy() {
+		w.clearErrors()
+		w.showMessage(ans.Get("param").String(), msg.String())
+		w.root.SetAttr("data-error", "invalid")
+		if len(r.over) > 0 {
+			w.urlDiff = r.over
+		}
+		w.setBusy()
+		return
+	}
+	texts, values, oks := ans.Get("texts"), ans.Get("values"), ans.Get("ok")
+	o := outcome{html: ans.Get("html").String(), texts: make([]string, len(w.specs)),
+		values: make([]string, len(w.specs)), ok: make([]bool, len(w.specs))}
+	for i := range w.specs {
+		if i < oks.Length() && oks.Index(i).Truthy() {
+			o.texts[i], o.values[i], o.ok[i] = texts.Index(i).String(), values.Index(i).String(), true
+		}
+	}
+	w.show(o)
+	w.urlDiff = diff(w.calc, w.pageCanon, r.canon)
+	w.after(r.mode)
+}
+
+// setBusy shows whether the widget waits for the worker: aria-busy on
+// the output at once (the last good result stays in it), and a
+// "computing…" note (widget.computing) when the answer takes longer than
+// a glance, so that a quick answer does not flash it.
+func (w *widget) setBusy() {
+	busy := w.inflight != nil || w.queued != nil
+	if !busy {
+		if w.out.Attr("aria-busy") != "" {
+			w.out.RemoveAttr("aria-busy")
+			w.root.RemoveAttr("data-computing")
+		}
+		if w.note.Ok() {
+			w.note.SetAttr("hidden", "")
+		}
+		return
+	}
+	if w.out.Attr("aria-busy") == "true" {
+		return
+	}
+	w.out.SetAttr("aria-busy", "true")
+	w.root.SetAttr("data-computing", "")
+	if w.noteFn.IsUndefined() {
+		w.noteFn = js.FuncOf(func(js.Value, []js.Value) any {
+			w.app.guard(w, w.showNote)
+			return nil
+		})
+	}
+	js.Global().Call("setTimeout", w.noteFn, 150)
+}
+
+// showNote unhides the "computing…" note if the widget still waits.
+func (w *widget) showNote() {
+	if w.inflight == nil && w.queued == nil {
+		return
+	}
+	if !w.note.Ok() {
+		doc := dom.Document()
+		el := dom.Element{Value: doc.Call("createElement", "p")}
+		el.SetAttr("class", "widget-note")
+		el.SetAttr("data-computing-note", "")
+		el.SetAttr("role", "status")
+		el.SetText(w.app.locale().TOr("widget.computing", "Computing…"))
+		w.out.Get("parentNode").Call("insertBefore", el.Value, w.out.Value)
+		w.note = el
+	}
+	w.note.RemoveAttr("hidden")
 }
 
 // clearErrors hides every error slot and the invalid marks.
@@ -240,7 +483,8 @@ func (w *widget) showMessage(param, msg string) {
 // apply sets the widget to the page's values with the URL's overlay,
 // writes them into the form and recomputes without touching history.
 // Without URL state and with the form already at the page's values the
-// pre-rendered output stays (it is exactly what the computation gives).
+// pre-rendered output stays (it is exactly what the computation gives):
+// nothing is computed at load.
 func (w *widget) apply(q url.Values, initial bool) {
 	over := widgetQuery(q, w.id)
 	values := overlay(w.page, over)
@@ -249,22 +493,13 @@ func (w *widget) apply(q url.Values, initial bool) {
 		return
 	}
 	w.writeControls(values)
-	if w.compute(values, true) {
-		return
-	}
-	if len(over) > 0 {
-		// the URL's state was refused: it stays in the form with its message,
-		// and the URL keeps it so that the reader can correct it.
-		w.urlDiff = over
-	}
+	w.update(values, modeNone, over)
 }
 
 // reset returns to the page's values.
 func (w *widget) reset() {
 	w.writeControls(w.page)
-	if w.compute(w.page, true) {
-		w.app.commit()
-	}
+	w.update(w.page, modeCommit, nil)
 }
 
 // reseed writes a fresh random seed and recomputes.
@@ -274,9 +509,7 @@ func (w *widget) reseed() {
 		return
 	}
 	el.Set("value", randomSeed())
-	if w.recompute() {
-		w.app.commit()
-	}
+	w.recompute(modeCommit)
 }
 
 // hydrate wires the widget's form and buttons.
@@ -287,18 +520,12 @@ func (w *widget) hydrate() {
 	w.form.On("change", func(ev dom.Event) {
 		w.app.guard(w, func() {
 			w.onInput(ev.Target())
-			if w.recompute() {
-				w.app.commit()
-			}
+			w.recompute(modeCommit)
 		})
 	})
 	w.form.On("submit", func(ev dom.Event) {
 		ev.PreventDefault()
-		w.app.guard(w, func() {
-			if w.recompute() {
-				w.app.commit()
-			}
-		})
+		w.app.guard(w, func() { w.recompute(modeCommit) })
 	})
 	for _, b := range w.root.QuerySelectorAll("button[data-action]") {
 		action := b.Attr("data-action")
@@ -360,9 +587,9 @@ func newWidget(a *app, root dom.Element, reg *calc.Registry) (*widget, string) {
 		return nil, "the page's values are refused: " + err.Error()
 	}
 	for _, el := range dom.Document().QuerySelectorAll(`output[data-cite^="` + w.id + `."]`) {
-		w.cites = append(w.cites, citation{el: el,
-			field:  strings.TrimPrefix(el.Attr("data-cite"), w.id+"."),
-			format: el.Attr("data-format")})
+		c := citation{el: el, field: strings.TrimPrefix(el.Attr("data-cite"), w.id+"."), format: el.Attr("data-format")}
+		w.cites = append(w.cites, c)
+		w.specs = append(w.specs, citeSpec{field: c.field, format: c.format})
 	}
 	return w, ""
 }

@@ -209,6 +209,7 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 	fmt.Printf("%-16s %-9s %4s %8s %8s %8s %8s %8s  %s\n", "calculator", "params", "runs", "p50 ms", "p95 ms", "run p50", "html p50", "dom p50", "values")
 	reg := calc.New()
 	worst, measured := 0.0, 0
+	var slow []slowWidget
 	for _, c := range reg.List() {
 		p, id, defaults, ok := findWidget(pages, c.Name)
 		if !ok {
@@ -219,7 +220,7 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 		if err != nil {
 			return err
 		}
-		largest := largestAccepted(c, pageVals)
+		largest := e2e.LargestAccepted(c, pageVals)
 		ctx, tcancel := chromedp.NewContext(browser)
 		err = chromedp.Do(ctx, chromedp.Navigate(srv.URL+p.Path+"?bench=1"), e2e.WaitReady(30*time.Second))
 		if err != nil {
@@ -252,12 +253,115 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 			}
 			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f  %s\n", c.Name, set.name, len(r.MS),
 				median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), short(set.values.Encode(), 60))
+			if set.name == "largest" && median(r.MS) > 16 {
+				slow = append(slow, slowWidget{c.Name, p.Path, id, set.values})
+			}
 		}
 		tcancel()
 	}
 	fmt.Printf("goal: p95 <= 16 ms at defaults: %s (worst %.2f ms over %d of %d calculators)\n",
 		verdict(worst <= 16 && measured == len(reg.List())), worst, measured, len(reg.List()))
+
+	// 4. The page while a slow widget computes.
+	fmt.Printf("\n## input to result through the form, widgets slower than a frame at their largest parameters (%d inputs each)\n", interactions)
+	fmt.Println("   longest frame: the longest gap between animation frames meanwhile (the main thread blocked)")
+	fmt.Printf("%-16s %-12s %10s %10s %14s  %s\n", "calculator", "path", "p50 ms", "max ms", "longest frame", "runs (ms, frame)")
+	for _, sw := range slow {
+		for _, worker := range []bool{true, false} {
+			rs, err := interact(browser, srv.URL+sw.path+"?bench=1", sw.id, sw.values, worker)
+			name := "worker"
+			if !worker {
+				name = "main thread"
+			}
+			if err != nil {
+				fmt.Printf("%-16s %-12s %s\n", sw.calc, name, err)
+				continue
+			}
+			var ms, gaps []float64
+			var runs []string
+			for _, r := range rs {
+				ms = append(ms, r.MS)
+				gaps = append(gaps, r.MaxGap)
+				runs = append(runs, fmt.Sprintf("%.0f/%.0f", r.MS, r.MaxGap))
+			}
+			fmt.Printf("%-16s %-12s %10.1f %10.1f %11.1f ms  %s\n", sw.calc, name, median(ms), percentile(ms, 100), percentile(gaps, 100), strings.Join(runs, " "))
+		}
+	}
 	return nil
+}
+
+// slowWidget is a widget whose recompute at its largest parameters takes
+// more than a frame.
+type slowWidget struct {
+	calc, path, id string
+	values         url.Values
+}
+
+// interactions is the number of inputs timed per widget and path.
+const interactions = 5
+
+// interactScript sets a widget's form to a query and sends one change
+// event, as a reader's edit does; it resolves when the widget waits for
+// no answer, with the time from the event and the longest gap between
+// animation frames meanwhile.
+const interactScript = `((id, query) => new Promise(resolve => {
+	const root = document.getElementById(id), f = root.querySelector('form[data-form]'), out = root.querySelector('[data-output]');
+	let last = null;
+	for (const [k, v] of new URLSearchParams(query)) {
+		const el = f.elements[k];
+		if (!el) continue;
+		if (el.type === 'checkbox') el.checked = v === 'true'; else el.value = v;
+		last = el;
+	}
+	let gap = 0, prev = 0, running = true;
+	const frame = () => { const now = performance.now(); if (prev) gap = Math.max(gap, now - prev); prev = now; if (running) requestAnimationFrame(frame); };
+	requestAnimationFrame(() => {
+		prev = performance.now();
+		requestAnimationFrame(frame);
+		const t0 = performance.now();
+		last.dispatchEvent(new Event('input', {bubbles: true}));
+		last.dispatchEvent(new Event('change', {bubbles: true}));
+		const check = () => {
+			if (out.getAttribute('aria-busy') === 'true') { setTimeout(check, 2); return; }
+			const ms = performance.now() - t0;
+			requestAnimationFrame(() => { frame(); running = false; resolve({ms: ms, maxGap: gap}); });
+		};
+		check();
+	});
+}))`
+
+// noWorker hides Worker from the page, so that the loader offers no
+// worker and every widget computes on the main thread.
+const noWorker = `Object.defineProperty(window, 'Worker', {value: undefined, configurable: true});`
+
+type interaction struct {
+	MS     float64 `json:"ms"`
+	MaxGap float64 `json:"maxGap"`
+}
+
+// interact times interactions edits of widget id to values in a fresh tab,
+// with the page's worker or without it.
+func interact(browser context.Context, u, id string, values url.Values, worker bool) ([]interaction, error) {
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	if !worker {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: noWorker}); err != nil {
+			return nil, err
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(u), e2e.WaitReady(60*time.Second)); err != nil {
+		return nil, err
+	}
+	time.Sleep(500 * time.Millisecond) // the worker starts when the page is idle
+	var out []interaction
+	for i := 0; i < interactions; i++ {
+		r, err := chromedp.Run(ctx, chromedp.Evaluate[interaction](fmt.Sprintf(`%s(%q, %q)`, interactScript, id, values.Encode()), chromedp.EvalAwaitPromise))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // goBuild compiles a wasm command as build.sh does (stripped or not).
@@ -489,91 +593,6 @@ func attr(tag, name string) string {
 
 func htmlUnescape(s string) string {
 	return strings.NewReplacer("&amp;", "&", "&#34;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">", "&quot;", `"`).Replace(s)
-}
-
-// largestAccepted sets every bounded numeric parameter to its maximum and
-// backs off (bisecting toward the page's value) each parameter the
-// calculator refuses, until it accepts: the largest work a reader can ask
-// for.
-func largestAccepted(c *calc.Calculator, page url.Values) url.Values {
-	v := e2eClone(page)
-	for _, p := range c.Params {
-		if (p.Kind == calc.Int || p.Kind == calc.Float) && p.Max.Set && !p.Max.Open {
-			v.Set(p.Name, calc.FormatFloat(p.Max.V))
-		}
-	}
-	for tries := 0; tries < 200; tries++ {
-		_, err := c.Compute(v)
-		if err == nil {
-			return v
-		}
-		var ce *calc.Error
-		if !errors.As(err, &ce) || ce.Param == "" || c.Param(ce.Param) == nil {
-			break
-		}
-		p := c.Param(ce.Param)
-		cur, lo := num(v.Get(p.Name)), num(page.Get(p.Name))
-		if v.Get(p.Name) == page.Get(p.Name) || math.IsNaN(cur) || math.IsNaN(lo) {
-			// the refusal names a parameter at the page's value: lower the
-			// largest other one instead
-			if !lowerLargest(c, v, page) {
-				break
-			}
-			continue
-		}
-		next := lo + (cur-lo)/2
-		if p.Kind == calc.Int {
-			next = math.Floor(next)
-		}
-		if next == cur || next <= lo {
-			v.Set(p.Name, page.Get(p.Name))
-		} else {
-			v.Set(p.Name, calc.FormatFloat(next))
-		}
-	}
-	return page
-}
-
-// lowerLargest halves the parameter furthest above its page value.
-func lowerLargest(c *calc.Calculator, v, page url.Values) bool {
-	best, ratio := "", 1.0
-	for _, p := range c.Params {
-		cur, lo := num(v.Get(p.Name)), num(page.Get(p.Name))
-		if math.IsNaN(cur) || math.IsNaN(lo) || cur <= lo {
-			continue
-		}
-		r := cur / math.Max(math.Abs(lo), 1)
-		if r > ratio {
-			best, ratio = p.Name, r
-		}
-	}
-	if best == "" {
-		return false
-	}
-	p := c.Param(best)
-	cur, lo := num(v.Get(best)), num(page.Get(best))
-	next := lo + (cur-lo)/2
-	if p.Kind == calc.Int {
-		next = math.Floor(next)
-	}
-	v.Set(best, calc.FormatFloat(next))
-	return true
-}
-
-func num(s string) float64 {
-	var f float64
-	if _, err := fmt.Sscan(s, &f); err != nil {
-		return math.NaN()
-	}
-	return f
-}
-
-func e2eClone(v url.Values) url.Values {
-	out := url.Values{}
-	for k, vs := range v {
-		out[k] = append([]string(nil), vs...)
-	}
-	return out
 }
 
 // benchResult is what window.__retrylabBench returns: the duration of

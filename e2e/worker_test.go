@@ -1,0 +1,271 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// The heavy widgets compute in a Web Worker (site/assets/playground-worker.js,
+// wasm/playground/worker.go): dispatch always does. These tests drive the
+// dispatch widget of each language's article at its largest parameters.
+
+// dispatchPages are the article pages (not embeds) that hold a dispatch
+// widget and another widget.
+func dispatchPages(t *testing.T) []Page {
+	t.Helper()
+	var out []Page
+	for _, p := range widgetPages(t) {
+		if strings.Contains(p.Path, "/embed/") {
+			continue
+		}
+		b, _ := os.ReadFile(p.File)
+		s := string(b)
+		if strings.Contains(s, `data-widget="dispatch"`) && strings.Count(s, "data-widget=") >= 2 {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no article page holds a dispatch widget and another")
+	}
+	return out
+}
+
+// setValues writes every value of values into the widget's controls and
+// sends one change event: one recompute with all of them.
+func setValues(t *testing.T, ctx context.Context, id string, values url.Values) {
+	t.Helper()
+	var js strings.Builder
+	fmt.Fprintf(&js, `(() => { const f = document.querySelector('[id=%q] form[data-form]'); let last = null;`, id)
+	for name := range values {
+		fmt.Fprintf(&js, `{ const el = f.elements[%q]; if (el) { if (el.type === 'checkbox') el.checked = %q === 'true'; else el.value = %q; last = el; } }`,
+			name, values.Get(name), values.Get(name))
+	}
+	js.WriteString(`if (last) { last.dispatchEvent(new Event('input', {bubbles: true})); last.dispatchEvent(new Event('change', {bubbles: true})); } return true })()`)
+	eval[bool](t, ctx, js.String())
+}
+
+// waitIdle waits until the widget waits for no answer of the worker.
+func waitIdle(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	wctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	pred := fmt.Sprintf(`() => document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') !== 'true'`, id)
+	if _, err := chromedp.Run(wctx, chromedp.PollFunction[bool](pred, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+		t.Fatalf("%s stays busy: %v", id, err)
+	}
+}
+
+// recorder counts, in the page, the animation frames run while the
+// dispatch widget waits for the worker, the replacements of its output,
+// and whether the other widget's output changed meanwhile.
+const recorderJS = `((busyID, otherID) => {
+	const out = document.querySelector('[id="' + busyID + '"] [data-output]');
+	const other = document.querySelector('[id="' + otherID + '"] [data-output]');
+	const busy = () => out.getAttribute('aria-busy') === 'true';
+	const r = window.__rec = {busyFrames: 0, replaced: 0, otherWhileBusy: false, sawBusy: false};
+	(function frame() { if (busy()) { r.busyFrames++; r.sawBusy = true; } requestAnimationFrame(frame); })();
+	new MutationObserver(recs => { for (const m of recs) if (m.addedNodes.length) { r.replaced++; return; } }).observe(out, {childList: true});
+	new MutationObserver(() => { if (busy()) r.otherWhileBusy = true; }).observe(other, {childList: true, subtree: true});
+	return true;
+})`
+
+type record struct {
+	BusyFrames     int  `json:"busyFrames"`
+	Replaced       int  `json:"replaced"`
+	OtherWhileBusy bool `json:"otherWhileBusy"`
+	SawBusy        bool `json:"sawBusy"`
+}
+
+// TestWorkerKeepsPageLive sets dispatch to its largest parameters: the
+// widget shows its localized "computing" state while the worker runs,
+// animation frames keep coming and another widget of the page reacts
+// meanwhile, and the answer that arrives is the calculator's own.
+func TestWorkerKeepsPageLive(t *testing.T) {
+	for _, p := range dispatchPages(t) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, p, "")
+			loc := pageLocale(t, ctx, p)
+			ws, err := widgets(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var disp, other widgetInfo
+			for _, w := range ws {
+				if w.Name == "dispatch" && disp.ID == "" {
+					disp = w
+				} else if w.Name != "dispatch" && w.Name != "backoff" && other.ID == "" {
+					other = w
+				}
+			}
+			dc, dpage := disp.calc(t)
+			largest := LargestAccepted(dc, dpage)
+			oc, opage := other.calc(t)
+			oe, err := PlanEdit(oc, opage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eval[bool](t, ctx, fmt.Sprintf(`%s(%q, %q)`, recorderJS, disp.ID, other.ID))
+
+			setValues(t, ctx, disp.ID, largest)
+			waitJS(t, ctx, disp.ID+" computing", fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') === 'true'`, disp.ID))
+			// the page keeps reacting: another widget recomputes meanwhile
+			setValue(t, ctx, other.ID, oe.Param, oe.Value)
+			expectWidget(t, ctx, other, oc, oe.Values, loc)
+			// the note says, in the page's language, that it is computing
+			want, ok := loc.Lookup("widget.computing")
+			if !ok {
+				t.Fatalf("the %s strings have no widget.computing", p.Lang)
+			}
+			note := eval[string](t, ctx, fmt.Sprintf(`((n) => n ? (n.hidden ? 'hidden:' : '') + n.textContent : '')(document.querySelector('[id=%q] [data-computing-note]'))`, disp.ID))
+			busyNow := eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') === 'true'`, disp.ID))
+			if busyNow && note != want {
+				t.Errorf("computing note %q, want %q", note, want)
+			}
+
+			waitIdle(t, ctx, disp.ID)
+			expectWidget(t, ctx, disp, dc, largest, loc)
+			r := eval[record](t, ctx, `window.__rec`)
+			if !r.SawBusy || r.BusyFrames < 2 {
+				t.Errorf("%d animation frames ran while %s computed at %s: the main thread was blocked", r.BusyFrames, disp.ID, largest.Encode())
+			}
+			if !r.OtherWhileBusy {
+				t.Errorf("%s did not update while %s computed", other.ID, disp.ID)
+			}
+			if r.Replaced != 1 {
+				t.Errorf("the output of %s was replaced %d times, want once", disp.ID, r.Replaced)
+			}
+		})
+	}
+}
+
+// TestWorkerStaleAnswer asks for the largest parameters and, before the
+// answer, for the page's values with another seed: the first answer is
+// dropped, and only the newest state is ever shown.
+func TestWorkerStaleAnswer(t *testing.T) {
+	p := dispatchPages(t)[0]
+	ctx := tab(t)
+	open(t, ctx, p, "")
+	loc := pageLocale(t, ctx, p)
+	ws, err := widgets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var disp, other widgetInfo
+	for _, w := range ws {
+		if w.Name == "dispatch" && disp.ID == "" {
+			disp = w
+		} else if w.Name != "dispatch" && other.ID == "" {
+			other = w
+		}
+	}
+	dc, dpage := disp.calc(t)
+	largest := LargestAccepted(dc, dpage)
+	newest := cloneValues(dpage)
+	newest.Set("seed", "7")
+	eval[bool](t, ctx, fmt.Sprintf(`%s(%q, %q)`, recorderJS, disp.ID, other.ID))
+	setValues(t, ctx, disp.ID, largest)
+	setValues(t, ctx, disp.ID, newest)
+	waitIdle(t, ctx, disp.ID)
+	expectWidget(t, ctx, disp, dc, newest, loc)
+	// the URL holds the newest state
+	if got := eval[string](t, ctx, `location.search`); !strings.Contains(got, url.QueryEscape(disp.ID+".seed")+"=7") && !strings.Contains(got, disp.ID+".seed=7") {
+		t.Errorf("location.search %q lacks %s.seed=7", got, disp.ID)
+	}
+	r := eval[record](t, ctx, `window.__rec`)
+	if r.Replaced != 1 {
+		t.Errorf("the output of %s was replaced %d times (a stale answer shown?), want once", disp.ID, r.Replaced)
+	}
+}
+
+// TestWorkerPanic forces a panic in the dispatch widget, which computes
+// in the worker: the widget reports it in its own slot, localized, with
+// the worker's panic text in data-error-detail; the other widgets keep
+// working and the dispatch widget still answers.
+func TestWorkerPanic(t *testing.T) {
+	p := dispatchPages(t)[0]
+	ctx := tab(t)
+	open(t, ctx, p, "")
+	ws, err := widgets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var disp, other widgetInfo
+	for _, w := range ws {
+		if w.Name == "dispatch" && disp.ID == "" {
+			disp = w
+		} else if w.Name != "dispatch" && other.ID == "" {
+			other = w
+		}
+	}
+	open(t, ctx, p, "debug-panic="+url.QueryEscape(disp.ID))
+	loc := pageLocale(t, ctx, p)
+	dc, dpage := disp.calc(t)
+	de, err := PlanEdit(dc, dpage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setValue(t, ctx, disp.ID, de.Param, de.Value)
+	slot := fmt.Sprintf(`document.querySelector('[id=%q] [data-error-for=""]')`, disp.ID)
+	waitJS(t, ctx, disp.ID+" reports the panic", fmt.Sprintf(`!%s.hidden && %s.textContent.length > 0`, slot, slot))
+	if want, _ := loc.Lookup("widget.error.internal"); eval[string](t, ctx, slot+".textContent") != want {
+		t.Errorf("panic message %q, want %q", eval[string](t, ctx, slot+".textContent"), want)
+	}
+	detail := eval[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).getAttribute('data-error-detail') || ''`, disp.ID))
+	if !strings.Contains(detail, "in the worker") {
+		t.Errorf("data-error-detail %q: the panic did not come from the worker", detail)
+	}
+	expectKept(t, ctx, disp, dc, dpage, loc)
+	oc, opage := other.calc(t)
+	oe, err := PlanEdit(oc, opage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setValue(t, ctx, other.ID, oe.Param, oe.Value)
+	expectWidget(t, ctx, other, oc, oe.Values, loc)
+	waitIdle(t, ctx, disp.ID)
+}
+
+// TestWithoutWorker hides Worker from the page: the loader offers no
+// worker and the dispatch widget computes on the main thread, with the
+// calculator's result.
+func TestWithoutWorker(t *testing.T) {
+	p := dispatchPages(t)[0]
+	ctx := tab(t)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `Object.defineProperty(window, 'Worker', {value: undefined, configurable: true});`}); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, p, "")
+	if eval[bool](t, ctx, `typeof window.retrylabCompute === 'function'`) {
+		t.Fatal("the loader offers a worker in a page without Worker")
+	}
+	loc := pageLocale(t, ctx, p)
+	ws, err := widgets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range ws {
+		if w.Name != "dispatch" {
+			continue
+		}
+		c, pv := w.calc(t)
+		e, err := PlanEdit(c, pv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setValue(t, ctx, w.ID, e.Param, e.Value)
+		expectWidget(t, ctx, w, c, e.Values, loc)
+		if busy := eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') || ''`, w.ID)); busy != "" {
+			t.Errorf("%s: aria-busy=%q after a recompute on the main thread", w.ID, busy)
+		}
+	}
+}

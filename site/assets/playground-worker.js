@@ -1,0 +1,54 @@
+// playground-worker.js: the dedicated Web Worker in which the playground
+// computes its heavy widgets, so that the page keeps reacting meanwhile.
+// app.js starts it with the module it has already compiled (a
+// WebAssembly.Module is structured-cloneable: nothing is fetched or
+// compiled twice) and then sends it requests; the Go program, in its
+// worker mode (wasm/playground/worker.go), registers
+// self.retrylabCompute(request), which runs the calculator and renders the
+// widget's output and citations in the page's language. A panic is
+// recovered there and answered as {panic}; if the Go program itself stops,
+// the page is told ({type: "exit"}) and starts a new worker when needed.
+'use strict';
+var ready = false;
+var queue = [];
+
+function answer(m) {
+  var r;
+  try {
+    r = self.retrylabCompute(m);
+  } catch (e) {
+    r = { panic: String(e && e.message || e) };
+  }
+  r.id = m.id;
+  r.type = 'result';
+  self.postMessage(r);
+}
+
+self.onmessage = function (ev) {
+  var m = ev.data;
+  if (m.type === 'init') {
+    self.retrylabPageData = m.data;
+    self.retrylabWorkerReady = function () {
+      ready = true;
+      self.postMessage({ type: 'ready' });
+      var q = queue;
+      queue = [];
+      for (var i = 0; i < q.length; i++) { answer(q[i]); }
+    };
+    try {
+      importScripts(m.exec);
+      var go = new self.Go();
+      WebAssembly.instantiate(m.module, go.importObject).then(function (instance) {
+        return go.run(instance);
+      }).then(function () {
+        self.postMessage({ type: 'exit' });
+      }, function (e) {
+        self.postMessage({ type: 'exit', error: String(e && e.message || e) });
+      });
+    } catch (e) {
+      self.postMessage({ type: 'exit', error: String(e && e.message || e) });
+    }
+    return;
+  }
+  if (ready) { answer(m); } else { queue.push(m); }
+};

@@ -1,0 +1,56 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"retrylab/calc"
+	"retrylab/site/locale"
+)
+
+// citeSpec is one citation to render: the field of the result and the
+// format (docs/dom.md, "Citations in prose").
+type citeSpec struct{ field, format string }
+
+// outcome is one recompute rendered: the output's HTML and, for each
+// citation, its text and JSON value; ok[i] false means the field is
+// missing from this result, and the citation keeps its text.
+type outcome struct {
+	html          string
+	texts, values []string
+	ok            []bool
+}
+
+// evaluate runs c on a and renders its output and citations in loc, the
+// work of a recompute that needs no DOM: the main thread and the worker
+// (worker.go) both run it. An error is a refusal of the calculator
+// (*calc.Error) or a bug of the renderer. lap(i), when not nil, marks the
+// end of step i (0: run, 1: render) for the benchmark.
+func evaluate(c *calc.Calculator, a calc.Args, views []string, cites []citeSpec, loc locale.Locale, lap func(int)) (outcome, error) {
+	raw, err := c.Run(a)
+	if err != nil {
+		return outcome{}, err
+	}
+	res, err := decode(raw)
+	if err != nil {
+		panic(err) // a result that does not encode is a bug of the calculator
+	}
+	if lap != nil {
+		lap(0)
+	}
+	html, err := renderOutput(c, a, res, views, loc)
+	if err != nil {
+		return outcome{}, err
+	}
+	o := outcome{html: html, texts: make([]string, len(cites)), values: make([]string, len(cites)), ok: make([]bool, len(cites))}
+	for i, ci := range cites {
+		text, value, err := cite(res, ci.field, ci.format, loc)
+		if err != nil {
+			continue // the build checked every citation; a field missing from this result keeps its text
+		}
+		o.texts[i], o.values[i], o.ok[i] = text, value, true
+	}
+	if lap != nil {
+		lap(1)
+	}
+	return o, nil
+}
