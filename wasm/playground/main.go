@@ -16,11 +16,15 @@
 //     of panic isolation); window.__retrylabPanic(id) arms it for another.
 //   - ?bench=1: window.__retrylabBench(id, query, n) recomputes widget id
 //     n times with the parameters of query and returns the durations in
-//     milliseconds (performance.now), for `make bench`.
+//     milliseconds (performance.now), for `make bench`;
+//     window.__retrylabGC(percent) sets debug.SetGCPercent and returns the
+//     previous setting.
 package main
 
 import (
 	"net/url"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"syscall/js"
 
@@ -67,7 +71,18 @@ func mark(name string) {
 	}
 }
 
+// gcPercent is the module's GOGC. At Go's default (100) a recompute of
+// dispatch at the article's values (335 KB, 4,200 allocations) collects
+// about every ninth time, backoff's every 25th, and each collection stops
+// the page for milliseconds: the p95 of make bench. At 400 the heap, a few
+// MB, may grow to five times what is live and collections become rare
+// (wasmbench -gc 100,400,100,400, load average 12: peak p95 28.9/17.5 ms
+// against 12.0/7.9, backoff 28.5/22.7 against 15.0/14.0, dispatch 12-13
+// collections in 100 recomputes against 2).
+const gcPercent = 400
+
 func main() {
+	debug.SetGCPercent(gcPercent)
 	if workerMode() {
 		workerMain()
 		return
@@ -116,6 +131,12 @@ func main() {
 	}
 	if q.Get("bench") == "1" {
 		js.Global().Set("__retrylabBench", js.FuncOf(a.bench))
+		js.Global().Set("__retrylabGC", js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) == 0 {
+				return nil
+			}
+			return debug.SetGCPercent(args[0].Int())
+		}))
 	}
 	if a.worker {
 		for _, w := range a.widgets {
@@ -308,6 +329,9 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 	a.laps = make([]float64, 2)
 	defer func() { a.laps = nil }()
 	n := args[2].Int()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	gc0 := m0.NumGC
 	arr := func() js.Value { return js.Global().Get("Array").New() }
 	ms, run, render, dom := arr(), arr(), arr(), arr()
 	for i := 0; i < n; i++ {
@@ -326,6 +350,12 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 		run.Call("push", a.laps[0]-t0)
 		render.Call("push", a.laps[1]-a.laps[0])
 		dom.Call("push", t1-a.laps[1])
+	}
+	runtime.ReadMemStats(&m1)
+	if n > 0 {
+		result.Set("bytes", float64(m1.TotalAlloc-m0.TotalAlloc)/float64(n))
+		result.Set("allocs", float64(m1.Mallocs-m0.Mallocs)/float64(n))
+		result.Set("gcs", m1.NumGC-gc0)
 	}
 	result.Set("ms", ms)
 	result.Set("run", run)

@@ -49,7 +49,18 @@ func main() {
 	top := flag.Int("top", 15, "packages listed in the size table")
 	dist := flag.String("dist", "", "the built site (default: dist/ of the module)")
 	only := flag.String("only", "size,ready,latency", "the sections to run, comma-separated: size, ready, latency")
+	gc := flag.String("gc", "", "also time the recomputes at the defaults with these GOGC percents (comma-separated, e.g. 100,400), interleaved")
 	flag.Parse()
+	for _, g := range strings.Split(*gc, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			var v int
+			if _, err := fmt.Sscan(g, &v); err != nil {
+				fmt.Fprintln(os.Stderr, "wasmbench: -gc:", err)
+				os.Exit(2)
+			}
+			gcPercents = append(gcPercents, v)
+		}
+	}
 	sections = map[string]bool{}
 	for _, s := range strings.Split(*only, ",") {
 		sections[strings.TrimSpace(s)] = true
@@ -62,6 +73,9 @@ func main() {
 
 // sections are the parts of the report to run (-only).
 var sections map[string]bool
+
+// gcPercents are the GOGC settings compared at the defaults (-gc).
+var gcPercents []int
 
 func run(dist string, runs, iters, top int) error {
 	root, err := e2e.Root()
@@ -206,7 +220,7 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 
 	// 3. Recompute latency.
 	fmt.Printf("\n## recompute latency in the page (parse and run, render to HTML, DOM update), up to %d runs\n", iters)
-	fmt.Printf("%-16s %-9s %4s %8s %8s %8s %8s %8s  %s\n", "calculator", "params", "runs", "p50 ms", "p95 ms", "run p50", "html p50", "dom p50", "values")
+	fmt.Printf("%-16s %-9s %4s %8s %8s %8s %8s %8s %8s %6s %4s  %s\n", "calculator", "params", "runs", "p50 ms", "p95 ms", "run p50", "html p50", "dom p50", "KB/op", "allocs", "GCs", "values")
 	reg := calc.New()
 	worst, measured := 0.0, 0
 	var slow []slowWidget
@@ -251,8 +265,20 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 				measured++
 				worst = max(worst, p95)
 			}
-			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f  %s\n", c.Name, set.name, len(r.MS),
-				median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), short(set.values.Encode(), 60))
+			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d  %s\n", c.Name, set.name, len(r.MS),
+				median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), r.Bytes/1000, r.Allocs, r.GCs, short(set.values.Encode(), 50))
+			if set.name == "defaults" {
+				for _, g := range gcPercents {
+					prev, _ := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`window.__retrylabGC(%d)`, g)))
+					rg, err := benchWidget(ctx, id, set.values, n)
+					chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`window.__retrylabGC(%d)`, prev)))
+					if err != nil {
+						continue
+					}
+					fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d\n", "", fmt.Sprintf("gc=%d", g), len(rg.MS),
+						median(rg.MS), percentile(rg.MS, 95), median(rg.Run), median(rg.Render), median(rg.DOM), rg.Bytes/1000, rg.Allocs, rg.GCs)
+				}
+			}
 			if set.name == "largest" && median(r.MS) > 16 {
 				slow = append(slow, slowWidget{c.Name, p.Path, id, set.values})
 			}
@@ -602,6 +628,9 @@ type benchResult struct {
 	Run    []float64 `json:"run"`
 	Render []float64 `json:"render"`
 	DOM    []float64 `json:"dom"`
+	Bytes  float64   `json:"bytes"`  // allocated per recompute
+	Allocs float64   `json:"allocs"` // allocations per recompute
+	GCs    int       `json:"gcs"`    // collections during the runs
 	Error  string    `json:"error"`
 }
 
