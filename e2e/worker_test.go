@@ -184,6 +184,25 @@ func TestWorkerStaleAnswer(t *testing.T) {
 	if r.Replaced != 1 {
 		t.Errorf("the output of %s was replaced %d times (a stale answer shown?), want once", disp.ID, r.Replaced)
 	}
+
+	// a newer input while the long request has run for a while: the page
+	// replaces the worker instead of waiting (app.js
+	// retrylabRestartWorker); the answer is the newest state's all the same
+	setValues(t, ctx, disp.ID, largest)
+	waitJS(t, ctx, disp.ID+" computing", fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') === 'true'`, disp.ID))
+	time.Sleep(600 * time.Millisecond)
+	newest.Set("seed", "8")
+	setValues(t, ctx, disp.ID, newest)
+	waitIdle(t, ctx, disp.ID)
+	expectWidget(t, ctx, disp, dc, newest, loc)
+	if r := eval[record](t, ctx, `window.__rec`); r.Replaced != 2 {
+		t.Errorf("the output of %s was replaced %d times in all, want twice", disp.ID, r.Replaced)
+	}
+	// and the new worker serves the next request
+	newest.Set("seed", "9")
+	setValues(t, ctx, disp.ID, newest)
+	waitIdle(t, ctx, disp.ID)
+	expectWidget(t, ctx, disp, dc, newest, loc)
 }
 
 // TestWorkerPanic forces a panic in the dispatch widget, which computes

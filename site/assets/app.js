@@ -187,6 +187,21 @@
       worker.postMessage(req);
       return true;
     };
+    // A newer input supersedes a long request: when that request is the
+    // only one pending, the worker is terminated (its answer would be
+    // dropped anyway) and a new one started from the same module. Returns
+    // whether it did; the caller then sends the newer request at once.
+    window.retrylabRestartWorker = function () {
+      var n = 0;
+      for (var id in pending) { if (Object.prototype.hasOwnProperty.call(pending, id)) { n++; } }
+      if (!worker || !workerReady || n !== 1) { return false; }
+      worker.terminate();
+      worker = null;
+      workerReady = false;
+      pending = {};
+      try { startWorker(); } catch (e) { workerDead = true; worker = null; }
+      return true;
+    };
     // The Go program asks for the worker ahead of the first heavy
     // recompute, once the page is idle.
     window.retrylabWarmWorker = function () {

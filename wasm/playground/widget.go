@@ -45,6 +45,7 @@ type widget struct {
 	cost     float64  // ms the last recompute took (in the worker: its compute)
 	seq      int      // counts the states asked for; an answer to an older one is stale
 	inflight *request // the request the worker is computing, nil when none
+	sentAt   float64  // when it was sent (performance.now)
 	queued   *request // the newest state, sent when the answer in flight arrives
 	answer   js.Func  // receives the worker's answers
 	noteFn   js.Func  // shows the "computing…" note if the answer is still awaited
@@ -266,11 +267,32 @@ func (w *widget) post(values url.Values, m mode, over url.Values) {
 		r.canon = canon
 	}
 	if w.inflight != nil {
+		if w.app.now()-w.sentAt > restartMS && w.app.restartWorker() {
+			// the answer in flight would be dropped: the worker computing
+			// it was replaced by a fresh one, which takes r at once
+			w.inflight, w.queued = nil, nil
+			w.send(r)
+			return
+		}
 		w.queued = r
 		w.setBusy()
 		return
 	}
 	w.send(r)
+}
+
+// restartMS is how long a request must have run before a newer input
+// replaces the worker rather than wait for its answer: a new worker is
+// ready in some 100-300 ms (it instantiates the compiled module and starts
+// the Go runtime), so a shorter request is cheaper to wait for.
+const restartMS = 300
+
+// restartWorker asks the loader to replace the worker
+// (retrylabRestartWorker in app.js); it does so only when the request in
+// flight is the only one pending, and reports whether it did.
+func (a *app) restartWorker() bool {
+	f := js.Global().Get("retrylabRestartWorker")
+	return f.Type() == js.TypeFunction && f.Invoke().Truthy()
 }
 
 // send hands r to the loader's worker (retrylabCompute in app.js).
@@ -300,6 +322,7 @@ func (w *widget) send(r *request) {
 		return
 	}
 	w.inflight = r
+	w.sentAt = w.app.now()
 	w.setBusy()
 }
 

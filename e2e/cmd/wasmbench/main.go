@@ -280,7 +280,7 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 				}
 			}
 			if set.name == "largest" && median(r.MS) > 16 {
-				slow = append(slow, slowWidget{c.Name, p.Path, id, set.values})
+				slow = append(slow, slowWidget{c.Name, p.Path, id, set.values, pageVals, median(r.MS)})
 			}
 		}
 		tcancel()
@@ -313,14 +313,91 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 			fmt.Printf("%-16s %-12s %10.1f %10.1f %11.1f ms  %s\n", sw.calc, name, median(ms), percentile(ms, 100), percentile(gaps, 100), strings.Join(runs, " "))
 		}
 	}
+
+	// 5. A newer input while a long request runs.
+	fmt.Printf("\n## a newer input %d ms after an edit to the largest parameters: from it to its result (worker replaced, or its answer awaited)\n", supersedeAfterMS)
+	for _, sw := range slow {
+		if sw.ms < 2*supersedeAfterMS {
+			continue
+		}
+		for _, restart := range []bool{true, false} {
+			ms, err := supersede(browser, srv.URL+sw.path+"?bench=1", sw, restart)
+			name := "replace the worker"
+			if !restart {
+				name = "await the answer"
+			}
+			if err != nil {
+				fmt.Printf("%-16s %-20s %s\n", sw.calc, name, err)
+				continue
+			}
+			fmt.Printf("%-16s %-20s p50 %7.1f ms  (runs: %s)\n", sw.calc, name, median(ms), msList(ms))
+		}
+	}
 	return nil
+}
+
+// supersedeAfterMS is when the newer input follows the slow one.
+const supersedeAfterMS = 300
+
+// supersedeScript edits widget id to q1, then after ms to q2, and
+// resolves with the time from the second edit to the widget's idle state.
+const supersedeScript = `((id, q1, q2, after) => new Promise(resolve => {
+	const root = document.getElementById(id), f = root.querySelector('form[data-form]'), out = root.querySelector('[data-output]');
+	const edit = q => {
+		let last = null;
+		for (const [k, v] of new URLSearchParams(q)) {
+			const el = f.elements[k];
+			if (!el) continue;
+			if (el.type === 'checkbox') el.checked = v === 'true'; else el.value = v;
+			last = el;
+		}
+		last.dispatchEvent(new Event('input', {bubbles: true}));
+		last.dispatchEvent(new Event('change', {bubbles: true}));
+	};
+	edit(q1);
+	setTimeout(() => {
+		const t0 = performance.now();
+		edit(q2);
+		const check = () => { if (out.getAttribute('aria-busy') === 'true') { setTimeout(check, 2); return; } resolve(performance.now() - t0); };
+		check();
+	}, after);
+}))`
+
+// supersede times interactions of supersedeScript in a fresh tab, with
+// the loader's retrylabRestartWorker or without it.
+func supersede(browser context.Context, u string, sw slowWidget, restart bool) ([]float64, error) {
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(u), e2e.WaitReady(60*time.Second)); err != nil {
+		return nil, err
+	}
+	if !restart {
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(window.retrylabRestartWorker = undefined, true)`)); err != nil {
+			return nil, err
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // the worker starts when the page is idle
+	var out []float64
+	for i := 0; i < interactions; i++ {
+		q2 := e2eClone(sw.page)
+		if _, ok := q2["seed"]; ok {
+			q2.Set("seed", fmt.Sprint(7+i))
+		}
+		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`%s(%q, %q, %q, %d)`, supersedeScript, sw.id, sw.values.Encode(), q2.Encode(), supersedeAfterMS), chromedp.EvalAwaitPromise))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms)
+	}
+	return out, nil
 }
 
 // slowWidget is a widget whose recompute at its largest parameters takes
 // more than a frame.
 type slowWidget struct {
 	calc, path, id string
-	values         url.Values
+	values, page   url.Values
+	ms             float64 // p50 of a recompute at values, on the main thread
 }
 
 // interactions is the number of inputs timed per widget and path.
@@ -691,4 +768,12 @@ func short(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+func e2eClone(v url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
 }
