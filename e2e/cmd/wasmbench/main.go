@@ -10,7 +10,10 @@
 //     site's own loader from the same handler, in the same browser;
 //   - the recompute latency, p50 and p95, of each calculator's widget at
 //     the page's values and at its largest allowed parameters, timed in the
-//     page with performance.now around window.__retrylabBench (?bench=1).
+//     page with performance.now around window.__retrylabBench (?bench=1),
+//     one recompute per animation frame as the playground schedules them
+//     (the browser's own work between frames stays out of the timings);
+//     -v prints every run in order.
 //
 // It prints the goals of issue 5 beside the numbers: at most 900 KB gzip,
 // ready within 1.5 times the bare runtime, p95 within 16 ms at defaults.
@@ -43,12 +46,16 @@ import (
 	"retrylab/site/assets"
 )
 
+// verbose is the -v flag.
+var verbose *bool
+
 func main() {
 	runs := flag.Int("runs", 5, "cold loads per page for the time to ready (the median is reported)")
 	iters := flag.Int("n", 50, "recomputes per widget and parameter set")
 	top := flag.Int("top", 15, "packages listed in the size table")
 	dist := flag.String("dist", "", "the built site (default: dist/ of the module)")
 	only := flag.String("only", "size,ready,latency", "the sections to run, comma-separated: size, ready, latency")
+	verbose = flag.Bool("v", false, "also print every recompute's time, in order (the first ones run before the browser has optimized the code)")
 	gc := flag.String("gc", "", "also time the recomputes at the defaults with these GOGC percents (comma-separated, e.g. 100,400), interleaved")
 	flag.Parse()
 	for _, g := range strings.Split(*gc, ",") {
@@ -267,6 +274,9 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 			}
 			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d  %s\n", c.Name, set.name, len(r.MS),
 				median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), r.Bytes/1000, r.Allocs, r.GCs, short(set.values.Encode(), 50))
+			if *verbose {
+				fmt.Println("   runs:", msList(r.MS))
+			}
 			if set.name == "defaults" {
 				for _, g := range gcPercents {
 					prev, _ := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`window.__retrylabGC(%d)`, g)))
@@ -711,10 +721,29 @@ type benchResult struct {
 	Error  string    `json:"error"`
 }
 
-// benchWidget runs n recomputes of widget id in the page.
+// framedScript runs n recomputes of a widget the way the playground does
+// them, one per animation frame (input events coalesce to one recompute
+// per frame), so that what the browser does between frames (its own
+// garbage collection, layout) falls between them as in use, not inside a
+// recompute. It returns the runs of __retrylabBench concatenated.
+const framedScript = `((id, query, n) => new Promise(resolve => {
+	const all = {ms: [], run: [], render: [], dom: [], bytes: 0, allocs: 0, gcs: 0};
+	let i = 0;
+	const step = () => {
+		const r = window.__retrylabBench(id, query, 1);
+		if (r.error) { resolve(r); return; }
+		for (const k of ['ms', 'run', 'render', 'dom']) all[k].push(...r[k]);
+		all.bytes += r.bytes / n; all.allocs += r.allocs / n; all.gcs += r.gcs;
+		if (++i < n) { requestAnimationFrame(step); } else { resolve(all); }
+	};
+	requestAnimationFrame(step);
+}))`
+
+// benchWidget runs n recomputes of widget id in the page, one per
+// animation frame (framedScript).
 func benchWidget(ctx context.Context, id string, values url.Values, n int) (benchResult, error) {
-	expr := fmt.Sprintf(`window.__retrylabBench(%q, %q, %d)`, id, values.Encode(), n)
-	r, err := chromedp.Run(ctx, chromedp.Evaluate[benchResult](expr))
+	expr := fmt.Sprintf(`%s(%q, %q, %d)`, framedScript, id, values.Encode(), n)
+	r, err := chromedp.Run(ctx, chromedp.Evaluate[benchResult](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		return r, err
 	}
