@@ -63,7 +63,7 @@ func (b *builder) converter(lang string) *markdown.Converter {
 				}
 				d, _ = decoded.LoadOrStore(w, dd)
 			}
-			text, value, err := widget.Cite(d, field, format, loc)
+			text, value, err := widget.Cite(w.Calc, d, field, format, loc)
 			if err != nil {
 				return "", nil, err
 			}

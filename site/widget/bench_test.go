@@ -78,7 +78,7 @@ func BenchmarkRenderOutputLarge(b *testing.B) {
 func BenchmarkCite(b *testing.B) {
 	loc := locale.Locale{Lang: "it"}
 	for b.Loop() {
-		if _, _, err := Cite(sample, "counts", "list", loc); err != nil {
+		if _, _, err := Cite(nil, sample, "counts", "list", loc); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -56,7 +56,7 @@ func TestCite(t *testing.T) {
 		{"it", "huge", "", "100.000.000.000.000.000.000", "100000000000000000000"},
 		{"it", "huger", "", "1×10³⁰", "1000000000000000000000000000000"},
 	} {
-		text, value, err := Cite(sample, tc.field, tc.format, locale.Locale{Lang: tc.lang})
+		text, value, err := Cite(nil, sample, tc.field, tc.format, locale.Locale{Lang: tc.lang})
 		if err != nil {
 			t.Errorf("%s %s|%s: %v", tc.lang, tc.field, tc.format, err)
 			continue
@@ -85,15 +85,15 @@ func TestCiteErrors(t *testing.T) {
 		{"key", "2", "needs a number"},
 		{"counts", "2", "needs a number"},
 	} {
-		_, _, err := Cite(sample, tc.field, tc.format, locale.Locale{Lang: "it"})
+		_, _, err := Cite(nil, sample, tc.field, tc.format, locale.Locale{Lang: "it"})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s|%s: error %v, want %q", tc.field, tc.format, err, tc.want)
 		}
 	}
-	if _, _, err := Cite(make(chan int), "x", "", locale.Locale{}); err == nil {
+	if _, _, err := Cite(nil, make(chan int), "x", "", locale.Locale{}); err == nil {
 		t.Error("a result that is not JSON: no error")
 	}
-	if _, _, err := Cite([]int{1}, "x", "", locale.Locale{}); err == nil {
+	if _, _, err := Cite(nil, []int{1}, "x", "", locale.Locale{}); err == nil {
 		t.Error("a result that is not an object: no error")
 	}
 }
@@ -107,7 +107,7 @@ func FuzzCite(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, field, format string) {
-		text, value, err := Cite(sample, field, format, locale.Locale{Lang: "it"})
+		text, value, err := Cite(nil, sample, field, format, locale.Locale{Lang: "it"})
 		if err == nil && value == "" {
 			t.Fatalf("%q|%q: no value and no error (text %q)", field, format, text)
 		}
@@ -118,7 +118,7 @@ func ExampleCite() {
 	c, _ := calc.New().Lookup("attempts")
 	res, _ := c.Compute(url.Values{"q": {"0.9"}})
 	for _, lang := range []string{"it", "es", "zh"} {
-		text, value, _ := Cite(res, "success_probability", "%1", locale.Locale{Lang: lang})
+		text, value, _ := Cite(nil, res, "success_probability", "%1", locale.Locale{Lang: lang})
 		fmt.Println(lang, text, value)
 	}
 	// Output:
@@ -169,7 +169,7 @@ func TestDecoded(t *testing.T) {
 	}
 	raw, _ := json.Marshal(sample)
 	for _, in := range []any{sample, d, json.RawMessage(raw)} {
-		text, value, err := Cite(in, "counts", "list", locale.Locale{Lang: "it"})
+		text, value, err := Cite(nil, in, "counts", "list", locale.Locale{Lang: "it"})
 		if err != nil || text != "9, 7, 9 e 12" || value != "[9,7,9,12]" {
 			t.Errorf("%T: %q %q %v", in, text, value, err)
 		}
@@ -185,5 +185,56 @@ func TestDecoded(t *testing.T) {
 	o2, _ := RenderOutput(c, a, dr, nil, locale.Locale{Lang: "zh"})
 	if o1 != o2 {
 		t.Error("RenderOutput of a Decoded result differs")
+	}
+}
+
+// TestCiteEnumLabel: a text field cited whole in the default format reads
+// as the calculator's label of its value (limits' binding), as in the
+// widget's table; an unlabelled value, another format or no calculator
+// leave the text as the result has it.
+func TestCiteEnumLabel(t *testing.T) {
+	c, ok := calc.New().Lookup("limits")
+	if !ok {
+		t.Fatal("no limits calculator")
+	}
+	loc := locale.Locale{Lang: "it", Strings: map[string]string{
+		"field.limits.binding.both": "entrambi",
+		"field.limits.binding.rpm":  "richieste (RPM)",
+	}}
+	run := func(q string) any {
+		v, err := url.ParseQuery(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := c.Parse(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Run(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	both := run("calls_per_min=600&rpm_limit=600&tokens_per_call=100&tpm_limit=60000")
+	tpm := run("calls_per_min=100&rpm_limit=600&tokens_per_call=1000&tpm_limit=60000")
+	for _, tc := range []struct {
+		c          *calc.Calculator
+		res        any
+		field      string
+		text, json string
+	}{
+		{c, both, "binding", "entrambi", `"both"`},
+		{c, tpm, "binding", "tpm", `"tpm"`}, // no label for tpm in this table
+		{nil, both, "binding", "both", `"both"`},
+		{c, both, "rpm_ok", "sì", "true"},
+	} {
+		text, value, err := Cite(tc.c, tc.res, tc.field, "", loc)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.field, err)
+		}
+		if text != tc.text || value != tc.json {
+			t.Errorf("Cite(%v, %s) = %q, %s; want %q, %s", tc.c != nil, tc.field, text, value, tc.text, tc.json)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"retrylab/calc"
 	"retrylab/core/canonjson"
 	"retrylab/site/locale"
 )
@@ -296,13 +297,22 @@ func jsonKind(raw []byte) byte {
 // (N decimals), "%N" (percentage with N decimals), "eN" (scientific, N
 // significant digits), "list" or "yesno". The text is plain (not
 // HTML-escaped). A field the result lacks, an index out of range or a
-// format that does not fit the value is an error naming them.
-func Cite(res any, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
+// format that does not fit the value is an error naming them. A text field
+// cited whole in the default format is one of the calculator's
+// enumerations (limits' binding: rpm, tpm, both) and reads as its label
+// field.CALC.NAME.VALUE, as in the widget's table; c nil leaves it as it is.
+func Cite(c *calc.Calculator, res any, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
 	r, err := decode(res)
 	if err != nil {
 		return "", "", err
 	}
-	return r.cite(fieldSpec, format, loc)
+	text, value, err = r.cite(fieldSpec, format, loc)
+	if err == nil && c != nil && format == "" && jsonKind([]byte(value)) == 's' {
+		if name, _, hasIdx, _ := parseFieldSpec(fieldSpec); !hasIdx {
+			text = loc.TOr("field."+c.Name+"."+name+"."+text, text)
+		}
+	}
+	return text, value, err
 }
 
 func (r *result) cite(fieldSpec, format string, loc locale.Locale) (text, value string, err error) {

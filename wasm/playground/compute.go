@@ -43,7 +43,7 @@ func evaluate(c *calc.Calculator, a calc.Args, views []string, cites []citeSpec,
 	}
 	o := outcome{html: html, texts: make([]string, len(cites)), values: make([]string, len(cites)), ok: make([]bool, len(cites))}
 	for i, ci := range cites {
-		text, value, err := cite(res, ci.field, ci.format, loc)
+		text, value, err := cite(c, res, ci.field, ci.format, loc)
 		if err != nil {
 			continue // the build checked every citation; a field missing from this result keeps its text
 		}

@@ -18,6 +18,6 @@ func renderOutput(c *calc.Calculator, a calc.Args, res any, views []string, loc 
 }
 
 // cite is the text and the JSON value of one citation of res.
-func cite(res any, field, format string, loc locale.Locale) (text, value string, err error) {
-	return render.Cite(res, field, format, loc)
+func cite(c *calc.Calculator, res any, field, format string, loc locale.Locale) (text, value string, err error) {
+	return render.Cite(c, res, field, format, loc)
 }
