@@ -25,7 +25,7 @@ type Widget struct {
 	Views  []string   // the views the block asks for (nil: the calculator's default)
 	// Title is the block's "title:" line ("" when none): what tells this
 	// widget apart from another of the same calculator on the page.
-	Title string
+	Title  string
 	Args   calc.Args
 	Result any // the calculator's result for Args
 	Line   int // line of the opening fence
