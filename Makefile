@@ -17,6 +17,8 @@ serve: build
 	$(GO) run ./site/cmd/retrylab serve -addr $(ADDR) -dist dist -base-url $(BASE_URL)
 
 vet:
+	@out=$$(gofmt -l calc core e2e scripts site wasm worker); \
+	if [ -n "$$out" ]; then echo "gofmt -w these files:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
 
