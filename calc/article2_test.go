@@ -147,12 +147,10 @@ func TestDispatchCalc(t *testing.T) {
 // Bad input to every calculator of article 2 is an *Error naming the
 // parameter (the CLI prints it and exits 2).
 func TestArticle2BadInput(t *testing.T) {
-	tests := []struct {
-		calc  string
-		pairs []string
-		param string
-		code  Code
-	}{
+	checkRefusals(t, func(name string, pairs []string) error {
+		_, err := compute(t, name, pairs...)
+		return err
+	}, []refusal{
 		{"limits", []string{"rpm_limit=0"}, "rpm_limit", CodeRange},
 		{"limits", []string{"rpm_limit=1e-300"}, "rpm_limit", CodeRange},
 		{"capacity", []string{"tpm_limit=0.5"}, "tpm_limit", CodeRange},
@@ -193,29 +191,7 @@ func TestArticle2BadInput(t *testing.T) {
 		{"dispatch", []string{"p_drop=1.5"}, "p_drop", CodeRange},
 		{"dispatch", []string{"seed=-1"}, "seed", CodeRange},
 		{"dispatch", []string{"samples=1"}, "samples", CodeRange},
-	}
-	for _, tt := range tests {
-		_, err := compute(t, tt.calc, tt.pairs...)
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("%s %v: err = %v, want an *Error", tt.calc, short(tt.pairs), err)
-			continue
-		}
-		if e.Param != tt.param || e.Code != tt.code || !strings.Contains(e.Message, tt.param) || strings.Contains(e.Message, "\n") {
-			t.Errorf("%s %v: param %q code %s message %q; want %s, %s", tt.calc, short(tt.pairs), e.Param, e.Code, e.Message, tt.param, tt.code)
-		}
-	}
-}
-
-func short(pairs []string) []string {
-	out := make([]string, len(pairs))
-	for i, p := range pairs {
-		if len(p) > 40 {
-			p = p[:40] + "…"
-		}
-		out[i] = p
-	}
-	return out
+	})
 }
 
 // Every article-2 calculator answers from its defaults, and the URL query
