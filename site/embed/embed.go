@@ -191,9 +191,12 @@ var pageTmpl = template.Must(template.New("embed").Parse(`<!DOCTYPE html>
 <link rel="stylesheet" href="{{index .Asset "style.css"}}">
 <link rel="stylesheet" href="{{index .Asset "embed.css"}}">
 <script src="{{index .Asset "embed-frame.js"}}" defer></script>
-<script src="{{index .Asset "app.js"}}" defer></script>
 {{- if index .Asset "playground.wasm"}}
 <link rel="preload" href="{{index .Asset "playground.wasm"}}" as="fetch" type="application/wasm" crossorigin>
+<link rel="preload" href="{{index .Asset "wasm_exec.js"}}" as="script">
+<script src="{{index .Asset "app.js"}}" async data-wasm="{{index .Asset "playground.wasm"}}" data-wasm-exec="{{index .Asset "wasm_exec.js"}}" data-worker="{{index .Asset "playground-worker.js"}}"></script>
+{{- else}}
+<script src="{{index .Asset "app.js"}}" defer></script>
 {{- end}}
 <script type="application/json" id="retrylab-data">{{.Data}}</script>
 </head>
