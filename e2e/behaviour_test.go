@@ -20,24 +20,9 @@ import (
 // (else embed page) with at least min widgets.
 func firstWidgetPages(t *testing.T, min int) []Page {
 	t.Helper()
-	seen := map[string]bool{}
-	var out []Page
-	for _, embed := range []bool{false, true} { // article pages first
-		for _, p := range widgetPages(t) {
-			if seen[p.Lang] || strings.Contains(p.Path, "/embed/") != embed {
-				continue
-			}
-			b, _ := os.ReadFile(p.File)
-			if strings.Count(string(b), "data-widget=") >= min {
-				seen[p.Lang] = true
-				out = append(out, p)
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no page holds %d widgets", min)
-	}
-	return out
+	return firstPages(t, fmt.Sprintf("%d widgets", min), func(html string) bool {
+		return strings.Count(html, "data-widget=") >= min
+	})
 }
 
 // TestBackForward: two changes make two history entries; back and
@@ -46,12 +31,7 @@ func TestBackForward(t *testing.T) {
 	for _, p := range firstWidgetPages(t, 1) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
-			open(t, ctx, p, "")
-			loc := pageLocale(t, ctx, p)
-			ws, err := widgets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			loc, ws := openWidgets(t, ctx, p, "")
 			w := ws[0]
 			c, page := w.calc(t)
 			e1, err := PlanEdit(c, page)
@@ -98,12 +78,7 @@ func TestBadInput(t *testing.T) {
 	for _, p := range widgetPages(t) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
-			open(t, ctx, p, "")
-			loc := pageLocale(t, ctx, p)
-			ws, err := widgets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			loc, ws := openWidgets(t, ctx, p, "")
 			for _, w := range ws {
 				c, page := w.calc(t)
 				bad, err := PlanBadEdit(c, page)
@@ -140,12 +115,7 @@ func TestBadInput(t *testing.T) {
 				if inv := eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').hasAttribute('aria-invalid')`, w.ID, bad.Param)); inv {
 					t.Errorf("%s.%s corrected but still aria-invalid", w.ID, bad.Param)
 				}
-				good, err := PlanEdit(c, page)
-				if err != nil {
-					t.Fatal(err)
-				}
-				setValue(t, ctx, w.ID, good.Param, good.Value)
-				expectWidget(t, ctx, w, c, good.Values, loc)
+				editWidget(t, ctx, w, loc)
 			}
 		})
 	}
@@ -158,37 +128,11 @@ func TestPanicIsolation(t *testing.T) {
 	for _, p := range firstWidgetPages(t, 2) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
-			open(t, ctx, p, "")
-			ws, err := widgets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, ws := openWidgets(t, ctx, p, "")
 			victim, other := ws[0], ws[1]
-			open(t, ctx, p, "debug-panic="+url.QueryEscape(victim.ID))
-			loc := pageLocale(t, ctx, p)
-			vc, vpage := victim.calc(t)
-			ve, err := PlanEdit(vc, vpage)
-			if err != nil {
-				t.Fatal(err)
-			}
-			setValue(t, ctx, victim.ID, ve.Param, ve.Value)
-			slot := fmt.Sprintf(`document.querySelector('[id=%q] [data-error-for=""]')`, victim.ID)
-			waitJS(t, ctx, victim.ID+" reports the panic", fmt.Sprintf(`!%s.hidden && %s.textContent.length > 0`, slot, slot))
-			msg := eval[string](t, ctx, slot+".textContent")
-			if want, ok := loc.Lookup("widget.error.internal"); ok && msg != want {
-				t.Errorf("panic message %q, want the page's %q", msg, want)
-			} else if !ok {
-				t.Errorf("the %s strings have no widget.error.internal: the panic message %q is not localized", p.Lang, msg)
-			}
-			expectKept(t, ctx, victim, vc, vpage, loc) // the last good result stays
-
-			oc, opage := other.calc(t)
-			oe, err := PlanEdit(oc, opage)
-			if err != nil {
-				t.Fatal(err)
-			}
-			setValue(t, ctx, other.ID, oe.Param, oe.Value)
-			expectWidget(t, ctx, other, oc, oe.Values, loc)
+			loc, _ := openWidgets(t, ctx, p, "debug-panic="+url.QueryEscape(victim.ID))
+			vpage, ve, slot := expectPanic(t, ctx, p, loc, victim)
+			editWidget(t, ctx, other, loc)
 			// the victim still answers (and still reports)
 			setValue(t, ctx, victim.ID, ve.Param, vpage.Get(ve.Param))
 			waitJS(t, ctx, victim.ID+" still reports", fmt.Sprintf(`!%s.hidden`, slot))

@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,12 +21,7 @@ func TestReseed(t *testing.T) {
 	for _, p := range pagesWith(t, `data-action="reseed"`) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
-			open(t, ctx, p, "")
-			loc := pageLocale(t, ctx, p)
-			ws, err := widgets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			loc, ws := openWidgets(t, ctx, p, "")
 			for _, w := range ws {
 				c, page := w.calc(t)
 				if c.Param("seed") == nil {
@@ -67,12 +61,7 @@ func TestSlider(t *testing.T) {
 	for _, p := range pagesWith(t, `data-slider-for=`) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
-			open(t, ctx, p, "")
-			loc := pageLocale(t, ctx, p)
-			ws, err := widgets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			loc, ws := openWidgets(t, ctx, p, "")
 			moved := 0
 			for _, w := range ws {
 				c, page := w.calc(t)
@@ -119,25 +108,9 @@ func TestSlider(t *testing.T) {
 	}
 }
 
-// pagesWith returns, for each language, the first article page (else any
-// page) whose HTML contains marker.
+// pagesWith returns, for each language, the first article page (else
+// embed page) whose HTML contains marker.
 func pagesWith(t *testing.T, marker string) []Page {
 	t.Helper()
-	seen := map[string]bool{}
-	var out []Page
-	for _, embed := range []bool{false, true} {
-		for _, p := range widgetPages(t) {
-			if seen[p.Lang] || strings.Contains(p.Path, "/embed/") != embed {
-				continue
-			}
-			if b, _ := os.ReadFile(p.File); strings.Contains(string(b), marker) {
-				seen[p.Lang] = true
-				out = append(out, p)
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no page holds %s", marker)
-	}
-	return out
+	return firstPages(t, marker, func(html string) bool { return strings.Contains(html, marker) })
 }

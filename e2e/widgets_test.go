@@ -239,15 +239,11 @@ func TestEveryPageLoads(t *testing.T) {
 	for _, p := range env.pages {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
-			open(t, ctx, p, "")
 			if !hasWidgets(p) {
+				open(t, ctx, p, "")
 				return
 			}
-			loc := pageLocale(t, ctx, p)
-			ws, err := widgets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			loc, ws := openWidgets(t, ctx, p, "")
 			for _, w := range ws {
 				if !w.Live || w.Error != "" || w.Static || w.Disabled > 0 {
 					t.Errorf("%s (%s) not hydrated: live=%v error=%q static notice shown=%v disabled buttons=%d",
@@ -271,12 +267,7 @@ func TestWidgetsReact(t *testing.T) {
 	for _, p := range widgetPages(t) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
-			open(t, ctx, p, "")
-			loc := pageLocale(t, ctx, p)
-			ws, err := widgets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			loc, ws := openWidgets(t, ctx, p, "")
 			before, err := cites(ctx)
 			if err != nil {
 				t.Fatal(err)

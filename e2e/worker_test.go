@@ -92,20 +92,8 @@ func TestWorkerKeepsPageLive(t *testing.T) {
 	for _, p := range dispatchPages(t) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
-			open(t, ctx, p, "")
-			loc := pageLocale(t, ctx, p)
-			ws, err := widgets(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var disp, other widgetInfo
-			for _, w := range ws {
-				if w.Name == "dispatch" && disp.ID == "" {
-					disp = w
-				} else if w.Name != "dispatch" && w.Name != "backoff" && other.ID == "" {
-					other = w
-				}
-			}
+			loc, ws := openWidgets(t, ctx, p, "")
+			disp, other := pickDispatch(t, ws, "backoff")
 			dc, dpage := disp.calc(t)
 			largest := LargestAccepted(dc, dpage)
 			oc, opage := other.calc(t)
@@ -153,20 +141,8 @@ func TestWorkerKeepsPageLive(t *testing.T) {
 func TestWorkerStaleAnswer(t *testing.T) {
 	p := dispatchPages(t)[0]
 	ctx := tab(t)
-	open(t, ctx, p, "")
-	loc := pageLocale(t, ctx, p)
-	ws, err := widgets(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var disp, other widgetInfo
-	for _, w := range ws {
-		if w.Name == "dispatch" && disp.ID == "" {
-			disp = w
-		} else if w.Name != "dispatch" && other.ID == "" {
-			other = w
-		}
-	}
+	loc, ws := openWidgets(t, ctx, p, "")
+	disp, other := pickDispatch(t, ws)
 	dc, dpage := disp.calc(t)
 	largest := LargestAccepted(dc, dpage)
 	newest := cloneValues(dpage)
@@ -212,44 +188,15 @@ func TestWorkerStaleAnswer(t *testing.T) {
 func TestWorkerPanic(t *testing.T) {
 	p := dispatchPages(t)[0]
 	ctx := tab(t)
-	open(t, ctx, p, "")
-	ws, err := widgets(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var disp, other widgetInfo
-	for _, w := range ws {
-		if w.Name == "dispatch" && disp.ID == "" {
-			disp = w
-		} else if w.Name != "dispatch" && other.ID == "" {
-			other = w
-		}
-	}
-	open(t, ctx, p, "debug-panic="+url.QueryEscape(disp.ID))
-	loc := pageLocale(t, ctx, p)
-	dc, dpage := disp.calc(t)
-	de, err := PlanEdit(dc, dpage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	setValue(t, ctx, disp.ID, de.Param, de.Value)
-	slot := fmt.Sprintf(`document.querySelector('[id=%q] [data-error-for=""]')`, disp.ID)
-	waitJS(t, ctx, disp.ID+" reports the panic", fmt.Sprintf(`!%s.hidden && %s.textContent.length > 0`, slot, slot))
-	if want, _ := loc.Lookup("widget.error.internal"); eval[string](t, ctx, slot+".textContent") != want {
-		t.Errorf("panic message %q, want %q", eval[string](t, ctx, slot+".textContent"), want)
-	}
+	_, ws := openWidgets(t, ctx, p, "")
+	disp, other := pickDispatch(t, ws)
+	loc, _ := openWidgets(t, ctx, p, "debug-panic="+url.QueryEscape(disp.ID))
+	expectPanic(t, ctx, p, loc, disp)
 	detail := eval[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).getAttribute('data-error-detail') || ''`, disp.ID))
 	if !strings.Contains(detail, "in the worker") {
 		t.Errorf("data-error-detail %q: the panic did not come from the worker", detail)
 	}
-	expectKept(t, ctx, disp, dc, dpage, loc)
-	oc, opage := other.calc(t)
-	oe, err := PlanEdit(oc, opage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	setValue(t, ctx, other.ID, oe.Param, oe.Value)
-	expectWidget(t, ctx, other, oc, oe.Values, loc)
+	editWidget(t, ctx, other, loc)
 	waitIdle(t, ctx, disp.ID)
 }
 
@@ -263,26 +210,15 @@ func TestWithoutWorker(t *testing.T) {
 		Source: `Object.defineProperty(window, 'Worker', {value: undefined, configurable: true});`}); err != nil {
 		t.Fatal(err)
 	}
-	open(t, ctx, p, "")
+	loc, ws := openWidgets(t, ctx, p, "")
 	if eval[bool](t, ctx, `typeof window.retrylabCompute === 'function'`) {
 		t.Fatal("the loader offers a worker in a page without Worker")
-	}
-	loc := pageLocale(t, ctx, p)
-	ws, err := widgets(ctx)
-	if err != nil {
-		t.Fatal(err)
 	}
 	for _, w := range ws {
 		if w.Name != "dispatch" {
 			continue
 		}
-		c, pv := w.calc(t)
-		e, err := PlanEdit(c, pv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		setValue(t, ctx, w.ID, e.Param, e.Value)
-		expectWidget(t, ctx, w, c, e.Values, loc)
+		editWidget(t, ctx, w, loc)
 		if busy := eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') || ''`, w.ID)); busy != "" {
 			t.Errorf("%s: aria-busy=%q after a recompute on the main thread", w.ID, busy)
 		}
