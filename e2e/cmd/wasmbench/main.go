@@ -46,8 +46,14 @@ import (
 	"retrylab/site/assets"
 )
 
-// verbose is the -v flag.
-var verbose *bool
+// options are the command's flags.
+type options struct {
+	dist             string
+	runs, iters, top int
+	sections         map[string]bool // the parts of the report to run (-only)
+	gcPercents       []int           // the GOGC settings compared at the defaults (-gc)
+	verbose          bool            // print every recompute's time (-v)
+}
 
 func main() {
 	runs := flag.Int("runs", 5, "cold loads per page for the time to ready (the median is reported)")
@@ -55,9 +61,10 @@ func main() {
 	top := flag.Int("top", 15, "packages listed in the size table")
 	dist := flag.String("dist", "", "the built site (default: dist/ of the module)")
 	only := flag.String("only", "size,ready,latency", "the sections to run, comma-separated: size, ready, latency")
-	verbose = flag.Bool("v", false, "also print every recompute's time, in order (the first ones run before the browser has optimized the code)")
+	verbose := flag.Bool("v", false, "also print every recompute's time, in order (the first ones run before the browser has optimized the code)")
 	gc := flag.String("gc", "", "also time the recomputes at the defaults with these GOGC percents (comma-separated, e.g. 100,400), interleaved")
 	flag.Parse()
+	o := options{dist: *dist, runs: *runs, iters: *iters, top: *top, sections: map[string]bool{}, verbose: *verbose}
 	for _, g := range strings.Split(*gc, ",") {
 		if g = strings.TrimSpace(g); g != "" {
 			var v int
@@ -65,26 +72,20 @@ func main() {
 				fmt.Fprintln(os.Stderr, "wasmbench: -gc:", err)
 				os.Exit(2)
 			}
-			gcPercents = append(gcPercents, v)
+			o.gcPercents = append(o.gcPercents, v)
 		}
 	}
-	sections = map[string]bool{}
 	for _, s := range strings.Split(*only, ",") {
-		sections[strings.TrimSpace(s)] = true
+		o.sections[strings.TrimSpace(s)] = true
 	}
-	if err := run(*dist, *runs, *iters, *top); err != nil {
+	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmbench:", err)
 		os.Exit(1)
 	}
 }
 
-// sections are the parts of the report to run (-only).
-var sections map[string]bool
-
-// gcPercents are the GOGC settings compared at the defaults (-gc).
-var gcPercents []int
-
-func run(dist string, runs, iters, top int) error {
+func run(o options) error {
+	dist := o.dist
 	root, err := e2e.Root()
 	if err != nil {
 		return err
@@ -105,15 +106,15 @@ func run(dist string, runs, iters, top int) error {
 	if err != nil {
 		return err
 	}
-	if sections["size"] {
-		if err := sizes(root, dist, tmp, hello, top); err != nil {
+	if o.sections["size"] {
+		if err := sizes(root, dist, tmp, hello, o.top); err != nil {
 			return err
 		}
 	}
-	if !sections["ready"] && !sections["latency"] {
+	if !o.sections["ready"] && !o.sections["latency"] {
 		return nil
 	}
-	return browse(root, dist, tmp, hello, runs, iters)
+	return browse(root, dist, tmp, hello, o)
 }
 
 // sizes prints the size of the module, raw and compressed, and its code by
@@ -173,7 +174,8 @@ func sizes(root, dist, tmp string, hello []byte, top int) error {
 
 // browse measures, in Chromium, the time to ready and the recompute
 // latency.
-func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
+func browse(root, dist, tmp string, hello []byte, o options) error {
+	runs, iters := o.runs, o.iters
 	// 2. Time to ready.
 	helloDir := filepath.Join(tmp, "hello-site")
 	if err := helloSite(helloDir, hello, filepath.Join(root, "build", "wasm_exec.js")); err != nil {
@@ -203,7 +205,7 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 	if heavy.Path == "" {
 		return errors.New("no page of dist/ holds a widget")
 	}
-	if sections["ready"] {
+	if o.sections["ready"] {
 		fmt.Printf("## time from navigation to data-ready (cold, cache disabled, median of %d)\n", runs)
 		tp, bp, err := readyTimes(browser, srv.URL+heavy.Path, runs)
 		if err != nil {
@@ -221,7 +223,7 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 		printBreakdown(heavy.Path, bp)
 		printBreakdown("wasm/hello", bh)
 	}
-	if !sections["latency"] {
+	if !o.sections["latency"] {
 		return nil
 	}
 
@@ -274,11 +276,11 @@ func browse(root, dist, tmp string, hello []byte, runs, iters int) error {
 			}
 			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d  %s\n", c.Name, set.name, len(r.MS),
 				median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), r.Bytes/1000, r.Allocs, r.GCs, short(set.values.Encode(), 50))
-			if *verbose {
+			if o.verbose {
 				fmt.Println("   runs:", msList(r.MS))
 			}
 			if set.name == "defaults" {
-				for _, g := range gcPercents {
+				for _, g := range o.gcPercents {
 					prev, _ := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`window.__retrylabGC(%d)`, g)))
 					rg, err := benchWidget(ctx, id, set.values, n)
 					chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`window.__retrylabGC(%d)`, prev)))
