@@ -306,16 +306,10 @@ func Cite(c *calc.Calculator, res any, fieldSpec, format string, loc locale.Loca
 	if err != nil {
 		return "", "", err
 	}
-	text, value, err = r.cite(fieldSpec, format, loc)
-	if err == nil && c != nil && format == "" && jsonKind([]byte(value)) == 's' {
-		if name, _, hasIdx, _ := parseFieldSpec(fieldSpec); !hasIdx {
-			text = loc.TOr("field."+c.Name+"."+name+"."+text, text)
-		}
-	}
-	return text, value, err
+	return r.cite(c, fieldSpec, format, loc)
 }
 
-func (r *result) cite(fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
+func (r *result) cite(c *calc.Calculator, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
 	name, idx, hasIdx, err := parseFieldSpec(fieldSpec)
 	if err != nil {
 		return "", "", err
@@ -337,6 +331,9 @@ func (r *result) cite(fieldSpec, format string, loc locale.Locale) (text, value 
 	text, err = formatValue(raw, format, loc)
 	if err != nil {
 		return "", "", fmt.Errorf("%s|%s: %v", fieldSpec, format, err)
+	}
+	if c != nil && !hasIdx && format == "" && jsonKind(raw) == 's' {
+		text = loc.TOr("field."+c.Name+"."+name+"."+text, text)
 	}
 	return text, string(raw), nil
 }
