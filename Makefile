@@ -41,10 +41,11 @@ unit: wasmtest
 # calculator's result and the widgets' rendered HTML must be the same in
 # the browser and the Worker as in the build; and the parsers and the hash
 # of core/canonjson and core/sha256sum, whose recursion depth and integer
-# arithmetic differ under wasm (the JavaScript engine's stack).
+# arithmetic differ under wasm (the JavaScript engine's stack); and
+# core/bigint against math/big, with core/pyrand's CPython vectors.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./calc/crossarch
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./calc/crossarch
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^TestGolden$$' ./site/widget
 
 test: deps vet staticcheck build worker unit

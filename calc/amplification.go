@@ -2,9 +2,9 @@ package calc
 
 import (
 	"errors"
-	"math/big"
 	"strconv"
 
+	"retrylab/core/bigint"
 	"retrylab/core/retry"
 )
 
@@ -15,10 +15,10 @@ const maxTreeNodes = 400
 // Call counts are exact integers of any size (100^10 for ten layers of
 // 100 attempts), written as JSON numbers.
 type AmplificationResult struct {
-	Attempts      []int      `json:"attempts"`
-	Levels        int        `json:"levels"`
-	CallsPerLevel []*big.Int `json:"calls_per_level"`
-	FinalCalls    *big.Int   `json:"final_calls"`
+	Attempts      []int        `json:"attempts"`
+	Levels        int          `json:"levels"`
+	CallsPerLevel []bigint.Int `json:"calls_per_level"`
+	FinalCalls    bigint.Int   `json:"final_calls"`
 	// Tree is the call tree in time order (the request, then every call,
 	// depth first) when it has at most 400 nodes; TreeNote says why it is
 	// absent otherwise.
@@ -52,9 +52,9 @@ func amplificationCalc() *Calculator {
 			tree, err := amp.Tree(maxTreeNodes)
 			switch {
 			case errors.Is(err, retry.ErrTreeTooLarge):
-				nodes := big.NewInt(1)
+				nodes := bigint.FromInt64(1)
 				for _, c := range amp.CallsPerLevel {
-					nodes.Add(nodes, c)
+					nodes = nodes.Add(c)
 				}
 				res.TreeNote = "the call tree has " + nodes.String() + " nodes, more than the " + strconv.Itoa(maxTreeNodes) + " that can be drawn"
 			case err != nil:

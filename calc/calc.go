@@ -2,12 +2,12 @@ package calc
 
 import (
 	"math"
-	"math/big"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 
+	"retrylab/core/bigint"
 	"retrylab/core/canonjson"
 )
 
@@ -87,8 +87,8 @@ func (a Args) Floats(name string) []float64 {
 	return append([]float64(nil), a.get(name, FloatList).([]float64)...)
 }
 
-// BigInt returns a BigInt parameter (a fresh copy).
-func (a Args) BigInt(name string) *big.Int { return new(big.Int).Set(a.get(name, BigInt).(*big.Int)) }
+// BigInt returns a BigInt parameter.
+func (a Args) BigInt(name string) bigint.Int { return a.get(name, BigInt).(bigint.Int) }
 
 func (a Args) get(name string, k Kind) any {
 	p := a.calc.Param(name)
@@ -282,19 +282,13 @@ const maxBigIntDigits = 4096
 
 // ParseBigInt parses a decimal integer of any size and sign (an optional
 // sign, then digits; '_' is not allowed). Its text is at most 4096 digits.
-func ParseBigInt(s string) (*big.Int, bool) {
+func ParseBigInt(s string) (bigint.Int, bool) {
 	s = strings.TrimSpace(s)
 	digits := strings.TrimLeft(s, "+-")
 	if len(s)-len(digits) > 1 || digits == "" || len(digits) > maxBigIntDigits {
-		return nil, false
+		return bigint.Int{}, false
 	}
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return nil, false
-		}
-	}
-	n, ok := new(big.Int).SetString(s, 10)
-	return n, ok
+	return bigint.Parse(s) // digits only: no '_', no other base
 }
 
 // number parses a numeric (element) value of p and checks its range.

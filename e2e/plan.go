@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"retrylab/calc"
+	"retrylab/core/bigint"
 	"retrylab/site/locale"
 )
 
@@ -69,7 +69,7 @@ func candidates(p *calc.Param, cur string) []string {
 		}
 	case calc.BigInt:
 		if n, ok := calc.ParseBigInt(cur); ok {
-			out = append(out, n.Add(n, bigOne()).String())
+			out = append(out, n.Add(bigint.FromInt64(1)).String())
 		}
 	case calc.Int:
 		n, err := strconv.Atoi(cur)
@@ -266,5 +266,3 @@ func PageLocale(data []byte, lang string) (locale.Locale, error) {
 	}
 	return locale.Locale{Lang: d.Lang, Strings: d.Strings}, nil
 }
-
-func bigOne() *big.Int { return big.NewInt(1) }

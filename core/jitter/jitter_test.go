@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"retrylab/core/bigint"
 	"retrylab/core/pyrand"
 )
 
@@ -52,7 +53,7 @@ func TestCPythonVectors(t *testing.T) {
 			if !ok {
 				t.Fatalf("strategy %q", pc.Strategy)
 			}
-			seed, ok := new(big.Int).SetString(pc.Seed, 10)
+			seed, ok := bigint.Parse(pc.Seed)
 			if !ok {
 				t.Fatalf("seed %q", pc.Seed)
 			}

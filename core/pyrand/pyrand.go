@@ -12,7 +12,7 @@
 // it holds its own state, so two Randoms never share a sequence.
 package pyrand
 
-import "math/big"
+import "retrylab/core/bigint"
 
 const (
 	n         = 624
@@ -31,22 +31,11 @@ type Random struct {
 
 // New returns a generator seeded as CPython's random.Random(seed) for the
 // int seed: the absolute value is split into 32-bit words, least
-// significant first, and fed to init_by_array; zero is the key [0]. A nil
-// seed is treated as 0 (CPython's None would use the OS entropy, which
-// this package, being deterministic, does not).
-func New(seed *big.Int) *Random {
-	var key []uint32
-	if seed != nil {
-		words := new(big.Int).Abs(seed).Bits() // little-endian machine words
-		for _, w := range words {
-			for s := uint(0); s < uint(bitsPerWord); s += 32 {
-				key = append(key, uint32(uint64(w)>>s))
-			}
-		}
-		for len(key) > 0 && key[len(key)-1] == 0 {
-			key = key[:len(key)-1]
-		}
-	}
+// significant first, and fed to init_by_array; zero (the zero Int) is the
+// key [0]. There is no counterpart of CPython's None, which would use the
+// OS entropy: this package is deterministic.
+func New(seed bigint.Int) *Random {
+	key := seed.Words() // |seed|, little-endian, no zero word at the top
 	if len(key) == 0 {
 		key = []uint32{0}
 	}
@@ -55,11 +44,8 @@ func New(seed *big.Int) *Random {
 	return r
 }
 
-// bitsPerWord is the size of a big.Word in bits (32 or 64).
-const bitsPerWord = 32 << (^big.Word(0) >> 63)
-
 // NewInt64 is New for a seed that fits in an int64.
-func NewInt64(seed int64) *Random { return New(big.NewInt(seed)) }
+func NewInt64(seed int64) *Random { return New(bigint.FromInt64(seed)) }
 
 func (r *Random) initGenrand(s uint32) {
 	r.mt[0] = s

@@ -3,7 +3,8 @@ package retry
 import (
 	"errors"
 	"fmt"
-	"math/big"
+
+	"retrylab/core/bigint"
 )
 
 // Amplification is the count of calls through nested retrying layers when
@@ -14,7 +15,7 @@ type Amplification struct {
 	Attempts []int
 	// CallsPerLevel[l] is the number of calls that layer l makes in total:
 	// the product Attempts[0]·…·Attempts[l]. Exact at any size.
-	CallsPerLevel []*big.Int
+	CallsPerLevel []bigint.Int
 }
 
 // Amplify returns the calls made at each level by layers with the given
@@ -25,12 +26,12 @@ func Amplify(attempts []int) (Amplification, error) {
 		return Amplification{}, errors.New("retry: no layers")
 	}
 	a := Amplification{Attempts: append([]int(nil), attempts...)}
-	prod := big.NewInt(1)
+	prod := bigint.FromInt64(1)
 	for i, n := range attempts {
 		if n < 1 {
 			return Amplification{}, fmt.Errorf("retry: layer %d makes %d attempts, want >= 1", i, n)
 		}
-		prod = new(big.Int).Mul(prod, big.NewInt(int64(n)))
+		prod = prod.Mul(bigint.FromInt64(int64(n)))
 		a.CallsPerLevel = append(a.CallsPerLevel, prod)
 	}
 	return a, nil
@@ -38,11 +39,11 @@ func Amplify(attempts []int) (Amplification, error) {
 
 // FinalCalls returns the calls that reach the innermost layer's target:
 // the product of all attempts (27 for 3,3,3).
-func (a Amplification) FinalCalls() *big.Int {
+func (a Amplification) FinalCalls() bigint.Int {
 	if len(a.CallsPerLevel) == 0 {
-		return big.NewInt(0)
+		return bigint.Int{}
 	}
-	return new(big.Int).Set(a.CallsPerLevel[len(a.CallsPerLevel)-1])
+	return a.CallsPerLevel[len(a.CallsPerLevel)-1]
 }
 
 // Node is one vertex of a call tree. The root (Level 0) is the original
@@ -65,14 +66,15 @@ var ErrTreeTooLarge = errors.New("retry: call tree too large to draw")
 // exceeds maxNodes, Tree returns nil and an error wrapping
 // ErrTreeTooLarge that gives the count.
 func (a Amplification) Tree(maxNodes int) ([]Node, error) {
-	total := big.NewInt(1)
+	total := bigint.FromInt64(1)
 	for _, c := range a.CallsPerLevel {
-		total.Add(total, c)
+		total = total.Add(c)
 	}
-	if !total.IsInt64() || total.Int64() > int64(maxNodes) {
+	count, ok := total.Int64()
+	if !ok || count > int64(maxNodes) {
 		return nil, fmt.Errorf("%w: %s nodes, at most %d", ErrTreeTooLarge, total, maxNodes)
 	}
-	nodes := make([]Node, 0, total.Int64())
+	nodes := make([]Node, 0, count)
 	next := make([]int, len(a.Attempts)+1) // next index in each level
 	var walk func(level, parent, attempt int)
 	walk = func(level, parent, attempt int) {

@@ -32,11 +32,11 @@ func TestAmplifyArticle(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, want := range c.levels {
-			if a.CallsPerLevel[i].Int64() != want {
+			if got, ok := a.CallsPerLevel[i].Int64(); !ok || got != want {
 				t.Errorf("%v: level %d = %v, want %d", c.attempts, i, a.CallsPerLevel[i], want)
 			}
 		}
-		if a.FinalCalls().Int64() != c.levels[len(c.levels)-1] {
+		if got, ok := a.FinalCalls().Int64(); !ok || got != c.levels[len(c.levels)-1] {
 			t.Errorf("%v: final %v", c.attempts, a.FinalCalls())
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"retrylab/calc"
+	"retrylab/core/bigint"
 )
 
 // sameAsJSON checks that appendJSON writes json.Marshal's bytes for v, or
@@ -256,6 +257,7 @@ func TestEncodeValues(t *testing.T) {
 	}
 	z42 := zeroer{42}
 	var nilZ *zeroer
+	huge, _ := bigint.Parse("-340282366920938463463374607431768211456")
 	cases := []struct {
 		name string
 		v    any
@@ -292,6 +294,13 @@ func TestEncodeValues(t *testing.T) {
 		{"json.RawMessage nil", json.RawMessage(nil)},
 		{"json.Number empty", json.Number("")},
 		{"nil big", (*big.Int)(nil)},
+		{"core/bigint", struct {
+			A bigint.Int   `json:"a"`
+			L []bigint.Int `json:"l"`
+			P *bigint.Int  `json:"p"`
+			N *bigint.Int  `json:"n"`
+			I any
+		}{A: huge, L: []bigint.Int{{}, bigint.FromInt64(-27)}, P: &huge, I: bigint.FromInt64(7)}},
 		{"pointer chain", &node{"a", &node{"b", nil}}},
 		{"error NaN", math.NaN()},
 		{"error +Inf", []float64{1, math.Inf(1)}},
