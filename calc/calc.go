@@ -2,7 +2,6 @@ package calc
 
 import (
 	"math"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,11 +102,12 @@ func (a Args) get(name string, k Kind) any {
 }
 
 // Query returns the values the caller set explicitly, in canonical text:
-// the URL query that reproduces these Args.
-func (a Args) Query() url.Values {
-	q := url.Values{}
+// the URL query that reproduces these Args (name → one text, as in a
+// url.Values; core/query's Encode writes it).
+func (a Args) Query() map[string][]string {
+	q := make(map[string][]string, len(a.raw))
 	for k, v := range a.raw {
-		q.Set(k, v)
+		q[k] = []string{v}
 	}
 	return q
 }
@@ -115,11 +115,12 @@ func (a Args) Query() url.Values {
 // Calc returns the calculator the Args belong to.
 func (a Args) Calc() *Calculator { return a.calc }
 
-// Parse validates values (name → text, as from a URL query or CLI
-// key=value pairs) against the declaration and fills in defaults. An
-// unknown name, a repeated name or a bad value yields an *Error; the first
-// error in declaration order is returned (unknown names first).
-func (c *Calculator) Parse(values url.Values) (Args, error) {
+// Parse validates values (name → texts, as from a URL query or CLI
+// key=value pairs; a url.Values is one) against the declaration and fills
+// in defaults. An unknown name, a repeated name or a bad value yields an
+// *Error; the first error in declaration order is returned (unknown names
+// first).
+func (c *Calculator) Parse(values map[string][]string) (Args, error) {
 	a := Args{calc: c, vals: map[string]any{}, raw: map[string]string{}}
 	var unknown []string
 	for k := range values {
@@ -158,7 +159,7 @@ func (c *Calculator) Parse(values url.Values) (Args, error) {
 
 // ParsePairs parses CLI arguments of the form key=value.
 func (c *Calculator) ParsePairs(pairs []string) (Args, error) {
-	values := url.Values{}
+	values := map[string][]string{}
 	for _, kv := range pairs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
@@ -170,7 +171,7 @@ func (c *Calculator) ParsePairs(pairs []string) (Args, error) {
 }
 
 // Compute parses values and runs the calculator.
-func (c *Calculator) Compute(values url.Values) (any, error) {
+func (c *Calculator) Compute(values map[string][]string) (any, error) {
 	a, err := c.Parse(values)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"net/url"
 	"strings"
 )
 
@@ -43,7 +42,7 @@ func (r *Registry) Names() string {
 
 // Compute runs calculator name on values; an unknown name is a
 // CodeUnknownCalc *Error.
-func (r *Registry) Compute(name string, values url.Values) (any, error) {
+func (r *Registry) Compute(name string, values map[string][]string) (any, error) {
 	c, ok := r.Lookup(name)
 	if !ok {
 		return nil, r.UnknownError(name)

@@ -283,7 +283,7 @@ func TestWidgetsReact(t *testing.T) {
 				setValue(t, ctx, w.ID, e.Param, e.Value)
 				expectWidget(t, ctx, w, c, e.Values, loc)
 				canon, _ := c.Parse(e.Values)
-				key := url.QueryEscape(w.ID+"."+e.Param) + "=" + url.QueryEscape(canon.Query().Get(e.Param))
+				key := url.QueryEscape(w.ID+"."+e.Param) + "=" + url.QueryEscape(url.Values(canon.Query()).Get(e.Param))
 				waitJS(t, ctx, "the URL state "+key, fmt.Sprintf(`location.search.includes(%q)`, key))
 			}
 			after, err := cites(ctx)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"retrylab/core/query"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
 	"retrylab/site/widget"
@@ -213,7 +214,7 @@ func (b *builder) render() error {
 					continue
 				}
 				v.HasWidgets = true
-				data.Widgets = append(data.Widgets, widgetData{ID: w.ID, Calc: w.Calc.Name, Defaults: w.Args.Query().Encode(), Views: strings.Join(w.Views, ",")})
+				data.Widgets = append(data.Widgets, widgetData{ID: w.ID, Calc: w.Calc.Name, Defaults: query.Encode(w.Args.Query()), Views: strings.Join(w.Views, ",")})
 			}
 			js, err := json.Marshal(data)
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"retrylab/calc"
+	"retrylab/core/query"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -26,7 +27,7 @@ func testConverter(files fstest.MapFS) *Converter {
 		Include:  files,
 		Widget: func(w *Widget) (string, error) {
 			return fmt.Sprintf(`<section class="widget" data-widget="%s" id="%s" data-defaults="%s"></section>`,
-				w.Calc.Name, w.ID, w.Args.Query().Encode()), nil
+				w.Calc.Name, w.ID, query.Encode(w.Args.Query())), nil
 		},
 		Cite: func(w *Widget, field, format string) (string, any, error) {
 			b, _ := json.Marshal(w.Result)

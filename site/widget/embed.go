@@ -2,10 +2,10 @@ package widget
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	"retrylab/calc"
+	"retrylab/core/query"
 	"retrylab/site/locale"
 )
 
@@ -17,11 +17,11 @@ func EmbedSnippet(src, title string) string {
 
 // EmbedDefaults is the query of c's declared defaults: the values an
 // embed page starts from, which the iframe code need not repeat.
-func EmbedDefaults(c *calc.Calculator) url.Values {
-	v := url.Values{}
+func EmbedDefaults(c *calc.Calculator) query.Values {
+	v := query.Values{}
 	for _, p := range c.Params {
 		if p.Default != "" {
-			v.Set(p.Name, p.Default)
+			v[p.Name] = []string{p.Default}
 		}
 	}
 	return v
@@ -34,18 +34,18 @@ func EmbedDefaults(c *calc.Calculator) url.Values {
 // widget, from data-embed (the embed page) and data-embed-defaults.
 func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, loc locale.Locale) {
 	defs := EmbedDefaults(c)
-	q := url.Values{}
+	q := query.Values{}
 	for k, vs := range a.Query() {
-		if defs.Get(k) != vs[0] {
+		if query.Get(defs, k) != vs[0] {
 			q[k] = vs
 		}
 	}
 	src := spec.Embed
 	if len(q) > 0 {
-		src += "?" + q.Encode()
+		src += "?" + query.Encode(q)
 	}
 	id := esc(spec.ID)
-	fmt.Fprintf(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(defs.Encode()), esc(Title(c, loc)))
+	fmt.Fprintf(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(query.Encode(defs)), esc(Title(c, loc)))
 	fmt.Fprintf(b, `<summary>%s</summary>`, esc(loc.TOr("embed.control", "Embed")))
 	fmt.Fprintf(b, `<label for="%s-embed">%s</label>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
 	fmt.Fprintf(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code>%s</textarea>`, id, esc(EmbedSnippet(src, Title(c, loc))))

@@ -614,7 +614,7 @@ func backoffArrivals(o *outCtx) error {
 	var otherCounts []float64
 	if retries, _ := o.r.num("retries"); retries <= maxCompareRetries {
 		q := o.a.Query()
-		q.Set("jitter", strconv.FormatBool(!jitter))
+		q["jitter"] = []string{strconv.FormatBool(!jitter)}
 		other, err := o.c.Compute(q)
 		if err != nil {
 			return err

@@ -13,11 +13,11 @@ package widget
 import (
 	_ "embed"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"retrylab/calc"
+	"retrylab/core/query"
 	"retrylab/site/locale"
 )
 
@@ -34,7 +34,7 @@ type Spec struct {
 	ID string
 	// Values are the page's starting values (parameter name → text); the
 	// parameters not named take the calculator's defaults.
-	Values url.Values
+	Values query.Values
 	// Views are the views shown, in order; empty means DefaultViews.
 	Views []string
 	// Embed, when set, is the URL of the calculator's embed page
@@ -89,7 +89,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	var b strings.Builder
 	id := esc(spec.ID)
 	fmt.Fprintf(&b, `<div class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s" role="group" aria-labelledby="%s-title">`+"\n",
-		esc(c.Name), id, esc(a.Query().Encode()), esc(strings.Join(views, ",")), id)
+		esc(c.Name), id, esc(query.Encode(a.Query())), esc(strings.Join(views, ",")), id)
 	title := esc(Title(c, loc))
 	if spec.Title != "" {
 		title += ` <span class="widget-subtitle">— ` + esc(spec.Title) + `</span>`

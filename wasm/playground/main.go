@@ -22,13 +22,13 @@
 package main
 
 import (
-	"net/url"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"syscall/js"
 
 	"retrylab/calc"
+	"retrylab/core/query"
 	"retrylab/site/locale"
 	"retrylab/wasm/playground/internal/dom"
 )
@@ -106,7 +106,7 @@ func main() {
 				root.SetAttr("data-error-detail", why)
 				return
 			}
-			if q.Get("debug-panic") == w.id {
+			if query.Get(q, "debug-panic") == w.id {
 				w.forcePanic = true
 			}
 			a.widgets = append(a.widgets, w)
@@ -118,7 +118,7 @@ func main() {
 	a.committed = dom.Search()
 	a.syncLinks(encodeSearch(a.state()))
 	dom.On(dom.Window(), "popstate", func(dom.Event) { a.popstate() })
-	if q.Has("debug-panic") {
+	if _, ok := q["debug-panic"]; ok {
 		js.Global().Set("__retrylabPanic", js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) > 0 {
 				if w := a.byID[args[0].String()]; w != nil {
@@ -129,7 +129,7 @@ func main() {
 			return nil
 		}))
 	}
-	if q.Get("bench") == "1" {
+	if query.Get(q, "bench") == "1" {
 		js.Global().Set("__retrylabBench", js.FuncOf(a.bench))
 		js.Global().Set("__retrylabGC", js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) == 0 {
@@ -199,10 +199,10 @@ func localeFrom(text, lang string) locale.Locale {
 }
 
 // query parses location.search.
-func (a *app) query() url.Values {
-	q, err := url.ParseQuery(trimQ(dom.Search()))
+func (a *app) query() query.Values {
+	q, err := query.Parse(trimQ(dom.Search()))
 	if err != nil {
-		return url.Values{}
+		return query.Values{}
 	}
 	return q
 }
@@ -215,7 +215,7 @@ func trimQ(s string) string {
 }
 
 // state returns the page's query with every widget's state in it.
-func (a *app) state() url.Values {
+func (a *app) state() query.Values {
 	q := a.query()
 	for _, w := range a.widgets {
 		setWidget(q, w.id, w.urlDiff)
@@ -320,7 +320,7 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 		result.Set("error", "no widget "+args[0].String())
 		return result
 	}
-	values, err := url.ParseQuery(args[1].String())
+	values, err := query.Parse(args[1].String())
 	if err != nil {
 		result.Set("error", err.Error())
 		return result

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"net/url"
 	"strings"
 
 	"retrylab/calc"
+	"retrylab/core/query"
 )
 
 // The URL state of a page: every widget's parameters that differ from the
@@ -16,8 +16,8 @@ import (
 
 // widgetQuery returns the parameters of widget id in the page query q,
 // without the prefix. An empty value stays in the result: it means absent.
-func widgetQuery(q url.Values, id string) url.Values {
-	out := url.Values{}
+func widgetQuery(q query.Values, id string) query.Values {
+	out := query.Values{}
 	prefix := id + "."
 	for k, vs := range q {
 		if name, ok := strings.CutPrefix(k, prefix); ok && name != "" && len(vs) > 0 {
@@ -30,8 +30,8 @@ func widgetQuery(q url.Values, id string) url.Values {
 // overlay returns base with the parameters of over applied: a non-empty
 // value replaces, an empty value removes (the optional parameter becomes
 // absent). Neither argument is modified.
-func overlay(base, over url.Values) url.Values {
-	out := url.Values{}
+func overlay(base, over query.Values) query.Values {
+	out := query.Values{}
 	for k, vs := range base {
 		out[k] = append([]string(nil), vs...)
 	}
@@ -42,7 +42,7 @@ func overlay(base, over url.Values) url.Values {
 		if v := vs[len(vs)-1]; v == "" {
 			delete(out, k)
 		} else {
-			out.Set(k, v)
+			out[k] = []string{v}
 		}
 	}
 	return out
@@ -51,13 +51,13 @@ func overlay(base, over url.Values) url.Values {
 // pageValues returns the widget's starting values: the page's
 // data-defaults, then each parameter's declared default for those the page
 // leaves out (an optional parameter without default stays absent).
-func pageValues(c *calc.Calculator, defaults url.Values) url.Values {
-	out := url.Values{}
+func pageValues(c *calc.Calculator, defaults query.Values) query.Values {
+	out := query.Values{}
 	for _, p := range c.Params {
 		if v, ok := defaults[p.Name]; ok && len(v) > 0 {
-			out.Set(p.Name, v[len(v)-1])
+			out[p.Name] = []string{v[len(v)-1]}
 		} else if p.Default != "" {
-			out.Set(p.Name, p.Default)
+			out[p.Name] = []string{p.Default}
 		}
 	}
 	return out
@@ -67,16 +67,16 @@ func pageValues(c *calc.Calculator, defaults url.Values) url.Values {
 // canonical text (calc.Args.Query of Args in which every value was given):
 // the parameters whose text differs, and an empty value for those cur
 // leaves absent.
-func diff(c *calc.Calculator, page, cur url.Values) url.Values {
-	out := url.Values{}
+func diff(c *calc.Calculator, page, cur query.Values) query.Values {
+	out := query.Values{}
 	for _, p := range c.Params {
 		cv, cok := cur[p.Name]
 		pv, pok := page[p.Name]
 		switch {
 		case cok && (!pok || cv[0] != pv[0]):
-			out.Set(p.Name, cv[0])
+			out[p.Name] = []string{cv[0]}
 		case !cok && pok:
-			out.Set(p.Name, "")
+			out[p.Name] = []string{""}
 		}
 	}
 	return out
@@ -84,7 +84,7 @@ func diff(c *calc.Calculator, page, cur url.Values) url.Values {
 
 // setWidget replaces the keys of widget id in q by d (prefixed); it
 // modifies q.
-func setWidget(q url.Values, id string, d url.Values) {
+func setWidget(q query.Values, id string, d query.Values) {
 	prefix := id + "."
 	for k := range q {
 		if strings.HasPrefix(k, prefix) {
@@ -98,11 +98,11 @@ func setWidget(q url.Values, id string, d url.Values) {
 
 // encodeSearch writes q as a location.search: "" when empty, else "?"
 // and the keys in sorted order.
-func encodeSearch(q url.Values) string {
+func encodeSearch(q query.Values) string {
 	if len(q) == 0 {
 		return ""
 	}
-	return "?" + q.Encode()
+	return "?" + query.Encode(q)
 }
 
 // withSearch replaces the query of a link (keeping its fragment) by search.
@@ -119,7 +119,7 @@ func withSearch(href, search string) string {
 
 // canonical parses values and returns the Args and the canonical text of
 // every value present (all of them count as given).
-func canonical(c *calc.Calculator, values url.Values) (calc.Args, url.Values, error) {
+func canonical(c *calc.Calculator, values query.Values) (calc.Args, query.Values, error) {
 	a, err := c.Parse(values)
 	if err != nil {
 		return a, nil, err

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"net/url"
 	"testing"
 
 	"retrylab/calc"
+	"retrylab/core/query"
 )
 
 func attempts(t *testing.T) *calc.Calculator {
@@ -18,8 +18,8 @@ func attempts(t *testing.T) *calc.Calculator {
 
 func TestURLStateRoundTrip(t *testing.T) {
 	c := attempts(t)
-	page := pageValues(c, url.Values{"q": {"0.9"}})
-	if got := page.Encode(); got != "n=3&q=0.9" {
+	page := pageValues(c, query.Values{"q": {"0.9"}})
+	if got := query.Encode(page); got != "n=3&q=0.9" {
 		t.Fatalf("pageValues = %q, want n=3&q=0.9", got)
 	}
 	_, pageCanon, err := canonical(c, page)
@@ -28,13 +28,13 @@ func TestURLStateRoundTrip(t *testing.T) {
 	}
 	tests := []struct {
 		name   string
-		form   url.Values
+		form   query.Values
 		search string // the URL after writing the state of widget "a" into ?other=1&b.q=0.2
 	}{
-		{"page values", url.Values{"q": {"0.9"}, "n": {"3"}}, "?b.q=0.2&other=1"},
-		{"canonical equal", url.Values{"q": {"0.90"}, "n": {"3.0"}}, "?b.q=0.2&other=1"},
-		{"one changed", url.Values{"q": {"0.25"}, "n": {"3"}}, "?a.q=0.25&b.q=0.2&other=1"},
-		{"both changed", url.Values{"q": {"1"}, "n": {"7"}}, "?a.n=7&a.q=1&b.q=0.2&other=1"},
+		{"page values", query.Values{"q": {"0.9"}, "n": {"3"}}, "?b.q=0.2&other=1"},
+		{"canonical equal", query.Values{"q": {"0.90"}, "n": {"3.0"}}, "?b.q=0.2&other=1"},
+		{"one changed", query.Values{"q": {"0.25"}, "n": {"3"}}, "?a.q=0.25&b.q=0.2&other=1"},
+		{"both changed", query.Values{"q": {"1"}, "n": {"7"}}, "?a.n=7&a.q=1&b.q=0.2&other=1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,7 +42,7 @@ func TestURLStateRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			q := url.Values{"other": {"1"}, "b.q": {"0.2"}, "a.n": {"99"}}
+			q := query.Values{"other": {"1"}, "b.q": {"0.2"}, "a.n": {"99"}}
 			setWidget(q, "a", diff(c, pageCanon, canon))
 			if got := encodeSearch(q); got != tt.search {
 				t.Fatalf("search = %q, want %q", got, tt.search)
@@ -53,8 +53,8 @@ func TestURLStateRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if canon2.Encode() != canon.Encode() {
-				t.Fatalf("round trip %q, want %q", canon2.Encode(), canon.Encode())
+			if query.Encode(canon2) != query.Encode(canon) {
+				t.Fatalf("round trip %q, want %q", query.Encode(canon2), query.Encode(canon))
 			}
 		})
 	}
@@ -65,23 +65,23 @@ func TestOptionalAbsentIsEmptyValue(t *testing.T) {
 		{Name: "base", Kind: calc.Float, Default: "1"},
 		{Name: "cap", Kind: calc.Float, Optional: true},
 	}}
-	page := pageValues(c, url.Values{"cap": {"5"}})
-	cur := url.Values{"base": {"1"}} // the reader cleared cap
+	page := pageValues(c, query.Values{"cap": {"5"}})
+	cur := query.Values{"base": {"1"}} // the reader cleared cap
 	d := diff(c, page, cur)
-	if got := d.Encode(); got != "cap=" {
+	if got := query.Encode(d); got != "cap=" {
 		t.Fatalf("diff = %q, want cap=", got)
 	}
 	back := overlay(page, d)
-	if back.Has("cap") || back.Get("base") != "1" {
+	if _, has := back["cap"]; has || query.Get(back, "base") != "1" {
 		t.Fatalf("overlay = %v, want base only", back)
 	}
 }
 
 func TestWidgetQueryIgnoresOtherPrefixes(t *testing.T) {
-	q, _ := url.ParseQuery("a.q=1&ab.q=2&a.=3&a=4&a.n=5&a.n=6")
+	q, _ := query.Parse("a.q=1&ab.q=2&a.=3&a=4&a.n=5&a.n=6")
 	got := widgetQuery(q, "a")
-	if got.Encode() != "n=6&q=1" {
-		t.Fatalf("widgetQuery = %q, want n=6&q=1", got.Encode())
+	if query.Encode(got) != "n=6&q=1" {
+		t.Fatalf("widgetQuery = %q, want n=6&q=1", query.Encode(got))
 	}
 }
 

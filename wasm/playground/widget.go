@@ -3,11 +3,11 @@
 package main
 
 import (
-	"net/url"
 	"strings"
 	"syscall/js"
 
 	"retrylab/calc"
+	"retrylab/core/query"
 	"retrylab/wasm/playground/internal/dom"
 )
 
@@ -30,9 +30,9 @@ type widget struct {
 	cites []citation // output[data-cite^="ID."] anywhere in the page
 	specs []citeSpec // their fields and formats
 
-	page      url.Values // the page's values (data-defaults + declared defaults)
-	pageCanon url.Values // their canonical text
-	urlDiff   url.Values // the state written into the URL: last good values minus the page's
+	page      query.Values // the page's values (data-defaults + declared defaults)
+	pageCanon query.Values // their canonical text
+	urlDiff   query.Values // the state written into the URL: last good values minus the page's
 
 	controls map[string]dom.Element // parameter → the control holding its value
 	sliders  map[string]dom.Element // parameter → its range input
@@ -64,10 +64,10 @@ const (
 // request is one recompute sent to the worker.
 type request struct {
 	seq    int
-	values url.Values
-	canon  url.Values // the canonical text, for the URL state
+	values query.Values
+	canon  query.Values // the canonical text, for the URL state
 	mode   mode
-	over   url.Values // the URL's state when applying one (kept in the URL if refused)
+	over   query.Values // the URL's state when applying one (kept in the URL if refused)
 }
 
 // frameMS is one frame at 60 Hz: a widget whose last recompute took
@@ -90,8 +90,8 @@ func (w *widget) slider(name string) dom.Element { return w.sliders[name] }
 
 // readControls returns the values the form holds: the text of each
 // parameter's control; an empty optional parameter is absent.
-func (w *widget) readControls() url.Values {
-	v := url.Values{}
+func (w *widget) readControls() query.Values {
+	v := query.Values{}
 	for _, p := range w.calc.Params {
 		el := w.control(p.Name)
 		if !el.Ok() {
@@ -113,20 +113,20 @@ func (w *widget) readControls() url.Values {
 		if strings.TrimSpace(text) == "" && p.Optional {
 			continue
 		}
-		v.Set(p.Name, text)
+		v[p.Name] = []string{text}
 	}
 	return v
 }
 
 // writeControls sets every control (and its slider) to values; an absent
 // parameter leaves its control empty.
-func (w *widget) writeControls(values url.Values) {
+func (w *widget) writeControls(values query.Values) {
 	for _, p := range w.calc.Params {
 		el := w.control(p.Name)
 		if !el.Ok() {
 			continue
 		}
-		text := values.Get(p.Name)
+		text := query.Get(values, p.Name)
 		if p.Kind == calc.Bool {
 			el.Set("checked", boolText(text))
 			continue
@@ -175,7 +175,7 @@ func (w *widget) remote() bool {
 // worker (remote), and then writes history as m says. over is the URL's
 // state when applying one: if the calculator refuses it, it stays in the
 // URL so that the reader can correct it.
-func (w *widget) update(values url.Values, m mode, over url.Values) {
+func (w *widget) update(values query.Values, m mode, over query.Values) {
 	if w.remote() {
 		w.post(values, m, over)
 		return
@@ -203,7 +203,7 @@ func (w *widget) after(m mode) {
 // whether the values become the URL state. It reports whether a new result
 // is shown. A panic anywhere in it is recovered and reported in this
 // widget only.
-func (w *widget) compute(values url.Values, record bool) (ok bool) {
+func (w *widget) compute(values query.Values, record bool) (ok bool) {
 	w.seq++ // an answer of the worker still on its way is now stale
 	w.queued = nil
 	defer func() {
@@ -250,7 +250,7 @@ func (w *widget) show(o outcome) {
 // post asks the worker for values. Bad input is refused here at once;
 // one request per widget is in flight, and an input that arrives meanwhile
 // waits as the newest state (an older waiting one is dropped).
-func (w *widget) post(values url.Values, m mode, over url.Values) {
+func (w *widget) post(values query.Values, m mode, over query.Values) {
 	w.seq++
 	r := &request{seq: w.seq, values: values, mode: m, over: over}
 	if !w.forcePanic {
@@ -299,7 +299,7 @@ func (a *app) restartWorker() bool {
 func (w *widget) send(r *request) {
 	req := js.Global().Get("Object").New()
 	req.Set("calc", w.calc.Name)
-	req.Set("query", r.values.Encode())
+	req.Set("query", query.Encode(r.values))
 	req.Set("views", strings.Join(w.views, ","))
 	cites := make([]any, len(w.specs))
 	for i, c := range w.specs {
@@ -508,11 +508,11 @@ func (w *widget) showMessage(param, msg string) {
 // Without URL state and with the form already at the page's values the
 // pre-rendered output stays (it is exactly what the computation gives):
 // nothing is computed at load.
-func (w *widget) apply(q url.Values, initial bool) {
+func (w *widget) apply(q query.Values, initial bool) {
 	over := widgetQuery(q, w.id)
 	values := overlay(w.page, over)
 	if initial && len(over) == 0 {
-		w.urlDiff = url.Values{}
+		w.urlDiff = query.Values{}
 		return
 	}
 	w.writeControls(values)
@@ -579,7 +579,7 @@ func newWidget(a *app, root dom.Element, reg *calc.Registry) (*widget, string) {
 	if !ok {
 		return nil, "unknown calculator " + name
 	}
-	w := &widget{app: a, id: root.Prop("id"), calc: c, root: root, urlDiff: url.Values{}}
+	w := &widget{app: a, id: root.Prop("id"), calc: c, root: root, urlDiff: query.Values{}}
 	if w.id == "" {
 		return nil, "widget without id"
 	}
@@ -600,7 +600,7 @@ func newWidget(a *app, root dom.Element, reg *calc.Registry) (*widget, string) {
 	if v := root.Attr("data-views"); v != "" {
 		w.views = strings.Split(v, ",")
 	}
-	defaults, err := url.ParseQuery(root.Attr("data-defaults"))
+	defaults, err := query.Parse(root.Attr("data-defaults"))
 	if err != nil {
 		return nil, "bad data-defaults"
 	}

@@ -4,11 +4,11 @@ package main
 
 import (
 	"errors"
-	"net/url"
 	"strings"
 	"syscall/js"
 
 	"retrylab/calc"
+	"retrylab/core/query"
 	"retrylab/site/locale"
 )
 
@@ -76,7 +76,7 @@ func workerCompute(reg *calc.Registry, locOf func() locale.Locale, req js.Value)
 	if !ok {
 		panic("retrylab: unknown calculator " + name)
 	}
-	values, err := url.ParseQuery(req.Get("query").String())
+	values, err := query.Parse(req.Get("query").String())
 	if err != nil {
 		panic(err)
 	}
