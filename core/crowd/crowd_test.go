@@ -288,7 +288,7 @@ func TestTooLarge(t *testing.T) {
 func TestWorkEstimate(t *testing.T) {
 	for _, c := range []struct{ n, k, t int }{{2000, 100, 40}, {2000, 100, 25}, {100, 10, 14}, {500, 7, 90}, {3000, 1024, 4}, {50, 2, 30}, {10, 3, 5}} {
 		d := c.n + 1
-		a := expSeries(float64(c.n)/float64(c.k), 0, c.t)
+		a := expSeries(newTerms(float64(c.n)/float64(c.k), c.n), 0, c.t)
 		var actual float64
 		r := a
 		bits := 0
@@ -367,9 +367,9 @@ func TestMethodsAgree(t *testing.T) {
 			if powerCost(tt, c.k, c.n+1) > DefaultMaxWork {
 				break
 			}
-			a := expSeries(mu, 0, tt)
+			a := expSeries(newTerms(mu, c.n), 0, tt)
 			comp := -math.Expm1(logNorm(c.n) + powerCoef(a, c.k, c.n+1))
-			ie := inclusionExclusion(c.n, c.k, tt, mu)
+			ie := inclusionExclusion(c.n, c.k, tt, newTerms(mu, c.n))
 			if e := relErr(comp, ie); e > 1e-8 {
 				t.Errorf("n=%d k=%d t=%d: complement %v, inclusion–exclusion %v (rel %.2g)", c.n, c.k, tt, comp, ie, e)
 			}
@@ -428,4 +428,25 @@ func ExampleExactAnyBin() {
 	p, _ := ExactAnyBin(100, 10, 25, DefaultMaxWork)
 	fmt.Printf("%.9g < %.9g\n", p, UnionBound(100, 10, 25))
 	// Output: 0.000130728034 < 0.000130728174
+}
+
+// TestMaxDistributionMemo: MaxDistribution shares one memo of log terms
+// across its thresholds; every value must be, to the bit, what
+// ExactAnyBin computes for that threshold alone.
+func TestMaxDistributionMemo(t *testing.T) {
+	for _, c := range []struct{ n, k int }{{100, 10}, {1000, 100}, {57, 3}, {2000, 100}, {30, 30}} {
+		d, err := MaxDistribution(c.n, c.k, DefaultMaxWork)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for m, got := range d {
+			want, err := ExactAnyBin(c.n, c.k, m, math.Inf(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("n=%d k=%d: P(max >= %d) = %v in the distribution, %v alone", c.n, c.k, m, got, want)
+			}
+		}
+	}
 }

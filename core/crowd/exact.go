@@ -31,7 +31,9 @@ const flush = 0x1p-500
 func (p *poly) normalize() {
 	mx := 0.0
 	for _, v := range p.c {
-		mx = math.Max(mx, v)
+		if v > mx { // coefficients are finite and >= 0: no NaN, no -0 to order
+			mx = v
+		}
 	}
 	if mx == 0 {
 		p.c = p.c[:0]
@@ -99,22 +101,58 @@ func coefOfProduct(a, b poly, d int) float64 {
 	return a.logScale + b.logScale + fmath.Log(s)
 }
 
+// terms memoizes, for one μ, the logarithms that ExactAnyBin needs again
+// and again: log(μ^j/j!) and log j!. MaxDistribution asks for dozens of
+// thresholds at the same μ; each value is computed once, by the same
+// function as without the memo, so results are the same to the bit. The
+// zero terms is not usable: make one with newTerms.
+type terms struct {
+	mu        float64
+	logc, lgf []float64 // NaN: not yet computed
+}
+
+func newTerms(mu float64, n int) *terms {
+	tm := &terms{mu: mu, logc: make([]float64, n+1), lgf: make([]float64, n+1)}
+	for i := range tm.logc {
+		tm.logc[i], tm.lgf[i] = math.NaN(), math.NaN()
+	}
+	return tm
+}
+
+// logCoef returns log(μ^j/j!), j in [0, n]. μ^j/j! = e^μ·P(Poisson(μ) = j);
+// Loader's form of the Poisson term keeps each coefficient to a few ulps
+// where j·log μ - log j! would lose digits to cancellation for large j.
+func (tm *terms) logCoef(j int) float64 {
+	v := tm.logc[j]
+	if v != v {
+		v = tm.mu + logPoisson(j, tm.mu)
+		tm.logc[j] = v
+	}
+	return v
+}
+
+// logFact returns log j!, j in [0, n].
+func (tm *terms) logFact(j int) float64 {
+	v := tm.lgf[j]
+	if v != v {
+		v, _ = fmath.Lgamma(float64(j) + 1)
+		tm.lgf[j] = v
+	}
+	return v
+}
+
 // expSeries returns Σ_{j in [lo, hi)} μ^j/j! y^j as a normalized poly,
-// dropping the terms below flush·max.
-func expSeries(mu float64, lo, hi int) poly {
+// dropping the terms below flush·max; hi is at most n+1.
+func expSeries(tm *terms, lo, hi int) poly {
 	if hi <= lo {
 		return poly{}
 	}
-	// μ^j/j! = e^μ·P(Poisson(μ) = j); Loader's form of the Poisson term
-	// keeps each coefficient to a few ulps where j·log μ - log j! would
-	// lose digits to cancellation for large j.
-	logc := func(j int) float64 { return mu + logPoisson(j, mu) }
 	// the largest term is at j = floor(μ) clamped to [lo, hi)
-	jm := min(max(int(mu), lo), hi-1)
-	mx := logc(jm)
+	jm := min(max(int(tm.mu), lo), hi-1)
+	mx := tm.logCoef(jm)
 	c := make([]float64, hi)
 	for j := lo; j < hi; j++ {
-		c[j] = fmath.Exp(logc(j) - mx)
+		c[j] = fmath.Exp(tm.logCoef(j) - mx)
 	}
 	p := poly{c: c, logScale: mx}
 	p.normalize()
@@ -248,6 +286,11 @@ func trivial(n, k, t int) bool {
 // series Σ_{j>=t} μ^j y^j/j!: alternating terms that fall at least as
 // fast as the union bound's powers, summed until they no longer matter.
 func ExactAnyBin(n, k, t int, maxWork float64) (float64, error) {
+	return exactAnyBin(n, k, t, maxWork, nil)
+}
+
+// exactAnyBin is ExactAnyBin with the memo tm of μ = n/k (nil: a new one).
+func exactAnyBin(n, k, t int, maxWork float64, tm *terms) (float64, error) {
 	if n < 1 || k < 1 {
 		return 0, fmt.Errorf("crowd: need n >= 1 and k >= 1, got n=%d k=%d", n, k)
 	}
@@ -263,17 +306,21 @@ func ExactAnyBin(n, k, t int, maxWork float64) (float64, error) {
 		return 0, fmt.Errorf("%w: about %.3g multiply-adds for n=%d, k=%d, t=%d (at most %.3g)", ErrTooLarge, w, n, k, t, maxWork)
 	}
 	mu := float64(n) / float64(k)
+	if tm == nil {
+		tm = newTerms(mu, n)
+	}
 	if UnionBound(n, k, t) >= ieThreshold {
-		a := expSeries(mu, 0, t)
+		a := expSeries(tm, 0, t)
 		lp := logNorm(n) + powerCoef(a, k, n+1)
 		return -math.Expm1(lp), nil
 	}
-	return inclusionExclusion(n, k, t, mu), nil
+	return inclusionExclusion(n, k, t, tm), nil
 }
 
 // inclusionExclusion sums (-1)^{m+1} C(k,m) P(m given bins >= t).
-func inclusionExclusion(n, k, t int, mu float64) float64 {
-	tail := expSeries(mu, t, min(n+1, t+tailLen(n, k, t)))
+func inclusionExclusion(n, k, t int, memo *terms) float64 {
+	mu := memo.mu
+	tail := expSeries(memo, t, min(n+1, t+tailLen(n, k, t)))
 	sum := float64(k) * BinomialTail(n, 1/float64(k), t)
 	tm := tail
 	lk, _ := fmath.Lgamma(float64(k) + 1)
@@ -294,12 +341,13 @@ func inclusionExclusion(n, k, t int, mu float64) float64 {
 					continue
 				}
 			} else {
-				lg, _ := fmath.Lgamma(float64(d) + 1)
-				le = float64(d)*fmath.Log(rest) - lg
+				le = float64(d)*fmath.Log(rest) - memo.logFact(d)
 			}
 			v := fmath.Log(c) + le
 			logs = append(logs, v)
-			best = math.Max(best, v)
+			if v > best { // v is finite: c > 0
+				best = v
+			}
 		}
 		if math.IsInf(best, -1) {
 			break
@@ -358,8 +406,9 @@ func MaxDistribution(n, k int, maxWork float64) ([]float64, error) {
 		}
 	}
 	out := make([]float64, 0, last+1)
+	tm := newTerms(float64(n)/float64(k), n)
 	for m := 0; m <= last; m++ {
-		p, err := ExactAnyBin(n, k, m, math.Inf(1))
+		p, err := exactAnyBin(n, k, m, math.Inf(1), tm)
 		if err != nil {
 			return nil, err
 		}
