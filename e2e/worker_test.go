@@ -214,6 +214,10 @@ func TestWithoutWorker(t *testing.T) {
 	if eval[bool](t, ctx, `typeof window.retrylabCompute === 'function'`) {
 		t.Fatal("the loader offers a worker in a page without Worker")
 	}
+	time.Sleep(2500 * time.Millisecond) // when the warm-up would have started
+	if warm := eval[string](t, ctx, `document.documentElement.getAttribute('data-warm') || ''`); warm != "" {
+		t.Errorf("data-warm=%q in a page without Worker: nothing warms up", warm)
+	}
 	for _, w := range ws {
 		if w.Name != "dispatch" {
 			continue
@@ -222,5 +226,45 @@ func TestWithoutWorker(t *testing.T) {
 		if busy := eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') || ''`, w.ID)); busy != "" {
 			t.Errorf("%s: aria-busy=%q after a recompute on the main thread", w.ID, busy)
 		}
+	}
+}
+
+// outputsJS returns the HTML of every widget's output, by widget id.
+const outputsJS = `Object.fromEntries([...document.querySelectorAll('[data-widget]')].map(w => [w.id, (w.querySelector('[data-output]') || {}).innerHTML || '']))`
+
+// TestWarmUp: once the page is idle the worker computes every widget at
+// the page's values for a while (app.js retrylabWarm), then the page says
+// <html data-warm="done">. An edit made at once, during the warm-up, gets
+// the calculator's own result; the warm-up's answers change no output; and
+// the widgets react after it as before.
+func TestWarmUp(t *testing.T) {
+	for _, p := range dispatchPages(t) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			loc, ws := openWidgets(t, ctx, p, "")
+			before := eval[map[string]string](t, ctx, outputsJS)
+			// during the warm-up (it starts when the page is idle and runs
+			// for up to some seconds here): a real edit is served meanwhile
+			first := ws[0]
+			editWidget(t, ctx, first, loc)
+			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			if _, err := chromedp.Run(wctx, chromedp.PollFunction[bool](`() => document.documentElement.getAttribute('data-warm') === 'done'`,
+				chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+				t.Fatalf("the warm-up did not end (data-warm=done): %v", err)
+			}
+			after := eval[map[string]string](t, ctx, outputsJS)
+			for id, html := range before {
+				if id == first.ID {
+					continue
+				}
+				if after[id] != html {
+					t.Errorf("the output of %s changed during the warm-up, with no edit", id)
+				}
+			}
+			for _, w := range ws[1:] {
+				editWidget(t, ctx, w, loc)
+			}
+		})
 	}
 }

@@ -138,17 +138,16 @@ func main() {
 			return debug.SetGCPercent(args[0].Int())
 		}))
 	}
-	if a.worker {
-		for _, w := range a.widgets {
-			if heavy[w.calc.Name] {
-				// start the worker once the page is idle, before the first
-				// heavy recompute needs it
-				if warm := js.Global().Get("retrylabWarmWorker"); warm.Type() == js.TypeFunction {
-					warm.Invoke()
-				}
-				break
-			}
+	if warm := js.Global().Get("retrylabWarm"); a.worker && len(a.widgets) > 0 && warm.Type() == js.TypeFunction {
+		// once the page is idle, the worker starts and computes every widget
+		// at the page's values for about a second, so that the engine has
+		// compiled and optimized the module's code before the reader's first
+		// edit, here and in the worker (site/assets/app.js)
+		reqs := make([]any, len(a.widgets))
+		for i, w := range a.widgets {
+			reqs[i] = w.request(w.page, false)
 		}
+		warm.Invoke(js.ValueOf(reqs))
 	}
 	mark("hydrated")
 	// site/assets/app.js clears the widgets' loading state and marks

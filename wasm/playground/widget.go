@@ -297,16 +297,7 @@ func (a *app) restartWorker() bool {
 
 // send hands r to the loader's worker (retrylabCompute in app.js).
 func (w *widget) send(r *request) {
-	req := js.Global().Get("Object").New()
-	req.Set("calc", w.calc.Name)
-	req.Set("query", query.Encode(r.values))
-	req.Set("views", strings.Join(w.views, ","))
-	cites := make([]any, len(w.specs))
-	for i, c := range w.specs {
-		cites[i] = []any{c.field, c.format}
-	}
-	req.Set("cites", js.ValueOf(cites))
-	req.Set("panic", w.forcePanic)
+	req := w.request(r.values, w.forcePanic)
 	if w.answer.IsUndefined() {
 		w.answer = js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) > 0 {
@@ -324,6 +315,22 @@ func (w *widget) send(r *request) {
 	w.inflight = r
 	w.sentAt = w.app.now()
 	w.setBusy()
+}
+
+// request is the worker's request (docs/dom.md) for this widget's output
+// and citations at values; forcePanic asks the worker to panic in it.
+func (w *widget) request(values query.Values, forcePanic bool) js.Value {
+	req := js.Global().Get("Object").New()
+	req.Set("calc", w.calc.Name)
+	req.Set("query", query.Encode(values))
+	req.Set("views", strings.Join(w.views, ","))
+	cites := make([]any, len(w.specs))
+	for i, c := range w.specs {
+		cites[i] = []any{c.field, c.format}
+	}
+	req.Set("cites", js.ValueOf(cites))
+	req.Set("panic", forcePanic)
+	return req
 }
 
 // local computes r on the main thread (the worker could not).
