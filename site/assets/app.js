@@ -129,7 +129,8 @@
   }
 
   // The worker (playground-worker.js) in which the Go program computes its
-  // heavy widgets: started when first needed, with the module compiled
+  // heavy widgets: started for the warm-up once the page is idle
+  // (retrylabWarm, below) or when first needed, with the module compiled
   // here. retrylabCompute(request, callback) posts a request and returns
   // true, or returns false when this browser cannot run the worker (the
   // widget then computes on the main thread). callback receives the
