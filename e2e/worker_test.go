@@ -268,3 +268,34 @@ func TestWarmUp(t *testing.T) {
 		})
 	}
 }
+
+// TestWarmUpFramed: an embed in a frame (a host page may hold several)
+// runs no warm-up rounds; its worker starts ahead only for a heavy
+// widget (dispatch), and the embed still computes.
+func TestWarmUpFramed(t *testing.T) {
+	p := dispatchPages(t)[0]
+	ctx := tab(t)
+	open(t, ctx, p, "")
+	base := "/" + p.Lang + "/embed/"
+	eval[bool](t, ctx, fmt.Sprintf(`(() => { for (const n of ['attempts', 'dispatch']) { const f = document.createElement('iframe'); f.id = 'warm-' + n; f.title = n; f.src = %q + n + '/'; document.body.appendChild(f); } return true })()`, base))
+	frame := func(n string) string { return fmt.Sprintf(`document.getElementById('warm-%s').contentDocument`, n) }
+	for _, n := range []string{"attempts", "dispatch"} {
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		pred := fmt.Sprintf(`() => (d => !!d && !!d.documentElement && d.documentElement.getAttribute('data-ready') === 'true' && d.documentElement.getAttribute('data-warm') === 'done')(%s)`, frame(n))
+		_, err := chromedp.Run(wctx, chromedp.PollFunction[bool](pred, chromedp.WithPollingInterval(50*time.Millisecond)))
+		cancel()
+		if err != nil {
+			t.Fatalf("the framed %s embed: no data-ready=true and data-warm=done: %v", n, err)
+		}
+	}
+	workerLoaded := func(n string) bool {
+		return eval[bool](t, ctx, fmt.Sprintf(`%s.defaultView.performance.getEntriesByType('resource').some(r => /playground-worker/.test(r.name))`, frame(n)))
+	}
+	time.Sleep(500 * time.Millisecond)
+	if workerLoaded("attempts") {
+		t.Error("a framed embed with no heavy widget started the worker")
+	}
+	if !workerLoaded("dispatch") {
+		t.Error("a framed dispatch embed did not start its worker ahead")
+	}
+}

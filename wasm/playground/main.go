@@ -143,11 +143,14 @@ func main() {
 		// at the page's values for about a second, so that the engine has
 		// compiled and optimized the module's code before the reader's first
 		// edit, here and in the worker (site/assets/app.js)
+		// (in an embed's frame it only starts the worker, for a heavy widget)
 		reqs := make([]any, len(a.widgets))
+		hasHeavy := false
 		for i, w := range a.widgets {
 			reqs[i] = w.request(w.page, false)
+			hasHeavy = hasHeavy || heavy[w.calc.Name]
 		}
-		warm.Invoke(js.ValueOf(reqs))
+		warm.Invoke(js.ValueOf(reqs), hasHeavy)
 	}
 	mark("hydrated")
 	// site/assets/app.js clears the widgets' loading state and marks
