@@ -52,11 +52,7 @@ func amplificationCalc() *Calculator {
 			tree, err := amp.Tree(maxTreeNodes)
 			switch {
 			case errors.Is(err, retry.ErrTreeTooLarge):
-				nodes := bigint.FromInt64(1)
-				for _, c := range amp.CallsPerLevel {
-					nodes = nodes.Add(c)
-				}
-				res.TreeNote = "the call tree has " + nodes.String() + " nodes, more than the " + strconv.Itoa(maxTreeNodes) + " that can be drawn"
+				res.TreeNote = "the call tree has " + amp.Nodes().String() + " nodes, more than the " + strconv.Itoa(maxTreeNodes) + " that can be drawn"
 			case err != nil:
 				return nil, err
 			default:

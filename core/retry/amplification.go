@@ -46,6 +46,16 @@ func (a Amplification) FinalCalls() bigint.Int {
 	return a.CallsPerLevel[len(a.CallsPerLevel)-1]
 }
 
+// Nodes returns the number of nodes of the call tree: the original
+// request and every call of every layer, 1 + Σ CallsPerLevel.
+func (a Amplification) Nodes() bigint.Int {
+	total := bigint.FromInt64(1)
+	for _, c := range a.CallsPerLevel {
+		total = total.Add(c)
+	}
+	return total
+}
+
 // Node is one vertex of a call tree. The root (Level 0) is the original
 // request; a node of level l >= 1 is one call made by layer l-1 (layer 0
 // being the outermost).
@@ -66,10 +76,7 @@ var ErrTreeTooLarge = errors.New("retry: call tree too large to draw")
 // exceeds maxNodes, Tree returns nil and an error wrapping
 // ErrTreeTooLarge that gives the count.
 func (a Amplification) Tree(maxNodes int) ([]Node, error) {
-	total := bigint.FromInt64(1)
-	for _, c := range a.CallsPerLevel {
-		total = total.Add(c)
-	}
+	total := a.Nodes()
 	count, ok := total.Int64()
 	if !ok || count > int64(maxNodes) {
 		return nil, fmt.Errorf("%w: %s nodes, at most %d", ErrTreeTooLarge, total, maxNodes)

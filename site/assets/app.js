@@ -177,12 +177,19 @@
   function canWork() {
     return !workerDead && compiled && workerSrc && workerSrc.url;
   }
+  // tryStartWorker starts a worker and reports whether it could.
+  function tryStartWorker() {
+    try { startWorker(); return true; } catch (e) { workerDead = true; worker = null; return false; }
+  }
+  function pendingCount() {
+    var n = 0;
+    for (var id in pending) { if (Object.prototype.hasOwnProperty.call(pending, id)) { n++; } }
+    return n;
+  }
   if (typeof Worker === 'function') {
     window.retrylabCompute = function (req, cb) {
       if (!canWork()) { return false; }
-      if (!worker) {
-        try { startWorker(); } catch (e) { workerDead = true; worker = null; return false; }
-      }
+      if (!worker && !tryStartWorker()) { return false; }
       var id = nextID++;
       req.id = id;
       pending[id] = cb;
@@ -194,15 +201,13 @@
     // dropped anyway) and a new one started from the same module. Returns
     // whether it did; the caller then sends the newer request at once.
     window.retrylabRestartWorker = function () {
-      var n = 0;
-      for (var id in pending) { if (Object.prototype.hasOwnProperty.call(pending, id)) { n++; } }
-      if (!worker || !workerReady || n !== 1) { return false; }
+      if (!worker || !workerReady || pendingCount() !== 1) { return false; }
       worker.terminate();
       worker = null;
       workerReady = false;
       pending = {};
       if (warmStop) { warmStop(); } // its request in flight is gone too
-      try { startWorker(); } catch (e) { workerDead = true; worker = null; }
+      tryStartWorker();
       return true;
     };
     // The Go program hands over, once its widgets are live, one request per
@@ -212,8 +217,7 @@
     // The worker runs the same compiled module, whose code the engine
     // compiles on first use and optimizes once it is hot for every thread
     // that runs it; so the reader's first edits, in the worker or on the
-    // main thread, run optimized code (dispatch at the article's values:
-    // p95 ~18 -> ~10 ms, first recompute ~160 -> ~16 ms; docs/dom.md). The
+    // main thread, run optimized code (measured in docs/dom.md). The
     // answers are dropped. <html data-warm="done"> when it is over.
     // In a frame (an embed: a host page may hold several) there are no
     // rounds: the worker only starts ahead when heavy says a widget needs it.
@@ -229,20 +233,13 @@
         root.setAttribute('data-warm', 'done');
       };
       warmStop = done;
-      var busy = function () {
-        for (var id in pending) { if (Object.prototype.hasOwnProperty.call(pending, id)) { return true; } }
-        return false;
-      };
       var step = function () {
         if (warmStop !== done) { return; }
         if (!reqs || !reqs.length || i >= rounds * reqs.length || (t0 && performance.now() - t0 > budgetMS)) { done(); return; }
         if (i > 0 && !t0) { t0 = performance.now(); } // the first answer is in: the worker runs
-        if (busy()) { setTimeout(step, 50); return; }
-        var req = {};
-        var src = reqs[i % reqs.length];
-        for (var k in src) { if (Object.prototype.hasOwnProperty.call(src, k)) { req[k] = src[k]; } }
-        i++;
-        var sent = window.retrylabCompute(req, function (ans) {
+        if (pendingCount() > 0) { setTimeout(step, 50); return; }
+        // (retrylabCompute sets the request's id and posts a copy of it)
+        var sent = window.retrylabCompute(reqs[i++ % reqs.length], function (ans) {
           if (warmStop !== done) { return; } // ended meanwhile
           if (ans && (ans.unavailable || ans.panic)) { done(); return; }
           step();
@@ -253,9 +250,7 @@
         // one core only: the worker would take it from the page
         if (!canWork() || (navigator.hardwareConcurrency && navigator.hardwareConcurrency < 2)) { done(); return; }
         if (framed) {
-          if (heavy && !worker) {
-            try { startWorker(); } catch (e) { workerDead = true; worker = null; }
-          }
+          if (heavy && !worker) { tryStartWorker(); }
           done();
           return;
         }

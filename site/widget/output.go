@@ -152,6 +152,13 @@ func fieldLabel(c *calc.Calculator, loc locale.Locale, name string) string {
 	return loc.TOr("field."+c.Name+"."+name, strings.ReplaceAll(name, "_", " "))
 }
 
+// valueLabel is the label of one value of a result field: a key of a
+// small object (a status code) or a text enumeration (binding: rpm, tpm,
+// both), field.CALC.FIELD.VALUE, else the value itself.
+func valueLabel(c *calc.Calculator, loc locale.Locale, field, value string) string {
+	return loc.TOr("field."+c.Name+"."+field+"."+value, value)
+}
+
 // flatObject decodes a small object of scalars (a count per status code),
 // its keys in order; ok is false for anything else.
 func flatObject(raw []byte) ([]field, bool) {
@@ -177,13 +184,13 @@ func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
 		}
 		items := make([]string, len(entries))
 		for i, e := range entries {
-			items[i] = loc.TOr("field."+c.Name+"."+f.Name+"."+e.Name, e.Name) + ": " + defaultText(e.Raw, loc)
+			items[i] = valueLabel(c, loc, f.Name, e.Name) + ": " + defaultText(e.Raw, loc)
 		}
 		return strings.Join(items, loc.TOr("widget.pair_sep", "; "))
 	case 's':
 		if s, ok := canonjson.Unquote(f.Raw); ok {
 			// enumerations (binding: rpm, tpm, both) have labels
-			return loc.TOr("field."+c.Name+"."+f.Name+"."+s, s)
+			return valueLabel(c, loc, f.Name, s)
 		}
 	case 'n':
 		if format, ok := fieldFormats[c.Name+"."+f.Name]; ok {

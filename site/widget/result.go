@@ -333,7 +333,7 @@ func (r *result) cite(c *calc.Calculator, fieldSpec, format string, loc locale.L
 		return "", "", fmt.Errorf("%s|%s: %v", fieldSpec, format, err)
 	}
 	if c != nil && !hasIdx && format == "" && jsonKind(raw) == 's' {
-		text = loc.TOr("field."+c.Name+"."+name+"."+text, text)
+		text = valueLabel(c, loc, name, text)
 	}
 	return text, string(raw), nil
 }

@@ -140,7 +140,7 @@ func main() {
 	}
 	if warm := js.Global().Get("retrylabWarm"); a.worker && len(a.widgets) > 0 && warm.Type() == js.TypeFunction {
 		// once the page is idle, the worker starts and computes every widget
-		// at the page's values for about a second, so that the engine has
+		// at the page's values for a while, so that the engine has
 		// compiled and optimized the module's code before the reader's first
 		// edit, here and in the worker (site/assets/app.js)
 		// (in an embed's frame it only starts the worker, for a heavy widget)
