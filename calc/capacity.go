@@ -1,6 +1,6 @@
 package calc
 
-import "retrylab/core/ratelimit"
+import "retrylab/core/limits"
 
 // CapacityResult is the result of the capacity calculator.
 type CapacityResult struct {
@@ -28,7 +28,7 @@ func capacityCalc() *Calculator {
 				SliderMax: 600, Step: 1, Help: "the provider's requests per minute (0: no request limit)"},
 		},
 		Run: func(a Args) (any, error) {
-			c := ratelimit.CapacityOf(a.Float("tpm_limit"), a.Float("rpm_limit"), a.Int("prompt_tokens"), a.Int("max_output_tokens"))
+			c := limits.CapacityOf(a.Float("tpm_limit"), a.Float("rpm_limit"), a.Int("prompt_tokens"), a.Int("max_output_tokens"))
 			return CapacityResult{
 				ReservedTokensPerRequest: c.ReservedTokens,
 				RequestsPerMin:           c.RequestsPerMin,

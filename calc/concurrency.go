@@ -1,6 +1,6 @@
 package calc
 
-import "retrylab/core/ratelimit"
+import "retrylab/core/limits"
 
 // ConcurrencyResult is the result of the concurrency calculator.
 type ConcurrencyResult struct {
@@ -26,7 +26,7 @@ func concurrencyCalc() *Calculator {
 				SliderMax: 100, Help: "calls allowed in flight at once (0: no cap)"},
 		},
 		Run: func(a Args) (any, error) {
-			f := ratelimit.InFlight(a.Float("rpm"), a.Float("latency_s"), a.Int("max_concurrency"))
+			f := limits.InFlight(a.Float("rpm"), a.Float("latency_s"), a.Int("max_concurrency"))
 			r := ConcurrencyResult{InFlight: f.InFlight, InFlightCapped: f.InFlightCapped,
 				ThroughputPerMin: f.ThroughputPerMin, LimitedBy: f.LimitedBy}
 			if a.Int("max_concurrency") > 0 {

@@ -1,6 +1,6 @@
 package calc
 
-import "retrylab/core/ratelimit"
+import "retrylab/core/limits"
 
 // LimitsResult is the result of the limits calculator.
 type LimitsResult struct {
@@ -32,7 +32,7 @@ func limitsCalc() *Calculator {
 		},
 		Run: func(a Args) (any, error) {
 			rpm, tpm := a.Float("rpm_limit"), a.Float("tpm_limit")
-			u := ratelimit.Check(rpm, tpm, a.Float("calls_per_min"), float64(a.Int("tokens_per_call")))
+			u := limits.Check(rpm, tpm, a.Float("calls_per_min"), float64(a.Int("tokens_per_call")))
 			return LimitsResult{
 				RPMLimit: rpm, TPMLimit: tpm,
 				RequestsPerMin: u.RequestsPerMin, TokensPerMin: u.TokensPerMin,

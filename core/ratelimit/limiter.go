@@ -1,32 +1,36 @@
+// Package ratelimit is the limiter of core/limits for a real client: the
+// same two buckets on golang.org/x/time/rate, time.Time instead of
+// nanoseconds, safe for concurrent use, with [Do], which waits on a [Clock]
+// under a context, and [Slots], a concurrency limit. The article includes
+// its Limiter region.
+//
+// Time is still an argument, never read from a clock by this package: the
+// caller's Clock is the clock. The browser module does not link this
+// package (time and context would cost it some 90 KB gzip); simulations
+// use core/limits, which the tests hold to this Limiter's results.
 package ratelimit
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"retrylab/core/limits"
 )
 
-// Config sets the two budgets of a [Limiter].
-type Config struct {
-	RPM float64 // requests per minute, > 0
-	TPM float64 // tokens per minute, > 0
-	// RequestBurst and TokenBurst are the bucket capacities: how much may
-	// be spent at once after a quiet period. Zero means one minute's worth
-	// (RPM and TPM rounded down, at least 1), the bucket of the article.
-	RequestBurst, TokenBurst int
-}
+// Config sets the two budgets of a [Limiter] (RPM and TPM per minute,
+// bursts; see core/limits).
+type Config = limits.Config
 
 // ErrTooLarge is returned (wrapped) for a call whose tokens exceed the token
 // bucket's capacity: it could never be admitted, so waiting would hang.
-var ErrTooLarge = errors.New("ratelimit: call needs more tokens than the bucket holds")
+var ErrTooLarge = limits.ErrTooLarge
 
 // ErrBadCost is returned (wrapped) for a negative token count.
-var ErrBadCost = errors.New("ratelimit: negative token count")
+var ErrBadCost = limits.ErrBadCost
 
 // region Limiter
 
@@ -129,32 +133,16 @@ func Do(ctx context.Context, clock Clock, l *Limiter, slots *Slots, tokens int, 
 // endregion
 
 // NewLimiter returns a Limiter whose buckets start full. RPM and TPM must
-// be finite and > 0, and bursts >= 0.
+// be finite and > 0, and bursts >= 0 (limits.Config.Validate).
 func NewLimiter(c Config) (*Limiter, error) {
-	if !(c.RPM > 0) || !(c.TPM > 0) || math.IsInf(c.RPM, 0) || math.IsInf(c.TPM, 0) {
-		return nil, fmt.Errorf("ratelimit: RPM and TPM must be finite and > 0, got %v and %v", c.RPM, c.TPM)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
-	if c.RequestBurst < 0 || c.TokenBurst < 0 {
-		return nil, fmt.Errorf("ratelimit: bursts must be >= 0, got %d and %d", c.RequestBurst, c.TokenBurst)
-	}
-	rb, tb := c.RequestBurst, c.TokenBurst
-	if rb == 0 {
-		rb = minuteBurst(c.RPM)
-	}
-	if tb == 0 {
-		tb = minuteBurst(c.TPM)
-	}
+	rb, tb := c.Bursts()
 	return &Limiter{
 		requests: rate.NewLimiter(rate.Limit(c.RPM/60), rb),
 		tokens:   rate.NewLimiter(rate.Limit(c.TPM/60), tb),
 	}, nil
-}
-
-func minuteBurst(perMin float64) int {
-	if perMin >= math.MaxInt32 {
-		return math.MaxInt32
-	}
-	return max(1, int(perMin))
 }
 
 // Available returns what the buckets hold at time t: requests and tokens

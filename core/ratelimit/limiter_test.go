@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"retrylab/core/limits"
 )
 
 var t0 = time.Date(2026, 2, 3, 9, 12, 0, 0, time.UTC)
@@ -254,5 +258,72 @@ func TestAllowConcurrent(t *testing.T) {
 	req, tok := l.Available(t0)
 	if admitted.Load() != 24 || req != 6 || tok != 0 {
 		t.Fatalf("admitted %d, buckets hold %v requests and %v tokens; want 24, 6, 0", admitted.Load(), req, tok)
+	}
+}
+
+// This Limiter (on x/time/rate, time.Time) and core/limits' (on
+// core/tokenbucket, nanoseconds), which the simulations and the browser
+// use, give the same results, bit for bit, on the same random calls.
+func TestMatchesLimits(t *testing.T) {
+	r := rand.New(rand.NewPCG(20261130, 3))
+	rpms := []float64{1, 2, 60, 540, 600, 3500, 1e4 / 3}
+	tpms := []float64{1000, 6000, 108000, 120000, 2e6, 1e6 / 7}
+	for range 400 {
+		c := Config{RPM: rpms[r.IntN(len(rpms))], TPM: tpms[r.IntN(len(tpms))]}
+		if r.IntN(3) == 0 {
+			c.RequestBurst, c.TokenBurst = r.IntN(10), r.IntN(20000)
+		}
+		client := mustLimiter(t, c)
+		sim, err := limits.NewLimiter(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, tb := c.Bursts()
+		var rs []Reservation
+		var ss []limits.Reservation
+		now := int64(0)
+		for op := range 80 {
+			switch r.IntN(4) {
+			case 0, 1:
+				now += r.Int64N(int64(10 * time.Second))
+			case 2:
+				now -= r.Int64N(int64(time.Second))
+			}
+			n := r.IntN(tb + tb/4 + 2)
+			if r.IntN(20) == 0 {
+				n = -n - 1
+			}
+			tt := t0.Add(time.Duration(now))
+			where := func() string { return fmt.Sprintf("config %+v, call %d at %d ns", c, op, now) }
+			switch r.IntN(4) {
+			case 0:
+				a, errA := client.Reserve(tt, n)
+				b, errB := sim.Reserve(now, n)
+				if fmt.Sprint(errA) != fmt.Sprint(errB) || errors.Is(errA, ErrTooLarge) != errors.Is(errB, ErrTooLarge) || errors.Is(errA, ErrBadCost) != errors.Is(errB, ErrBadCost) {
+					t.Fatalf("%s: Reserve(%d) errors %v and %v", where(), n, errA, errB)
+				}
+				if errA == nil {
+					if a.At.Sub(t0) != time.Duration(b.At) {
+						t.Fatalf("%s: Reserve(%d) at %v and %v", where(), n, a.At.Sub(t0), time.Duration(b.At))
+					}
+					rs, ss = append(rs, a), append(ss, b)
+				}
+			case 1:
+				if a, b := client.Allow(tt, n), sim.Allow(now, n); a != b {
+					t.Fatalf("%s: Allow(%d) %v and %v", where(), n, a, b)
+				}
+			case 2:
+				if len(rs) > 0 {
+					i := r.IntN(len(rs))
+					rs[i].Cancel(tt)
+					ss[i].Cancel(now)
+				}
+			}
+			reqA, tokA := client.Available(tt)
+			reqB, tokB := sim.Available(now)
+			if math.Float64bits(reqA) != math.Float64bits(reqB) || math.Float64bits(tokA) != math.Float64bits(tokB) {
+				t.Fatalf("%s: Available %v, %v and %v, %v", where(), reqA, tokA, reqB, tokB)
+			}
+		}
 	}
 }

@@ -1,13 +1,16 @@
-// Package ratelimit holds the arithmetic of provider rate limits for LLM
-// APIs and a limiter that respects them: which of the request limit (RPM)
-// and the token limit (TPM) a workload hits first, the throughput left when
+// Package limits holds the arithmetic of provider rate limits for LLM APIs
+// and a limiter that respects them: which of the request limit (RPM) and
+// the token limit (TPM) a workload hits first, the throughput left when
 // every request reserves its prompt plus its maximum output, how many calls
 // are in flight at a given rate and latency, and [Limiter], which admits a
 // call only when both a request bucket and a token bucket hold enough.
 //
 // Everything is pure: rates are per minute unless a name says otherwise,
-// times are arguments (time.Time values), and nothing reads a clock.
-package ratelimit
+// times are arguments (int64 nanoseconds since the caller's epoch), and
+// nothing reads a clock. The package imports neither time nor context, so
+// the browser module links it; core/ratelimit is the same Limiter for a
+// real client (time.Time, context, on golang.org/x/time/rate).
+package limits
 
 import "math"
 
