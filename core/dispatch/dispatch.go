@@ -29,23 +29,25 @@
 // Randomness is the *rand.Rand passed to Run (the calculator seeds
 // math/rand/v2's PCG with the seed and a fixed stream), drawn in event
 // order, so a seed gives one result: the same on amd64, where pages are
-// built, and in the browser's WebAssembly. (Architectures whose compiler
-// fuses multiply-adds, such as arm64, may round differently inside
-// golang.org/x/time/rate; this package keeps its own arithmetic unfused.) Events live in a
-// container/heap ordered by time, then by the order they were scheduled.
+// built, and in the browser's WebAssembly. The buckets are core/limits'
+// (x/time/rate's arithmetic on int64 nanoseconds, core/tokenbucket), whose
+// arithmetic, like this package's, is kept unfused, so architectures whose
+// compiler fuses multiply-adds, such as arm64, round the same. Events live
+// in a container/heap ordered by time, then by the order they were
+// scheduled. The package imports neither time nor fmt: the browser module
+// links it.
 package dispatch
 
 import (
 	"container/heap"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"time"
+	"strconv"
 
 	"retrylab/core/backoff"
 	"retrylab/core/errclass"
-	"retrylab/core/ratelimit"
+	"retrylab/core/limits"
 )
 
 // Mode chooses the architecture.
@@ -167,8 +169,8 @@ func (c Config) Validate() error {
 		return bad("Samples", "must be >= 2")
 	}
 	if m := c.MaxReserved(); float64(m) > c.TPMLimit || float64(m) > math.Floor(c.TPMLimit*c.Headroom) {
-		return bad("MaxOutputTokens", fmt.Sprintf("plus the largest prompt (%d tokens) exceeds the token bucket (%d tokens): no call could ever be admitted",
-			m, int(math.Min(c.TPMLimit, math.Floor(c.TPMLimit*c.Headroom)))))
+		return bad("MaxOutputTokens", "plus the largest prompt ("+strconv.Itoa(m)+" tokens) exceeds the token bucket ("+
+			strconv.Itoa(int(math.Min(c.TPMLimit, math.Floor(c.TPMLimit*c.Headroom))))+" tokens): no call could ever be admitted")
 	}
 	if c.RPMLimit*c.Headroom < 1 {
 		return bad("RPMLimit", "× Headroom must allow at least one request a minute")
@@ -231,7 +233,7 @@ const (
 )
 
 type event struct {
-	t    time.Duration
+	t    int64 // ns
 	seq  uint64
 	kind evKind
 	job  int32
@@ -267,7 +269,7 @@ const (
 )
 
 type job struct {
-	arrival    time.Duration
+	arrival    int64 // ns, like every time of the simulation
 	prompt     int32
 	output     int32 // output it will produce
 	provider   uint8 // 0 primary, 1 fallback
@@ -275,22 +277,21 @@ type job struct {
 	calls      int32 // calls in all
 	billed     int32 // times the providers billed it
 	replay     bool  // the next call carries a key the provider has completed
-	start      time.Duration
+	start      int64
 	result     outcome
-	retryAfter time.Duration
+	retryAfter int64
 }
 
 type provider struct {
-	lim      *ratelimit.Limiter // the provider's own hard limits
+	lim      *limits.Limiter // the provider's own hard limits
 	rpmPerS  float64
 	tpmPerS  float64
-	dispatch *ratelimit.Limiter // the dispatcher's buckets for this provider
+	dispatch *limits.Limiter // the dispatcher's buckets for this provider
 }
 
 type sim struct {
 	c       Config
 	r       *rand.Rand
-	epoch   time.Time
 	events  eventHeap
 	seq     uint64
 	jobs    []job
@@ -309,8 +310,8 @@ type sim struct {
 	res   Result
 	waits []float64
 	// sampling
-	every    time.Duration
-	next     time.Duration
+	every    int64 // ns
+	next     int64
 	policy   backoff.Config
 	overflow bool
 	// counters, copied into the Result's maps at the end
@@ -355,28 +356,40 @@ func toMap(keys []string, counts []int) map[string]int {
 	return m
 }
 
+// Simulated time is int64 nanoseconds from the first arrival.
 const (
-	replayLatency = 200 * time.Millisecond
-	errorLatency  = 200 * time.Millisecond // a 429 answers at once
-	fail5xxAfter  = time.Second
+	millisecond int64 = 1e6
+	second            = 1000 * millisecond
+	hour              = 3600 * second
+
+	replayLatency = 200 * millisecond
+	errorLatency  = 200 * millisecond // a 429 answers at once
+	fail5xxAfter  = second
 )
 
-func seconds(d time.Duration) float64 { return d.Seconds() }
-func dur(s float64) time.Duration     { return time.Duration(math.Round(s * 1e9)) }
+// seconds converts ns to s as time.Duration.Seconds does: whole seconds
+// and the rest apart.
+func seconds(d int64) float64 {
+	sec, nsec := d/second, d%second
+	return float64(sec) + float64(nsec)/1e9
+}
+
+// dur converts s to ns, rounded.
+func dur(s float64) int64 { return int64(math.Round(s * 1e9)) }
 
 // Run simulates c with randomness from r (which it advances).
 func Run(c Config, r *rand.Rand) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := &sim{c: c, r: r, epoch: time.Unix(0, 0).UTC(), pending: -1, idle: c.Workers, every: time.Second}
+	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second}
 	s.policy = backoff.Config{Base: c.BaseS, Cap: c.CapS, MaxAttempts: c.MaxAttempts, MaxElapsed: math.MaxFloat64, Jitter: true, Workers: 1}
 	for i := range s.prov {
-		hard, err := ratelimit.NewLimiter(ratelimit.Config{RPM: c.RPMLimit, TPM: c.TPMLimit})
+		hard, err := limits.NewLimiter(limits.Config{RPM: c.RPMLimit, TPM: c.TPMLimit})
 		if err != nil {
 			return Result{}, err
 		}
-		disp, err := ratelimit.NewLimiter(ratelimit.Config{RPM: c.RPMLimit * c.Headroom, TPM: c.TPMLimit * c.Headroom})
+		disp, err := limits.NewLimiter(limits.Config{RPM: c.RPMLimit * c.Headroom, TPM: c.TPMLimit * c.Headroom})
 		if err != nil {
 			return Result{}, err
 		}
@@ -386,12 +399,12 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 	// Jobs and their arrivals are drawn first, in job order.
 	s.jobs = make([]job, c.Jobs)
 	s.events = make(eventHeap, 0, c.Workers+c.MaxConcurrency+64)
-	var t time.Duration
+	var t int64
 	lo := float64(c.PromptTokens) * (1 - c.PromptSpread)
 	hi := float64(c.PromptTokens) * (1 + c.PromptSpread)
 	for i := range s.jobs {
 		if c.ArrivalPerMin > 0 && i > 0 {
-			t = min(t+dur(min(s.r.ExpFloat64()*60/c.ArrivalPerMin, MaxSimulated.Seconds())), MaxSimulated+1)
+			t = min(t+dur(min(s.r.ExpFloat64()*60/c.ArrivalPerMin, seconds(MaxSimulated))), MaxSimulated+1)
 		}
 		p := int32(math.Floor(lo + float64((hi-lo)*s.r.Float64()))) // float64(): no fused multiply-add
 		o := int32(math.Round(float64(c.MaxOutputTokens) * (0.2 + float64(0.8*s.r.Float64()))))
@@ -437,11 +450,12 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 	return s.res, nil
 }
 
-// MaxSimulated bounds simulated time: a run that would go beyond it
-// stops with an error (time.Duration holds about 292 years).
-const MaxSimulated = 100 * 365 * 24 * time.Hour
+// MaxSimulated bounds simulated time, ns (100 years of 365 days): a run
+// that would go beyond it stops with an error (int64 nanoseconds hold
+// about 292 years).
+const MaxSimulated = 100 * 365 * 24 * hour
 
-func (s *sim) push(t time.Duration, k evKind, j int32) {
+func (s *sim) push(t int64, k evKind, j int32) {
 	if t > MaxSimulated || t < 0 {
 		s.overflow = true
 		return
@@ -467,14 +481,12 @@ func (s *sim) popReady() int32 {
 	return j
 }
 
-func (s *sim) at(t time.Duration) time.Time { return s.epoch.Add(t) }
-
 func (s *sim) reserved(j int32) int {
 	return int(s.jobs[j].prompt) + s.c.MaxOutputTokens
 }
 
 // kick lets the dispatcher (or the idle naive workers) take ready jobs.
-func (s *sim) kick(t time.Duration) {
+func (s *sim) kick(t int64) {
 	if s.c.Mode == ModeNaive {
 		for s.idle > 0 && s.readyLen() > 0 {
 			s.idle--
@@ -487,11 +499,11 @@ func (s *sim) kick(t time.Duration) {
 	for s.pending < 0 && s.swHead == len(s.slotWait) && s.readyLen() > 0 {
 		j := s.popReady()
 		p := &s.prov[s.jobs[j].provider]
-		rv, err := p.dispatch.Reserve(s.at(t), s.reserved(j))
+		rv, err := p.dispatch.Reserve(t, s.reserved(j))
 		if err != nil { // excluded by Validate
 			panic("dispatch: " + err.Error())
 		}
-		if ready := rv.At.Sub(s.epoch); ready > t {
+		if ready := rv.At; ready > t {
 			s.pending = j
 			s.push(ready, evWake, j)
 			return
@@ -502,7 +514,7 @@ func (s *sim) kick(t time.Duration) {
 
 // takeSlot starts j's call if a concurrency slot is free, else queues it
 // for the next slot.
-func (s *sim) takeSlot(j int32, t time.Duration) {
+func (s *sim) takeSlot(j int32, t int64) {
 	if s.inFlight < s.c.MaxConcurrency {
 		s.inFlight++
 		s.call(j, t)
@@ -512,7 +524,7 @@ func (s *sim) takeSlot(j int32, t time.Duration) {
 }
 
 // call sends j to its provider at t and schedules the answer.
-func (s *sim) call(j int32, t time.Duration) {
+func (s *sim) call(j int32, t int64) {
 	jb := &s.jobs[j]
 	c := s.c
 	if c.Mode == ModeNaive {
@@ -528,22 +540,22 @@ func (s *sim) call(j int32, t time.Duration) {
 	n := s.reserved(j)
 	s.res.TokensReserved += int64(n)
 	p := &s.prov[jb.provider]
-	req, tok := p.lim.Available(s.at(t))
+	req, tok := p.lim.Available(t)
 	switch {
 	case req < 1:
 		jb.result = out429
 		s.hits[hitRPM]++
-		jb.retryAfter = time.Duration(math.Ceil((1-req)/p.rpmPerS)) * time.Second
+		jb.retryAfter = int64(math.Ceil((1-req)/p.rpmPerS)) * second
 		s.push(t+errorLatency, evDone, j)
 		return
 	case tok < float64(n):
 		jb.result = out429
 		s.hits[hitTPM]++
-		jb.retryAfter = time.Duration(math.Ceil((float64(n)-tok)/p.tpmPerS)) * time.Second
+		jb.retryAfter = int64(math.Ceil((float64(n)-tok)/p.tpmPerS)) * second
 		s.push(t+errorLatency, evDone, j)
 		return
 	}
-	p.lim.Allow(s.at(t), n)
+	p.lim.Allow(t, n)
 	if jb.replay {
 		jb.result = outReplay
 		s.push(t+replayLatency, evDone, j)
@@ -562,7 +574,7 @@ func (s *sim) call(j int32, t time.Duration) {
 }
 
 // done handles the answer to j's call at t.
-func (s *sim) done(j int32, t time.Duration) {
+func (s *sim) done(j int32, t int64) {
 	jb := &s.jobs[j]
 	s.inFlight--
 	switch jb.result {
@@ -609,7 +621,7 @@ func (s *sim) bill(jb *job) {
 }
 
 // free gives back j's worker or slot after its answer.
-func (s *sim) free(t time.Duration) {
+func (s *sim) free(t int64) {
 	if s.c.Mode == ModeNaive {
 		return // the worker's next step was decided by done
 	}
@@ -637,7 +649,7 @@ func (s *sim) free(t time.Duration) {
 //     provider runs and bills the call again;
 //   - otherwise the job waits in delayed for max(backoff, Retry-After), or
 //     goes to the dead letters when its budget is spent.
-func (s *sim) fail(j int32, t time.Duration, k int, retryAfter time.Duration) {
+func (s *sim) fail(j int32, t int64, k int, retryAfter int64) {
 	e := simErrors[k]
 	jb := &s.jobs[j]
 	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && e.Fallback
@@ -666,7 +678,7 @@ func (s *sim) fail(j int32, t time.Duration, k int, retryAfter time.Duration) {
 
 // fallBack moves j to the second provider with a fresh budget. Its
 // idempotency key means nothing there: a replay becomes a new call.
-func (s *sim) fallBack(j int32, t time.Duration, k, reason int) {
+func (s *sim) fallBack(j int32, t int64, k, reason int) {
 	s.fellBack[reason]++
 	s.retryBy[k]++
 	jb := &s.jobs[j]
@@ -674,7 +686,7 @@ func (s *sim) fallBack(j int32, t time.Duration, k, reason int) {
 	s.toReady(j, t)
 }
 
-func (s *sim) deadLetter(t time.Duration) {
+func (s *sim) deadLetter(t int64) {
 	s.res.DeadLetters++
 	if s.c.Mode == ModeNaive {
 		s.workerFree(t)
@@ -682,7 +694,7 @@ func (s *sim) deadLetter(t time.Duration) {
 }
 
 // later puts j in delayed until t+d (naive: its worker sleeps until then).
-func (s *sim) later(j int32, t, d time.Duration) {
+func (s *sim) later(j int32, t, d int64) {
 	if s.c.Mode == ModeNaive {
 		s.sleep++
 		s.push(t+d, evNaiveTry, j)
@@ -692,21 +704,21 @@ func (s *sim) later(j int32, t, d time.Duration) {
 	s.push(t+d, evDue, j)
 }
 
-func (s *sim) toReady(j int32, t time.Duration) {
+func (s *sim) toReady(j int32, t int64) {
 	s.enqueue(j)
 	if s.c.Mode == ModeNaive {
 		s.workerFree(t)
 	}
 }
 
-func (s *sim) workerFree(t time.Duration) {
+func (s *sim) workerFree(t int64) {
 	s.idle++
 	s.kick(t)
 }
 
 // sample records the depth before the event at t is applied: the state
 // held during the interval that ends at t.
-func (s *sim) sample(t time.Duration) {
+func (s *sim) sample(t int64) {
 	for s.next <= t {
 		s.res.DepthT = append(s.res.DepthT, seconds(s.next))
 		ready := s.readyLen()
