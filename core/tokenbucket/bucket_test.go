@@ -190,12 +190,14 @@ func TestEdgeCases(t *testing.T) {
 	t.Run("sub-nanosecond deficit", func(t *testing.T) {
 		// A deficit worth less than 1 ns of refill truncates to no wait:
 		// AllowN admits it, as x/time/rate does.
-		p := newPair(t, 3e9, 10)
+		p := newPair(t, 3e9, 10) // 3 tokens a nanosecond
 		p.allow(0, 10)
-		if !p.allow(1, 3) {
-			t.Log("a 1 ns refill of 3 tokens did not admit 3")
+		if !p.allow(1, 4) || p.tokensAt(1) != -1 {
+			t.Error("a deficit of a third of a nanosecond was refused")
 		}
-		p.tokensAt(1)
+		if p.allow(1, 3) {
+			t.Error("a deficit of a whole nanosecond was admitted")
+		}
 	})
 	t.Run("far times", func(t *testing.T) {
 		p := newPair(t, 0.5, 4)
