@@ -29,13 +29,13 @@
 // Randomness is the *rand.Rand passed to Run (the calculator seeds
 // math/rand/v2's PCG with the seed and a fixed stream), drawn in event
 // order, so a seed gives one result: the same on amd64, where pages are
-// built, and in the browser's WebAssembly. The buckets are core/limits'
-// (x/time/rate's arithmetic on int64 nanoseconds, core/tokenbucket), whose
-// arithmetic, like this package's, is kept unfused, so architectures whose
-// compiler fuses multiply-adds, such as arm64, round the same. Events live
-// in a container/heap ordered by time, then by the order they were
-// scheduled. The package imports neither time nor fmt: the browser module
-// links it.
+// built, and in the browser's WebAssembly. This package keeps its own
+// arithmetic unfused, and so do the buckets (core/limits on
+// core/tokenbucket: x/time/rate's arithmetic on int64 nanoseconds), so
+// architectures whose compiler fuses multiply-adds, such as arm64, round
+// them the same. Events live in a container/heap ordered by time, then by
+// the order they were scheduled. The package imports neither time nor fmt:
+// the browser module links it.
 package dispatch
 
 import (
