@@ -44,9 +44,9 @@ func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, 
 		src += "?" + query.Encode(q)
 	}
 	id := esc(spec.ID)
-	b.WriteString(`<details class="widget-embed" data-embed="` + esc(spec.Embed) + `" data-embed-defaults="` + esc(query.Encode(defs)) + `" data-embed-title="` + esc(Title(c, loc)) + `">`)
-	b.WriteString("<summary>" + esc(loc.TOr("embed.control", "Embed")) + "</summary>")
-	b.WriteString(`<label for="` + id + `-embed">` + esc(loc.TOr("embed.code", "HTML code to paste into your page")) + "</label>")
-	b.WriteString(`<textarea id="` + id + `-embed" rows="3" readonly spellcheck="false" data-embed-code>` + esc(EmbedSnippet(src, Title(c, loc))) + "</textarea>")
+	writef(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(query.Encode(defs)), esc(Title(c, loc)))
+	writef(b, `<summary>%s</summary>`, esc(loc.TOr("embed.control", "Embed")))
+	writef(b, `<label for="%s-embed">%s</label>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
+	writef(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code>%s</textarea>`, id, esc(EmbedSnippet(src, Title(c, loc))))
 	b.WriteString("</details>\n")
 }

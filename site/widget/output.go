@@ -2,7 +2,6 @@ package widget
 
 import (
 	"errors"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -101,7 +100,7 @@ func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, 
 		viewNames = DefaultViews(c)
 	}
 	var b strings.Builder
-	b.WriteString(`<div class="widget-result" data-calc="` + esc(c.Name) + `">` + "\n")
+	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
 	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc}
 	for _, name := range viewNames {
 		var fn view
@@ -121,7 +120,7 @@ func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, 
 			continue
 		}
 		if err := o.safe(name, fn); err != nil {
-			b.WriteString(`<p class="widget-note" data-view="` + esc(name) + `">` + esc(loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")) + "</p>\n")
+			writef(&b, `<p class="widget-note" data-view="%s">%s</p>`+"\n", esc(name), esc(loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
 		}
 	}
 	b.WriteString("</div>\n")
@@ -138,27 +137,13 @@ func (o *outCtx) safe(name string, fn view) (err error) {
 	defer func() {
 		o.b = saved
 		if p := recover(); p != nil {
-			err = errors.New("view " + name + ": " + panicText(p))
+			err = errors.New("view " + name + " panicked")
 		}
 		if err == nil {
 			saved.WriteString(scratch.String())
 		}
 	}()
 	return fn(o)
-}
-
-// panicText is the text of a recovered panic value: an error's message, a
-// string, a Stringer's text, else the value's type.
-func panicText(p any) string {
-	switch v := p.(type) {
-	case error:
-		return v.Error()
-	case string:
-		return v
-	case interface{ String() string }:
-		return v.String()
-	}
-	return "panic of type " + reflect.TypeOf(p).String()
 }
 
 // fieldLabel is the label of a result field (field.CALC.NAME, else the
@@ -319,12 +304,13 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 // resultTable is the "table" view.
 func resultTable(o *outCtx) error {
 	b := o.b
-	b.WriteString(`<table class="widget-table" data-view="table"><caption>` + esc(o.loc.TOr("widget.results", "Results")) + "</caption><tbody>\n")
+	writef(b, `<table class="widget-table" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
 	for _, f := range o.r.list {
 		if !tableField(o.c, o.a, f) {
 			continue
 		}
-		b.WriteString(`<tr data-row="` + esc(f.Name) + `"><th scope="row">` + esc(fieldLabel(o.c, o.loc, f.Name)) + `</th><td data-out="` + esc(f.Name) + `" data-value="` + esc(string(f.Raw)) + `">` + esc(cellText(o.c, o.loc, f)) + "</td></tr>\n")
+		writef(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
+			esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(cellText(o.c, o.loc, f)))
 	}
 	b.WriteString("</tbody></table>\n")
 	for _, n := range notes {
@@ -333,7 +319,7 @@ func resultTable(o *outCtx) error {
 			continue
 		}
 		if raw, ok := o.r.raw(fieldName); ok && jsonKind(raw) == 's' && string(raw) != `""` {
-			b.WriteString(`<p class="widget-note" data-note="` + esc(fieldName) + `">` + esc(o.loc.TOr(n.key, n.def)) + "</p>\n")
+			writef(b, `<p class="widget-note" data-note="%s">%s</p>`+"\n", esc(fieldName), esc(o.loc.TOr(n.key, n.def)))
 		}
 	}
 	return nil

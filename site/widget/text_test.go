@@ -4,6 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,26 +127,8 @@ func TestMarshalErrorWraps(t *testing.T) {
 	}
 }
 
-type stringer struct{}
-
-func (stringer) String() string { return "a stringer" }
-
-func TestPanicText(t *testing.T) {
-	for _, tc := range []struct {
-		p    any
-		want string
-	}{
-		{errors.New("an error"), "an error"},
-		{"a string", "a string"},
-		{stringer{}, "a stringer"},
-		{42, "panic of type int"},
-		{[]int{1}, "panic of type []int"},
-	} {
-		if got := panicText(tc.p); got != tc.want {
-			t.Errorf("panicText(%#v) = %q, want %q", tc.p, got, tc.want)
-		}
-	}
-	// a view that panics writes nothing and reports the panic
+// A view that panics writes nothing and reports the panic.
+func TestSafeView(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("before")
 	o := &outCtx{b: &b}
@@ -151,12 +138,115 @@ func TestPanicText(t *testing.T) {
 		_ = s[3]
 		return nil
 	})
-	if err == nil || !strings.HasPrefix(err.Error(), "view v: runtime error: index out of range") {
+	if err == nil || err.Error() != "view v panicked" {
 		t.Errorf("safe: %v", err)
 	}
 	if b.String() != "before" || o.b != &b {
 		t.Errorf("safe left %q", b.String())
 	}
+}
+
+func TestWritef(t *testing.T) {
+	for _, tc := range []struct {
+		format string
+		args   []string
+		want   string
+	}{
+		{"", nil, ""},
+		{"plain", nil, "plain"},
+		{`<a x="%s">%s</a>`, []string{"1", "<b>"}, `<a x="1"><b></a>`},
+		{"%s%s", []string{"%s", "x"}, "%sx"}, // an argument is not a template
+		{"%s-%s", []string{"a"}, "a-%s"},     // too few: the rest as written
+		{"%s", []string{"a", "b"}, "a"},      // too many: the rest dropped
+		{"100%", []string{"a"}, "100%"},
+		{"%d %s", []string{"a"}, "%d a"}, // only %s
+	} {
+		var b strings.Builder
+		writef(&b, tc.format, tc.args...)
+		if b.String() != tc.want {
+			t.Errorf("writef(%q, %q) = %q, want %q", tc.format, tc.args, b.String(), tc.want)
+		}
+		if len(tc.args) == strings.Count(tc.format, "%s") && !strings.Contains(tc.format, "%d") {
+			want := fmt.Sprintf(tc.format, anys(tc.args)...)
+			if b.String() != want {
+				t.Errorf("writef(%q, %q) = %q, fmt.Sprintf %q", tc.format, tc.args, b.String(), want)
+			}
+		}
+	}
+}
+
+func anys(s []string) []any {
+	a := make([]any, len(s))
+	for i, x := range s {
+		a[i] = x
+	}
+	return a
+}
+
+// TestWritefCalls is go vet's printf check for writef: every call in the
+// package passes a constant template with as many %s as arguments, and no
+// other verb (writef knows only %s).
+func TestWritefCalls(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "writef" {
+				return true
+			}
+			calls++
+			pos := fset.Position(call.Pos())
+			format, ok := constString(call.Args[1])
+			if !ok {
+				t.Errorf("%s: the template is not a constant", pos)
+				return true
+			}
+			if n := strings.Count(format, "%s"); n != len(call.Args)-2 || call.Ellipsis.IsValid() {
+				t.Errorf("%s: %d %%s in the template, %d arguments", pos, n, len(call.Args)-2)
+			}
+			if strings.Count(format, "%") != strings.Count(format, "%s") {
+				t.Errorf("%s: a %% that is not %%s in %q", pos, format)
+			}
+			return true
+		})
+	}
+	if calls < 50 {
+		t.Errorf("found %d calls of writef: the test looks in the wrong place", calls)
+	}
+}
+
+// constString evaluates a string literal or a sum of them.
+func constString(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(e.Value)
+		return s, err == nil
+	case *ast.BinaryExpr:
+		x, ok1 := constString(e.X)
+		y, ok2 := constString(e.Y)
+		return x + y, ok1 && ok2 && e.Op == token.ADD
+	case *ast.ParenExpr:
+		return constString(e.X)
+	}
+	return "", false
 }
 
 // A chart's caption is written as a figcaption (no calculator sets one yet).

@@ -344,9 +344,11 @@ func amplificationTree(o *outCtx) error {
 	nodes, ok := treeNodes(o.r)
 	switch {
 	case final > maxLeaves:
-		o.b.WriteString(`<p class="widget-note" data-view="tree">` + esc(o.vt("tree", "too_large", "The call tree has {final} leaves: too many to draw legibly (at most {max}); the bars above count them.", "final", o.loc.Number(final), "max", o.loc.Int(maxLeaves))) + "</p>\n")
+		writef(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
+			esc(o.vt("tree", "too_large", "The call tree has {final} leaves: too many to draw legibly (at most {max}); the bars above count them.", "final", o.loc.Number(final), "max", o.loc.Int(maxLeaves))))
 	case !ok:
-		o.b.WriteString(`<p class="widget-note" data-view="tree">` + esc(o.vt("tree", "not_drawn", "The call tree is not drawn: it has too many nodes; the bars above count the calls.")) + "</p>\n")
+		writef(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
+			esc(o.vt("tree", "not_drawn", "The call tree is not drawn: it has too many nodes; the bars above count the calls.")))
 	default:
 		writeTree(o.b, nodes, o.vt("tree", "title", "The call tree"),
 			o.vt("tree", "desc", "One request at the top; each layer repeats the whole subtree below it {list} times; {final} calls reach the service.", "list", numsText(o.loc, att), "final", o.loc.Number(final)))
@@ -488,11 +490,11 @@ func writeTree(b *strings.Builder, nodes []treeNode, title, desc string) {
 	h := 40.0 + 56*float64(depth)
 	y := func(l int) float64 { return 20 + 56*float64(l) }
 	r := math.Max(1.5, math.Min(7, span/float64(leaves)/2.6))
-	b.WriteString(`<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 ` + strconv.Itoa(int(chartW)) + " " + f1(h) + `" role="img" fill="currentColor">`)
-	b.WriteString("<title>" + esc(title) + "</title><desc>" + esc(desc) + "</desc>")
+	writef(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %s %s" role="img" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
 	b.WriteString(`<g class="chart-edge" stroke="currentColor" stroke-opacity="0.5">`)
 	for i, n := range nodes[1:] {
-		b.WriteString(`<line x1="` + f1(xs[n.Parent]) + `" y1="` + f1(y(n.Level-1)) + `" x2="` + f1(xs[i+1]) + `" y2="` + f1(y(n.Level)) + `"/>`)
+		writef(b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(xs[n.Parent]), f1(y(n.Level-1)), f1(xs[i+1]), f1(y(n.Level)))
 	}
 	b.WriteString(`</g><g class="chart-node">`)
 	for i, n := range nodes {
@@ -500,7 +502,7 @@ func writeTree(b *strings.Builder, nodes []treeNode, title, desc string) {
 		if n.Level == depth {
 			cls = ` class="chart-bar-mark"`
 		}
-		b.WriteString("<circle" + cls + ` cx="` + f1(xs[i]) + `" cy="` + f1(y(n.Level)) + `" r="` + f1(r) + `"/>`)
+		writef(b, `<circle%s cx="%s" cy="%s" r="%s"/>`, cls, f1(xs[i]), f1(y(n.Level)), f1(r))
 	}
 	b.WriteString(`</g></svg></figure>` + "\n")
 }
@@ -538,18 +540,18 @@ func deadlineTimeline(o *outCtx) error {
 	desc := o.vt("timeline", "desc", "Every attempt runs to its timeout of {timeout} ms and fails, then the task waits; the whole takes {worst} ms against a deadline of {deadline} ms; {admitted} of {n} attempts start before it.",
 		"timeout", o.loc.Number(timeout), "worst", o.loc.Number(worst), "deadline", o.loc.Number(deadline), "admitted", o.loc.Number(admitted), "n", o.loc.Int(int64(n)))
 	b := o.b
-	b.WriteString(`<figure class="widget-chart" data-view="timeline"><svg class="chart" viewBox="0 0 ` + strconv.Itoa(int(chartW)) + " " + f1(height) + `" role="img" font-size="12" fill="currentColor">`)
-	b.WriteString("<title>" + esc(title) + "</title><desc>" + esc(desc) + "</desc>")
+	writef(b, `<figure class="widget-chart" data-view="timeline"><svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(height))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
 	base := height - marginB
-	b.WriteString(`<g class="chart-axis" stroke="currentColor"><line x1="` + f1(marginL) + `" x2="` + f1(chartW-marginR) + `" y1="` + f1(base) + `" y2="` + f1(base) + `"/></g>`)
+	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
 	for _, tk := range ticks {
-		b.WriteString(`<text x="` + f1(fx(tk)) + `" y="` + f1(base+16) + `">` + esc(o.loc.Number(tk)) + "</text>")
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(fx(tk)), f1(base+16), esc(o.loc.Number(tk)))
 	}
 	b.WriteString(`</g><g class="chart-tick" text-anchor="end">`)
 	for i := 0; i < n; i++ {
 		if n <= 12 || i%((n+11)/12) == 0 {
-			b.WriteString(`<text x="` + f1(marginL-6) + `" y="` + f1(marginT+rowH*(float64(i)+0.5)) + `" dy="0.32em">` + esc(o.loc.Int(int64(i+1))) + "</text>")
+			writef(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(marginT+rowH*(float64(i)+0.5)), esc(o.loc.Int(int64(i+1))))
 		}
 	}
 	b.WriteString(`</g>`)
@@ -559,28 +561,29 @@ func deadlineTimeline(o *outCtx) error {
 		s, e := starts[i], starts[i]+timeout
 		inside := math.Min(e, deadline)
 		if float64(i) < admitted && inside > s {
-			b.WriteString(`<rect class="chart-seg-attempt" x="` + f1(fx(s)) + `" y="` + f1(y) + `" width="` + f1(fx(inside)-fx(s)) + `" height="` + f1(bar) + `" fill-opacity="0.75"/>`)
+			writef(b, `<rect class="chart-seg-attempt" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, f1(fx(s)), f1(y), f1(fx(inside)-fx(s)), f1(bar))
 		}
 		overFrom := math.Max(s, inside)
 		if float64(i) >= admitted {
 			overFrom = s
 		}
 		if e > overFrom {
-			b.WriteString(`<rect class="chart-seg-over" x="` + f1(fx(overFrom)) + `" y="` + f1(y) + `" width="` + f1(fx(e)-fx(overFrom)) + `" height="` + f1(bar) + `" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"/>`)
+			writef(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
 		}
 		if i < len(waits) && i+1 < n && waits[i] > 0 {
-			b.WriteString(`<rect class="chart-seg-wait" x="` + f1(fx(e)) + `" y="` + f1(y+bar/3) + `" width="` + f1(fx(e+waits[i])-fx(e)) + `" height="` + f1(bar/3) + `" fill-opacity="0.3"/>`)
+			writef(b, `<rect class="chart-seg-wait" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.3"/>`, f1(fx(e)), f1(y+bar/3), f1(fx(e+waits[i])-fx(e)), f1(bar/3))
 		}
 	}
 	dx := fx(deadline)
-	b.WriteString(`<line class="chart-rule" x1="` + f1(dx) + `" x2="` + f1(dx) + `" y1="` + f1(marginT-8) + `" y2="` + f1(base) + `" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`)
-	b.WriteString(`<text class="chart-label" x="` + f1(dx-4) + `" y="` + f1(marginT-4) + `" text-anchor="end">` + esc(o.vt("timeline", "deadline", "deadline")) + "</text>")
-	b.WriteString(`<text class="chart-label" x="` + f1(marginL+plotW/2) + `" y="` + f1(height-8) + `" text-anchor="middle">` + esc(o.vt("timeline", "x", "time since the task started (ms)")) + "</text>")
+	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(base))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT-4), esc(o.vt("timeline", "deadline", "deadline")))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(height-8), esc(o.vt("timeline", "x", "time since the task started (ms)")))
 	b.WriteString(`</svg>`)
 	// text alternative
-	b.WriteString(`<table class="visually-hidden" data-chart-data><caption>` + esc(title) + `</caption><thead><tr><th scope="col">` + esc(o.vt("timeline", "attempt", "attempt")) + `</th><th scope="col">` + esc(o.vt("timeline", "start", "start (ms)")) + `</th><th scope="col">` + esc(o.vt("timeline", "end", "timeout at (ms)")) + `</th><th scope="col">` + esc(o.vt("timeline", "admitted", "starts before the deadline")) + "</th></tr></thead><tbody>")
+	writef(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th></tr></thead><tbody>`,
+		esc(title), esc(o.vt("timeline", "attempt", "attempt")), esc(o.vt("timeline", "start", "start (ms)")), esc(o.vt("timeline", "end", "timeout at (ms)")), esc(o.vt("timeline", "admitted", "starts before the deadline")))
 	for i := 0; i < n; i++ {
-		b.WriteString(`<tr><th scope="row">` + esc(o.loc.Int(int64(i+1))) + "</th><td>" + esc(o.loc.Number(starts[i])) + "</td><td>" + esc(o.loc.Number(starts[i]+timeout)) + "</td><td>" + esc(o.loc.YesNo(float64(i) < admitted)) + "</td></tr>")
+		writef(b, `<tr><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td></tr>`, esc(o.loc.Int(int64(i+1))), esc(o.loc.Number(starts[i])), esc(o.loc.Number(starts[i]+timeout)), esc(o.loc.YesNo(float64(i) < admitted)))
 	}
 	b.WriteString("</tbody></table></figure>\n")
 	return nil
