@@ -229,6 +229,70 @@ func TestWithoutWorker(t *testing.T) {
 	}
 }
 
+// goEnvHook records the environment each Go program of the page starts
+// with: the page's (the run of wasm_exec.js's Go, wrapped as it is
+// defined) and the worker's (app.js's init message to it).
+const goEnvHook = `(() => {
+  window.__goEnvs = [];
+  Object.defineProperty(window, 'Go', {configurable: true, set(G) {
+    Object.defineProperty(window, 'Go', {configurable: true, writable: true, value: class extends G {
+      run(instance) { window.__goEnvs.push('page ' + JSON.stringify(this.env)); return super.run(instance); }
+    }});
+  }});
+  if (window.Worker) {
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, ...rest) {
+      if (m && m.type === 'init') { window.__goEnvs.push('worker ' + JSON.stringify(m.env)); }
+      return post.call(this, m, ...rest);
+    };
+  }
+})()`
+
+// TestGOGC: the loader starts the module, in the page and in the worker,
+// with GOGC=400 in its environment (wasm_exec.js's go.env: the playground
+// does not link runtime/debug); only with ?bench=1 does ?gogc=N set
+// another (make bench -gc), and the runtime follows it: no collection with
+// off, some with 1.
+func TestGOGC(t *testing.T) {
+	p := dispatchPages(t)[0]
+	for _, tc := range []struct {
+		query string
+		want  string
+		gcs   string // a check of __retrylabBench's collections, or ""
+	}{
+		{"", "400", ""},
+		{"gogc=100", "400", ""},
+		{"bench=1&gogc=off", "off", "=== 0"},
+		{"bench=1&gogc=1", "1", "> 0"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			ctx := tab(t)
+			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: goEnvHook}); err != nil {
+				t.Fatal(err)
+			}
+			_, ws := openWidgets(t, ctx, p, tc.query)
+			disp, _ := pickDispatch(t, ws)
+			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			if _, err := chromedp.Run(wctx, chromedp.PollFunction[bool](`() => window.__goEnvs.length >= 2`,
+				chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+				t.Fatalf("the worker did not start: %v (%v)", err, eval[[]string](t, ctx, `window.__goEnvs`))
+			}
+			env := fmt.Sprintf(`{"GOGC":%q}`, tc.want)
+			got := eval[[]string](t, ctx, `window.__goEnvs`)
+			if want := []string{"page " + env, "worker " + env}; strings.Join(got, "; ") != strings.Join(want, "; ") {
+				t.Errorf("environments %q, want %q", got, want)
+			}
+			if tc.gcs != "" {
+				expr := fmt.Sprintf(`(() => { const r = window.__retrylabBench(%q, '', 10); return r.error || (r.gcs %s ? 'ok' : 'collections: ' + r.gcs) })()`, disp.ID, tc.gcs)
+				if res := eval[string](t, ctx, expr); res != "ok" {
+					t.Errorf("10 recomputes of %s with GOGC=%s: %s, want gcs %s", disp.ID, tc.want, res, tc.gcs)
+				}
+			}
+		})
+	}
+}
+
 // outputsJS returns the HTML of every widget's output, by widget id.
 const outputsJS = `Object.fromEntries([...document.querySelectorAll('[data-widget]')].map(w => [w.id, (w.querySelector('[data-output]') || {}).innerHTML || '']))`
 

@@ -51,6 +51,20 @@
     sync();
   }
 
+  // goEnv is the environment the Go runtime reads at start (wasm_exec.js
+  // passes go.env to it), the page's and the worker's alike. GOGC=400: the
+  // heap may grow to five times what is live before a collection, which
+  // would otherwise stop the page for milliseconds every few recomputes
+  // (the measurements are in wasm/playground/main.go). Only with ?bench=1,
+  // ?gogc=N (or off) sets another, for make bench -gc.
+  // It is read once, before the playground rewrites the query.
+  var goEnv = (function () {
+    var env = { GOGC: '400' };
+    var m = /[?&]bench=1(&|$)/.test(location.search) && /[?&]gogc=(\d+|off)(&|$)/.exec(location.search);
+    if (m) { env.GOGC = m[1]; }
+    return env;
+  })();
+
   var widgets = [];
   function setLoading(on) {
     for (var i = 0; i < widgets.length; i++) {
@@ -172,7 +186,7 @@
       if (ev && ev.preventDefault) { ev.preventDefault(); }
       workerStopped(ev && ev.message);
     };
-    worker.postMessage({ type: 'init', module: compiled, exec: workerSrc.exec, data: workerSrc.data });
+    worker.postMessage({ type: 'init', module: compiled, exec: workerSrc.exec, data: workerSrc.data, env: goEnv });
   }
   function canWork() {
     return !workerDead && compiled && workerSrc && workerSrc.url;
@@ -280,6 +294,7 @@
       var el = document.getElementById('retrylab-data');
       workerSrc = { url: src.worker || pageData().worker, exec: src.wasm_exec, data: el ? el.textContent : '' };
       var go = new window.Go();
+      go.env = goEnv;
       return WebAssembly.instantiate(r[0], go.importObject).then(function (instance) {
         mark('instantiated');
         go.run(instance).then(function () {

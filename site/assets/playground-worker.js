@@ -2,7 +2,8 @@
 // computes its heavy widgets, so that the page keeps reacting meanwhile.
 // app.js starts it with the module it has already compiled (a
 // WebAssembly.Module is structured-cloneable: nothing is fetched or
-// compiled twice) and then sends it requests; the Go program, in its
+// compiled twice) and the Go runtime's environment (GOGC), and then sends
+// it requests; the Go program, in its
 // worker mode (wasm/playground/worker.go), registers
 // self.retrylabCompute(request), which runs the calculator and renders the
 // widget's output and citations in the page's language. A panic is
@@ -38,6 +39,7 @@ self.onmessage = function (ev) {
     try {
       importScripts(m.exec);
       var go = new self.Go();
+      go.env = m.env || {}; // the page's (app.js goEnv): GOGC
       WebAssembly.instantiate(m.module, go.importObject).then(function (instance) {
         return go.run(instance);
       }).then(function () {

@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -88,21 +87,21 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		}
 		return loc.Number(v)
 	}
-	fmt.Fprintf(b, `<figure class="widget-chart" data-view="%s">`, esc(ch.View))
-	fmt.Fprintf(b, `<svg class="chart" viewBox="0 0 %d %d" role="img" font-size="12" fill="currentColor">`, int(chartW), int(chartH))
-	fmt.Fprintf(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
+	writef(b, `<figure class="widget-chart" data-view="%s">`, esc(ch.View))
+	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), strconv.Itoa(int(chartH)))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
 	// grid and y axis
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
 		y := fy(t)
-		fmt.Fprintf(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
+		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
 	}
-	fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(chartW-marginR), f1(chartH-marginB), f1(chartH-marginB))
-	fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(marginL), f1(marginT), f1(chartH-marginB))
+	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(chartW-marginR), f1(chartH-marginB), f1(chartH-marginB))
+	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(marginL), f1(marginT), f1(chartH-marginB))
 	b.WriteString(`</g>`)
 	b.WriteString(`<g class="chart-tick" text-anchor="end">`)
 	for _, t := range ticks {
-		fmt.Fprintf(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(fy(t)), esc(yfmt(t)))
+		writef(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(fy(t)), esc(yfmt(t)))
 	}
 	b.WriteString(`</g>`)
 	plotW := chartW - marginL - marginR
@@ -113,29 +112,29 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	}
 	if !ch.Line && ch.VMark > 0 && ch.VMark <= len(ch.Categories) {
 		x := marginL + float64(ch.VMark-1)*plotW/float64(len(ch.Categories))
-		fmt.Fprintf(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(marginT), f1(chartH-marginB))
+		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(marginT), f1(chartH-marginB))
 		anchor, tx := "start", x+4
 		if x > chartW-160 {
 			anchor, tx = "end", x-4
 		}
-		fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(marginT+12), anchor, esc(ch.VLabel))
+		writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(marginT+12), anchor, esc(ch.VLabel))
 	}
 	for _, r := range ch.Rules {
 		y := fy(r.Y)
-		fmt.Fprintf(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
+		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
 		if r.Label != "" {
-			fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(chartW-marginR), f1(y-4), esc(r.Label))
+			writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(chartW-marginR), f1(y-4), esc(r.Label))
 		}
 	}
 	// axis labels
-	fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(chartH-8), esc(ch.XLabel))
-	fmt.Fprintf(b, `<text class="chart-label" x="12" y="%s" text-anchor="middle" transform="rotate(-90 12 %s)">%s</text>`, f1((chartH-marginB+marginT)/2), f1((chartH-marginB+marginT)/2), esc(ch.YLabel))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(chartH-8), esc(ch.XLabel))
+	writef(b, `<text class="chart-label" x="12" y="%s" text-anchor="middle" transform="rotate(-90 12 %s)">%s</text>`, f1((chartH-marginB+marginT)/2), f1((chartH-marginB+marginT)/2), esc(ch.YLabel))
 	if len(ch.Series) > 1 {
 		ch.writeLegend(b)
 	}
 	b.WriteString(`</svg>`)
 	if ch.Caption != "" {
-		fmt.Fprintf(b, `<figcaption>%s</figcaption>`, esc(ch.Caption))
+		writef(b, `<figcaption>%s</figcaption>`, esc(ch.Caption))
 	}
 	ch.writeTable(b, loc, yfmt)
 	b.WriteString("</figure>\n")
@@ -158,7 +157,7 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		barW = 72
 	}
 	for si, s := range ch.Series {
-		fmt.Fprintf(b, `<g class="chart-bars chart-series-%d">`, si+1)
+		writef(b, `<g class="chart-bars chart-series-%s">`, strconv.Itoa(si+1))
 		for i, v := range s.Values {
 			if i >= n || math.IsNaN(v) {
 				continue
@@ -170,7 +169,7 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 			if i < len(s.Mark) && s.Mark[i] {
 				class, op = "chart-bar chart-bar-mark", "1"
 			}
-			fmt.Fprintf(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(y), f1(math.Max(barW, 0.5)), f1(math.Max(h, 0)), op)
+			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(y), f1(math.Max(barW, 0.5)), f1(math.Max(h, 0)), op)
 		}
 		b.WriteString(`</g>`)
 	}
@@ -180,7 +179,7 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		if i%every != 0 {
 			continue
 		}
-		fmt.Fprintf(b, `<text x="%s" y="%s">%s</text>`, f1(marginL+(float64(i)+0.5)*slot), f1(chartH-marginB+16), esc(c))
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(marginL+(float64(i)+0.5)*slot), f1(chartH-marginB+16), esc(c))
 	}
 	b.WriteString(`</g>`)
 }
@@ -212,9 +211,9 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 			}
 		}
 		dash := lineDash(si)
-		fmt.Fprintf(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor" stroke-width="2"%s/>`, cls, strings.Join(pts, " "), dash)
+		writef(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor" stroke-width="2"%s/>`, cls, strings.Join(pts, " "), dash)
 		if len(s.Values) <= 60 {
-			fmt.Fprintf(b, `<g class="chart-points chart-series-%d">`, si+1)
+			writef(b, `<g class="chart-points chart-series-%s">`, strconv.Itoa(si+1))
 			for i, v := range s.Values {
 				if i >= len(ch.X) || math.IsNaN(v) {
 					continue
@@ -223,7 +222,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 				if i < len(s.Mark) && s.Mark[i] {
 					cls, r = "chart-point chart-bar-mark", 5
 				}
-				fmt.Fprintf(b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, cls, f1(fx(ch.X[i])), f1(fy(v)), f1(r))
+				writef(b, `<circle class="%s" cx="%s" cy="%s" r="%s"/>`, cls, f1(fx(ch.X[i])), f1(fy(v)), f1(r))
 			}
 			b.WriteString(`</g>`)
 		}
@@ -233,7 +232,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		if t < x0 || t > x1 {
 			continue
 		}
-		fmt.Fprintf(b, `<text x="%s" y="%s">%s</text>`, f1(fx(t)), f1(chartH-marginB+16), esc(loc.Number(t)))
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(fx(t)), f1(chartH-marginB+16), esc(loc.Number(t)))
 	}
 	b.WriteString(`</g>`)
 }
@@ -245,11 +244,11 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 	for si, s := range ch.Series {
 		y := marginT + float64(si)*16
 		if ch.Line {
-			fmt.Fprintf(b, `<line class="chart-line chart-series-%d" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, si+1, f1(x), f1(x+16), f1(y+6), f1(y+6), lineDash(si))
+			writef(b, `<line class="chart-line chart-series-%s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, strconv.Itoa(si+1), f1(x), f1(x+16), f1(y+6), f1(y+6), lineDash(si))
 		} else {
-			fmt.Fprintf(b, `<rect class="chart-bar chart-series-%d" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, si+1, f1(x+4), f1(y), opacity(si))
+			writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, strconv.Itoa(si+1), f1(x+4), f1(y), opacity(si))
 		}
-		fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em" text-anchor="end">%s</text>`, f1(x-6), f1(y), esc(s.Name))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em" text-anchor="end">%s</text>`, f1(x-6), f1(y), esc(s.Name))
 	}
 	b.WriteString(`</g>`)
 }
@@ -258,19 +257,19 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(float64) string) {
 	out := ""
 	if ch.OutField != "" {
-		out = fmt.Sprintf(` data-out="%s" data-value="%s"`, esc(ch.OutField), esc(ch.OutRaw))
+		out = ` data-out="` + esc(ch.OutField) + `" data-value="` + esc(ch.OutRaw) + `"`
 	}
 	xl := ch.XLabel
 	if xl == "" { // a header cell is never empty
 		xl = loc.TOr("widget.chart.category", "item")
 	}
-	fmt.Fprintf(b, `<table class="visually-hidden" data-chart-data%s><caption>%s</caption><thead><tr><th scope="col">%s</th>`, out, esc(ch.Title), esc(xl))
+	writef(b, `<table class="visually-hidden" data-chart-data%s><caption>%s</caption><thead><tr><th scope="col">%s</th>`, out, esc(ch.Title), esc(xl))
 	for _, s := range ch.Series {
 		name := s.Name
 		if name == "" {
 			name = ch.YLabel
 		}
-		fmt.Fprintf(b, `<th scope="col">%s</th>`, esc(name))
+		writef(b, `<th scope="col">%s</th>`, esc(name))
 	}
 	b.WriteString(`</tr></thead><tbody>`)
 	rows := len(ch.Categories)
@@ -284,13 +283,13 @@ func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(flo
 		} else {
 			x = ch.Categories[i]
 		}
-		fmt.Fprintf(b, `<tr><th scope="row">%s</th>`, esc(x))
+		writef(b, `<tr><th scope="row">%s</th>`, esc(x))
 		for _, s := range ch.Series {
 			v := ""
 			if i < len(s.Values) && !math.IsNaN(s.Values[i]) {
 				v = yfmt(s.Values[i])
 			}
-			fmt.Fprintf(b, `<td>%s</td>`, esc(v))
+			writef(b, `<td>%s</td>`, esc(v))
 		}
 		b.WriteString(`</tr>`)
 	}

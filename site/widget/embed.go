@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"fmt"
 	"strings"
 
 	"retrylab/calc"
@@ -45,9 +44,9 @@ func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, 
 		src += "?" + query.Encode(q)
 	}
 	id := esc(spec.ID)
-	fmt.Fprintf(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(query.Encode(defs)), esc(Title(c, loc)))
-	fmt.Fprintf(b, `<summary>%s</summary>`, esc(loc.TOr("embed.control", "Embed")))
-	fmt.Fprintf(b, `<label for="%s-embed">%s</label>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
-	fmt.Fprintf(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code>%s</textarea>`, id, esc(EmbedSnippet(src, Title(c, loc))))
+	writef(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(query.Encode(defs)), esc(Title(c, loc)))
+	writef(b, `<summary>%s</summary>`, esc(loc.TOr("embed.control", "Embed")))
+	writef(b, `<label for="%s-embed">%s</label>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
+	writef(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code>%s</textarea>`, id, esc(EmbedSnippet(src, Title(c, loc))))
 	b.WriteString("</details>\n")
 }

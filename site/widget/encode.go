@@ -16,7 +16,6 @@ package widget
 import (
 	"encoding"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -155,8 +154,22 @@ func unsupportedType(t reflect.Type) error {
 }
 
 func marshalerError(t reflect.Type, fn string, err error) error {
-	return fmt.Errorf("json: error calling %s for type %s: %w", fn, t, err)
+	return &marshalError{t, fn, err}
 }
+
+// marshalError is the error of a type's MarshalJSON or MarshalText (fn),
+// worded as encoding/json's MarshalerError; it wraps that method's error.
+type marshalError struct {
+	typ reflect.Type
+	fn  string
+	err error
+}
+
+func (e *marshalError) Error() string {
+	return "json: error calling " + e.fn + " for type " + e.typ.String() + ": " + e.err.Error()
+}
+
+func (e *marshalError) Unwrap() error { return e.err }
 
 // value writes v; quoted is the ",string" option of the field holding it.
 func (e *encoder) value(v reflect.Value, quoted bool) error {
@@ -265,7 +278,7 @@ func (e *encoder) enter(key seenKey) error {
 	}
 	if _, ok := e.ptrSeen[key]; ok {
 		e.ptrLevel--
-		return fmt.Errorf("json: unsupported value: encountered a cycle via %s", key.typ)
+		return errors.New("json: unsupported value: encountered a cycle via " + key.typ.String())
 	}
 	if e.ptrSeen == nil {
 		e.ptrSeen = map[seenKey]struct{}{}
@@ -363,7 +376,7 @@ func (e *encoder) string(s string, number, quoted bool) error {
 			s = "0"
 		}
 		if !isValidNumber(s) {
-			return fmt.Errorf("json: invalid number literal %q", s)
+			return errors.New("json: invalid number literal " + strconv.Quote(s))
 		}
 		e.quote(quoted)
 		e.b = append(e.b, s...)
@@ -500,7 +513,7 @@ func (e *encoder) mapValue(v reflect.Value, ti *typeInfo) error {
 	for it := v.MapRange(); it.Next(); {
 		k, err := keyName(it.Key())
 		if err != nil {
-			return fmt.Errorf("json: encoding error for type %q: %q", t.String(), err.Error())
+			return errors.New("json: encoding error for type " + strconv.Quote(t.String()) + ": " + strconv.Quote(err.Error()))
 		}
 		entries = append(entries, entry{k, it.Value()})
 	}

@@ -1,7 +1,7 @@
 package widget
 
 import (
-	"fmt"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -80,7 +80,7 @@ func CheckViews(c *calc.Calculator, names []string) error {
 			ok = ok || a == n
 		}
 		if !ok {
-			return fmt.Errorf("calculator %s has no view %q; its views are %s", c.Name, n, strings.Join(all, ", "))
+			return errors.New("calculator " + c.Name + " has no view " + strconv.Quote(n) + "; its views are " + strings.Join(all, ", "))
 		}
 	}
 	return nil
@@ -100,7 +100,7 @@ func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, 
 		viewNames = DefaultViews(c)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
+	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
 	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc}
 	for _, name := range viewNames {
 		var fn view
@@ -120,7 +120,7 @@ func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, 
 			continue
 		}
 		if err := o.safe(name, fn); err != nil {
-			fmt.Fprintf(&b, `<p class="widget-note" data-view="%s">%s</p>`+"\n", esc(name), esc(loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
+			writef(&b, `<p class="widget-note" data-view="%s">%s</p>`+"\n", esc(name), esc(loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
 		}
 	}
 	b.WriteString("</div>\n")
@@ -137,7 +137,7 @@ func (o *outCtx) safe(name string, fn view) (err error) {
 	defer func() {
 		o.b = saved
 		if p := recover(); p != nil {
-			err = fmt.Errorf("view %s: %v", name, p)
+			err = errors.New("view " + name + " panicked")
 		}
 		if err == nil {
 			saved.WriteString(scratch.String())
@@ -304,12 +304,12 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 // resultTable is the "table" view.
 func resultTable(o *outCtx) error {
 	b := o.b
-	fmt.Fprintf(b, `<table class="widget-table" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
+	writef(b, `<table class="widget-table" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
 	for _, f := range o.r.list {
 		if !tableField(o.c, o.a, f) {
 			continue
 		}
-		fmt.Fprintf(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
+		writef(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
 			esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(cellText(o.c, o.loc, f)))
 	}
 	b.WriteString("</tbody></table>\n")
@@ -319,7 +319,7 @@ func resultTable(o *outCtx) error {
 			continue
 		}
 		if raw, ok := o.r.raw(fieldName); ok && jsonKind(raw) == 's' && string(raw) != `""` {
-			fmt.Fprintf(b, `<p class="widget-note" data-note="%s">%s</p>`+"\n", esc(fieldName), esc(o.loc.TOr(n.key, n.def)))
+			writef(b, `<p class="widget-note" data-note="%s">%s</p>`+"\n", esc(fieldName), esc(o.loc.TOr(n.key, n.def)))
 		}
 	}
 	return nil

@@ -2,7 +2,7 @@ package widget
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"math"
 	"reflect"
 	"strconv"
@@ -53,16 +53,16 @@ func decode(r any) (*result, error) {
 		var err error
 		b, err = appendJSON(nil, r) // valid JSON by construction
 		if err != nil {
-			return nil, fmt.Errorf("widget: result does not encode: %v", err)
+			return nil, errors.New("widget: result does not encode: " + err.Error())
 		}
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) < 2 || b[0] != '{' || given && !canonjson.Valid(b) {
-		return nil, fmt.Errorf("widget: result is not a JSON object")
+		return nil, errors.New("widget: result is not a JSON object")
 	}
 	list, ok := splitObject(b)
 	if !ok {
-		return nil, fmt.Errorf("widget: result is not a JSON object")
+		return nil, errors.New("widget: result is not a JSON object")
 	}
 	res := &result{list: list, index: make(map[string]int, len(list))}
 	for i, f := range list {
@@ -316,21 +316,21 @@ func (r *result) cite(c *calc.Calculator, fieldSpec, format string, loc locale.L
 	}
 	raw, ok := r.raw(name)
 	if !ok {
-		return "", "", fmt.Errorf("the result has no field %q; its fields are %s", name, strings.Join(r.names(), ", "))
+		return "", "", errors.New("the result has no field " + strconv.Quote(name) + "; its fields are " + strings.Join(r.names(), ", "))
 	}
 	if hasIdx {
 		elems, ok := splitList(raw)
 		if jsonKind(raw) != 'a' || !ok {
-			return "", "", fmt.Errorf("field %q is not a list, so %s has no element", name, fieldSpec)
+			return "", "", errors.New("field " + strconv.Quote(name) + " is not a list, so " + fieldSpec + " has no element")
 		}
 		if idx >= len(elems) {
-			return "", "", fmt.Errorf("%s: field %q has %d elements (from 0 to %d)", fieldSpec, name, len(elems), len(elems)-1)
+			return "", "", errors.New(fieldSpec + ": field " + strconv.Quote(name) + " has " + strconv.Itoa(len(elems)) + " elements (from 0 to " + strconv.Itoa(len(elems)-1) + ")")
 		}
 		raw = elems[idx]
 	}
 	text, err = formatValue(raw, format, loc)
 	if err != nil {
-		return "", "", fmt.Errorf("%s|%s: %v", fieldSpec, format, err)
+		return "", "", errors.New(fieldSpec + "|" + format + ": " + err.Error())
 	}
 	if c != nil && !hasIdx && format == "" && jsonKind(raw) == 's' {
 		text = valueLabel(c, loc, name, text)
@@ -343,16 +343,16 @@ func parseFieldSpec(s string) (name string, idx int, hasIdx bool, err error) {
 	open := strings.IndexByte(s, '[')
 	if open < 0 {
 		if s == "" {
-			return "", 0, false, fmt.Errorf("the citation names no field")
+			return "", 0, false, errors.New("the citation names no field")
 		}
 		return s, 0, false, nil
 	}
 	if !strings.HasSuffix(s, "]") || open == 0 {
-		return "", 0, false, fmt.Errorf("bad field %q: write NAME or NAME[i]", s)
+		return "", 0, false, errors.New("bad field " + strconv.Quote(s) + ": write NAME or NAME[i]")
 	}
 	n, err := strconv.Atoi(s[open+1 : len(s)-1])
 	if err != nil || n < 0 {
-		return "", 0, false, fmt.Errorf("bad index in %q: write a whole number from 0", s)
+		return "", 0, false, errors.New("bad index in " + strconv.Quote(s) + ": write a whole number from 0")
 	}
 	return s[:open], n, true, nil
 }
@@ -366,7 +366,7 @@ func CheckFormat(format string) error {
 // parseFormat splits a format into its kind ("", "fixed", "percent",
 // "sci", "list", "yesno") and its number.
 func parseFormat(f string) (kind string, n int, err error) {
-	bad := fmt.Errorf("unknown format %q: use N, %%N, eN, list or yesno (N a number of digits)", f)
+	bad := errors.New("unknown format " + strconv.Quote(f) + ": use N, %N, eN, list or yesno (N a number of digits)")
 	digits := func(s string, lo, hi int) (int, error) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < lo || n > hi || s != strconv.Itoa(n) {
@@ -402,13 +402,13 @@ func formatValue(raw []byte, format string, loc locale.Locale) (string, error) {
 		return defaultText(raw, loc), nil
 	case "yesno":
 		if jk != 'b' {
-			return "", fmt.Errorf("yesno needs a true/false value, got %s", short(raw))
+			return "", errors.New("yesno needs a true/false value, got " + short(raw))
 		}
 		return loc.YesNo(string(raw) == "true"), nil
 	case "list":
 		elems, ok := splitList(raw)
 		if jk != 'a' || !ok {
-			return "", fmt.Errorf("list needs a list value, got %s", short(raw))
+			return "", errors.New("list needs a list value, got " + short(raw))
 		}
 		items := make([]string, len(elems))
 		for i, e := range elems {
@@ -420,11 +420,11 @@ func formatValue(raw []byte, format string, loc locale.Locale) (string, error) {
 		return none(loc), nil
 	}
 	if jk != 'n' {
-		return "", fmt.Errorf("format %s needs a number, got %s", format, short(raw))
+		return "", errors.New("format " + format + " needs a number, got " + short(raw))
 	}
 	v, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
-		return "", fmt.Errorf("format %s needs a number, got %s", format, short(raw))
+		return "", errors.New("format " + format + " needs a number, got " + short(raw))
 	}
 	switch kind {
 	case "fixed":

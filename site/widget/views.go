@@ -2,7 +2,7 @@ package widget
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -15,7 +15,7 @@ import (
 )
 
 // errNoData is returned by a view whose result lacks the fields it draws.
-var errNoData = fmt.Errorf("the result lacks the fields this view draws")
+var errNoData = errors.New("the result lacks the fields this view draws")
 
 // attemptsCurve: expected attempts and success probability against N,
 // for N from 1 to max(10, n) (at most 100), the page's n marked.
@@ -344,10 +344,10 @@ func amplificationTree(o *outCtx) error {
 	nodes, ok := treeNodes(o.r)
 	switch {
 	case final > maxLeaves:
-		fmt.Fprintf(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
+		writef(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
 			esc(o.vt("tree", "too_large", "The call tree has {final} leaves: too many to draw legibly (at most {max}); the bars above count them.", "final", o.loc.Number(final), "max", o.loc.Int(maxLeaves))))
 	case !ok:
-		fmt.Fprintf(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
+		writef(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
 			esc(o.vt("tree", "not_drawn", "The call tree is not drawn: it has too many nodes; the bars above count the calls.")))
 	default:
 		writeTree(o.b, nodes, o.vt("tree", "title", "The call tree"),
@@ -490,11 +490,11 @@ func writeTree(b *strings.Builder, nodes []treeNode, title, desc string) {
 	h := 40.0 + 56*float64(depth)
 	y := func(l int) float64 { return 20 + 56*float64(l) }
 	r := math.Max(1.5, math.Min(7, span/float64(leaves)/2.6))
-	fmt.Fprintf(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %d %s" role="img" fill="currentColor">`, int(chartW), f1(h))
-	fmt.Fprintf(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
+	writef(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %s %s" role="img" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
 	b.WriteString(`<g class="chart-edge" stroke="currentColor" stroke-opacity="0.5">`)
 	for i, n := range nodes[1:] {
-		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(xs[n.Parent]), f1(y(n.Level-1)), f1(xs[i+1]), f1(y(n.Level)))
+		writef(b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(xs[n.Parent]), f1(y(n.Level-1)), f1(xs[i+1]), f1(y(n.Level)))
 	}
 	b.WriteString(`</g><g class="chart-node">`)
 	for i, n := range nodes {
@@ -502,7 +502,7 @@ func writeTree(b *strings.Builder, nodes []treeNode, title, desc string) {
 		if n.Level == depth {
 			cls = ` class="chart-bar-mark"`
 		}
-		fmt.Fprintf(b, `<circle%s cx="%s" cy="%s" r="%s"/>`, cls, f1(xs[i]), f1(y(n.Level)), f1(r))
+		writef(b, `<circle%s cx="%s" cy="%s" r="%s"/>`, cls, f1(xs[i]), f1(y(n.Level)), f1(r))
 	}
 	b.WriteString(`</g></svg></figure>` + "\n")
 }
@@ -540,18 +540,18 @@ func deadlineTimeline(o *outCtx) error {
 	desc := o.vt("timeline", "desc", "Every attempt runs to its timeout of {timeout} ms and fails, then the task waits; the whole takes {worst} ms against a deadline of {deadline} ms; {admitted} of {n} attempts start before it.",
 		"timeout", o.loc.Number(timeout), "worst", o.loc.Number(worst), "deadline", o.loc.Number(deadline), "admitted", o.loc.Number(admitted), "n", o.loc.Int(int64(n)))
 	b := o.b
-	fmt.Fprintf(b, `<figure class="widget-chart" data-view="timeline"><svg class="chart" viewBox="0 0 %d %s" role="img" font-size="12" fill="currentColor">`, int(chartW), f1(height))
-	fmt.Fprintf(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
+	writef(b, `<figure class="widget-chart" data-view="timeline"><svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(height))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
 	base := height - marginB
-	fmt.Fprintf(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
+	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
 	for _, tk := range ticks {
-		fmt.Fprintf(b, `<text x="%s" y="%s">%s</text>`, f1(fx(tk)), f1(base+16), esc(o.loc.Number(tk)))
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(fx(tk)), f1(base+16), esc(o.loc.Number(tk)))
 	}
 	b.WriteString(`</g><g class="chart-tick" text-anchor="end">`)
 	for i := 0; i < n; i++ {
 		if n <= 12 || i%((n+11)/12) == 0 {
-			fmt.Fprintf(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(marginT+rowH*(float64(i)+0.5)), esc(o.loc.Int(int64(i+1))))
+			writef(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(marginT+rowH*(float64(i)+0.5)), esc(o.loc.Int(int64(i+1))))
 		}
 	}
 	b.WriteString(`</g>`)
@@ -561,29 +561,29 @@ func deadlineTimeline(o *outCtx) error {
 		s, e := starts[i], starts[i]+timeout
 		inside := math.Min(e, deadline)
 		if float64(i) < admitted && inside > s {
-			fmt.Fprintf(b, `<rect class="chart-seg-attempt" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, f1(fx(s)), f1(y), f1(fx(inside)-fx(s)), f1(bar))
+			writef(b, `<rect class="chart-seg-attempt" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, f1(fx(s)), f1(y), f1(fx(inside)-fx(s)), f1(bar))
 		}
 		overFrom := math.Max(s, inside)
 		if float64(i) >= admitted {
 			overFrom = s
 		}
 		if e > overFrom {
-			fmt.Fprintf(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
+			writef(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
 		}
 		if i < len(waits) && i+1 < n && waits[i] > 0 {
-			fmt.Fprintf(b, `<rect class="chart-seg-wait" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.3"/>`, f1(fx(e)), f1(y+bar/3), f1(fx(e+waits[i])-fx(e)), f1(bar/3))
+			writef(b, `<rect class="chart-seg-wait" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.3"/>`, f1(fx(e)), f1(y+bar/3), f1(fx(e+waits[i])-fx(e)), f1(bar/3))
 		}
 	}
 	dx := fx(deadline)
-	fmt.Fprintf(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(base))
-	fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT-4), esc(o.vt("timeline", "deadline", "deadline")))
-	fmt.Fprintf(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(height-8), esc(o.vt("timeline", "x", "time since the task started (ms)")))
+	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(base))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT-4), esc(o.vt("timeline", "deadline", "deadline")))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(height-8), esc(o.vt("timeline", "x", "time since the task started (ms)")))
 	b.WriteString(`</svg>`)
 	// text alternative
-	fmt.Fprintf(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th></tr></thead><tbody>`,
+	writef(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th></tr></thead><tbody>`,
 		esc(title), esc(o.vt("timeline", "attempt", "attempt")), esc(o.vt("timeline", "start", "start (ms)")), esc(o.vt("timeline", "end", "timeout at (ms)")), esc(o.vt("timeline", "admitted", "starts before the deadline")))
 	for i := 0; i < n; i++ {
-		fmt.Fprintf(b, `<tr><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td></tr>`, esc(o.loc.Int(int64(i+1))), esc(o.loc.Number(starts[i])), esc(o.loc.Number(starts[i]+timeout)), esc(o.loc.YesNo(float64(i) < admitted)))
+		writef(b, `<tr><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td></tr>`, esc(o.loc.Int(int64(i+1))), esc(o.loc.Number(starts[i])), esc(o.loc.Number(starts[i]+timeout)), esc(o.loc.YesNo(float64(i) < admitted)))
 	}
 	b.WriteString("</tbody></table></figure>\n")
 	return nil

@@ -16,14 +16,12 @@
 //     of panic isolation); window.__retrylabPanic(id) arms it for another.
 //   - ?bench=1: window.__retrylabBench(id, query, n) recomputes widget id
 //     n times with the parameters of query and returns the durations in
-//     milliseconds (performance.now), for `make bench`;
-//     window.__retrylabGC(percent) sets debug.SetGCPercent and returns the
-//     previous setting.
+//     milliseconds (performance.now), for `make bench`. With ?bench=1, the
+//     loader also starts the module with GOGC=N from ?gogc=N (see main).
 package main
 
 import (
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"syscall/js"
 
@@ -71,18 +69,20 @@ func mark(name string) {
 	}
 }
 
-// gcPercent is the module's GOGC. At Go's default (100) a recompute of
-// dispatch at the article's values (335 KB, 4,200 allocations) collects
-// about every ninth time, backoff's every 25th, and each collection stops
-// the page for milliseconds: the p95 of make bench. At 400 the heap, a few
-// MB, may grow to five times what is live and collections become rare
-// (wasmbench -gc 100,400,100,400, load average 12: peak p95 28.9/17.5 ms
-// against 12.0/7.9, backoff 28.5/22.7 against 15.0/14.0, dispatch 12-13
+// main hydrates the page's widgets, or serves the worker's requests.
+//
+// The module's GOGC is 400, set by its loader (site/assets/app.js, goEnv)
+// in the environment the runtime reads at start (wasm_exec.js's go.env),
+// for the page and the worker alike: runtime/debug.SetGCPercent would
+// link fmt, os and time. At Go's default (100) a recompute of dispatch at
+// the article's values (335 KB, 4,200 allocations) collects about every
+// ninth time, backoff's every 25th, and each collection stops the page for
+// milliseconds: the p95 of make bench. At 400 the heap, a few MB, may grow
+// to five times what is live and collections become rare (wasmbench -gc
+// 100,400,100,400, load average 12: peak p95 28.9/17.5 ms against
+// 12.0/7.9, backoff 28.5/22.7 against 15.0/14.0, dispatch 12-13
 // collections in 100 recomputes against 2).
-const gcPercent = 400
-
 func main() {
-	debug.SetGCPercent(gcPercent)
 	if workerMode() {
 		workerMain()
 		return
@@ -131,12 +131,6 @@ func main() {
 	}
 	if query.Get(q, "bench") == "1" {
 		js.Global().Set("__retrylabBench", js.FuncOf(a.bench))
-		js.Global().Set("__retrylabGC", js.FuncOf(func(_ js.Value, args []js.Value) any {
-			if len(args) == 0 {
-				return nil
-			}
-			return debug.SetGCPercent(args[0].Int())
-		}))
 	}
 	if warm := js.Global().Get("retrylabWarm"); a.worker && len(a.widgets) > 0 && warm.Type() == js.TypeFunction {
 		// once the page is idle, the worker starts and computes every widget

@@ -42,6 +42,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,15 +73,15 @@ func main() {
 	dist := flag.String("dist", "", "the built site (default: dist/ of the module)")
 	only := flag.String("only", "size,ready,latency", "the sections to run, comma-separated: size, ready, latency")
 	verbose := flag.Bool("v", false, "also print every recompute's time, in order (the first ones run before the browser has optimized the code)")
-	gc := flag.String("gc", "", "also time the recomputes at the defaults with these GOGC percents (comma-separated, e.g. 100,400), interleaved")
+	gc := flag.String("gc", "", "also time the recomputes at the defaults with these GOGC percents (comma-separated, e.g. 100,400,100,400), each in a page of its own (?bench=1&gogc=N: the loader starts the module with that GOGC)")
 	jsFlags := flag.String("js-flags", "", "V8 flags for Chromium's --js-flags, to see what the engine's settings change (e.g. --no-wasm-lazy-compilation)")
 	flag.Parse()
 	o := options{dist: *dist, runs: *runs, iters: *iters, top: *top, sections: map[string]bool{}, verbose: *verbose, jsFlags: *jsFlags}
 	for _, g := range strings.Split(*gc, ",") {
 		if g = strings.TrimSpace(g); g != "" {
 			var v int
-			if _, err := fmt.Sscan(g, &v); err != nil {
-				fmt.Fprintln(os.Stderr, "wasmbench: -gc:", err)
+			if _, err := fmt.Sscan(g, &v); err != nil || v < 1 {
+				fmt.Fprintln(os.Stderr, "wasmbench: -gc: a percent of at least 1, not", g)
 				os.Exit(2)
 			}
 			o.gcPercents = append(o.gcPercents, v)
@@ -315,10 +316,9 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 			}
 			if set.name == "defaults" {
 				for _, g := range o.gcPercents {
-					prev, _ := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`window.__retrylabGC(%d)`, g)))
-					rg, err := benchWidget(ctx, id, set.values, n)
-					chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`window.__retrylabGC(%d)`, prev)))
+					rg, err := benchGOGC(browser, srv.URL+p.Path, g, id, set.values, n)
 					if err != nil {
+						fmt.Printf("%-16s %-9s %s\n", "", fmt.Sprintf("gc=%d", g), err)
 						continue
 					}
 					fmt.Printf("%-16s %-9s %4d %8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d\n", "", fmt.Sprintf("gc=%d", g), len(rg.MS), "",
@@ -822,6 +822,25 @@ const framedScript = `((id, query, n) => new Promise(resolve => {
 
 // waitWarm resolves "done" once <html data-warm="done"> (the loader's
 // warm-up in the worker is over), "timeout" after 10 s.
+// benchGOGC times n recomputes of widget id with values in a page of its
+// own loaded with ?bench=1&gogc=gogc, after its warm-up: the loader
+// (site/assets/app.js) starts the Go runtime with GOGC=gogc in its
+// environment, the page's and the worker's.
+func benchGOGC(browser context.Context, pageURL string, gogc int, id string, values url.Values, n int) (benchResult, error) {
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	ctx, tcancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer tcancel()
+	u := pageURL + "?bench=1&gogc=" + strconv.Itoa(gogc)
+	if err := chromedp.Do(ctx, chromedp.Navigate(u), e2e.WaitReady(30*time.Second)); err != nil {
+		return benchResult{}, err
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](waitWarm, chromedp.EvalAwaitPromise)); err != nil {
+		return benchResult{}, err
+	}
+	return benchWidget(ctx, id, values, n)
+}
+
 const waitWarm = `new Promise(resolve => {
 	const t0 = performance.now();
 	const check = () => {

@@ -1,0 +1,14 @@
+//go:build !(js && wasm)
+
+package widget
+
+import _ "embed"
+
+// CSS is the stylesheet of the widget markup (widget.css): controls,
+// tables, charts, light and dark themes, .visually-hidden. The build adds
+// it to the site's style sheet. It is left out of GOOS=js GOARCH=wasm
+// builds: the browser's module has no use for it, and embedding it would
+// link embed, io/fs and time there.
+//
+//go:embed widget.css
+var CSS string
