@@ -1,6 +1,7 @@
 package canonjson
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -46,4 +47,46 @@ func TestMessages(t *testing.T) {
 	if got, want := (&Error{Offset: -3, Msg: ""}).Error(), "at byte -3: "; got != want {
 		t.Errorf("Error{-3, \"\"} = %q, want %q", got, want)
 	}
+}
+
+// TestMessagesFmt checks, for every byte, the messages that quote the byte
+// against fmt with the format they were written with (%q, %U, %c of the
+// byte as a rune), parsing without Canonical's UTF-8 check so that bytes
+// 0x80-0xff are reached too.
+func TestMessagesFmt(t *testing.T) {
+	n := 0
+	for i := range 256 {
+		b := byte(i)
+		p := parser{s: []byte{b}}
+		if _, err := p.value(0); err != nil && strings.Contains(err.Error(), "unexpected character") {
+			n++
+			if got, want := err.Error(), fmt.Sprintf("at byte 0: unexpected character %q: expected a value", rune(b)); got != want {
+				t.Errorf("byte %#x: %q, want %q", b, got, want)
+			}
+		}
+		p = parser{s: []byte{'"', b, '"'}}
+		if _, err := p.str(); b < 0x20 {
+			n++
+			if got, want := errString(err), fmt.Sprintf("at byte 1: control character %U inside a string must be escaped", rune(b)); got != want {
+				t.Errorf("byte %#x: %q, want %q", b, got, want)
+			}
+		}
+		p = parser{s: []byte{'"', '\\', b, '"'}}
+		if _, err := p.str(); !strings.ContainsRune(`"\/bfnrtu`, rune(b)) {
+			n++
+			if got, want := errString(err), fmt.Sprintf("at byte 1: invalid escape \\%c", b); got != want {
+				t.Errorf("byte %#x: %q, want %q", b, got, want)
+			}
+		}
+	}
+	if n < 256+32+200 {
+		t.Errorf("only %d messages checked", n)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
 }
