@@ -2,6 +2,9 @@ package crowd
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -46,3 +49,41 @@ func TestMessages(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestMessagesFmt checks the refusals of work against fmt.Errorf with the
+// formats they were written with (%.3g of the work and the bound, %d), for
+// bounds of every magnitude below the work, so that nothing is computed.
+func TestMessagesFmt(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	checked := 0
+	for _, n := range []int{20, 100, 2000, 100000} {
+		for _, k := range []int{2, 10, 100, 10000} {
+			for _, th := range []int{3, 14, 40, 400} {
+				w := Work(n, k, th)
+				for range 20 {
+					mw := w * math.Pow(10, -20*r.Float64()) * (1 - 1e-9) // in [w·1e-20, w)
+					_, err := ExactAnyBin(n, k, th, mw)
+					if !errors.Is(err, ErrTooLarge) {
+						continue
+					}
+					checked++
+					want := fmt.Errorf("%w: about %.3g multiply-adds for n=%d, k=%d, t=%d (at most %.3g)", ErrTooLarge, w, n, k, th, mw).Error()
+					if got := err.Error(); got != want {
+						t.Fatalf("ExactAnyBin(%d, %d, %d, %v):\n got  %q\n want %q", n, k, th, mw, got, want)
+					}
+					_, err = MaxDistribution(n, k, mw)
+					if !errors.Is(err, ErrTooLarge) {
+						continue
+					}
+					want = fmt.Errorf("%w: the distribution of the largest bin for n=%d, k=%d needs more than %.3g multiply-adds", ErrTooLarge, n, k, mw).Error()
+					if got := err.Error(); got != want {
+						t.Fatalf("MaxDistribution(%d, %d, %v):\n got  %q\n want %q", n, k, mw, got, want)
+					}
+				}
+			}
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d refusals checked", checked)
+	}
+}
