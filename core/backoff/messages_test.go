@@ -1,7 +1,9 @@
 package backoff
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -40,5 +42,32 @@ func TestBinsMessages(t *testing.T) {
 		if got := err.Error(); got != c.want {
 			t.Errorf("%+v, w=%v:\n got  %q\n want %q", c.cfg, c.w, got, c.want)
 		}
+	}
+}
+
+// TestBinsMessagesFmt checks Bins' refusal against fmt with the format it
+// was written with, for horizons and widths of random bits (every
+// magnitude, subnormals, negatives, NaN and infinities).
+func TestBinsMessagesFmt(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	checked := 0
+	for range 20000 {
+		h, w := math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64())
+		if r.IntN(4) == 0 {
+			w = h * 1e-7 // a width just too small for the horizon
+		}
+		c := Config{Base: h, Cap: h, MaxAttempts: 2, MaxElapsed: math.Inf(1)}
+		_, err := c.Bins(w)
+		if err == nil {
+			continue
+		}
+		checked++
+		want := fmt.Sprintf("backoff: %g s in bins of %g s is more than %d bins", c.Horizon(), w, MaxBins)
+		if got := err.Error(); got != want {
+			t.Fatalf("h=%v w=%v:\n got  %q\n want %q", h, w, got, want)
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d refusals checked", checked)
 	}
 }
