@@ -11,8 +11,8 @@ package backoff
 
 import (
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 
 	"retrylab/core/pyrand"
 )
@@ -110,7 +110,8 @@ const MaxBins = 1 << 20
 func (c Config) Bins(w float64) (int, error) {
 	h := c.Horizon()
 	if !(w > 0) || h/w >= MaxBins {
-		return 0, fmt.Errorf("backoff: %g s in bins of %g s is more than %d bins", h, w, MaxBins)
+		g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) } // fmt's %g
+		return 0, errors.New("backoff: " + g(h) + " s in bins of " + g(w) + " s is more than " + strconv.Itoa(MaxBins) + " bins")
 	}
 	return Bin(h, w) + 1, nil
 }

@@ -27,8 +27,6 @@
 package canonjson
 
 import (
-	"encoding/hex"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +51,7 @@ type Error struct {
 	Msg    string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("at byte %d: %s", e.Offset, e.Msg) }
+func (e *Error) Error() string { return "at byte " + strconv.Itoa(e.Offset) + ": " + e.Msg }
 
 // Canonical returns CPython's canonical form of the JSON document text.
 func Canonical(text []byte) (string, error) {
@@ -99,7 +97,7 @@ func Key(tenant, task string, payload []byte) (key, canonical string, err error)
 		return "", "", err
 	}
 	sum := sha256sum.Sum([]byte(canonical))
-	return tenant + ":" + task + ":" + hex.EncodeToString(sum[:]), canonical, nil
+	return tenant + ":" + task + ":" + hexString(sum[:]), canonical, nil
 }
 
 type kind uint8
@@ -287,12 +285,12 @@ func (p *parser) value(depth int) (value, error) {
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	}
-	return value{}, p.fail(fmt.Sprintf("unexpected character %q: expected a value", rune(p.s[p.i])))
+	return value{}, p.fail("unexpected character " + strconv.QuoteRune(rune(p.s[p.i])) + ": expected a value")
 }
 
 func (p *parser) object(depth int) (value, error) {
 	if depth > MaxDepth {
-		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+		return value{}, p.fail("nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
 	}
 	p.i++ // {
 	v := value{kind: kObject}
@@ -381,7 +379,7 @@ func sortDedup(ms []member) []member {
 
 func (p *parser) array(depth int) (value, error) {
 	if depth > MaxDepth {
-		return value{}, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+		return value{}, p.fail("nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
 	}
 	p.i++ // [
 	v := value{kind: kArray}
@@ -450,7 +448,7 @@ func (p *parser) str() ([]rune, error) {
 			p.i++
 			return out, nil
 		case c < 0x20:
-			return nil, p.fail(fmt.Sprintf("control character %U inside a string must be escaped", rune(c)))
+			return nil, p.fail("control character U+00" + string(upperHex[c>>4]) + string(upperHex[c&0xF]) + " inside a string must be escaped")
 		case c == '\\':
 			if p.i+1 >= len(p.s) {
 				return nil, p.fail("unterminated escape")
@@ -463,7 +461,7 @@ func (p *parser) str() ([]rune, error) {
 				continue
 			}
 			if e != 'u' {
-				return nil, p.fail(fmt.Sprintf("invalid escape \\%c", e))
+				return nil, p.fail("invalid escape \\" + string(rune(e)))
 			}
 			r, ok := hex4(p.s[p.i+2:])
 			if !ok {
@@ -540,7 +538,7 @@ func (p *parser) number() (value, error) {
 	if !isFloat {
 		digits := strings.TrimPrefix(lit, "-")
 		if len(digits) > MaxIntDigits {
-			return value{}, &Error{start, fmt.Sprintf("integer of %d digits: Python refuses more than %d", len(digits), MaxIntDigits)}
+			return value{}, &Error{start, "integer of " + strconv.Itoa(len(digits)) + " digits: Python refuses more than " + strconv.Itoa(MaxIntDigits)}
 		}
 		if digits == "0" {
 			lit = "0" // -0 is the int 0
@@ -552,7 +550,7 @@ func (p *parser) number() (value, error) {
 		if len(lit) > 40 {
 			lit = lit[:40] + "…"
 		}
-		return invalid(start, fmt.Sprintf("number %s is too large for a float (Python would read it as Infinity, which is not JSON)", lit)), nil
+		return invalid(start, "number "+lit+" is too large for a float (Python would read it as Infinity, which is not JSON)"), nil
 	}
 	return value{kind: kNumber, text: FloatRepr(f)}, nil
 }
@@ -611,6 +609,21 @@ func write(b *strings.Builder, v value) {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// upperHex spells a control character as U+001F in messages (fmt's %U).
+const upperHex = "0123456789ABCDEF"
+
+// hexString returns b in lower-case hexadecimal, two digits a byte, as
+// encoding/hex's EncodeToString does (its test's reference); encoding/hex
+// imports fmt, which the browser's module does not link.
+func hexString(b []byte) string {
+	out := make([]byte, 2*len(b))
+	for i, c := range b {
+		out[2*i] = hexDigits[c>>4]
+		out[2*i+1] = hexDigits[c&0xF]
+	}
+	return string(out)
+}
 
 func writeU(b *strings.Builder, r rune) {
 	b.WriteString(`\u`)

@@ -2,8 +2,8 @@ package crowd
 
 import (
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 
 	"retrylab/core/fmath"
 )
@@ -15,6 +15,25 @@ var ErrTooLarge = errors.New("crowd: too much work")
 // DefaultMaxWork is a work bound (in multiply-adds) that answers in well
 // under a second on one core: it admits n = 2000 clients in k = 100 bins.
 const DefaultMaxWork = 3e8
+
+// wrapped is an error whose message is msg and which wraps err, as
+// fmt.Errorf's %w does (this package does not import fmt, for the size of
+// the browser's module).
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (e *wrapped) Error() string { return e.msg }
+func (e *wrapped) Unwrap() error { return e.err }
+
+// badSize is the error for n < 1 or k < 1.
+func badSize(n, k int) error {
+	return errors.New("crowd: need n >= 1 and k >= 1, got n=" + strconv.Itoa(n) + " k=" + strconv.Itoa(k))
+}
+
+// g3 formats x as fmt's %.3g does.
+func g3(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
 // poly is exp(logScale)·Σ c[j]·y^j, with max c = 1 or c empty (zero).
 // Scaling is kept in powers of two, so normalizing is exact.
@@ -292,7 +311,7 @@ func ExactAnyBin(n, k, t int, maxWork float64) (float64, error) {
 // exactAnyBin is ExactAnyBin with the memo tm of μ = n/k (nil: a new one).
 func exactAnyBin(n, k, t int, maxWork float64, tm *terms) (float64, error) {
 	if n < 1 || k < 1 {
-		return 0, fmt.Errorf("crowd: need n >= 1 and k >= 1, got n=%d k=%d", n, k)
+		return 0, badSize(n, k)
 	}
 	switch {
 	case t <= 0:
@@ -303,7 +322,8 @@ func exactAnyBin(n, k, t int, maxWork float64, tm *terms) (float64, error) {
 		return 1, nil
 	}
 	if w := work(n, k, t); w > maxWork {
-		return 0, fmt.Errorf("%w: about %.3g multiply-adds for n=%d, k=%d, t=%d (at most %.3g)", ErrTooLarge, w, n, k, t, maxWork)
+		return 0, &wrapped{ErrTooLarge.Error() + ": about " + g3(w) + " multiply-adds for n=" + strconv.Itoa(n) +
+			", k=" + strconv.Itoa(k) + ", t=" + strconv.Itoa(t) + " (at most " + g3(maxWork) + ")", ErrTooLarge}
 	}
 	mu := float64(n) / float64(k)
 	if tm == nil {
@@ -388,7 +408,7 @@ func Work(n, k, t int) float64 {
 // bounded by maxWork (an error wrapping ErrTooLarge otherwise).
 func MaxDistribution(n, k int, maxWork float64) ([]float64, error) {
 	if n < 1 || k < 1 {
-		return nil, fmt.Errorf("crowd: need n >= 1 and k >= 1, got n=%d k=%d", n, k)
+		return nil, badSize(n, k)
 	}
 	var total float64
 	last := n
@@ -398,7 +418,8 @@ func MaxDistribution(n, k int, maxWork float64) ([]float64, error) {
 		}
 		total += work(n, k, m)
 		if total > maxWork {
-			return nil, fmt.Errorf("%w: the distribution of the largest bin for n=%d, k=%d needs more than %.3g multiply-adds", ErrTooLarge, n, k, maxWork)
+			return nil, &wrapped{ErrTooLarge.Error() + ": the distribution of the largest bin for n=" + strconv.Itoa(n) +
+				", k=" + strconv.Itoa(k) + " needs more than " + g3(maxWork) + " multiply-adds", ErrTooLarge}
 		}
 		if UnionBound(n, k, m) < 1e-15 {
 			last = m

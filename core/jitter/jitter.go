@@ -20,8 +20,8 @@ package jitter
 
 import (
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 
 	"retrylab/core/pyrand"
 )
@@ -43,7 +43,7 @@ func (s Strategy) String() string {
 	if int(s) < len(strategyNames) {
 		return strategyNames[s]
 	}
-	return fmt.Sprintf("Strategy(%d)", uint8(s))
+	return "Strategy(" + strconv.Itoa(int(uint8(s))) + ")"
 }
 
 // ParseStrategy returns the strategy called name ("fixed", "full",
@@ -111,7 +111,7 @@ func (c Config) Validate() error {
 	case !finite(c.cap()) || c.cap() < c.BaseMS:
 		return errors.New("jitter: cap must be finite and >= base")
 	case int(c.Strategy) >= len(strategyNames):
-		return fmt.Errorf("jitter: unknown strategy %v", c.Strategy)
+		return errors.New("jitter: unknown strategy " + c.Strategy.String())
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ func Run(c Config, r *pyrand.Random) (Result, error) {
 		return Result{}, err
 	}
 	if bins > 1<<27 {
-		return Result{}, fmt.Errorf("jitter: %d bins is too many", bins)
+		return Result{}, errors.New("jitter: " + strconv.Itoa(bins) + " bins is too many")
 	}
 	total := c.Clients * c.Waves
 	res := Result{Total: total, Counts: make([]int, bins, bins+1)}

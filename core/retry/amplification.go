@@ -2,7 +2,7 @@ package retry
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 
 	"retrylab/core/bigint"
 )
@@ -29,7 +29,7 @@ func Amplify(attempts []int) (Amplification, error) {
 	prod := bigint.FromInt64(1)
 	for i, n := range attempts {
 		if n < 1 {
-			return Amplification{}, fmt.Errorf("retry: layer %d makes %d attempts, want >= 1", i, n)
+			return Amplification{}, errors.New("retry: layer " + strconv.Itoa(i) + " makes " + strconv.Itoa(n) + " attempts, want >= 1")
 		}
 		prod = prod.Mul(bigint.FromInt64(int64(n)))
 		a.CallsPerLevel = append(a.CallsPerLevel, prod)
@@ -70,6 +70,17 @@ type Node struct {
 // bound allows.
 var ErrTreeTooLarge = errors.New("retry: call tree too large to draw")
 
+// wrapped is an error whose message is msg and which wraps err, as
+// fmt.Errorf's %w does (this package does not import fmt, for the size of
+// the browser's module).
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (e *wrapped) Error() string { return e.msg }
+func (e *wrapped) Unwrap() error { return e.err }
+
 // Tree enumerates the call tree of a in time order (depth first: a call
 // precedes the calls it causes, and a layer's attempt k+1 follows every
 // call caused by attempt k). It has 1 + Σ CallsPerLevel nodes; when that
@@ -79,7 +90,7 @@ func (a Amplification) Tree(maxNodes int) ([]Node, error) {
 	total := a.Nodes()
 	count, ok := total.Int64()
 	if !ok || count > int64(maxNodes) {
-		return nil, fmt.Errorf("%w: %s nodes, at most %d", ErrTreeTooLarge, total, maxNodes)
+		return nil, &wrapped{ErrTreeTooLarge.Error() + ": " + total.String() + " nodes, at most " + strconv.Itoa(maxNodes), ErrTreeTooLarge}
 	}
 	nodes := make([]Node, 0, count)
 	next := make([]int, len(a.Attempts)+1) // next index in each level

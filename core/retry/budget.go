@@ -2,7 +2,7 @@ package retry
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 )
 
 // Order is the order in which a shared retry budget hands out tokens.
@@ -25,7 +25,7 @@ func (o Order) String() string {
 	case Depth:
 		return "depth"
 	}
-	return fmt.Sprintf("Order(%d)", uint8(o))
+	return "Order(" + strconv.Itoa(int(uint8(o))) + ")"
 }
 
 // Budget describes a retry budget without refill. Every call fails. A
@@ -71,7 +71,7 @@ func (b Budget) Run() (BudgetResult, error) {
 	case procs < 0:
 		return BudgetResult{}, errors.New("retry: negative processes")
 	case b.Order != Rounds && b.Order != Depth:
-		return BudgetResult{}, fmt.Errorf("retry: unknown order %v", b.Order)
+		return BudgetResult{}, errors.New("retry: unknown order " + b.Order.String())
 	}
 	res := BudgetResult{
 		FirstAttempts: int64(b.Requests),

@@ -2,8 +2,8 @@ package retry
 
 import (
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 )
 
 // Deadline is the time arithmetic of one task that retries under an
@@ -44,7 +44,7 @@ func (d Deadline) Run() (DeadlineResult, error) {
 	case d.Attempts < 1:
 		return DeadlineResult{}, errors.New("retry: attempts must be >= 1")
 	case len(d.WaitsMS) != d.Attempts-1:
-		return DeadlineResult{}, fmt.Errorf("retry: %d waits for %d attempts, want %d", len(d.WaitsMS), d.Attempts, d.Attempts-1)
+		return DeadlineResult{}, errors.New("retry: " + strconv.Itoa(len(d.WaitsMS)) + " waits for " + strconv.Itoa(d.Attempts) + " attempts, want " + strconv.Itoa(d.Attempts-1))
 	case !(d.TimeoutMS > 0) || math.IsInf(d.TimeoutMS, 0):
 		return DeadlineResult{}, errors.New("retry: timeout must be finite and > 0")
 	case !(d.DeadlineMS > 0) || math.IsInf(d.DeadlineMS, 0):
@@ -54,7 +54,7 @@ func (d Deadline) Run() (DeadlineResult, error) {
 	}
 	for i, w := range d.WaitsMS {
 		if !(w >= 0) || math.IsInf(w, 0) {
-			return DeadlineResult{}, fmt.Errorf("retry: wait %d must be finite and >= 0", i)
+			return DeadlineResult{}, errors.New("retry: wait " + strconv.Itoa(i) + " must be finite and >= 0")
 		}
 	}
 	res := DeadlineResult{
