@@ -42,10 +42,12 @@ unit: wasmtest
 # the browser and the Worker as in the build; and the parsers and the hash
 # of core/canonjson and core/sha256sum, whose recursion depth and integer
 # arithmetic differ under wasm (the JavaScript engine's stack); and
-# core/bigint against math/big, with core/pyrand's CPython vectors.
+# core/bigint against math/big, with core/pyrand's CPython vectors; and
+# core/tokenbucket against golang.org/x/time/rate, with the limiter and
+# the dispatch simulation built on it.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./core/query ./calc/crossarch
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/tokenbucket ./core/limits ./core/dispatch ./calc/crossarch
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^TestGolden$$' ./site/widget
 
 test: deps vet staticcheck build worker unit
