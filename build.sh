@@ -7,7 +7,11 @@ cd "$(dirname "$0")"
 GO=${GO:-go}
 mkdir -p build
 if [ -d wasm/playground ]; then
-  GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags="-s -w" -o build/playground.wasm ./wasm/playground
+  flags=()
+  while IFS= read -r line; do
+    case $line in '' | '#'*) ;; *) flags+=("$line") ;; esac
+  done < wasm/playground/buildflags
+  GOOS=js GOARCH=wasm "$GO" build "${flags[@]}" -o build/playground.wasm ./wasm/playground
   cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" build/wasm_exec.js
 fi
 "$GO" run ./site/cmd/retrylab build -content content -out dist "$@"

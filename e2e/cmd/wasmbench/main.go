@@ -143,7 +143,7 @@ func sizes(root, dist, tmp string, hello []byte, top int) error {
 	for _, m := range []struct {
 		name string
 		b    []byte
-	}{{"wasm/playground (-s -w -trimpath)", pg}, {"wasm/hello (bare Go runtime)", hello}} {
+	}{{"wasm/playground (buildflags)", pg}, {"wasm/hello (bare Go runtime)", hello}} {
 		gz, br := compress(m.b)
 		if m.name[5] == 'p' {
 			pgGzip = len(gz)
@@ -520,11 +520,20 @@ func interact(browser context.Context, u, id string, values url.Values, worker b
 	return out, nil
 }
 
-// goBuild compiles a wasm command as build.sh does (stripped or not).
+// goBuild compiles a wasm command as build.sh does: with the flags of its
+// buildflags file if it has one (wasm/playground), else -trimpath and
+// -ldflags="-s -w"; without -ldflags when strip is false (the name section
+// that codeByPackage reads).
 func goBuild(root, pkg, out string, strip bool) ([]byte, error) {
-	args := []string{"build", "-trimpath", "-o", out}
-	if strip {
-		args = append(args, "-ldflags=-s -w")
+	flags, err := buildFlags(filepath.Join(root, pkg, "buildflags"))
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"build", "-o", out}
+	for _, f := range flags {
+		if strip || !strings.HasPrefix(f, "-ldflags=") {
+			args = append(args, f)
+		}
 	}
 	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Dir = root
@@ -533,6 +542,26 @@ func goBuild(root, pkg, out string, strip bool) ([]byte, error) {
 		return nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
 	}
 	return os.ReadFile(out)
+}
+
+// buildFlags reads a buildflags file as build.sh does: one flag per line,
+// blank lines and lines starting with '#' skipped. Without the file the
+// flags are -trimpath and -ldflags=-s -w.
+func buildFlags(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []string{"-trimpath", "-ldflags=-s -w"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var flags []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line != "" && line[0] != '#' {
+			flags = append(flags, line)
+		}
+	}
+	return flags, nil
 }
 
 func goList(root, pkg string) ([]string, error) {

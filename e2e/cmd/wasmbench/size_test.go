@@ -97,3 +97,26 @@ func TestPercentile(t *testing.T) {
 		t.Errorf("p95 = %v, want 5", p)
 	}
 }
+
+// TestBuildFlags reads the playground's buildflags file as build.sh does:
+// the bench must measure the module build.sh serves.
+func TestBuildFlags(t *testing.T) {
+	got, err := buildFlags("../../../wasm/playground/buildflags")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"-trimpath": true, "-ldflags=-s -w": true, "-gcflags=retrylab/site/...=-l": true}
+	for _, f := range got {
+		if f == "" || f[0] == '#' {
+			t.Errorf("flag %q: blank lines and comments must be skipped", f)
+		}
+		delete(want, f)
+	}
+	if len(want) > 0 {
+		t.Errorf("flags %q lack %v", got, want)
+	}
+	def, err := buildFlags("testdata/no-such-file")
+	if err != nil || len(def) != 2 || def[0] != "-trimpath" {
+		t.Errorf("without the file: %q, %v; want -trimpath and -ldflags=-s -w", def, err)
+	}
+}
