@@ -26,9 +26,19 @@ type citeResult struct {
 	Huger  json.Number `json:"huger"`
 }
 
-var sample = citeResult{Peak: 14, Counts: []int{9, 7, 9, 12}, Mean: 48.43125, Tail: 1.30728e-5, Fits: false,
+// sample is a result with a field of each kind, as its JSON (Decode
+// encodes only the calculators' result types; any other comes as JSON).
+var sample = mustJSON(citeResult{Peak: 14, Counts: []int{9, 7, 9, 12}, Mean: 48.43125, Tail: 1.30728e-5, Fits: false,
 	Key: "acme:summarize:ab<c>", Util: 1.6666666666666667, Waits: []float64{50, 100.5}, Big: 20261017,
-	Huge: "100000000000000000000", Huger: "1000000000000000000000000000000"}
+	Huge: "100000000000000000000", Huger: "1000000000000000000000000000000"})
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
 
 func TestCite(t *testing.T) {
 	for _, tc := range []struct {

@@ -5,29 +5,35 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"math/big"
+	"math/rand/v2"
 	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"retrylab/calc"
 	"retrylab/core/bigint"
+	"retrylab/site/widget/internal/enctest"
 )
 
-// sameAsJSON checks that appendJSON writes json.Marshal's bytes for v, or
-// fails where it fails.
+// sameAsJSON checks that encodeResult writes json.Marshal's bytes for v,
+// or fails where it fails.
 func sameAsJSON(t *testing.T, name string, v any) {
 	t.Helper()
 	want, werr := json.Marshal(v)
-	got, gerr := appendJSON(nil, v)
+	got, ok, gerr := encodeResult(nil, v)
 	switch {
+	case !ok:
+		t.Errorf("%s: no generated encoder for %T (go generate ./site/widget)", name, v)
 	case werr != nil && gerr == nil:
-		t.Errorf("%s: encoding/json fails (%v), appendJSON writes %s", name, werr, got)
+		t.Errorf("%s: encoding/json fails (%v), encodeResult writes %s", name, werr, got)
 	case werr == nil && gerr != nil:
-		t.Errorf("%s: appendJSON fails (%v), encoding/json writes %s", name, gerr, want)
+		t.Errorf("%s: encodeResult fails (%v), encoding/json writes %s", name, gerr, want)
+	case werr != nil && gerr.Error() != werr.Error():
+		t.Errorf("%s: encodeResult fails with %q, encoding/json with %q", name, gerr, werr)
 	case werr == nil && !bytes.Equal(got, want):
 		t.Errorf("%s:\n got %s\nwant %s", name, got, want)
 	}
@@ -52,7 +58,9 @@ var calcQueries = map[string][]string{
 }
 
 // Every calculator's result, at its defaults, at each of its choices and
-// booleans and at the queries above, encodes to json.Marshal's bytes.
+// booleans and at the queries above, has a generated encoder that writes
+// json.Marshal's bytes: a calculator whose result type has none fails
+// here.
 func TestEncodeCalculators(t *testing.T) {
 	for _, c := range calc.New().List() {
 		queries := append([]string{""}, calcQueries[c.Name]...)
@@ -84,302 +92,324 @@ func TestEncodeCalculators(t *testing.T) {
 	}
 }
 
-type textKey string
-
-func (k textKey) MarshalText() ([]byte, error) { return []byte("k:" + string(k)), nil }
-
-type ptrText struct{ s string }
-
-func (p *ptrText) MarshalText() ([]byte, error) { return []byte("<" + p.s + ">"), nil }
-
-type valJSON struct{ n int }
-
-func (v valJSON) MarshalJSON() ([]byte, error) {
-	return []byte(" { \"n\" : [ " + strconv.Itoa(v.n) + " , \"<a&b>\u2028\" ] } "), nil
-}
-
-type ptrJSON struct{ n int }
-
-func (p *ptrJSON) MarshalJSON() ([]byte, error) { return []byte(strconv.Itoa(p.n * 10)), nil }
-
-type badJSON struct{}
-
-func (badJSON) MarshalJSON() ([]byte, error) { return []byte("{nope"), nil }
-
-type errJSON struct{}
-
-func (errJSON) MarshalJSON() ([]byte, error) { return nil, errors.New("refused") }
-
-type errText struct{}
-
-func (errText) MarshalText() ([]byte, error) { return nil, errors.New("refused") }
-
-type zeroer struct{ v int }
-
-func (z zeroer) IsZero() bool { return z.v == 42 }
-
-type Inner struct {
-	A int    `json:"a"`
-	B string `json:"b,omitempty"`
-	C int
-}
-
-type Other struct {
-	O int `json:"o"`
-	C int
-	D bool
-}
-
-type inner struct {
-	E int `json:"e"`
-	f int
-}
-
-type Tagged struct {
-	A int `json:"a"`
-}
-
-type embeds struct {
-	Inner
-	*Other
-	inner
-	X int `json:"C"` // dominates Inner.C: shallower
-}
-
-type conflict struct {
-	Inner
-	Other // both have an untagged C at depth 1: neither is written
-}
-
-type tagWins struct {
-	Tagged
-	Untagged struct{ A int }
-}
-
-type kinds struct {
-	B    bool    `json:"b"`
-	I    int     `json:"i"`
-	I8   int8    `json:"i8"`
-	I16  int16   `json:"i16"`
-	I32  int32   `json:"i32"`
-	I64  int64   `json:"i64"`
-	U    uint    `json:"u"`
-	U8   uint8   `json:"u8"`
-	U16  uint16  `json:"u16"`
-	U32  uint32  `json:"u32"`
-	U64  uint64  `json:"u64"`
-	Ptr  uintptr `json:"ptr"`
-	F32  float32 `json:"f32"`
-	F64  float64 `json:"f64"`
-	S    string  `json:"s"`
-	Skip int     `json:"-"`
-	//lint:ignore SA5008 the name "-", as encoding/json reads it
-	Dash int `json:"-,"`
-	//lint:ignore SA5008 an invalid name: encoding/json uses the Go name
-	Bad   int     `json:"a\"b"`
-	Plain int     // Go name
-	Q     int     `json:"q,string"`
-	QF    float64 `json:"qf,string"`
-	QB    bool    `json:"qb,string"`
-	QS    string  `json:"qs,string"`
-	QP    *int    `json:"qp,string"`
-	//lint:ignore SA5008 ,string on a list: encoding/json ignores it
-	QL    []int          `json:"ql,string"`
-	Esc   int            `json:"<&>"`
-	IF    any            `json:"if"`
-	Arr   [3]int         `json:"arr"`
-	BArr  [2]byte        `json:"barr"`
-	Bytes []byte         `json:"bytes"`
-	Map   map[string]int `json:"map"`
-	IMap  map[int]string `json:"imap"`
-	UMap  map[uint8]bool `json:"umap"`
-	TMap  map[textKey]int
-	Big   *big.Int   `json:"big"`
-	Bigs  []*big.Int `json:"bigs"`
-	Raw   json.RawMessage
-	Num   json.Number
-	Time  time.Time
-	//lint:ignore U1000 an unexported field, which the encoders skip
-	unexp int
-}
-
-type omits struct {
-	B   bool              `json:"b,omitempty"`
-	I   int               `json:"i,omitempty"`
-	U   uint              `json:"u,omitempty"`
-	F   float64           `json:"f,omitempty"`
-	S   string            `json:"s,omitempty"`
-	P   *int              `json:"p,omitempty"`
-	IF  any               `json:"if,omitempty"`
-	L   []int             `json:"l,omitempty"`
-	A   [0]int            `json:"a,omitempty"`
-	M   map[string]string `json:"m,omitempty"`
-	St  struct{}          `json:"st,omitempty"`
-	Z   zeroer            `json:"z,omitzero"`
-	ZP  *zeroer           `json:"zp,omitzero"`
-	ZT  time.Time         `json:"zt,omitzero"`
-	ZS  struct{ A int }   `json:"zs,omitzero"`
-	ZI  isZeroer          `json:"zi,omitzero"`
-	ZL  []int             `json:"zl,omitzero"`
-	Big *big.Int          `json:"big,omitempty"`
-}
-
-type methods struct {
-	V   valJSON
-	PV  *valJSON
-	P   ptrJSON // addressable only through a pointer to methods
-	PP  *ptrJSON
-	T   textKey
-	PT  ptrText
-	PPT *ptrText
-	L   []ptrJSON // slice elements are addressable
-	A   [2]ptrJSON
-}
-
-type node struct {
-	Name string `json:"name"`
-	Next *node  `json:"next"`
-}
-
-func TestEncodeValues(t *testing.T) {
-	one := 1
-	k := kinds{
-		B: true, I: -1 << 62, I8: math.MinInt8, I16: math.MaxInt16, I32: math.MinInt32, I64: math.MinInt64,
-		U: 1<<64 - 1, U8: 255, U16: 65535, U32: math.MaxUint32, U64: math.MaxUint64, Ptr: 7,
-		F32: 3.4e38, F64: -0.000001, S: "é\u2028\u2029<a href=\"x\">&\\\x00\x1f\x7f\xff\t\n\r\b\f💩",
-		Skip: 1, Dash: 2, Bad: 3, Plain: 4, Q: 5, QF: 1e-7, QB: true, QS: "a\"<b>", QP: &one, QL: []int{1},
-		Esc: 6, IF: map[string]any{"z": 1, "a": []any{nil, "x", 2.5}}, Arr: [3]int{1, 2, 3}, BArr: [2]byte{1, 2},
-		Bytes: []byte("hello, world\xff"), Map: map[string]int{"b": 2, "a": 1, "é": 3, "<": 4, "": 5},
-		IMap: map[int]string{10: "x", -1: "y", 2: "z"}, UMap: map[uint8]bool{3: true, 20: false},
-		TMap: map[textKey]int{"b": 1, "a": 2},
-		Big:  new(big.Int).Lsh(big.NewInt(-3), 200), Bigs: []*big.Int{big.NewInt(0), nil, big.NewInt(1e18)},
-		Raw: json.RawMessage(` [ 1 , {"a" : "<b>"} ] `), Num: "-12.5e+3", Time: time.Date(2026, 11, 30, 13, 0, 0, 5, time.UTC),
+// resultTypes returns the result type of each calculator, by name.
+func resultTypes(tb testing.TB) map[string]reflect.Type {
+	types := map[string]reflect.Type{}
+	for _, c := range calc.New().List() {
+		res, err := c.Compute(nil)
+		if err != nil {
+			tb.Fatalf("%s: %v", c.Name, err)
+		}
+		types[c.Name] = reflect.TypeOf(res)
 	}
-	z42 := zeroer{42}
-	var nilZ *zeroer
-	huge, _ := bigint.Parse("-340282366920938463463374607431768211456")
-	cases := []struct {
-		name string
-		v    any
-	}{
-		{"nil", nil},
-		{"kinds", k},
-		{"kinds pointer", &k},
-		{"zero kinds", kinds{}},
-		{"omit empty", omits{}},
-		{"omit empty zeroers", omits{Z: z42, ZP: &z42, ZI: nilZ, ZL: []int{}}},
-		{"omit filled", omits{B: true, I: 1, U: 1, F: -0.5, S: "s", P: &one, IF: 0, L: []int{0}, M: map[string]string{"": ""},
-			Z: zeroer{1}, ZP: &zeroer{1}, ZT: time.Unix(1, 0).UTC(), ZS: struct{ A int }{1}, ZI: zeroer{1}, ZL: []int{}, Big: big.NewInt(0)}},
-		{"embeds", embeds{Inner: Inner{1, "x", 2}, Other: &Other{3, 7, true}, inner: inner{4, 5}, X: 6}},
-		{"embeds nil pointer", embeds{Inner: Inner{A: 1}}},
-		{"conflict", conflict{Inner{1, "", 2}, Other{3, 4, true}}},
-		{"tag wins", tagWins{Tagged{1}, struct{ A int }{2}}},
-		{"methods value", methods{V: valJSON{1}, PV: &valJSON{2}, P: ptrJSON{3}, PP: &ptrJSON{4}, T: "t", PT: ptrText{"x"},
-			PPT: &ptrText{"y"}, L: []ptrJSON{{5}, {6}}, A: [2]ptrJSON{{7}, {8}}}},
-		{"methods pointer", &methods{V: valJSON{1}, P: ptrJSON{3}, PT: ptrText{"x"}, L: []ptrJSON{}, A: [2]ptrJSON{{7}, {8}}}},
-		{"map of marshalers", map[string]ptrJSON{"a": {1}}},
-		{"map of pointer marshalers", map[string]*ptrJSON{"a": {1}, "b": nil}},
-		{"nil map", map[string]int(nil)},
-		{"empty map", map[string]int{}},
-		{"nil slice", []int(nil)},
-		{"empty slice", []float64{}},
-		{"nil bytes", []byte(nil)},
-		{"bytes 0-5", [][]byte{{}, {1}, {1, 2}, {1, 2, 3}, {1, 2, 3, 4}, {0xff, 0xfe, 0xfd, 0xfc, 0xfb}}},
-		{"named float slice", []time.Duration{1, 2}},
-		{"float32s", []float32{0, 1e-6, 9.99999e-7, 1e21, 1e20, 3.4028235e38, 1.4e-45, -0.1, 16777216}},
-		{"float64s", []float64{0, math.Copysign(0, -1), 1e-6, 9.999999999999999e-7, 1e21, 999999999999999999999, 1e20,
-			math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1, 1.0 / 3, 123456789, 1e-300, -2.5e-10, 100}},
-		{"ints", []int64{math.MinInt64, -1, 0, math.MaxInt64}},
-		{"interface list", []any{1, "a", nil, 2.5, true, []int{1}, map[string]any{}, &one, big.NewInt(7)}},
-		{"json.RawMessage nil", json.RawMessage(nil)},
-		{"json.Number empty", json.Number("")},
-		{"nil big", (*big.Int)(nil)},
-		{"core/bigint", struct {
-			A bigint.Int   `json:"a"`
-			L []bigint.Int `json:"l"`
-			P *bigint.Int  `json:"p"`
-			N *bigint.Int  `json:"n"`
-			I any
-		}{A: huge, L: []bigint.Int{{}, bigint.FromInt64(-27)}, P: &huge, I: bigint.FromInt64(7)}},
-		{"pointer chain", &node{"a", &node{"b", nil}}},
-		{"error NaN", math.NaN()},
-		{"error +Inf", []float64{1, math.Inf(1)}},
-		{"error -Inf float32", float32(math.Inf(-1))},
-		{"error chan", make(chan int)},
-		{"error func", struct{ F func() }{}},
-		{"error complex", complex(1, 2)},
-		{"error map key", map[[2]int]int{{1, 2}: 3}},
-		{"error nil map key", map[[2]int]int(nil)},
-		{"nil slice of chans", []chan int(nil)},
-		{"error bad MarshalJSON", badJSON{}},
-		{"error MarshalJSON", []errJSON{{}}},
-		{"error MarshalText", errText{}},
-		{"error MarshalText key", map[errTextKey]int{{a: [1]int{1}}: 1}},
-		{"error json.Number", json.Number("1.")},
-		{"error invalid RawMessage", json.RawMessage(`{"a":`)},
+	return types
+}
+
+// Every golden result of calc/testdata/golden, read back into its type,
+// encodes to the golden file's bytes (compacted) and to json.Marshal's.
+func TestEncodeCalcGoldens(t *testing.T) {
+	types := resultTypes(t)
+	files, err := filepath.Glob("../../calc/testdata/golden/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
 	}
-	for _, tc := range cases {
-		sameAsJSON(t, tc.name, tc.v)
+	for _, file := range files {
+		base := strings.TrimSuffix(filepath.Base(file), ".json")
+		var typ reflect.Type
+		for name, rt := range types { // the longest calculator name the file starts with
+			if (base == name || strings.HasPrefix(base, name+"-")) && (typ == nil || len(name) > len(typ.Name())) {
+				typ = rt
+			}
+		}
+		if typ == nil {
+			t.Errorf("%s: no calculator", file)
+			continue
+		}
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var tree any
+		if err := dec.Decode(&tree); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		p := reflect.New(typ)
+		if err := fromJSON(p.Elem(), tree); err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, raw); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := encodeResult(nil, p.Elem().Interface())
+		if !ok || err != nil || !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s: encodeResult %v %v:\n got %s\nwant %s", file, ok, err, got, want.Bytes())
+		}
+		sameAsJSON(t, file, p.Elem().Interface())
 	}
-	// a cycle is an error, not a stack overflow
-	n := &node{Name: "loop"}
-	n.Next = n
-	sl := make([]any, 1)
-	sl[0] = sl
-	m := map[string]any{}
-	m["m"] = m
-	for _, v := range []any{n, sl, m} {
-		if _, err := appendJSON(nil, v); err == nil || !strings.Contains(err.Error(), "cycle") {
-			t.Errorf("cycle through %T: %v", v, err)
+}
+
+// fromJSON sets v from x, a value json.Decoder with UseNumber read, as
+// json.Unmarshal would (which cannot: bigint.Int has no UnmarshalJSON).
+func fromJSON(v reflect.Value, x any) error {
+	if x == nil {
+		v.SetZero()
+		return nil
+	}
+	if v.Type() == reflect.TypeFor[bigint.Int]() {
+		n, ok := bigint.Parse(string(x.(json.Number)))
+		if !ok {
+			return errors.New("not an integer: " + string(x.(json.Number)))
+		}
+		v.Set(reflect.ValueOf(n))
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(x.(bool))
+	case reflect.Int, reflect.Int64:
+		n, err := x.(json.Number).Int64()
+		v.SetInt(n)
+		return err
+	case reflect.Float64:
+		f, err := x.(json.Number).Float64()
+		v.SetFloat(f)
+		return err
+	case reflect.String:
+		v.SetString(x.(string))
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		if err := fromJSON(p.Elem(), x); err != nil {
+			return err
+		}
+		v.Set(p)
+	case reflect.Slice:
+		list := x.([]any)
+		s := reflect.MakeSlice(v.Type(), len(list), len(list))
+		for i, e := range list {
+			if err := fromJSON(s.Index(i), e); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		for k, e := range x.(map[string]any) {
+			ev := reflect.New(v.Type().Elem()).Elem()
+			if err := fromJSON(ev, e); err != nil {
+				return err
+			}
+			m.SetMapIndex(reflect.ValueOf(k).Convert(v.Type().Key()), ev)
+		}
+		v.Set(m)
+	case reflect.Struct:
+		obj := x.(map[string]any)
+		seen := 0
+		for i := range v.NumField() {
+			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+			if e, ok := obj[name]; ok {
+				seen++
+				if err := fromJSON(v.Field(i), e); err != nil {
+					return errors.New(name + ": " + err.Error())
+				}
+			}
+		}
+		if seen != len(obj) {
+			return errors.New("fields the type does not have")
+		}
+	default:
+		return errors.New("fromJSON: no " + v.Type().String())
+	}
+	return nil
+}
+
+// filler makes random values of any type encgen encodes, in every case
+// the encoder treats differently: nil and empty lists and maps, nil
+// pointers, zero values against omitempty, floats in 'f' and 'e' form
+// (now and then NaN or an infinity), strings with characters to escape.
+type filler struct {
+	r    *rand.Rand
+	strs []string
+	fs   []float64
+}
+
+func newFiller(seed uint64, s string, x float64) *filler {
+	return &filler{r: rand.New(rand.NewPCG(seed, 1)),
+		strs: []string{"", "a", s, "<&>", "\u2028\u2029", "\x00\x1f\"\\", "\xff\xfe", "é💩", "k" + s},
+		fs: []float64{0, math.Copysign(0, -1), 1, -1.5, 1e21, 9.999999e-7, 1e-6, 1e20, 123456789.125, math.MaxFloat64,
+			math.SmallestNonzeroFloat64, 1.0 / 3, x, -x}}
+}
+
+func (f *filler) fill(v reflect.Value) {
+	r := f.r
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(r.IntN(2) == 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		switch r.IntN(4) {
+		case 0:
+			v.SetInt(0)
+		case 1:
+			v.SetInt(int64(r.Uint64()))
+		default:
+			v.SetInt(r.Int64N(2000) - 1000)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		v.SetUint(r.Uint64() >> r.UintN(64))
+	case reflect.Float32, reflect.Float64:
+		var x float64
+		switch r.IntN(8) {
+		case 0:
+			x = f.fs[r.IntN(len(f.fs))]
+		case 1:
+			x = math.Float64frombits(r.Uint64())
+		case 2:
+			x = float64(r.Int64N(1000))
+		default:
+			x = (r.Float64() - 0.5) * math.Pow(10, float64(r.IntN(50)-25))
+		}
+		if r.IntN(200) == 0 {
+			x = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[r.IntN(3)]
+		}
+		v.SetFloat(x)
+	case reflect.String:
+		v.SetString(f.strs[r.IntN(len(f.strs))])
+	case reflect.Pointer:
+		if r.IntN(3) == 0 {
+			v.SetZero()
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		f.fill(p.Elem())
+		v.Set(p)
+	case reflect.Slice:
+		switch r.IntN(4) {
+		case 0:
+			v.SetZero()
+			return
+		case 1:
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), r.IntN(5)+1, 5)
+		for i := range s.Len() {
+			f.fill(s.Index(i))
+		}
+		v.Set(s)
+	case reflect.Array:
+		for i := range v.Len() {
+			f.fill(v.Index(i))
+		}
+	case reflect.Map:
+		switch r.IntN(4) {
+		case 0:
+			v.SetZero()
+			return
+		case 1:
+			v.Set(reflect.MakeMap(v.Type()))
+			return
+		}
+		m := reflect.MakeMap(v.Type())
+		for range r.IntN(6) + 1 {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			f.fill(k)
+			f.fill(e)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+	case reflect.Struct:
+		if v.Type().PkgPath() == "retrylab/core/bigint" {
+			// bigint.Int: its digits through its JSON
+			digits := strings.TrimLeft(strconvDigits(r), "0")
+			if digits == "" {
+				digits = "0"
+			} else if r.IntN(2) == 0 {
+				digits = "-" + digits
+			}
+			x, ok := bigint.Parse(digits)
+			if !ok {
+				panic("bigint.Parse(" + digits + ")")
+			}
+			v.Set(reflect.ValueOf(x))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				f.fill(v.Field(i))
+			}
+		}
+	default:
+		panic("filler: no values of " + v.Type().String())
+	}
+}
+
+func strconvDigits(r *rand.Rand) string {
+	b := make([]byte, r.IntN(60)+1)
+	for i := range b {
+		b[i] = byte('0' + r.IntN(10))
+	}
+	return string(b)
+}
+
+// Random values of every result type encode to json.Marshal's bytes.
+func TestEncodeRandom(t *testing.T) {
+	types := resultTypes(t)
+	names := make([]string, 0, len(types))
+	for n := range types {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	f := newFiller(1, "s", 0.1)
+	for _, n := range names {
+		for i := range 300 {
+			v := reflect.New(types[n]).Elem()
+			f.fill(v)
+			sameAsJSON(t, n+" "+string(rune('0'+i%10)), v.Interface())
 		}
 	}
-	// errors read as encoding/json's
-	for _, v := range []any{math.NaN(), make(chan int), []float64{math.Inf(-1)}} {
-		_, gerr := appendJSON(nil, v)
-		_, werr := json.Marshal(v)
-		if gerr == nil || werr == nil || gerr.Error() != werr.Error() {
-			t.Errorf("%T: error %v, encoding/json's %v", v, gerr, werr)
-		}
-	}
 }
 
-type errTextKey struct{ a [1]int } // an array: not a key kind json takes without MarshalText
-
-func (errTextKey) MarshalText() ([]byte, error) { return nil, errors.New("refused") }
-
-// floatsAndStrings holds the fuzzer's values in every position where the
-// encoder treats them differently.
-type floatsAndStrings struct {
-	F   float64            `json:"f"`
-	F32 float32            `json:"f32"`
-	QF  float64            `json:"qf,string"`
-	S   string             `json:"s"`
-	QS  string             `json:"qs,string"`
-	M   map[string]float64 `json:"m"`
-	L   []float64          `json:"l"`
-	B   []byte             `json:"b"`
-	R   json.RawMessage    `json:"r,omitempty"`
-}
-
-// FuzzEncode: appendJSON and json.Marshal agree on any float and string
-// (and on any bytes given as a RawMessage).
+// FuzzEncode: random values of every result type, drawn from the seed
+// with the fuzzer's string and float among them, encode to json.Marshal's
+// bytes.
 func FuzzEncode(f *testing.F) {
-	f.Add(uint64(0), "", []byte(nil))
-	f.Add(math.Float64bits(1e21), "<&>\u2028\u2029", []byte(`{"a" : [1, 2]}`))
-	f.Add(math.Float64bits(9.999999e-7), "\xff\x00é", []byte(`"\ud800"`))
-	f.Add(math.Float64bits(math.NaN()), "a\"b\\c", []byte(`nul`))
-	f.Add(math.Float64bits(math.Copysign(0, -1)), "💩\x7f", []byte(" 1e400 "))
-	f.Fuzz(func(t *testing.T, bits uint64, s string, raw []byte) {
-		x := math.Float64frombits(bits)
-		v := floatsAndStrings{F: x, F32: float32(x), QF: x, S: s, QS: s,
-			M: map[string]float64{s: x, s + "!": -x}, L: []float64{x, float64(float32(x))}, B: []byte(s), R: raw}
-		if len(raw) == 0 {
-			v.R = nil
+	f.Add(uint64(0), "", uint64(0))
+	f.Add(uint64(1), "<&>\u2028\u2029", math.Float64bits(1e21))
+	f.Add(uint64(2), "\xff\x00é", math.Float64bits(9.999999e-7))
+	f.Add(uint64(3), "a\"b\\c", math.Float64bits(math.NaN()))
+	f.Add(uint64(4), "💩\x7f", math.Float64bits(math.Copysign(0, -1)))
+	types := resultTypes(f)
+	f.Fuzz(func(t *testing.T, seed uint64, s string, bits uint64) {
+		fl := newFiller(seed, s, math.Float64frombits(bits))
+		for n, typ := range types {
+			v := reflect.New(typ).Elem()
+			fl.fill(v)
+			sameAsJSON(t, n, v.Interface())
 		}
-		sameAsJSON(t, "fuzz", v)
-		sameAsJSON(t, "fuzz float", x)
-		sameAsJSON(t, "fuzz string", s)
 	})
+}
+
+// A value of a type no calculator returns is a clear error, not a panic;
+// a json.RawMessage is read as given.
+func TestDecodeUnknownType(t *testing.T) {
+	for _, v := range []any{nil, make(chan int), []int{1}, struct{ A int }{1}, &calc.AttemptsResult{}, citeResult{}} {
+		_, err := decode(v)
+		if err == nil || !strings.Contains(err.Error(), "go generate ./site/widget") {
+			t.Errorf("%T: %v", v, err)
+		}
+	}
+	r, err := decode(json.RawMessage(` {"a" : [1, 2]} `))
+	if err != nil || len(r.list) != 1 || string(r.list[0].Raw) != "[1, 2]" {
+		t.Errorf("RawMessage: %v %v", r, err)
+	}
+	for _, raw := range []string{"", "null", `{"a":`, "[1]", `{"a":1}x`} {
+		if _, err := decode(json.RawMessage(raw)); err == nil {
+			t.Errorf("RawMessage %q: no error", raw)
+		}
+	}
 }
 
 // splitList reads what json.Unmarshal into a []json.RawMessage reads.
@@ -405,7 +435,7 @@ func FuzzSplitList(f *testing.F) {
 	})
 }
 
-// BenchmarkEncode compares appendJSON with json.Marshal on each
+// BenchmarkEncode compares encodeResult with json.Marshal on each
 // calculator's result at its defaults and on the largest histogram.
 func BenchmarkEncode(b *testing.B) {
 	reg := calc.New()
@@ -428,9 +458,9 @@ func BenchmarkEncode(b *testing.B) {
 	}
 	all = append(all, named{"jitter-100000-bins", big})
 	for _, n := range all {
-		b.Run(n.name+"/appendJSON", func(b *testing.B) {
+		b.Run(n.name+"/encodeResult", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := appendJSON(nil, n.res); err != nil {
+				if _, _, err := encodeResult(nil, n.res); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -466,4 +496,32 @@ func FuzzDecodeNodes(f *testing.F) {
 			t.Fatalf("decodeNodes(%q) = %v %v; json.Unmarshal: %v %v", b, got, ok, want, werr)
 		}
 	})
+}
+
+// encgen's encoders follow encoding/json on the types of package enctest,
+// which reach the rules no result type reaches yet (embedded structs,
+// ",string", arrays, []byte, integer and TextMarshaler map keys, methods
+// on values and on pointers): random values of each encode alike.
+func TestEncodeFeatures(t *testing.T) {
+	f := newFiller(7, "<s>", 1e300)
+	for _, zero := range enctest.Types() {
+		for i := range 500 {
+			v := reflect.New(reflect.TypeOf(zero)).Elem()
+			f.fill(v)
+			want, werr := json.Marshal(v.Interface())
+			got, ok, gerr := encodeTestValue(nil, v.Interface())
+			switch {
+			case !ok:
+				t.Fatalf("%T: no encoder in encode_gen_test.go (go generate ./site/widget)", zero)
+			case (werr == nil) != (gerr == nil):
+				t.Errorf("%T #%d: error %v, encoding/json's %v", zero, i, gerr, werr)
+			case werr != nil && !strings.Contains(werr.Error(), "invalid character") && gerr.Error() != werr.Error():
+				// (a MarshalJSON that writes invalid JSON: only
+				// encoding/json's message says where)
+				t.Errorf("%T #%d: error %q, encoding/json's %q", zero, i, gerr, werr)
+			case werr == nil && !bytes.Equal(got, want):
+				t.Errorf("%T #%d:\n got %s\nwant %s", zero, i, got, want)
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -93,36 +94,39 @@ type sentinelText struct{}
 
 func (sentinelText) MarshalText() ([]byte, error) { return nil, errSentinel }
 
-// The errors of a MarshalJSON or MarshalText read as encoding/json's and
-// wrap the method's error, as its MarshalerError does.
+// The errors of a MarshalJSON or MarshalText, and of a map key's
+// MarshalText, read as encoding/json's and wrap the method's error, as
+// its MarshalerError does.
 func TestMarshalErrorWraps(t *testing.T) {
-	for _, v := range []any{
-		sentinelJSON{}, []sentinelJSON{{}}, map[string]any{"a": sentinelJSON{}},
-		sentinelText{}, map[string]sentinelText{"k": {}},
+	for _, tc := range []struct {
+		v   any
+		err error
+	}{
+		{sentinelJSON{}, &marshalError{"widget.sentinelJSON", "MarshalJSON", errSentinel}},
+		{[]sentinelJSON{{}}, &marshalError{"widget.sentinelJSON", "MarshalJSON", errSentinel}},
+		{sentinelText{}, &marshalError{"widget.sentinelText", "MarshalText", errSentinel}},
+		{map[sentinelText]int{{}: 1}, &mapKeyError{"map[widget.sentinelText]int", errSentinel}},
 	} {
-		_, gerr := appendJSON(nil, v)
-		_, werr := json.Marshal(v)
-		if gerr == nil || werr == nil || gerr.Error() != werr.Error() {
-			t.Errorf("%T: error %v, encoding/json's %v", v, gerr, werr)
+		_, werr := json.Marshal(tc.v)
+		if werr == nil || tc.err.Error() != werr.Error() {
+			t.Errorf("%T: error %v, encoding/json's %v", tc.v, tc.err, werr)
 		}
-		if !errors.Is(gerr, errSentinel) {
-			t.Errorf("%T: %v does not wrap the method's error", v, gerr)
-		}
-		var me *marshalError
-		if !errors.As(gerr, &me) || me.typ == nil {
-			t.Errorf("%T: %v is not a *marshalError", v, gerr)
+		if !errors.Is(tc.err, errSentinel) {
+			t.Errorf("%T: %v does not wrap the method's error", tc.v, tc.err)
 		}
 	}
-	// the other errors read as encoding/json's too
-	for _, v := range []any{
-		map[errTextKey]int{{a: [1]int{1}}: 1},
-		json.Number("1."), json.Number(`1"`),
-		struct{ F func() }{},
-	} {
-		_, gerr := appendJSON(nil, v)
-		_, werr := json.Marshal(v)
-		if gerr == nil || werr == nil || gerr.Error() != werr.Error() {
-			t.Errorf("%T: error %v, encoding/json's %v", v, gerr, werr)
+	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		for _, bits := range []int{32, 64} {
+			_, gerr := appendFloatJSON(nil, f, bits)
+			var werr error
+			if bits == 32 {
+				_, werr = json.Marshal(float32(f))
+			} else {
+				_, werr = json.Marshal(f)
+			}
+			if gerr == nil || werr == nil || gerr.Error() != werr.Error() {
+				t.Errorf("%v (%d bits): error %v, encoding/json's %v", f, bits, gerr, werr)
+			}
 		}
 	}
 }

@@ -1,0 +1,90 @@
+// Command encgen writes site/widget's encode_gen.go: for each type a
+// calculator returns (found by running every calculator of calc.New() at
+// its defaults), a function that appends exactly the bytes json.Marshal
+// writes for it, without reflect, so that the browser's module links
+// neither reflect nor encoding/json.
+//
+// Run it with `go generate ./site/widget` (natively). It follows
+// encoding/json's rules: struct fields by json tags (name, omitempty,
+// string, "-"), embedded structs and their dominance rules, nil slices
+// and maps as null, maps with sorted keys (string, integer or
+// TextMarshaler keys), pointers, arrays, []byte as base64, MarshalJSON
+// and MarshalText (through the pointer when the value is addressable).
+// A type it cannot encode exactly (interfaces, omitzero, json.Number,
+// channels, functions, complex numbers, recursive types) is an error
+// here, not a difference at run time.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+
+	"retrylab/calc"
+	"retrylab/site/widget/internal/enctest"
+)
+
+func main() {
+	out := flag.String("o", "encode_gen.go", "the file to write")
+	test := flag.Bool("test", false, "write the encoders of enctest's types (for encode_gen_test.go)")
+	flag.Parse()
+	gen := generate
+	if *test {
+		gen = generateTest
+	}
+	src, err := gen()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "encgen:", err)
+		os.Exit(1)
+	}
+	if old, err := os.ReadFile(*out); err == nil && bytes.Equal(old, src) {
+		return
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "encgen:", err)
+		os.Exit(1)
+	}
+}
+
+// generate returns the source of encode_gen.go.
+func generate() ([]byte, error) {
+	roots, err := resultTypes()
+	if err != nil {
+		return nil, err
+	}
+	return source(roots, "encodeResult", "appendJSON", "a calculator returns")
+}
+
+// generateTest returns the source of encode_gen_test.go: the encoders of
+// enctest's types.
+func generateTest() ([]byte, error) {
+	var roots []reflect.Type
+	for _, v := range enctest.Types() {
+		roots = append(roots, reflect.TypeOf(v))
+	}
+	return source(roots, "encodeTestValue", "appendTestJSON", "of package enctest")
+}
+
+// resultTypes returns the dynamic type of the result of every calculator
+// at its defaults, in the registry's order, without repeats.
+func resultTypes() ([]reflect.Type, error) {
+	var roots []reflect.Type
+	seen := map[reflect.Type]bool{}
+	for _, c := range calc.New().List() {
+		res, err := c.Compute(nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s at its defaults: %v", c.Name, err)
+		}
+		t := reflect.TypeOf(res)
+		if t == nil {
+			return nil, fmt.Errorf("%s at its defaults returns nil", c.Name)
+		}
+		if !seen[t] {
+			seen[t] = true
+			roots = append(roots, t)
+		}
+	}
+	return roots, nil
+}

@@ -1,0 +1,230 @@
+package widget
+
+// The helpers of encode_gen.go, the JSON encoder of the calculators'
+// results that encgen (internal/encgen) writes: json.Marshal's bytes
+// without reflect or encoding/json, which would add to the browser's
+// module (reflect alone about 100 KB gzip-compressed). encode_test.go
+// compares the encoder with encoding/json on every calculator and on
+// random values of every result type.
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"retrylab/core/canonjson"
+)
+
+//go:generate go run ./internal/encgen -o encode_gen.go
+//go:generate go run ./internal/encgen -test -o encode_gen_test.go
+
+// marshalError is the error of a type's MarshalJSON or MarshalText (fn),
+// worded as encoding/json's MarshalerError; it wraps that method's error.
+type marshalError struct {
+	typ string // the type whose method failed, as reflect writes it
+	fn  string
+	err error
+}
+
+func (e *marshalError) Error() string {
+	return "json: error calling " + e.fn + " for type " + e.typ + ": " + e.err.Error()
+}
+
+func (e *marshalError) Unwrap() error { return e.err }
+
+// mapKeyError is the error of a map key's MarshalText, worded as
+// encoding/json's.
+type mapKeyError struct {
+	typ string // the map's type
+	err error
+}
+
+func (e *mapKeyError) Error() string {
+	return "json: encoding error for type " + strconv.Quote(e.typ) + ": " + strconv.Quote(e.err.Error())
+}
+
+func (e *mapKeyError) Unwrap() error { return e.err }
+
+// appendFloatJSON writes f (of bits 32 or 64) as encoding/json does: the
+// shortest digits that read back, in 'f' form unless |f| < 1e-6 or >=
+// 1e21; NaN and infinities are encoding/json's UnsupportedValueError.
+func appendFloatJSON(b []byte, f float64, bits int) ([]byte, error) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return b, errors.New("json: unsupported value: " + strconv.FormatFloat(f, 'g', -1, bits))
+	}
+	return appendFloat(b, f, bits), nil
+}
+
+// sortKeys sorts a map's keys by their text (names), as encoding/json
+// does, swapping the keys along with them.
+func sortKeys(names []string, swap func(i, j int)) {
+	heapSort(len(names), func(i, j int) bool { return names[i] < names[j] }, func(i, j int) {
+		names[i], names[j] = names[j], names[i]
+		swap(i, j)
+	})
+}
+
+// heapSort sorts n elements with less and swap (slices.SortFunc would
+// add its instantiations to the wasm module). The map keys sorted here are
+// distinct, so any sort gives json's order; only map keys whose
+// MarshalText writes the same text twice may come out in another order.
+func heapSort(n int, less func(i, j int) bool, swap func(i, j int)) {
+	down := func(root, end int) {
+		for {
+			child := 2*root + 1
+			if child >= end {
+				return
+			}
+			if child+1 < end && less(child, child+1) {
+				child++
+			}
+			if !less(root, child) {
+				return
+			}
+			swap(root, child)
+			root = child
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i, n)
+	}
+	for i := n - 1; i > 0; i-- {
+		swap(0, i)
+		down(0, i)
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string: '"', '\\' and controls escaped
+// (\b \f \n \r \t, else \u00XX), with html also '<', '>' and '&'; invalid
+// UTF-8 becomes \ufffd; U+2028 and U+2029 are escaped.
+func appendString(dst []byte, s string, html bool) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && (!html || b != '<' && b != '>' && b != '&') {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendCompact appends the JSON document src without the whitespace
+// between tokens and with '<', '>', '&', U+2028 and U+2029 escaped, as
+// encoding/json writes the output of a MarshalJSON method; src must be
+// valid JSON.
+func appendCompact(dst, src []byte) ([]byte, error) {
+	if !canonjson.Valid(src) {
+		return dst, errors.New("invalid JSON")
+	}
+	inString, escaped := false, false
+	start := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == '<' || c == '>' || c == '&' {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			start = i + 1
+		}
+		if c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8 {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[src[i+2]&0xF])
+			start = i + 3
+			i += 2
+			continue
+		}
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			dst = append(dst, src[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, src[start:]...), nil
+}
+
+// appendBase64 writes b in standard base64 with padding (encoding/json's
+// form of a []byte).
+func appendBase64(dst, b []byte) []byte {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for len(b) >= 3 {
+		n := uint(b[0])<<16 | uint(b[1])<<8 | uint(b[2])
+		dst = append(dst, alphabet[n>>18&63], alphabet[n>>12&63], alphabet[n>>6&63], alphabet[n&63])
+		b = b[3:]
+	}
+	switch len(b) {
+	case 1:
+		n := uint(b[0]) << 16
+		dst = append(dst, alphabet[n>>18&63], alphabet[n>>12&63], '=', '=')
+	case 2:
+		n := uint(b[0])<<16 | uint(b[1])<<8
+		dst = append(dst, alphabet[n>>18&63], alphabet[n>>12&63], alphabet[n>>6&63], '=')
+	}
+	return dst
+}
+
+func appendFloat(b []byte, f float64, bits int) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b = strconv.AppendFloat(b, f, format, -1, bits)
+	if format == 'e' {
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
