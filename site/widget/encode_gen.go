@@ -4,8 +4,6 @@
 package widget
 
 import (
-	"strconv"
-
 	"retrylab/calc"
 	"retrylab/core/bigint"
 	"retrylab/core/retry"
@@ -16,660 +14,485 @@ import (
 // ok is false for any other type. On an error b holds what was written
 // before the value that failed.
 func encodeResult(b []byte, res any) (_ []byte, ok bool, err error) {
+	e := &jsonEnc{b: b}
 	switch v := res.(type) {
 	case calc.AttemptsResult:
-		b, err = appendJSONCalcAttemptsResult(b, &v)
-		return b, true, err
+		appendJSONCalcAttemptsResult(e, &v)
 	case calc.AmplificationResult:
-		b, err = appendJSONCalcAmplificationResult(b, &v)
-		return b, true, err
+		appendJSONCalcAmplificationResult(e, &v)
 	case calc.BudgetResult:
-		b, err = appendJSONCalcBudgetResult(b, &v)
-		return b, true, err
+		appendJSONCalcBudgetResult(e, &v)
 	case calc.JitterResult:
-		b, err = appendJSONCalcJitterResult(b, &v)
-		return b, true, err
+		appendJSONCalcJitterResult(e, &v)
 	case calc.DeadlineResult:
-		b, err = appendJSONCalcDeadlineResult(b, &v)
-		return b, true, err
+		appendJSONCalcDeadlineResult(e, &v)
 	case calc.PeakResult:
-		b, err = appendJSONCalcPeakResult(b, &v)
-		return b, true, err
+		appendJSONCalcPeakResult(e, &v)
 	case calc.LimitsResult:
-		b, err = appendJSONCalcLimitsResult(b, &v)
-		return b, true, err
+		appendJSONCalcLimitsResult(e, &v)
 	case calc.CapacityResult:
-		b, err = appendJSONCalcCapacityResult(b, &v)
-		return b, true, err
+		appendJSONCalcCapacityResult(e, &v)
 	case calc.ConcurrencyResult:
-		b, err = appendJSONCalcConcurrencyResult(b, &v)
-		return b, true, err
+		appendJSONCalcConcurrencyResult(e, &v)
 	case calc.BackoffResult:
-		b, err = appendJSONCalcBackoffResult(b, &v)
-		return b, true, err
+		appendJSONCalcBackoffResult(e, &v)
 	case calc.IdempotencyResult:
-		b, err = appendJSONCalcIdempotencyResult(b, &v)
-		return b, true, err
+		appendJSONCalcIdempotencyResult(e, &v)
 	case calc.DispatchResult:
-		b, err = appendJSONCalcDispatchResult(b, &v)
-		return b, true, err
+		appendJSONCalcDispatchResult(e, &v)
+	default:
+		return b, false, nil
 	}
-	return b, false, nil
+	return e.b, true, e.err
 }
 
-// appendJSONCalcAttemptsResult appends the JSON encoding of a calc.AttemptsResult.
-func appendJSONCalcAttemptsResult(b []byte, v *calc.AttemptsResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"q\":"...)
-	if b, err = appendFloatJSON(b, float64(v.Q), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"n\":"...)
-	b = strconv.AppendInt(b, int64(v.N), 10)
-	b = append(b, ",\"expected_attempts\":"...)
-	if b, err = appendFloatJSON(b, float64(v.ExpectedAttempts), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"success_probability\":"...)
-	if b, err = appendFloatJSON(b, float64(v.SuccessProbability), 64); err != nil {
-		return b, err
-	}
-	return append(b, '}'), nil
+// appendJSONCalcAttemptsResult writes the JSON encoding of a calc.AttemptsResult.
+func appendJSONCalcAttemptsResult(e *jsonEnc, v *calc.AttemptsResult) {
+	e.lit("{\"q\":")
+	e.float(float64(v.Q), 64)
+	e.lit(",\"n\":")
+	e.int(int64(v.N))
+	e.lit(",\"expected_attempts\":")
+	e.float(float64(v.ExpectedAttempts), 64)
+	e.lit(",\"success_probability\":")
+	e.float(float64(v.SuccessProbability), 64)
+	e.byte('}')
 }
 
-// appendJSONCalcAmplificationResult appends the JSON encoding of a calc.AmplificationResult.
-func appendJSONCalcAmplificationResult(b []byte, v *calc.AmplificationResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"attempts\":"...)
-	if b, err = appendJSONSliceOfInt(b, v.Attempts); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"levels\":"...)
-	b = strconv.AppendInt(b, int64(v.Levels), 10)
-	b = append(b, ",\"calls_per_level\":"...)
-	if b, err = appendJSONSliceOfBigintInt(b, v.CallsPerLevel); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"final_calls\":"...)
+// appendJSONCalcAmplificationResult writes the JSON encoding of a calc.AmplificationResult.
+func appendJSONCalcAmplificationResult(e *jsonEnc, v *calc.AmplificationResult) {
+	e.lit("{\"attempts\":")
+	appendJSONSliceOfInt(e, v.Attempts)
+	e.lit(",\"levels\":")
+	e.int(int64(v.Levels))
+	e.lit(",\"calls_per_level\":")
+	appendJSONSliceOfBigintInt(e, v.CallsPerLevel)
+	e.lit(",\"final_calls\":")
 	{
-		var m []byte
-		if m, err = v.FinalCalls.MarshalJSON(); err == nil {
-			b, err = appendCompact(b, m)
-		}
-		if err != nil {
-			return b, &marshalError{"bigint.Int", "MarshalJSON", err}
-		}
+		m, err := v.FinalCalls.MarshalJSON()
+		e.marshaled(m, err, "bigint.Int")
 	}
 	next := byte(',')
 	if len(v.Tree) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"tree\":"...)
-		if b, err = appendJSONSliceOfRetryNode(b, v.Tree); err != nil {
-			return b, err
-		}
+		e.lit("\"tree\":")
+		appendJSONSliceOfRetryNode(e, v.Tree)
 	}
 	if len(v.TreeNote) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"tree_note\":"...)
-		b = appendString(b, string(v.TreeNote), true)
+		e.lit("\"tree_note\":")
+		e.string(string(v.TreeNote))
 	}
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendJSONCalcBudgetResult appends the JSON encoding of a calc.BudgetResult.
-func appendJSONCalcBudgetResult(b []byte, v *calc.BudgetResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"first_attempts\":"...)
-	b = strconv.AppendInt(b, int64(v.FirstAttempts), 10)
-	b = append(b, ",\"retries\":"...)
-	b = strconv.AppendInt(b, int64(v.Retries), 10)
-	b = append(b, ",\"total_attempts\":"...)
-	b = strconv.AppendInt(b, int64(v.TotalAttempts), 10)
-	b = append(b, ",\"unbudgeted_total\":"...)
-	b = strconv.AppendInt(b, int64(v.UnbudgetedTotal), 10)
-	b = append(b, ",\"attempts_histogram\":"...)
-	if b, err = appendJSONSliceOfInt64(b, v.AttemptsHistogram); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"tokens_left\":"...)
-	b = strconv.AppendInt(b, int64(v.TokensLeft), 10)
+// appendJSONCalcBudgetResult writes the JSON encoding of a calc.BudgetResult.
+func appendJSONCalcBudgetResult(e *jsonEnc, v *calc.BudgetResult) {
+	e.lit("{\"first_attempts\":")
+	e.int(int64(v.FirstAttempts))
+	e.lit(",\"retries\":")
+	e.int(int64(v.Retries))
+	e.lit(",\"total_attempts\":")
+	e.int(int64(v.TotalAttempts))
+	e.lit(",\"unbudgeted_total\":")
+	e.int(int64(v.UnbudgetedTotal))
+	e.lit(",\"attempts_histogram\":")
+	appendJSONSliceOfInt64(e, v.AttemptsHistogram)
+	e.lit(",\"tokens_left\":")
+	e.int(int64(v.TokensLeft))
 	next := byte(',')
 	if len(v.AttemptsPerRequest) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"attempts_per_request\":"...)
-		if b, err = appendJSONSliceOfInt(b, v.AttemptsPerRequest); err != nil {
-			return b, err
-		}
+		e.lit("\"attempts_per_request\":")
+		appendJSONSliceOfInt(e, v.AttemptsPerRequest)
 	}
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendJSONCalcJitterResult appends the JSON encoding of a calc.JitterResult.
-func appendJSONCalcJitterResult(b []byte, v *calc.JitterResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"total\":"...)
-	b = strconv.AppendInt(b, int64(v.Total), 10)
-	b = append(b, ",\"counts\":"...)
-	if b, err = appendJSONSliceOfInt(b, v.Counts); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"bin_starts_ms\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.BinStartsMS); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"peak\":"...)
-	b = strconv.AppendInt(b, int64(v.Peak), 10)
-	b = append(b, ",\"peak_bin_start_ms\":"...)
-	if b, err = appendFloatJSON(b, float64(v.PeakBinStartMS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"mean_arrival_ms\":"...)
-	if b, err = appendFloatJSON(b, float64(v.MeanArrivalMS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"max_arrival_ms\":"...)
-	if b, err = appendFloatJSON(b, float64(v.MaxArrivalMS), 64); err != nil {
-		return b, err
-	}
+// appendJSONCalcJitterResult writes the JSON encoding of a calc.JitterResult.
+func appendJSONCalcJitterResult(e *jsonEnc, v *calc.JitterResult) {
+	e.lit("{\"total\":")
+	e.int(int64(v.Total))
+	e.lit(",\"counts\":")
+	appendJSONSliceOfInt(e, v.Counts)
+	e.lit(",\"bin_starts_ms\":")
+	appendJSONSliceOfFloat64(e, v.BinStartsMS)
+	e.lit(",\"peak\":")
+	e.int(int64(v.Peak))
+	e.lit(",\"peak_bin_start_ms\":")
+	e.float(float64(v.PeakBinStartMS), 64)
+	e.lit(",\"mean_arrival_ms\":")
+	e.float(float64(v.MeanArrivalMS), 64)
+	e.lit(",\"max_arrival_ms\":")
+	e.float(float64(v.MaxArrivalMS), 64)
 	next := byte(',')
 	if len(v.ArrivalsMS) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"arrivals_ms\":"...)
-		if b, err = appendJSONSliceOfFloat64(b, v.ArrivalsMS); err != nil {
-			return b, err
-		}
+		e.lit("\"arrivals_ms\":")
+		appendJSONSliceOfFloat64(e, v.ArrivalsMS)
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"cap_ms\":"...)
-	if b, err = appendFloatJSON(b, float64(v.CapMS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, next)
+	e.lit("\"cap_ms\":")
+	e.float(float64(v.CapMS), 64)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"ceilings_ms\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.CeilingsMS); err != nil {
-		return b, err
-	}
+	e.lit("\"ceilings_ms\":")
+	appendJSONSliceOfFloat64(e, v.CeilingsMS)
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendJSONCalcDeadlineResult appends the JSON encoding of a calc.DeadlineResult.
-func appendJSONCalcDeadlineResult(b []byte, v *calc.DeadlineResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"worst_case_ms\":"...)
-	if b, err = appendFloatJSON(b, float64(v.WorstCaseMS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"fits\":"...)
-	if v.Fits {
-		b = append(b, "true"...)
-	} else {
-		b = append(b, "false"...)
-	}
-	b = append(b, ",\"remaining_before_attempt_ms\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.RemainingBeforeAttemptMS); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"attempt_budget_ms\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.AttemptBudgetMS); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"attempts_admitted\":"...)
-	b = strconv.AppendInt(b, int64(v.AttemptsAdmitted), 10)
-	b = append(b, ",\"waits_ms\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.WaitsMS); err != nil {
-		return b, err
-	}
-	return append(b, '}'), nil
+// appendJSONCalcDeadlineResult writes the JSON encoding of a calc.DeadlineResult.
+func appendJSONCalcDeadlineResult(e *jsonEnc, v *calc.DeadlineResult) {
+	e.lit("{\"worst_case_ms\":")
+	e.float(float64(v.WorstCaseMS), 64)
+	e.lit(",\"fits\":")
+	e.bool(bool(v.Fits))
+	e.lit(",\"remaining_before_attempt_ms\":")
+	appendJSONSliceOfFloat64(e, v.RemainingBeforeAttemptMS)
+	e.lit(",\"attempt_budget_ms\":")
+	appendJSONSliceOfFloat64(e, v.AttemptBudgetMS)
+	e.lit(",\"attempts_admitted\":")
+	e.int(int64(v.AttemptsAdmitted))
+	e.lit(",\"waits_ms\":")
+	appendJSONSliceOfFloat64(e, v.WaitsMS)
+	e.byte('}')
 }
 
-// appendJSONCalcPeakResult appends the JSON encoding of a calc.PeakResult.
-func appendJSONCalcPeakResult(b []byte, v *calc.PeakResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"p_bin\":"...)
-	if b, err = appendFloatJSON(b, float64(v.PBin), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"expected_per_bin\":"...)
-	if b, err = appendFloatJSON(b, float64(v.ExpectedPerBin), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"single_bin_tail\":"...)
-	if b, err = appendFloatJSON(b, float64(v.SingleBinTail), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"single_bin_tail_log10\":"...)
-	if b, err = appendFloatJSON(b, float64(v.SingleBinTailLog10), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"union_bound\":"...)
-	if b, err = appendFloatJSON(b, float64(v.UnionBound), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"exact_any_bin\":"...)
+// appendJSONCalcPeakResult writes the JSON encoding of a calc.PeakResult.
+func appendJSONCalcPeakResult(e *jsonEnc, v *calc.PeakResult) {
+	e.lit("{\"p_bin\":")
+	e.float(float64(v.PBin), 64)
+	e.lit(",\"expected_per_bin\":")
+	e.float(float64(v.ExpectedPerBin), 64)
+	e.lit(",\"single_bin_tail\":")
+	e.float(float64(v.SingleBinTail), 64)
+	e.lit(",\"single_bin_tail_log10\":")
+	e.float(float64(v.SingleBinTailLog10), 64)
+	e.lit(",\"union_bound\":")
+	e.float(float64(v.UnionBound), 64)
+	e.lit(",\"exact_any_bin\":")
 	if p1 := v.ExactAnyBin; p1 == nil {
-		b = append(b, "null"...)
+		e.lit("null")
 	} else {
-		if b, err = appendFloatJSON(b, float64((*p1)), 64); err != nil {
-			return b, err
-		}
+		e.float(float64((*p1)), 64)
 	}
 	next := byte(',')
 	if len(v.Note) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"note\":"...)
-		b = appendString(b, string(v.Note), true)
+		e.lit("\"note\":")
+		e.string(string(v.Note))
 	}
 	if len(v.MaxAtLeast) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"max_at_least\":"...)
-		if b, err = appendJSONSliceOfFloat64(b, v.MaxAtLeast); err != nil {
-			return b, err
-		}
+		e.lit("\"max_at_least\":")
+		appendJSONSliceOfFloat64(e, v.MaxAtLeast)
 	}
 	if v.MaxMostLikely != nil {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"max_most_likely\":"...)
+		e.lit("\"max_most_likely\":")
 		if p2 := v.MaxMostLikely; p2 == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			b = strconv.AppendInt(b, int64((*p2)), 10)
+			e.int(int64((*p2)))
 		}
 	}
 	if len(v.MaxNote) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"max_note\":"...)
-		b = appendString(b, string(v.MaxNote), true)
+		e.lit("\"max_note\":")
+		e.string(string(v.MaxNote))
 	}
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendJSONCalcLimitsResult appends the JSON encoding of a calc.LimitsResult.
-func appendJSONCalcLimitsResult(b []byte, v *calc.LimitsResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"rpm_limit\":"...)
-	if b, err = appendFloatJSON(b, float64(v.RPMLimit), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"tpm_limit\":"...)
-	if b, err = appendFloatJSON(b, float64(v.TPMLimit), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"requests_per_min\":"...)
-	if b, err = appendFloatJSON(b, float64(v.RequestsPerMin), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"tokens_per_min\":"...)
-	if b, err = appendFloatJSON(b, float64(v.TokensPerMin), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"rpm_utilization\":"...)
-	if b, err = appendFloatJSON(b, float64(v.RPMUtilization), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"tpm_utilization\":"...)
-	if b, err = appendFloatJSON(b, float64(v.TPMUtilization), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"rpm_ok\":"...)
-	if v.RPMOK {
-		b = append(b, "true"...)
-	} else {
-		b = append(b, "false"...)
-	}
-	b = append(b, ",\"tpm_ok\":"...)
-	if v.TPMOK {
-		b = append(b, "true"...)
-	} else {
-		b = append(b, "false"...)
-	}
-	b = append(b, ",\"binding\":"...)
-	b = appendString(b, string(v.Binding), true)
-	return append(b, '}'), nil
+// appendJSONCalcLimitsResult writes the JSON encoding of a calc.LimitsResult.
+func appendJSONCalcLimitsResult(e *jsonEnc, v *calc.LimitsResult) {
+	e.lit("{\"rpm_limit\":")
+	e.float(float64(v.RPMLimit), 64)
+	e.lit(",\"tpm_limit\":")
+	e.float(float64(v.TPMLimit), 64)
+	e.lit(",\"requests_per_min\":")
+	e.float(float64(v.RequestsPerMin), 64)
+	e.lit(",\"tokens_per_min\":")
+	e.float(float64(v.TokensPerMin), 64)
+	e.lit(",\"rpm_utilization\":")
+	e.float(float64(v.RPMUtilization), 64)
+	e.lit(",\"tpm_utilization\":")
+	e.float(float64(v.TPMUtilization), 64)
+	e.lit(",\"rpm_ok\":")
+	e.bool(bool(v.RPMOK))
+	e.lit(",\"tpm_ok\":")
+	e.bool(bool(v.TPMOK))
+	e.lit(",\"binding\":")
+	e.string(string(v.Binding))
+	e.byte('}')
 }
 
-// appendJSONCalcCapacityResult appends the JSON encoding of a calc.CapacityResult.
-func appendJSONCalcCapacityResult(b []byte, v *calc.CapacityResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"reserved_tokens_per_request\":"...)
-	b = strconv.AppendInt(b, int64(v.ReservedTokensPerRequest), 10)
-	b = append(b, ",\"requests_per_min\":"...)
-	if b, err = appendFloatJSON(b, float64(v.RequestsPerMin), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"whole_requests_per_min\":"...)
-	b = strconv.AppendInt(b, int64(v.WholeRequestsPerMin), 10)
-	b = append(b, ",\"seconds_between_requests\":"...)
-	if b, err = appendFloatJSON(b, float64(v.SecondsBetweenRequests), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"tpm_requests_per_min\":"...)
-	if b, err = appendFloatJSON(b, float64(v.TPMRequestsPerMin), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"binding\":"...)
-	b = appendString(b, string(v.Binding), true)
-	return append(b, '}'), nil
+// appendJSONCalcCapacityResult writes the JSON encoding of a calc.CapacityResult.
+func appendJSONCalcCapacityResult(e *jsonEnc, v *calc.CapacityResult) {
+	e.lit("{\"reserved_tokens_per_request\":")
+	e.int(int64(v.ReservedTokensPerRequest))
+	e.lit(",\"requests_per_min\":")
+	e.float(float64(v.RequestsPerMin), 64)
+	e.lit(",\"whole_requests_per_min\":")
+	e.int(int64(v.WholeRequestsPerMin))
+	e.lit(",\"seconds_between_requests\":")
+	e.float(float64(v.SecondsBetweenRequests), 64)
+	e.lit(",\"tpm_requests_per_min\":")
+	e.float(float64(v.TPMRequestsPerMin), 64)
+	e.lit(",\"binding\":")
+	e.string(string(v.Binding))
+	e.byte('}')
 }
 
-// appendJSONCalcConcurrencyResult appends the JSON encoding of a calc.ConcurrencyResult.
-func appendJSONCalcConcurrencyResult(b []byte, v *calc.ConcurrencyResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"in_flight\":"...)
-	if b, err = appendFloatJSON(b, float64(v.InFlight), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"in_flight_capped\":"...)
-	if b, err = appendFloatJSON(b, float64(v.InFlightCapped), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"throughput_per_min\":"...)
-	if b, err = appendFloatJSON(b, float64(v.ThroughputPerMin), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"cap_throughput_per_min\":"...)
+// appendJSONCalcConcurrencyResult writes the JSON encoding of a calc.ConcurrencyResult.
+func appendJSONCalcConcurrencyResult(e *jsonEnc, v *calc.ConcurrencyResult) {
+	e.lit("{\"in_flight\":")
+	e.float(float64(v.InFlight), 64)
+	e.lit(",\"in_flight_capped\":")
+	e.float(float64(v.InFlightCapped), 64)
+	e.lit(",\"throughput_per_min\":")
+	e.float(float64(v.ThroughputPerMin), 64)
+	e.lit(",\"cap_throughput_per_min\":")
 	if p3 := v.CapThroughputPerMin; p3 == nil {
-		b = append(b, "null"...)
+		e.lit("null")
 	} else {
-		if b, err = appendFloatJSON(b, float64((*p3)), 64); err != nil {
-			return b, err
-		}
+		e.float(float64((*p3)), 64)
 	}
-	b = append(b, ",\"limited_by\":"...)
-	b = appendString(b, string(v.LimitedBy), true)
-	return append(b, '}'), nil
+	e.lit(",\"limited_by\":")
+	e.string(string(v.LimitedBy))
+	e.byte('}')
 }
 
-// appendJSONCalcBackoffResult appends the JSON encoding of a calc.BackoffResult.
-func appendJSONCalcBackoffResult(b []byte, v *calc.BackoffResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"policy\":"...)
-	b = appendString(b, string(v.Policy), true)
-	b = append(b, ",\"max_attempts\":"...)
-	b = strconv.AppendInt(b, int64(v.MaxAttempts), 10)
-	b = append(b, ",\"max_elapsed_s\":"...)
-	if b, err = appendFloatJSON(b, float64(v.MaxElapsedS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"workers\":"...)
-	b = strconv.AppendInt(b, int64(v.Workers), 10)
-	b = append(b, ",\"jitter\":"...)
-	if v.Jitter {
-		b = append(b, "true"...)
-	} else {
-		b = append(b, "false"...)
-	}
-	b = append(b, ",\"retry_after_s\":"...)
+// appendJSONCalcBackoffResult writes the JSON encoding of a calc.BackoffResult.
+func appendJSONCalcBackoffResult(e *jsonEnc, v *calc.BackoffResult) {
+	e.lit("{\"policy\":")
+	e.string(string(v.Policy))
+	e.lit(",\"max_attempts\":")
+	e.int(int64(v.MaxAttempts))
+	e.lit(",\"max_elapsed_s\":")
+	e.float(float64(v.MaxElapsedS), 64)
+	e.lit(",\"workers\":")
+	e.int(int64(v.Workers))
+	e.lit(",\"jitter\":")
+	e.bool(bool(v.Jitter))
+	e.lit(",\"retry_after_s\":")
 	if p4 := v.RetryAfterS; p4 == nil {
-		b = append(b, "null"...)
+		e.lit("null")
 	} else {
-		if b, err = appendFloatJSON(b, float64((*p4)), 64); err != nil {
-			return b, err
-		}
+		e.float(float64((*p4)), 64)
 	}
-	b = append(b, ",\"ceilings_s\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.CeilingsS); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"retries\":"...)
-	b = strconv.AppendInt(b, int64(v.Retries), 10)
-	b = append(b, ",\"retries_by_attempt\":"...)
-	if b, err = appendJSONSliceOfInt(b, v.RetriesByAttempt); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"gave_up\":"...)
-	b = strconv.AppendInt(b, int64(v.GaveUp), 10)
-	b = append(b, ",\"max_elapsed_used_s\":"...)
-	if b, err = appendFloatJSON(b, float64(v.MaxElapsedUsedS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"horizon_s\":"...)
-	if b, err = appendFloatJSON(b, float64(v.HorizonS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"width_s\":"...)
-	if b, err = appendFloatJSON(b, float64(v.WidthS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"counts\":"...)
-	if b, err = appendJSONSliceOfInt(b, v.Counts); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"bin_starts_s\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.BinStartsS); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"peak\":"...)
-	b = strconv.AppendInt(b, int64(v.Peak), 10)
-	b = append(b, ",\"peak_bin_start_s\":"...)
-	if b, err = appendFloatJSON(b, float64(v.PeakBinStartS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"arrivals_s\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.ArrivalsS); err != nil {
-		return b, err
-	}
-	return append(b, '}'), nil
+	e.lit(",\"ceilings_s\":")
+	appendJSONSliceOfFloat64(e, v.CeilingsS)
+	e.lit(",\"retries\":")
+	e.int(int64(v.Retries))
+	e.lit(",\"retries_by_attempt\":")
+	appendJSONSliceOfInt(e, v.RetriesByAttempt)
+	e.lit(",\"gave_up\":")
+	e.int(int64(v.GaveUp))
+	e.lit(",\"max_elapsed_used_s\":")
+	e.float(float64(v.MaxElapsedUsedS), 64)
+	e.lit(",\"horizon_s\":")
+	e.float(float64(v.HorizonS), 64)
+	e.lit(",\"width_s\":")
+	e.float(float64(v.WidthS), 64)
+	e.lit(",\"counts\":")
+	appendJSONSliceOfInt(e, v.Counts)
+	e.lit(",\"bin_starts_s\":")
+	appendJSONSliceOfFloat64(e, v.BinStartsS)
+	e.lit(",\"peak\":")
+	e.int(int64(v.Peak))
+	e.lit(",\"peak_bin_start_s\":")
+	e.float(float64(v.PeakBinStartS), 64)
+	e.lit(",\"arrivals_s\":")
+	appendJSONSliceOfFloat64(e, v.ArrivalsS)
+	e.byte('}')
 }
 
-// appendJSONCalcIdempotencyResult appends the JSON encoding of a calc.IdempotencyResult.
-func appendJSONCalcIdempotencyResult(b []byte, v *calc.IdempotencyResult) ([]byte, error) {
-	b = append(b, "{\"tenant\":"...)
-	b = appendString(b, string(v.Tenant), true)
-	b = append(b, ",\"task\":"...)
-	b = appendString(b, string(v.Task), true)
-	b = append(b, ",\"canonical\":"...)
-	b = appendString(b, string(v.Canonical), true)
-	b = append(b, ",\"sha256\":"...)
-	b = appendString(b, string(v.SHA256), true)
-	b = append(b, ",\"key\":"...)
-	b = appendString(b, string(v.Key), true)
-	b = append(b, ",\"bytes\":"...)
-	b = strconv.AppendInt(b, int64(v.Bytes), 10)
-	return append(b, '}'), nil
+// appendJSONCalcIdempotencyResult writes the JSON encoding of a calc.IdempotencyResult.
+func appendJSONCalcIdempotencyResult(e *jsonEnc, v *calc.IdempotencyResult) {
+	e.lit("{\"tenant\":")
+	e.string(string(v.Tenant))
+	e.lit(",\"task\":")
+	e.string(string(v.Task))
+	e.lit(",\"canonical\":")
+	e.string(string(v.Canonical))
+	e.lit(",\"sha256\":")
+	e.string(string(v.SHA256))
+	e.lit(",\"key\":")
+	e.string(string(v.Key))
+	e.lit(",\"bytes\":")
+	e.int(int64(v.Bytes))
+	e.byte('}')
 }
 
-// appendJSONCalcDispatchResult appends the JSON encoding of a calc.DispatchResult.
-func appendJSONCalcDispatchResult(b []byte, v *calc.DispatchResult) ([]byte, error) {
-	var err error
-	b = append(b, "{\"mode\":"...)
-	b = appendString(b, string(v.Mode), true)
-	b = append(b, ",\"jobs\":"...)
-	b = strconv.AppendInt(b, int64(v.Jobs), 10)
-	b = append(b, ",\"completed\":"...)
-	b = strconv.AppendInt(b, int64(v.Completed), 10)
-	b = append(b, ",\"dead_letters\":"...)
-	b = strconv.AppendInt(b, int64(v.DeadLetters), 10)
-	b = append(b, ",\"requests\":"...)
-	b = strconv.AppendInt(b, int64(v.Requests), 10)
-	b = append(b, ",\"requests_by_status\":"...)
-	if b, err = appendJSONMapStringToInt(b, v.RequestsByStatus); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"rate_limited\":"...)
-	b = strconv.AppendInt(b, int64(v.RateLimited), 10)
-	b = append(b, ",\"rate_limit_hits\":"...)
-	if b, err = appendJSONMapStringToInt(b, v.RateLimitHits); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"retries\":"...)
-	b = strconv.AppendInt(b, int64(v.Retries), 10)
-	b = append(b, ",\"retries_by_error\":"...)
-	if b, err = appendJSONMapStringToInt(b, v.RetriesByError); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"fallbacks\":"...)
-	b = strconv.AppendInt(b, int64(v.Fallbacks), 10)
-	b = append(b, ",\"fallbacks_by_reason\":"...)
-	if b, err = appendJSONMapStringToInt(b, v.FallbacksByReason); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"tokens_reserved\":"...)
-	b = strconv.AppendInt(b, int64(v.TokensReserved), 10)
-	b = append(b, ",\"tokens_used\":"...)
-	b = strconv.AppendInt(b, int64(v.TokensUsed), 10)
-	b = append(b, ",\"reserved_over_used\":"...)
-	if b, err = appendFloatJSON(b, float64(v.ReservedOverUsed), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"duplicates_suppressed\":"...)
-	b = strconv.AppendInt(b, int64(v.DuplicatesSuppressed), 10)
-	b = append(b, ",\"double_billed\":"...)
-	b = strconv.AppendInt(b, int64(v.DoubleBilled), 10)
-	b = append(b, ",\"double_billed_tokens\":"...)
-	b = strconv.AppendInt(b, int64(v.DoubleBilledTokens), 10)
-	b = append(b, ",\"queue_wait_p50_s\":"...)
-	if b, err = appendFloatJSON(b, float64(v.QueueWaitP50S), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"queue_wait_p95_s\":"...)
-	if b, err = appendFloatJSON(b, float64(v.QueueWaitP95S), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"makespan_s\":"...)
-	if b, err = appendFloatJSON(b, float64(v.MakespanS), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"completed_per_min\":"...)
-	if b, err = appendFloatJSON(b, float64(v.CompletedPerMin), 64); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"max_queue_depth\":"...)
-	b = strconv.AppendInt(b, int64(v.MaxQueueDepth), 10)
-	b = append(b, ",\"depth_t_s\":"...)
-	if b, err = appendJSONSliceOfFloat64(b, v.DepthTS); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"depth_ready\":"...)
-	if b, err = appendJSONSliceOfInt(b, v.DepthReady); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"depth_delayed\":"...)
-	if b, err = appendJSONSliceOfInt(b, v.DepthDelayed); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"depth_in_flight\":"...)
-	if b, err = appendJSONSliceOfInt(b, v.DepthInFlight); err != nil {
-		return b, err
-	}
-	return append(b, '}'), nil
+// appendJSONCalcDispatchResult writes the JSON encoding of a calc.DispatchResult.
+func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
+	e.lit("{\"mode\":")
+	e.string(string(v.Mode))
+	e.lit(",\"jobs\":")
+	e.int(int64(v.Jobs))
+	e.lit(",\"completed\":")
+	e.int(int64(v.Completed))
+	e.lit(",\"dead_letters\":")
+	e.int(int64(v.DeadLetters))
+	e.lit(",\"requests\":")
+	e.int(int64(v.Requests))
+	e.lit(",\"requests_by_status\":")
+	appendJSONMapStringToInt(e, v.RequestsByStatus)
+	e.lit(",\"rate_limited\":")
+	e.int(int64(v.RateLimited))
+	e.lit(",\"rate_limit_hits\":")
+	appendJSONMapStringToInt(e, v.RateLimitHits)
+	e.lit(",\"retries\":")
+	e.int(int64(v.Retries))
+	e.lit(",\"retries_by_error\":")
+	appendJSONMapStringToInt(e, v.RetriesByError)
+	e.lit(",\"fallbacks\":")
+	e.int(int64(v.Fallbacks))
+	e.lit(",\"fallbacks_by_reason\":")
+	appendJSONMapStringToInt(e, v.FallbacksByReason)
+	e.lit(",\"tokens_reserved\":")
+	e.int(int64(v.TokensReserved))
+	e.lit(",\"tokens_used\":")
+	e.int(int64(v.TokensUsed))
+	e.lit(",\"reserved_over_used\":")
+	e.float(float64(v.ReservedOverUsed), 64)
+	e.lit(",\"duplicates_suppressed\":")
+	e.int(int64(v.DuplicatesSuppressed))
+	e.lit(",\"double_billed\":")
+	e.int(int64(v.DoubleBilled))
+	e.lit(",\"double_billed_tokens\":")
+	e.int(int64(v.DoubleBilledTokens))
+	e.lit(",\"queue_wait_p50_s\":")
+	e.float(float64(v.QueueWaitP50S), 64)
+	e.lit(",\"queue_wait_p95_s\":")
+	e.float(float64(v.QueueWaitP95S), 64)
+	e.lit(",\"makespan_s\":")
+	e.float(float64(v.MakespanS), 64)
+	e.lit(",\"completed_per_min\":")
+	e.float(float64(v.CompletedPerMin), 64)
+	e.lit(",\"max_queue_depth\":")
+	e.int(int64(v.MaxQueueDepth))
+	e.lit(",\"depth_t_s\":")
+	appendJSONSliceOfFloat64(e, v.DepthTS)
+	e.lit(",\"depth_ready\":")
+	appendJSONSliceOfInt(e, v.DepthReady)
+	e.lit(",\"depth_delayed\":")
+	appendJSONSliceOfInt(e, v.DepthDelayed)
+	e.lit(",\"depth_in_flight\":")
+	appendJSONSliceOfInt(e, v.DepthInFlight)
+	e.byte('}')
 }
 
-// appendJSONSliceOfInt appends the JSON encoding of a []int.
-func appendJSONSliceOfInt(b []byte, v []int) ([]byte, error) {
+// appendJSONSliceOfInt writes the JSON encoding of a []int.
+func appendJSONSliceOfInt(e *jsonEnc, v []int) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = strconv.AppendInt(b, int64(v[i]), 10)
+		e.int(int64(v[i]))
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendJSONSliceOfBigintInt appends the JSON encoding of a []bigint.Int.
-func appendJSONSliceOfBigintInt(b []byte, v []bigint.Int) ([]byte, error) {
-	var err error
+// appendJSONSliceOfBigintInt writes the JSON encoding of a []bigint.Int.
+func appendJSONSliceOfBigintInt(e *jsonEnc, v []bigint.Int) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
 		{
-			var m []byte
-			if m, err = (&v[i]).MarshalJSON(); err == nil {
-				b, err = appendCompact(b, m)
-			}
-			if err != nil {
-				return b, &marshalError{"bigint.Int", "MarshalJSON", err}
-			}
+			m, err := (&v[i]).MarshalJSON()
+			e.marshaled(m, err, "bigint.Int")
 		}
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendJSONSliceOfRetryNode appends the JSON encoding of a []retry.Node.
-func appendJSONSliceOfRetryNode(b []byte, v []retry.Node) ([]byte, error) {
-	var err error
+// appendJSONSliceOfRetryNode writes the JSON encoding of a []retry.Node.
+func appendJSONSliceOfRetryNode(e *jsonEnc, v []retry.Node) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		if b, err = appendJSONRetryNode(b, &v[i]); err != nil {
-			return b, err
-		}
+		appendJSONRetryNode(e, &v[i])
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendJSONSliceOfInt64 appends the JSON encoding of a []int64.
-func appendJSONSliceOfInt64(b []byte, v []int64) ([]byte, error) {
+// appendJSONSliceOfInt64 writes the JSON encoding of a []int64.
+func appendJSONSliceOfInt64(e *jsonEnc, v []int64) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = strconv.AppendInt(b, int64(v[i]), 10)
+		e.int(int64(v[i]))
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendJSONSliceOfFloat64 appends the JSON encoding of a []float64.
-func appendJSONSliceOfFloat64(b []byte, v []float64) ([]byte, error) {
-	var err error
+// appendJSONSliceOfFloat64 writes the JSON encoding of a []float64.
+func appendJSONSliceOfFloat64(e *jsonEnc, v []float64) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		if b, err = appendFloatJSON(b, float64(v[i]), 64); err != nil {
-			return b, err
-		}
+		e.float(float64(v[i]), 64)
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendJSONMapStringToInt appends the JSON encoding of a map[string]int.
-func appendJSONMapStringToInt(b []byte, v map[string]int) ([]byte, error) {
+// appendJSONMapStringToInt writes the JSON encoding of a map[string]int.
+func appendJSONMapStringToInt(e *jsonEnc, v map[string]int) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]string, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -678,28 +501,28 @@ func appendJSONMapStringToInt(b []byte, v map[string]int) ([]byte, error) {
 		names = append(names, string(k))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
-		b = strconv.AppendInt(b, int64(val), 10)
+		e.int(int64(val))
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendJSONRetryNode appends the JSON encoding of a retry.Node.
-func appendJSONRetryNode(b []byte, v *retry.Node) ([]byte, error) {
-	b = append(b, "{\"level\":"...)
-	b = strconv.AppendInt(b, int64(v.Level), 10)
-	b = append(b, ",\"index\":"...)
-	b = strconv.AppendInt(b, int64(v.Index), 10)
-	b = append(b, ",\"parent\":"...)
-	b = strconv.AppendInt(b, int64(v.Parent), 10)
-	b = append(b, ",\"attempt\":"...)
-	b = strconv.AppendInt(b, int64(v.Attempt), 10)
-	return append(b, '}'), nil
+// appendJSONRetryNode writes the JSON encoding of a retry.Node.
+func appendJSONRetryNode(e *jsonEnc, v *retry.Node) {
+	e.lit("{\"level\":")
+	e.int(int64(v.Level))
+	e.lit(",\"index\":")
+	e.int(int64(v.Index))
+	e.lit(",\"parent\":")
+	e.int(int64(v.Parent))
+	e.lit(",\"attempt\":")
+	e.int(int64(v.Attempt))
+	e.byte('}')
 }

@@ -14,489 +14,385 @@ import (
 // ok is false for any other type. On an error b holds what was written
 // before the value that failed.
 func encodeTestValue(b []byte, res any) (_ []byte, ok bool, err error) {
+	e := &jsonEnc{b: b}
 	switch v := res.(type) {
 	case enctest.Kinds:
-		b, err = appendTestJSONEnctestKinds(b, &v)
-		return b, true, err
+		appendTestJSONEnctestKinds(e, &v)
 	case enctest.Embeds:
-		b, err = appendTestJSONEnctestEmbeds(b, &v)
-		return b, true, err
+		appendTestJSONEnctestEmbeds(e, &v)
 	case enctest.Conflict:
-		b, err = appendTestJSONEnctestConflict(b, &v)
-		return b, true, err
+		appendTestJSONEnctestConflict(e, &v)
 	case enctest.Methods:
-		b, err = appendTestJSONEnctestMethods(b, &v)
-		return b, true, err
+		appendTestJSONEnctestMethods(e, &v)
 	case enctest.Omits:
-		b, err = appendTestJSONEnctestOmits(b, &v)
-		return b, true, err
+		appendTestJSONEnctestOmits(e, &v)
 	case []enctest.Methods:
-		b, err = appendTestJSONSliceOfEnctestMethods(b, v)
-		return b, true, err
+		appendTestJSONSliceOfEnctestMethods(e, v)
 	case map[int8]enctest.Inner:
-		b, err = appendTestJSONMapInt8ToEnctestInner(b, v)
-		return b, true, err
+		appendTestJSONMapInt8ToEnctestInner(e, v)
 	case [2]enctest.PtrJSON:
-		b, err = appendTestJSONArray2OfEnctestPtrJSON(b, v)
-		return b, true, err
+		appendTestJSONArray2OfEnctestPtrJSON(e, v)
+	default:
+		return b, false, nil
 	}
-	return b, false, nil
+	return e.b, true, e.err
 }
 
-// appendTestJSONEnctestKinds appends the JSON encoding of a enctest.Kinds.
-func appendTestJSONEnctestKinds(b []byte, v *enctest.Kinds) ([]byte, error) {
-	var err error
-	b = append(b, "{\"B\":"...)
-	if v.B {
-		b = append(b, "true"...)
-	} else {
-		b = append(b, "false"...)
-	}
-	b = append(b, ",\"i\":"...)
-	b = strconv.AppendInt(b, int64(v.I), 10)
-	b = append(b, ",\"I8\":"...)
-	b = strconv.AppendInt(b, int64(v.I8), 10)
+// appendTestJSONEnctestKinds writes the JSON encoding of a enctest.Kinds.
+func appendTestJSONEnctestKinds(e *jsonEnc, v *enctest.Kinds) {
+	e.lit("{\"B\":")
+	e.bool(bool(v.B))
+	e.lit(",\"i\":")
+	e.int(int64(v.I))
+	e.lit(",\"I8\":")
+	e.int(int64(v.I8))
 	next := byte(',')
 	if v.I16 != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"I16\":"...)
-		b = strconv.AppendInt(b, int64(v.I16), 10)
+		e.lit("\"I16\":")
+		e.int(int64(v.I16))
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"I32\":"...)
-	b = strconv.AppendInt(b, int64(v.I32), 10)
-	b = append(b, next)
+	e.lit("\"I32\":")
+	e.int(int64(v.I32))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"i64\":"...)
-	b = append(b, '"')
-	b = strconv.AppendInt(b, int64(v.I64), 10)
-	b = append(b, '"')
-	b = append(b, next)
+	e.lit("\"i64\":")
+	e.byte('"')
+	e.int(int64(v.I64))
+	e.byte('"')
+	e.byte(next)
 	next = ','
-	b = append(b, "\"U\":"...)
-	b = strconv.AppendUint(b, uint64(v.U), 10)
-	b = append(b, next)
+	e.lit("\"U\":")
+	e.uint(uint64(v.U))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"u8\":"...)
-	b = append(b, '"')
-	b = strconv.AppendUint(b, uint64(v.U8), 10)
-	b = append(b, '"')
-	b = append(b, next)
+	e.lit("\"u8\":")
+	e.byte('"')
+	e.uint(uint64(v.U8))
+	e.byte('"')
+	e.byte(next)
 	next = ','
-	b = append(b, "\"U16\":"...)
-	b = strconv.AppendUint(b, uint64(v.U16), 10)
-	b = append(b, next)
+	e.lit("\"U16\":")
+	e.uint(uint64(v.U16))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"U32\":"...)
-	b = strconv.AppendUint(b, uint64(v.U32), 10)
-	b = append(b, next)
+	e.lit("\"U32\":")
+	e.uint(uint64(v.U32))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"U64\":"...)
-	b = strconv.AppendUint(b, uint64(v.U64), 10)
-	b = append(b, next)
+	e.lit("\"U64\":")
+	e.uint(uint64(v.U64))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"UP\":"...)
-	b = strconv.AppendUint(b, uint64(v.UP), 10)
-	b = append(b, next)
+	e.lit("\"UP\":")
+	e.uint(uint64(v.UP))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"F32\":"...)
-	if b, err = appendFloatJSON(b, float64(v.F32), 32); err != nil {
-		return b, err
-	}
-	b = append(b, next)
+	e.lit("\"F32\":")
+	e.float(float64(v.F32), 32)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"f64\":"...)
-	b = append(b, '"')
-	if b, err = appendFloatJSON(b, float64(v.F64), 64); err != nil {
-		return b, err
-	}
-	b = append(b, '"')
-	b = append(b, next)
+	e.lit("\"f64\":")
+	e.byte('"')
+	e.float(float64(v.F64), 64)
+	e.byte('"')
+	e.byte(next)
 	next = ','
-	b = append(b, "\"s\":"...)
-	b = appendString(b, string(appendString(nil, string(v.S), true)), false)
-	b = append(b, next)
+	e.lit("\"s\":")
+	e.quotedString(string(v.S))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"qb\":"...)
-	b = append(b, '"')
-	if v.QB {
-		b = append(b, "true"...)
-	} else {
-		b = append(b, "false"...)
-	}
-	b = append(b, '"')
-	b = append(b, next)
+	e.lit("\"qb\":")
+	e.byte('"')
+	e.bool(bool(v.QB))
+	e.byte('"')
+	e.byte(next)
 	next = ','
-	b = append(b, "\"ps\":"...)
+	e.lit("\"ps\":")
 	if p1 := v.PS; p1 == nil {
-		b = append(b, "null"...)
+		e.lit("null")
 	} else {
-		b = appendString(b, string(appendString(nil, string((*p1)), true)), false)
+		e.quotedString(string((*p1)))
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"PPF\":"...)
+	e.lit("\"PPF\":")
 	if p2 := v.PPF; p2 == nil {
-		b = append(b, "null"...)
+		e.lit("null")
 	} else {
 		if p3 := (*p2); p3 == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			if b, err = appendFloatJSON(b, float64((*p3)), 64); err != nil {
-				return b, err
-			}
+			e.float(float64((*p3)), 64)
 		}
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"bytes\":"...)
-	if v.Bytes == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '"')
-		b = appendBase64(b, []byte(v.Bytes))
-		b = append(b, '"')
-	}
-	b = append(b, next)
+	e.lit("\"bytes\":")
+	e.bytes([]byte(v.Bytes))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"arr\":"...)
-	if b, err = appendTestJSONArray3OfInt(b, v.Arr); err != nil {
-		return b, err
-	}
+	e.lit("\"arr\":")
+	appendTestJSONArray3OfInt(e, v.Arr)
 	if len(v.Empty) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"empty\":"...)
-		if b, err = appendTestJSONArray0OfInt(b, v.Empty); err != nil {
-			return b, err
-		}
+		e.lit("\"empty\":")
+		appendTestJSONArray0OfInt(e, v.Empty)
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"M\":"...)
-	if b, err = appendTestJSONMapStringToSliceOfFloat32(b, v.M); err != nil {
-		return b, err
-	}
-	b = append(b, next)
+	e.lit("\"M\":")
+	appendTestJSONMapStringToSliceOfFloat32(e, v.M)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"MI\":"...)
-	if b, err = appendTestJSONMapInt64ToString(b, v.MI); err != nil {
-		return b, err
-	}
-	b = append(b, next)
+	e.lit("\"MI\":")
+	appendTestJSONMapInt64ToString(e, v.MI)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"MU\":"...)
-	if b, err = appendTestJSONMapUint16ToPtrToInt(b, v.MU); err != nil {
-		return b, err
-	}
-	b = append(b, next)
+	e.lit("\"MU\":")
+	appendTestJSONMapUint16ToPtrToInt(e, v.MU)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"MT\":"...)
-	if b, err = appendTestJSONMapEnctestTextKeyToInt(b, v.MT); err != nil {
-		return b, err
-	}
-	b = append(b, next)
+	e.lit("\"MT\":")
+	appendTestJSONMapEnctestTextKeyToInt(e, v.MT)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"Named\":"...)
-	if b, err = appendTestJSONEnctestFloats(b, v.Named); err != nil {
-		return b, err
-	}
-	b = append(b, next)
+	e.lit("\"Named\":")
+	appendTestJSONEnctestFloats(e, v.Named)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"-\":"...)
-	b = strconv.AppendInt(b, int64(v.Dash), 10)
-	b = append(b, next)
+	e.lit("\"-\":")
+	e.int(int64(v.Dash))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"Bad\":"...)
-	b = strconv.AppendInt(b, int64(v.Bad), 10)
-	b = append(b, next)
+	e.lit("\"Bad\":")
+	e.int(int64(v.Bad))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"\\u003c\\u0026\\u003e\":"...)
-	b = strconv.AppendInt(b, int64(v.HTML), 10)
+	e.lit("\"\\u003c\\u0026\\u003e\":")
+	e.int(int64(v.HTML))
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONEnctestEmbeds appends the JSON encoding of a enctest.Embeds.
-func appendTestJSONEnctestEmbeds(b []byte, v *enctest.Embeds) ([]byte, error) {
-	var err error
-	b = append(b, "{\"a\":"...)
-	b = strconv.AppendInt(b, int64(v.Inner.A), 10)
+// appendTestJSONEnctestEmbeds writes the JSON encoding of a enctest.Embeds.
+func appendTestJSONEnctestEmbeds(e *jsonEnc, v *enctest.Embeds) {
+	e.lit("{\"a\":")
+	e.int(int64(v.Inner.A))
 	next := byte(',')
 	if len(v.Inner.B) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"b\":"...)
-		b = appendString(b, string(v.Inner.B), true)
+		e.lit("\"b\":")
+		e.string(string(v.Inner.B))
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"C\":"...)
-	if b, err = appendTestJSONSliceOfInt(b, v.Inner.C); err != nil {
-		return b, err
+	e.lit("\"C\":")
+	appendTestJSONSliceOfInt(e, v.Inner.C)
+	if v.Other != nil {
+		e.byte(next)
+		next = ','
+		e.lit("\"A\":")
+		e.int(int64(v.Other.A))
 	}
 	if v.Other != nil {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"A\":"...)
-		b = strconv.AppendInt(b, int64(v.Other.A), 10)
-	}
-	if v.Other != nil {
-		b = append(b, next)
-		next = ','
-		b = append(b, "\"E\":"...)
+		e.lit("\"E\":")
 		if p4 := v.Other.E; p4 == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			if b, err = appendTestJSONEnctestInner(b, p4); err != nil {
-				return b, err
-			}
+			appendTestJSONEnctestInner(e, p4)
 		}
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"d\":"...)
-	b = strconv.AppendInt(b, int64(v.D), 10)
-	b = append(b, next)
+	e.lit("\"d\":")
+	e.int(int64(v.D))
+	e.byte(next)
 	next = ','
-	b = append(b, "\"Named\":"...)
-	if b, err = appendTestJSONEnctestInner(b, &v.Named); err != nil {
-		return b, err
-	}
+	e.lit("\"Named\":")
+	appendTestJSONEnctestInner(e, &v.Named)
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONEnctestConflict appends the JSON encoding of a enctest.Conflict.
-func appendTestJSONEnctestConflict(b []byte, v *enctest.Conflict) ([]byte, error) {
-	b = append(b, "{\"t\":"...)
-	b = strconv.AppendInt(b, int64(v.Left.T), 10)
-	b = append(b, ",\"T\":"...)
-	b = strconv.AppendInt(b, int64(v.Right.T), 10)
-	b = append(b, ",\"X\":"...)
-	b = strconv.AppendInt(b, int64(v.X), 10)
-	return append(b, '}'), nil
+// appendTestJSONEnctestConflict writes the JSON encoding of a enctest.Conflict.
+func appendTestJSONEnctestConflict(e *jsonEnc, v *enctest.Conflict) {
+	e.lit("{\"t\":")
+	e.int(int64(v.Left.T))
+	e.lit(",\"T\":")
+	e.int(int64(v.Right.T))
+	e.lit(",\"X\":")
+	e.int(int64(v.X))
+	e.byte('}')
 }
 
-// appendTestJSONEnctestMethods appends the JSON encoding of a enctest.Methods.
-func appendTestJSONEnctestMethods(b []byte, v *enctest.Methods) ([]byte, error) {
-	var err error
-	b = append(b, "{\"V\":"...)
+// appendTestJSONEnctestMethods writes the JSON encoding of a enctest.Methods.
+func appendTestJSONEnctestMethods(e *jsonEnc, v *enctest.Methods) {
+	e.lit("{\"V\":")
 	{
-		var m []byte
-		if m, err = v.V.MarshalJSON(); err == nil {
-			b, err = appendCompact(b, m)
-		}
-		if err != nil {
-			return b, &marshalError{"enctest.ValJSON", "MarshalJSON", err}
-		}
+		m, err := v.V.MarshalJSON()
+		e.marshaled(m, err, "enctest.ValJSON")
 	}
-	b = append(b, ",\"PV\":"...)
+	e.lit(",\"PV\":")
 	{
 		if v.PV == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			var m []byte
-			if m, err = v.PV.MarshalJSON(); err == nil {
-				b, err = appendCompact(b, m)
-			}
-			if err != nil {
-				return b, &marshalError{"*enctest.ValJSON", "MarshalJSON", err}
-			}
+			m, err := v.PV.MarshalJSON()
+			e.marshaled(m, err, "*enctest.ValJSON")
 		}
 	}
-	b = append(b, ",\"P\":"...)
-	if b, err = appendTestJSONEnctestPtrJSON(b, &v.P); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"PP\":"...)
+	e.lit(",\"P\":")
+	appendTestJSONEnctestPtrJSON(e, &v.P)
+	e.lit(",\"PP\":")
 	{
 		if v.PP == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			var m []byte
-			if m, err = v.PP.MarshalJSON(); err == nil {
-				b, err = appendCompact(b, m)
-			}
-			if err != nil {
-				return b, &marshalError{"*enctest.PtrJSON", "MarshalJSON", err}
-			}
+			m, err := v.PP.MarshalJSON()
+			e.marshaled(m, err, "*enctest.PtrJSON")
 		}
 	}
-	b = append(b, ",\"LP\":"...)
-	if b, err = appendTestJSONSliceOfEnctestPtrJSON(b, v.LP); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"T\":"...)
-	if b, err = appendTestJSONEnctestPtrText(b, &v.T); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"LT\":"...)
-	if b, err = appendTestJSONSliceOfEnctestPtrText(b, v.LT); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"E\":"...)
+	e.lit(",\"LP\":")
+	appendTestJSONSliceOfEnctestPtrJSON(e, v.LP)
+	e.lit(",\"T\":")
+	appendTestJSONEnctestPtrText(e, &v.T)
+	e.lit(",\"LT\":")
+	appendTestJSONSliceOfEnctestPtrText(e, v.LT)
+	e.lit(",\"E\":")
 	{
-		var m []byte
-		if m, err = v.E.MarshalJSON(); err == nil {
-			b, err = appendCompact(b, m)
-		}
-		if err != nil {
-			return b, &marshalError{"enctest.ErrJSON", "MarshalJSON", err}
-		}
+		m, err := v.E.MarshalJSON()
+		e.marshaled(m, err, "enctest.ErrJSON")
 	}
-	b = append(b, ",\"MK\":"...)
-	if b, err = appendTestJSONMapEnctestTextKeyToEnctestValJSON(b, v.MK); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"MV\":"...)
-	if b, err = appendTestJSONMapStringToEnctestPtrJSON(b, v.MV); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"Ar\":"...)
-	if b, err = appendTestJSONArray1OfEnctestPtrJSON(b, v.Ar); err != nil {
-		return b, err
-	}
+	e.lit(",\"MK\":")
+	appendTestJSONMapEnctestTextKeyToEnctestValJSON(e, v.MK)
+	e.lit(",\"MV\":")
+	appendTestJSONMapStringToEnctestPtrJSON(e, v.MV)
+	e.lit(",\"Ar\":")
+	appendTestJSONArray1OfEnctestPtrJSON(e, v.Ar)
 	next := byte(',')
 	if v.Text != nil {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"Text\":"...)
+		e.lit("\"Text\":")
 		{
 			if v.Text == nil {
-				b = append(b, "null"...)
+				e.lit("null")
 			} else {
-				var m []byte
-				if m, err = v.Text.MarshalText(); err == nil {
-					b = appendString(b, string(m), true)
-				}
-				if err != nil {
-					return b, &marshalError{"*enctest.TextKey", "MarshalText", err}
-				}
+				m, err := v.Text.MarshalText()
+				e.marshaledText(m, err, "*enctest.TextKey")
 			}
 		}
 	}
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONEnctestOmits appends the JSON encoding of a enctest.Omits.
-func appendTestJSONEnctestOmits(b []byte, v *enctest.Omits) ([]byte, error) {
-	var err error
+// appendTestJSONEnctestOmits writes the JSON encoding of a enctest.Omits.
+func appendTestJSONEnctestOmits(e *jsonEnc, v *enctest.Omits) {
 	next := byte('{')
 	if v.B {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"b\":"...)
-		if v.B {
-			b = append(b, "true"...)
-		} else {
-			b = append(b, "false"...)
-		}
+		e.lit("\"b\":")
+		e.bool(bool(v.B))
 	}
 	if v.I != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"i\":"...)
-		b = strconv.AppendInt(b, int64(v.I), 10)
+		e.lit("\"i\":")
+		e.int(int64(v.I))
 	}
 	if v.U != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"u\":"...)
-		b = strconv.AppendUint(b, uint64(v.U), 10)
+		e.lit("\"u\":")
+		e.uint(uint64(v.U))
 	}
 	if v.F != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"f\":"...)
-		if b, err = appendFloatJSON(b, float64(v.F), 64); err != nil {
-			return b, err
-		}
+		e.lit("\"f\":")
+		e.float(float64(v.F), 64)
 	}
 	if len(v.S) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"s\":"...)
-		b = appendString(b, string(v.S), true)
+		e.lit("\"s\":")
+		e.string(string(v.S))
 	}
 	if v.P != nil {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"p\":"...)
+		e.lit("\"p\":")
 		if p5 := v.P; p5 == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			b = strconv.AppendInt(b, int64((*p5)), 10)
+			e.int(int64((*p5)))
 		}
 	}
 	if len(v.L) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"l\":"...)
-		if b, err = appendTestJSONSliceOfInt(b, v.L); err != nil {
-			return b, err
-		}
+		e.lit("\"l\":")
+		appendTestJSONSliceOfInt(e, v.L)
 	}
 	if len(v.M) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"m\":"...)
-		if b, err = appendTestJSONMapStringToBool(b, v.M); err != nil {
-			return b, err
-		}
+		e.lit("\"m\":")
+		appendTestJSONMapStringToBool(e, v.M)
 	}
 	if len(v.A) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"a\":"...)
-		if b, err = appendTestJSONArray0OfBool(b, v.A); err != nil {
-			return b, err
-		}
+		e.lit("\"a\":")
+		appendTestJSONArray0OfBool(e, v.A)
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"st\":"...)
-	if b, err = appendTestJSONEnctestInner(b, &v.St); err != nil {
-		return b, err
-	}
+	e.lit("\"st\":")
+	appendTestJSONEnctestInner(e, &v.St)
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONSliceOfEnctestMethods appends the JSON encoding of a []enctest.Methods.
-func appendTestJSONSliceOfEnctestMethods(b []byte, v []enctest.Methods) ([]byte, error) {
-	var err error
+// appendTestJSONSliceOfEnctestMethods writes the JSON encoding of a []enctest.Methods.
+func appendTestJSONSliceOfEnctestMethods(e *jsonEnc, v []enctest.Methods) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		if b, err = appendTestJSONEnctestMethodsAddr(b, &v[i]); err != nil {
-			return b, err
-		}
+		appendTestJSONEnctestMethodsAddr(e, &v[i])
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONMapInt8ToEnctestInner appends the JSON encoding of a map[int8]enctest.Inner.
-func appendTestJSONMapInt8ToEnctestInner(b []byte, v map[int8]enctest.Inner) ([]byte, error) {
-	var err error
+// appendTestJSONMapInt8ToEnctestInner writes the JSON encoding of a map[int8]enctest.Inner.
+func appendTestJSONMapInt8ToEnctestInner(e *jsonEnc, v map[int8]enctest.Inner) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]int8, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -505,65 +401,60 @@ func appendTestJSONMapInt8ToEnctestInner(b []byte, v map[int8]enctest.Inner) ([]
 		names = append(names, strconv.FormatInt(int64(k), 10))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
-		if b, err = appendTestJSONEnctestInner(b, &val); err != nil {
-			return b, err
-		}
+		appendTestJSONEnctestInner(e, &val)
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONArray2OfEnctestPtrJSON appends the JSON encoding of a [2]enctest.PtrJSON.
-func appendTestJSONArray2OfEnctestPtrJSON(b []byte, v [2]enctest.PtrJSON) ([]byte, error) {
-	var err error
-	b = append(b, '[')
+// appendTestJSONArray2OfEnctestPtrJSON writes the JSON encoding of a [2]enctest.PtrJSON.
+func appendTestJSONArray2OfEnctestPtrJSON(e *jsonEnc, v [2]enctest.PtrJSON) {
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		if b, err = appendTestJSONEnctestPtrJSON(b, &v[i]); err != nil {
-			return b, err
-		}
+		appendTestJSONEnctestPtrJSON(e, &v[i])
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONArray3OfInt appends the JSON encoding of a [3]int.
-func appendTestJSONArray3OfInt(b []byte, v [3]int) ([]byte, error) {
-	b = append(b, '[')
+// appendTestJSONArray3OfInt writes the JSON encoding of a [3]int.
+func appendTestJSONArray3OfInt(e *jsonEnc, v [3]int) {
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = strconv.AppendInt(b, int64(v[i]), 10)
+		e.int(int64(v[i]))
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONArray0OfInt appends the JSON encoding of a [0]int.
-func appendTestJSONArray0OfInt(b []byte, v [0]int) ([]byte, error) {
-	b = append(b, '[')
+// appendTestJSONArray0OfInt writes the JSON encoding of a [0]int.
+func appendTestJSONArray0OfInt(e *jsonEnc, v [0]int) {
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = strconv.AppendInt(b, int64(v[i]), 10)
+		e.int(int64(v[i]))
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONMapStringToSliceOfFloat32 appends the JSON encoding of a map[string][]float32.
-func appendTestJSONMapStringToSliceOfFloat32(b []byte, v map[string][]float32) ([]byte, error) {
-	var err error
+// appendTestJSONMapStringToSliceOfFloat32 writes the JSON encoding of a map[string][]float32.
+func appendTestJSONMapStringToSliceOfFloat32(e *jsonEnc, v map[string][]float32) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]string, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -572,25 +463,24 @@ func appendTestJSONMapStringToSliceOfFloat32(b []byte, v map[string][]float32) (
 		names = append(names, string(k))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
-		if b, err = appendTestJSONSliceOfFloat32(b, val); err != nil {
-			return b, err
-		}
+		appendTestJSONSliceOfFloat32(e, val)
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONMapInt64ToString appends the JSON encoding of a map[int64]string.
-func appendTestJSONMapInt64ToString(b []byte, v map[int64]string) ([]byte, error) {
+// appendTestJSONMapInt64ToString writes the JSON encoding of a map[int64]string.
+func appendTestJSONMapInt64ToString(e *jsonEnc, v map[int64]string) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]int64, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -599,23 +489,24 @@ func appendTestJSONMapInt64ToString(b []byte, v map[int64]string) ([]byte, error
 		names = append(names, strconv.FormatInt(int64(k), 10))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
-		b = appendString(b, string(val), true)
+		e.string(string(val))
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONMapUint16ToPtrToInt appends the JSON encoding of a map[uint16]*int.
-func appendTestJSONMapUint16ToPtrToInt(b []byte, v map[uint16]*int) ([]byte, error) {
+// appendTestJSONMapUint16ToPtrToInt writes the JSON encoding of a map[uint16]*int.
+func appendTestJSONMapUint16ToPtrToInt(e *jsonEnc, v map[uint16]*int) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]uint16, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -624,27 +515,28 @@ func appendTestJSONMapUint16ToPtrToInt(b []byte, v map[uint16]*int) ([]byte, err
 		names = append(names, strconv.FormatUint(uint64(k), 10))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
 		if p6 := val; p6 == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			b = strconv.AppendInt(b, int64((*p6)), 10)
+			e.int(int64((*p6)))
 		}
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONMapEnctestTextKeyToInt appends the JSON encoding of a map[enctest.TextKey]int.
-func appendTestJSONMapEnctestTextKeyToInt(b []byte, v map[enctest.TextKey]int) ([]byte, error) {
+// appendTestJSONMapEnctestTextKeyToInt writes the JSON encoding of a map[enctest.TextKey]int.
+func appendTestJSONMapEnctestTextKeyToInt(e *jsonEnc, v map[enctest.TextKey]int) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]enctest.TextKey, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -653,143 +545,129 @@ func appendTestJSONMapEnctestTextKeyToInt(b []byte, v map[enctest.TextKey]int) (
 		names = append(names, string(k))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
-		b = strconv.AppendInt(b, int64(val), 10)
+		e.int(int64(val))
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONEnctestFloats appends the JSON encoding of a enctest.Floats.
-func appendTestJSONEnctestFloats(b []byte, v enctest.Floats) ([]byte, error) {
-	var err error
+// appendTestJSONEnctestFloats writes the JSON encoding of a enctest.Floats.
+func appendTestJSONEnctestFloats(e *jsonEnc, v enctest.Floats) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		if b, err = appendFloatJSON(b, float64(v[i]), 64); err != nil {
-			return b, err
-		}
+		e.float(float64(v[i]), 64)
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONSliceOfInt appends the JSON encoding of a []int.
-func appendTestJSONSliceOfInt(b []byte, v []int) ([]byte, error) {
+// appendTestJSONSliceOfInt writes the JSON encoding of a []int.
+func appendTestJSONSliceOfInt(e *jsonEnc, v []int) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = strconv.AppendInt(b, int64(v[i]), 10)
+		e.int(int64(v[i]))
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONEnctestInner appends the JSON encoding of a enctest.Inner.
-func appendTestJSONEnctestInner(b []byte, v *enctest.Inner) ([]byte, error) {
-	var err error
-	b = append(b, "{\"a\":"...)
-	b = strconv.AppendInt(b, int64(v.A), 10)
+// appendTestJSONEnctestInner writes the JSON encoding of a enctest.Inner.
+func appendTestJSONEnctestInner(e *jsonEnc, v *enctest.Inner) {
+	e.lit("{\"a\":")
+	e.int(int64(v.A))
 	next := byte(',')
 	if len(v.B) != 0 {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"b\":"...)
-		b = appendString(b, string(v.B), true)
+		e.lit("\"b\":")
+		e.string(string(v.B))
 	}
-	b = append(b, next)
+	e.byte(next)
 	next = ','
-	b = append(b, "\"C\":"...)
-	if b, err = appendTestJSONSliceOfInt(b, v.C); err != nil {
-		return b, err
-	}
+	e.lit("\"C\":")
+	appendTestJSONSliceOfInt(e, v.C)
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONEnctestPtrJSON appends the JSON encoding of a enctest.PtrJSON.
-func appendTestJSONEnctestPtrJSON(b []byte, v *enctest.PtrJSON) ([]byte, error) {
-	b = append(b, "{\"N\":"...)
-	b = strconv.AppendInt(b, int64(v.N), 10)
-	return append(b, '}'), nil
+// appendTestJSONEnctestPtrJSON writes the JSON encoding of a enctest.PtrJSON.
+func appendTestJSONEnctestPtrJSON(e *jsonEnc, v *enctest.PtrJSON) {
+	e.lit("{\"N\":")
+	e.int(int64(v.N))
+	e.byte('}')
 }
 
-// appendTestJSONSliceOfEnctestPtrJSON appends the JSON encoding of a []enctest.PtrJSON.
-func appendTestJSONSliceOfEnctestPtrJSON(b []byte, v []enctest.PtrJSON) ([]byte, error) {
-	var err error
+// appendTestJSONSliceOfEnctestPtrJSON writes the JSON encoding of a []enctest.PtrJSON.
+func appendTestJSONSliceOfEnctestPtrJSON(e *jsonEnc, v []enctest.PtrJSON) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
 		{
-			var m []byte
-			if m, err = (&v[i]).MarshalJSON(); err == nil {
-				b, err = appendCompact(b, m)
-			}
-			if err != nil {
-				return b, &marshalError{"enctest.PtrJSON", "MarshalJSON", err}
-			}
+			m, err := (&v[i]).MarshalJSON()
+			e.marshaled(m, err, "enctest.PtrJSON")
 		}
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONEnctestPtrText appends the JSON encoding of a enctest.PtrText.
-func appendTestJSONEnctestPtrText(b []byte, v *enctest.PtrText) ([]byte, error) {
-	b = append(b, "{\"S\":"...)
-	b = appendString(b, string(v.S), true)
-	return append(b, '}'), nil
+// appendTestJSONEnctestPtrText writes the JSON encoding of a enctest.PtrText.
+func appendTestJSONEnctestPtrText(e *jsonEnc, v *enctest.PtrText) {
+	e.lit("{\"S\":")
+	e.string(string(v.S))
+	e.byte('}')
 }
 
-// appendTestJSONSliceOfEnctestPtrText appends the JSON encoding of a []enctest.PtrText.
-func appendTestJSONSliceOfEnctestPtrText(b []byte, v []enctest.PtrText) ([]byte, error) {
-	var err error
+// appendTestJSONSliceOfEnctestPtrText writes the JSON encoding of a []enctest.PtrText.
+func appendTestJSONSliceOfEnctestPtrText(e *jsonEnc, v []enctest.PtrText) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
 		{
-			var m []byte
-			if m, err = (&v[i]).MarshalText(); err == nil {
-				b = appendString(b, string(m), true)
-			}
-			if err != nil {
-				return b, &marshalError{"enctest.PtrText", "MarshalText", err}
-			}
+			m, err := (&v[i]).MarshalText()
+			e.marshaledText(m, err, "enctest.PtrText")
 		}
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONMapEnctestTextKeyToEnctestValJSON appends the JSON encoding of a map[enctest.TextKey]enctest.ValJSON.
-func appendTestJSONMapEnctestTextKeyToEnctestValJSON(b []byte, v map[enctest.TextKey]enctest.ValJSON) ([]byte, error) {
-	var err error
+// appendTestJSONMapEnctestTextKeyToEnctestValJSON writes the JSON encoding of a map[enctest.TextKey]enctest.ValJSON.
+func appendTestJSONMapEnctestTextKeyToEnctestValJSON(e *jsonEnc, v map[enctest.TextKey]enctest.ValJSON) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]enctest.TextKey, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -798,32 +676,27 @@ func appendTestJSONMapEnctestTextKeyToEnctestValJSON(b []byte, v map[enctest.Tex
 		names = append(names, string(k))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
 		{
-			var m []byte
-			if m, err = val.MarshalJSON(); err == nil {
-				b, err = appendCompact(b, m)
-			}
-			if err != nil {
-				return b, &marshalError{"enctest.ValJSON", "MarshalJSON", err}
-			}
+			m, err := val.MarshalJSON()
+			e.marshaled(m, err, "enctest.ValJSON")
 		}
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONMapStringToEnctestPtrJSON appends the JSON encoding of a map[string]enctest.PtrJSON.
-func appendTestJSONMapStringToEnctestPtrJSON(b []byte, v map[string]enctest.PtrJSON) ([]byte, error) {
-	var err error
+// appendTestJSONMapStringToEnctestPtrJSON writes the JSON encoding of a map[string]enctest.PtrJSON.
+func appendTestJSONMapStringToEnctestPtrJSON(e *jsonEnc, v map[string]enctest.PtrJSON) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]string, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -832,40 +705,36 @@ func appendTestJSONMapStringToEnctestPtrJSON(b []byte, v map[string]enctest.PtrJ
 		names = append(names, string(k))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
-		if b, err = appendTestJSONEnctestPtrJSON(b, &val); err != nil {
-			return b, err
-		}
+		appendTestJSONEnctestPtrJSON(e, &val)
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONArray1OfEnctestPtrJSON appends the JSON encoding of a [1]enctest.PtrJSON.
-func appendTestJSONArray1OfEnctestPtrJSON(b []byte, v [1]enctest.PtrJSON) ([]byte, error) {
-	var err error
-	b = append(b, '[')
+// appendTestJSONArray1OfEnctestPtrJSON writes the JSON encoding of a [1]enctest.PtrJSON.
+func appendTestJSONArray1OfEnctestPtrJSON(e *jsonEnc, v [1]enctest.PtrJSON) {
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		if b, err = appendTestJSONEnctestPtrJSON(b, &v[i]); err != nil {
-			return b, err
-		}
+		appendTestJSONEnctestPtrJSON(e, &v[i])
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONMapStringToBool appends the JSON encoding of a map[string]bool.
-func appendTestJSONMapStringToBool(b []byte, v map[string]bool) ([]byte, error) {
+// appendTestJSONMapStringToBool writes the JSON encoding of a map[string]bool.
+func appendTestJSONMapStringToBool(e *jsonEnc, v map[string]bool) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
 	keys := make([]string, 0, len(v))
 	names := make([]string, 0, len(v))
@@ -874,190 +743,128 @@ func appendTestJSONMapStringToBool(b []byte, v map[string]bool) ([]byte, error) 
 		names = append(names, string(k))
 	}
 	sortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	b = append(b, '{')
+	e.byte('{')
 	for i, k := range keys {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		b = appendString(b, names[i], true)
-		b = append(b, ':')
+		e.string(names[i])
+		e.byte(':')
 		val := v[k]
-		if val {
-			b = append(b, "true"...)
-		} else {
-			b = append(b, "false"...)
-		}
+		e.bool(bool(val))
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONArray0OfBool appends the JSON encoding of a [0]bool.
-func appendTestJSONArray0OfBool(b []byte, v [0]bool) ([]byte, error) {
-	b = append(b, '[')
+// appendTestJSONArray0OfBool writes the JSON encoding of a [0]bool.
+func appendTestJSONArray0OfBool(e *jsonEnc, v [0]bool) {
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		if v[i] {
-			b = append(b, "true"...)
-		} else {
-			b = append(b, "false"...)
-		}
+		e.bool(bool(v[i]))
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONEnctestMethodsAddr appends the JSON encoding of a enctest.Methods.
-func appendTestJSONEnctestMethodsAddr(b []byte, v *enctest.Methods) ([]byte, error) {
-	var err error
-	b = append(b, "{\"V\":"...)
+// appendTestJSONEnctestMethodsAddr writes the JSON encoding of a enctest.Methods.
+func appendTestJSONEnctestMethodsAddr(e *jsonEnc, v *enctest.Methods) {
+	e.lit("{\"V\":")
 	{
-		var m []byte
-		if m, err = (&v.V).MarshalJSON(); err == nil {
-			b, err = appendCompact(b, m)
-		}
-		if err != nil {
-			return b, &marshalError{"enctest.ValJSON", "MarshalJSON", err}
-		}
+		m, err := (&v.V).MarshalJSON()
+		e.marshaled(m, err, "enctest.ValJSON")
 	}
-	b = append(b, ",\"PV\":"...)
+	e.lit(",\"PV\":")
 	{
 		if v.PV == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			var m []byte
-			if m, err = v.PV.MarshalJSON(); err == nil {
-				b, err = appendCompact(b, m)
-			}
-			if err != nil {
-				return b, &marshalError{"*enctest.ValJSON", "MarshalJSON", err}
-			}
+			m, err := v.PV.MarshalJSON()
+			e.marshaled(m, err, "*enctest.ValJSON")
 		}
 	}
-	b = append(b, ",\"P\":"...)
+	e.lit(",\"P\":")
 	{
-		var m []byte
-		if m, err = (&v.P).MarshalJSON(); err == nil {
-			b, err = appendCompact(b, m)
-		}
-		if err != nil {
-			return b, &marshalError{"enctest.PtrJSON", "MarshalJSON", err}
-		}
+		m, err := (&v.P).MarshalJSON()
+		e.marshaled(m, err, "enctest.PtrJSON")
 	}
-	b = append(b, ",\"PP\":"...)
+	e.lit(",\"PP\":")
 	{
 		if v.PP == nil {
-			b = append(b, "null"...)
+			e.lit("null")
 		} else {
-			var m []byte
-			if m, err = v.PP.MarshalJSON(); err == nil {
-				b, err = appendCompact(b, m)
-			}
-			if err != nil {
-				return b, &marshalError{"*enctest.PtrJSON", "MarshalJSON", err}
-			}
+			m, err := v.PP.MarshalJSON()
+			e.marshaled(m, err, "*enctest.PtrJSON")
 		}
 	}
-	b = append(b, ",\"LP\":"...)
-	if b, err = appendTestJSONSliceOfEnctestPtrJSON(b, v.LP); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"T\":"...)
+	e.lit(",\"LP\":")
+	appendTestJSONSliceOfEnctestPtrJSON(e, v.LP)
+	e.lit(",\"T\":")
 	{
-		var m []byte
-		if m, err = (&v.T).MarshalText(); err == nil {
-			b = appendString(b, string(m), true)
-		}
-		if err != nil {
-			return b, &marshalError{"enctest.PtrText", "MarshalText", err}
-		}
+		m, err := (&v.T).MarshalText()
+		e.marshaledText(m, err, "enctest.PtrText")
 	}
-	b = append(b, ",\"LT\":"...)
-	if b, err = appendTestJSONSliceOfEnctestPtrText(b, v.LT); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"E\":"...)
+	e.lit(",\"LT\":")
+	appendTestJSONSliceOfEnctestPtrText(e, v.LT)
+	e.lit(",\"E\":")
 	{
-		var m []byte
-		if m, err = (&v.E).MarshalJSON(); err == nil {
-			b, err = appendCompact(b, m)
-		}
-		if err != nil {
-			return b, &marshalError{"enctest.ErrJSON", "MarshalJSON", err}
-		}
+		m, err := (&v.E).MarshalJSON()
+		e.marshaled(m, err, "enctest.ErrJSON")
 	}
-	b = append(b, ",\"MK\":"...)
-	if b, err = appendTestJSONMapEnctestTextKeyToEnctestValJSON(b, v.MK); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"MV\":"...)
-	if b, err = appendTestJSONMapStringToEnctestPtrJSON(b, v.MV); err != nil {
-		return b, err
-	}
-	b = append(b, ",\"Ar\":"...)
-	if b, err = appendTestJSONArray1OfEnctestPtrJSONAddr(b, v.Ar); err != nil {
-		return b, err
-	}
+	e.lit(",\"MK\":")
+	appendTestJSONMapEnctestTextKeyToEnctestValJSON(e, v.MK)
+	e.lit(",\"MV\":")
+	appendTestJSONMapStringToEnctestPtrJSON(e, v.MV)
+	e.lit(",\"Ar\":")
+	appendTestJSONArray1OfEnctestPtrJSONAddr(e, v.Ar)
 	next := byte(',')
 	if v.Text != nil {
-		b = append(b, next)
+		e.byte(next)
 		next = ','
-		b = append(b, "\"Text\":"...)
+		e.lit("\"Text\":")
 		{
 			if v.Text == nil {
-				b = append(b, "null"...)
+				e.lit("null")
 			} else {
-				var m []byte
-				if m, err = v.Text.MarshalText(); err == nil {
-					b = appendString(b, string(m), true)
-				}
-				if err != nil {
-					return b, &marshalError{"*enctest.TextKey", "MarshalText", err}
-				}
+				m, err := v.Text.MarshalText()
+				e.marshaledText(m, err, "*enctest.TextKey")
 			}
 		}
 	}
 	if next == '{' {
-		b = append(b, '{')
+		e.byte('{')
 	}
-	return append(b, '}'), nil
+	e.byte('}')
 }
 
-// appendTestJSONSliceOfFloat32 appends the JSON encoding of a []float32.
-func appendTestJSONSliceOfFloat32(b []byte, v []float32) ([]byte, error) {
-	var err error
+// appendTestJSONSliceOfFloat32 writes the JSON encoding of a []float32.
+func appendTestJSONSliceOfFloat32(e *jsonEnc, v []float32) {
 	if v == nil {
-		return append(b, "null"...), nil
+		e.lit("null")
+		return
 	}
-	b = append(b, '[')
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
-		if b, err = appendFloatJSON(b, float64(v[i]), 32); err != nil {
-			return b, err
-		}
+		e.float(float64(v[i]), 32)
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }
 
-// appendTestJSONArray1OfEnctestPtrJSONAddr appends the JSON encoding of a [1]enctest.PtrJSON.
-func appendTestJSONArray1OfEnctestPtrJSONAddr(b []byte, v [1]enctest.PtrJSON) ([]byte, error) {
-	var err error
-	b = append(b, '[')
+// appendTestJSONArray1OfEnctestPtrJSONAddr writes the JSON encoding of a [1]enctest.PtrJSON.
+func appendTestJSONArray1OfEnctestPtrJSONAddr(e *jsonEnc, v [1]enctest.PtrJSON) {
+	e.byte('[')
 	for i := range v {
 		if i > 0 {
-			b = append(b, ',')
+			e.byte(',')
 		}
 		{
-			var m []byte
-			if m, err = (&v[i]).MarshalJSON(); err == nil {
-				b, err = appendCompact(b, m)
-			}
-			if err != nil {
-				return b, &marshalError{"enctest.PtrJSON", "MarshalJSON", err}
-			}
+			m, err := (&v[i]).MarshalJSON()
+			e.marshaled(m, err, "enctest.PtrJSON")
 		}
 	}
-	return append(b, ']'), nil
+	e.byte(']')
 }

@@ -46,14 +46,83 @@ func (e *mapKeyError) Error() string {
 
 func (e *mapKeyError) Unwrap() error { return e.err }
 
-// appendFloatJSON writes f (of bits 32 or 64) as encoding/json does: the
-// shortest digits that read back, in 'f' form unless |f| < 1e-6 or >=
-// 1e21; NaN and infinities are encoding/json's UnsupportedValueError.
-func appendFloatJSON(b []byte, f float64, bits int) ([]byte, error) {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return b, errors.New("json: unsupported value: " + strconv.FormatFloat(f, 'g', -1, bits))
+// jsonEnc is the state of the encoders of encode_gen.go: the bytes
+// written so far and the first error (after which what is written does
+// not matter: the encoding fails).
+type jsonEnc struct {
+	b   []byte
+	err error
+}
+
+func (e *jsonEnc) fail(err error) {
+	if e.err == nil {
+		e.err = err
 	}
-	return appendFloat(b, f, bits), nil
+}
+
+func (e *jsonEnc) lit(s string) { e.b = append(e.b, s...) }
+
+func (e *jsonEnc) byte(c byte) { e.b = append(e.b, c) }
+
+func (e *jsonEnc) bool(v bool) {
+	if v {
+		e.lit("true")
+	} else {
+		e.lit("false")
+	}
+}
+
+func (e *jsonEnc) int(v int64) { e.b = strconv.AppendInt(e.b, v, 10) }
+
+func (e *jsonEnc) uint(v uint64) { e.b = strconv.AppendUint(e.b, v, 10) }
+
+// float writes f (of bits 32 or 64) as encoding/json does: the shortest
+// digits that read back, in 'f' form unless |f| < 1e-6 or >= 1e21; NaN
+// and infinities are encoding/json's UnsupportedValueError.
+func (e *jsonEnc) float(f float64, bits int) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		e.fail(errors.New("json: unsupported value: " + strconv.FormatFloat(f, 'g', -1, bits)))
+		return
+	}
+	e.b = appendFloat(e.b, f, bits)
+}
+
+func (e *jsonEnc) string(s string) { e.b = appendString(e.b, s, true) }
+
+// quotedString is a string field's ",string" option: the JSON string of
+// its JSON string.
+func (e *jsonEnc) quotedString(s string) {
+	e.b = appendString(e.b, string(appendString(nil, s, true)), false)
+}
+
+// bytes writes a []byte as encoding/json does: base64, or null.
+func (e *jsonEnc) bytes(b []byte) {
+	if b == nil {
+		e.lit("null")
+		return
+	}
+	e.byte('"')
+	e.b = appendBase64(e.b, b)
+	e.byte('"')
+}
+
+// marshaled writes what typ's MarshalJSON returned, compacted.
+func (e *jsonEnc) marshaled(m []byte, err error, typ string) {
+	if err == nil {
+		e.b, err = appendCompact(e.b, m)
+	}
+	if err != nil {
+		e.fail(&marshalError{typ, "MarshalJSON", err})
+	}
+}
+
+// marshaledText writes what typ's MarshalText returned, as a string.
+func (e *jsonEnc) marshaledText(m []byte, err error, typ string) {
+	if err != nil {
+		e.fail(&marshalError{typ, "MarshalText", err})
+		return
+	}
+	e.string(string(m))
 }
 
 // sortKeys sorts a map's keys by their text (names), as encoding/json

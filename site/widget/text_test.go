@@ -117,7 +117,9 @@ func TestMarshalErrorWraps(t *testing.T) {
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		for _, bits := range []int{32, 64} {
-			_, gerr := appendFloatJSON(nil, f, bits)
+			e := &jsonEnc{}
+			e.float(f, bits)
+			gerr := e.err
 			var werr error
 			if bits == 32 {
 				_, werr = json.Marshal(float32(f))

@@ -52,6 +52,7 @@ func source(roots []reflect.Type, fn, prefix, what string) ([]byte, error) {
 // ok is false for any other type. On an error b holds what was written
 // before the value that failed.
 func %s(b []byte, res any) (_ []byte, ok bool, err error) {
+	e := &jsonEnc{b: b}
 	switch v := res.(type) {
 `, fn, what, fn)
 	for _, t := range roots {
@@ -67,9 +68,9 @@ func %s(b []byte, res any) (_ []byte, ok bool, err error) {
 		if t.Kind() == reflect.Struct {
 			arg = "&v"
 		}
-		fmt.Fprintf(&top, "case %s:\nb, err = %s(b, %s)\nreturn b, true, err\n", te, name, arg)
+		fmt.Fprintf(&top, "case %s:\n%s(e, %s)\n", te, name, arg)
 	}
-	top.WriteString("}\nreturn b, false, nil\n}\n")
+	top.WriteString("default:\nreturn b, false, nil\n}\nreturn e.b, true, e.err\n}\n")
 
 	var funcs bytes.Buffer
 	for len(g.queue) > 0 {
@@ -297,8 +298,8 @@ func (g *gen) v(prefix string) string {
 	return prefix + strconv.Itoa(g.n)
 }
 
-// function writes the encoder of k.t: func(b []byte, v T) ([]byte, error),
-// v a pointer for structs.
+// function writes the encoder of k.t: func(e *jsonEnc, v T), v a
+// pointer for structs.
 func (g *gen) function(w *bytes.Buffer, k key) error {
 	t := k.t
 	te, err := g.typeExpr(t)
@@ -318,16 +319,15 @@ func (g *gen) function(w *bytes.Buffer, k key) error {
 		if err := g.value(&body, "v", t, k.addr, false); err != nil {
 			return err
 		}
-		body.WriteString("return b, nil\n")
 	case t.Kind() == reflect.Slice:
-		body.WriteString("if v == nil {\nreturn append(b, \"null\"...), nil\n}\n")
+		body.WriteString("if v == nil {\ne.lit(\"null\")\nreturn\n}\n")
 		fallthrough
 	case t.Kind() == reflect.Array:
-		body.WriteString("b = append(b, '[')\nfor i := range v {\nif i > 0 {\nb = append(b, ',')\n}\n")
+		body.WriteString("e.byte('[')\nfor i := range v {\nif i > 0 {\ne.byte(',')\n}\n")
 		if err := g.value(&body, "v[i]", t.Elem(), t.Kind() == reflect.Slice || k.addr, false); err != nil {
 			return err
 		}
-		body.WriteString("}\nreturn append(b, ']'), nil\n")
+		body.WriteString("}\ne.byte(']')\n")
 	case t.Kind() == reflect.Map:
 		if err := g.mapBody(&body, t); err != nil {
 			return err
@@ -335,10 +335,7 @@ func (g *gen) function(w *bytes.Buffer, k key) error {
 	default:
 		return fmt.Errorf("no function for kind %v", t.Kind())
 	}
-	fmt.Fprintf(w, "\n// %s appends the JSON encoding of a %s.\nfunc %s(b []byte, v %s) ([]byte, error) {\n", name, t.String(), name, param)
-	if bytes.Contains(body.Bytes(), []byte("err")) {
-		w.WriteString("var err error\n")
-	}
+	fmt.Fprintf(w, "\n// %s writes the JSON encoding of a %s.\nfunc %s(e *jsonEnc, v %s) {\n", name, t.String(), name, param)
 	w.Write(body.Bytes())
 	w.WriteString("}\n")
 	return nil
@@ -357,7 +354,7 @@ func (g *gen) isTextMarshaler(t reflect.Type, addr bool) bool {
 func (g *gen) value(w *bytes.Buffer, expr string, t reflect.Type, addr, quoted bool) error {
 	q := ""
 	if quoted {
-		q = "b = append(b, '\"')\n"
+		q = "e.byte('\"')\n"
 	}
 	// encoding/json's order: MarshalJSON through the pointer of an
 	// addressable value, MarshalJSON, MarshalText through the pointer,
@@ -366,8 +363,8 @@ func (g *gen) value(w *bytes.Buffer, expr string, t reflect.Type, addr, quoted b
 		typ      reflect.Type
 		fn, call string
 	}{
-		{marshalerType, "MarshalJSON", "var m []byte\nif m, err = %s.MarshalJSON(); err == nil {\nb, err = appendCompact(b, m)\n}\n"},
-		{textMarshalerType, "MarshalText", "var m []byte\nif m, err = %s.MarshalText(); err == nil {\nb = appendString(b, string(m), true)\n}\n"},
+		{marshalerType, "marshaled", "m, err := %s.MarshalJSON()\n"},
+		{textMarshalerType, "marshaledText", "m, err := %s.MarshalText()\n"},
 	} {
 		recv := ""
 		switch {
@@ -383,10 +380,10 @@ func (g *gen) value(w *bytes.Buffer, expr string, t reflect.Type, addr, quoted b
 		}
 		w.WriteString("{\n")
 		if t.Kind() == reflect.Pointer {
-			fmt.Fprintf(w, "if %s == nil {\nb = append(b, \"null\"...)\n} else {\n", expr)
+			fmt.Fprintf(w, "if %s == nil {\ne.lit(\"null\")\n} else {\n", expr)
 		}
 		fmt.Fprintf(w, m.call, recv)
-		fmt.Fprintf(w, "if err != nil {\nreturn b, &marshalError{%q, %q, err}\n}\n", t.String(), m.fn)
+		fmt.Fprintf(w, "e.%s(m, err, %q)\n", m.fn, t.String())
 		if t.Kind() == reflect.Pointer {
 			w.WriteString("}\n")
 		}
@@ -395,22 +392,22 @@ func (g *gen) value(w *bytes.Buffer, expr string, t reflect.Type, addr, quoted b
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		fmt.Fprintf(w, "%sif %s {\nb = append(b, \"true\"...)\n} else {\nb = append(b, \"false\"...)\n}\n%s", q, expr, q)
+		fmt.Fprintf(w, "%se.bool(bool(%s))\n%s", q, expr, q)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		fmt.Fprintf(w, "%sb = strconv.AppendInt(b, int64(%s), 10)\n%s", q, expr, q)
+		fmt.Fprintf(w, "%se.int(int64(%s))\n%s", q, expr, q)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		fmt.Fprintf(w, "%sb = strconv.AppendUint(b, uint64(%s), 10)\n%s", q, expr, q)
+		fmt.Fprintf(w, "%se.uint(uint64(%s))\n%s", q, expr, q)
 	case reflect.Float32, reflect.Float64:
-		fmt.Fprintf(w, "%sif b, err = appendFloatJSON(b, float64(%s), %d); err != nil {\nreturn b, err\n}\n%s", q, expr, t.Bits(), q)
+		fmt.Fprintf(w, "%se.float(float64(%s), %d)\n%s", q, expr, t.Bits(), q)
 	case reflect.String:
 		if quoted {
-			fmt.Fprintf(w, "b = appendString(b, string(appendString(nil, string(%s), true)), false)\n", expr)
+			fmt.Fprintf(w, "e.quotedString(string(%s))\n", expr)
 		} else {
-			fmt.Fprintf(w, "b = appendString(b, string(%s), true)\n", expr)
+			fmt.Fprintf(w, "e.string(string(%s))\n", expr)
 		}
 	case reflect.Pointer:
 		p := g.v("p")
-		fmt.Fprintf(w, "if %s := %s; %s == nil {\nb = append(b, \"null\"...)\n} else {\n", p, expr, p)
+		fmt.Fprintf(w, "if %s := %s; %s == nil {\ne.lit(\"null\")\n} else {\n", p, expr, p)
 		if err := g.value(w, "(*"+p+")", t.Elem(), true, quoted); err != nil {
 			return err
 		}
@@ -418,7 +415,7 @@ func (g *gen) value(w *bytes.Buffer, expr string, t reflect.Type, addr, quoted b
 	case reflect.Slice:
 		e := t.Elem()
 		if e.Kind() == reflect.Uint8 && !reflect.PointerTo(e).Implements(marshalerType) && !reflect.PointerTo(e).Implements(textMarshalerType) {
-			fmt.Fprintf(w, "if %s == nil {\nb = append(b, \"null\"...)\n} else {\nb = append(b, '\"')\nb = appendBase64(b, []byte(%s))\nb = append(b, '\"')\n}\n", expr, expr)
+			fmt.Fprintf(w, "e.bytes([]byte(%s))\n", expr)
 			return nil
 		}
 		fallthrough
@@ -427,7 +424,7 @@ func (g *gen) value(w *bytes.Buffer, expr string, t reflect.Type, addr, quoted b
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "if b, err = %s(b, %s); err != nil {\nreturn b, err\n}\n", name, expr)
+		fmt.Fprintf(w, "%s(e, %s)\n", name, expr)
 	case reflect.Struct:
 		name, err := g.funcName(t, addr)
 		if err != nil {
@@ -437,7 +434,7 @@ func (g *gen) value(w *bytes.Buffer, expr string, t reflect.Type, addr, quoted b
 		if strings.HasPrefix(expr, "(*") && strings.HasSuffix(expr, ")") {
 			arg = expr[2 : len(expr)-1] // &*p is p
 		}
-		fmt.Fprintf(w, "if b, err = %s(b, %s); err != nil {\nreturn b, err\n}\n", name, arg)
+		fmt.Fprintf(w, "%s(e, %s)\n", name, arg)
 	default:
 		return fmt.Errorf("json: unsupported type: %v", t)
 	}
@@ -451,7 +448,7 @@ func (g *gen) mapBody(w *bytes.Buffer, t reflect.Type) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "if v == nil {\nreturn append(b, \"null\"...), nil\n}\nkeys := make([]%s, 0, len(v))\nnames := make([]string, 0, len(v))\nfor k := range v {\nkeys = append(keys, k)\n", ke)
+	fmt.Fprintf(w, "if v == nil {\ne.lit(\"null\")\nreturn\n}\nkeys := make([]%s, 0, len(v))\nnames := make([]string, 0, len(v))\nfor k := range v {\nkeys = append(keys, k)\n", ke)
 	switch k.Kind() {
 	case reflect.String:
 		w.WriteString("names = append(names, string(k))\n")
@@ -460,7 +457,7 @@ func (g *gen) mapBody(w *bytes.Buffer, t reflect.Type) error {
 			if k.Kind() == reflect.Pointer {
 				w.WriteString("if k == nil {\nnames = append(names, \"\")\ncontinue\n}\n")
 			}
-			fmt.Fprintf(w, "m, err := k.MarshalText()\nif err != nil {\nreturn b, &mapKeyError{%q, err}\n}\nnames = append(names, string(m))\n", t.String())
+			fmt.Fprintf(w, "m, err := k.MarshalText()\nif err != nil {\ne.fail(&mapKeyError{%q, err})\nreturn\n}\nnames = append(names, string(m))\n", t.String())
 			break
 		}
 		switch k.Kind() {
@@ -472,11 +469,11 @@ func (g *gen) mapBody(w *bytes.Buffer, t reflect.Type) error {
 			return fmt.Errorf("map key type %v: json: unsupported type", k)
 		}
 	}
-	w.WriteString("}\nsortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })\nb = append(b, '{')\nfor i, k := range keys {\nif i > 0 {\nb = append(b, ',')\n}\nb = appendString(b, names[i], true)\nb = append(b, ':')\nval := v[k]\n")
+	w.WriteString("}\nsortKeys(names, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })\ne.byte('{')\nfor i, k := range keys {\nif i > 0 {\ne.byte(',')\n}\ne.string(names[i])\ne.byte(':')\nval := v[k]\n")
 	if err := g.value(w, "val", t.Elem(), false, false); err != nil {
 		return err
 	}
-	w.WriteString("}\nreturn append(b, '}'), nil\n")
+	w.WriteString("}\ne.byte('}')\n")
 	return nil
 }
 
@@ -541,11 +538,11 @@ func (g *gen) structBody(w *bytes.Buffer, t reflect.Type, addr bool) error {
 		}
 		switch {
 		case static && i == 0:
-			fmt.Fprintf(w, "b = append(b, %q...)\n", "{"+string(kb)+":")
+			fmt.Fprintf(w, "e.lit(%q)\n", "{"+string(kb)+":")
 		case static:
-			fmt.Fprintf(w, "b = append(b, %q...)\n", ","+string(kb)+":")
+			fmt.Fprintf(w, "e.lit(%q)\n", ","+string(kb)+":")
 		default:
-			fmt.Fprintf(w, "b = append(b, next)\nnext = ','\nb = append(b, %q...)\n", string(kb)+":")
+			fmt.Fprintf(w, "e.byte(next)\nnext = ','\ne.lit(%q)\n", string(kb)+":")
 		}
 		if err := g.value(w, expr, f.declared, addr || viaPtr, f.quoted); err != nil {
 			return fmt.Errorf("field %s: %v", f.name, err)
@@ -554,11 +551,11 @@ func (g *gen) structBody(w *bytes.Buffer, t reflect.Type, addr bool) error {
 	}
 	switch {
 	case len(fields) == 0:
-		w.WriteString("return append(b, \"{}\"...), nil\n")
+		w.WriteString("e.lit(\"{}\")\n")
 	case static:
-		w.WriteString("return append(b, '}'), nil\n")
+		w.WriteString("e.byte('}')\n")
 	default:
-		w.WriteString("if next == '{' {\nb = append(b, '{')\n}\nreturn append(b, '}'), nil\n")
+		w.WriteString("if next == '{' {\ne.byte('{')\n}\ne.byte('}')\n")
 	}
 	return nil
 }
