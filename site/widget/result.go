@@ -54,7 +54,7 @@ func decode(r any) (*result, error) {
 	if d, ok := r.(Decoded); ok && d.r != nil {
 		return d.r, nil
 	}
-	b, known, err := encodeResult(nil, r) // valid JSON by construction
+	b, known, err := encodeResult(make([]byte, 0, 512), r) // valid JSON by construction
 	if err != nil {
 		return nil, errors.New("widget: result does not encode: " + err.Error())
 	}
