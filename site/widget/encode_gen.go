@@ -411,14 +411,7 @@ func appendJSONSliceOfInt(e *jsonEnc, v []int) {
 		e.lit("null")
 		return
 	}
-	e.byte('[')
-	for i := range v {
-		if i > 0 {
-			e.byte(',')
-		}
-		e.int(int64(v[i]))
-	}
-	e.byte(']')
+	e.ints([]int(v))
 }
 
 // appendJSONSliceOfBigintInt writes the JSON encoding of a []bigint.Int.
@@ -478,14 +471,7 @@ func appendJSONSliceOfFloat64(e *jsonEnc, v []float64) {
 		e.lit("null")
 		return
 	}
-	e.byte('[')
-	for i := range v {
-		if i > 0 {
-			e.byte(',')
-		}
-		e.float(float64(v[i]), 64)
-	}
-	e.byte(']')
+	e.float64s([]float64(v))
 }
 
 // appendJSONMapStringToInt writes the JSON encoding of a map[string]int.

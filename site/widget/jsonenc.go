@@ -87,6 +87,47 @@ func (e *jsonEnc) float(f float64, bits int) {
 	e.b = appendFloat(e.b, f, bits)
 }
 
+// grow makes room for about n more bytes at once, so that a long list
+// does not grow the buffer step by step.
+func (e *jsonEnc) grow(n int) {
+	if cap(e.b)-len(e.b) < n {
+		b := make([]byte, len(e.b), 2*cap(e.b)+n)
+		copy(b, e.b)
+		e.b = b
+	}
+}
+
+// float64s writes a list of floats (not nil).
+func (e *jsonEnc) float64s(v []float64) {
+	e.grow(len(v)*8 + 2)
+	b := append(e.b, '[')
+	for i, f := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			e.b = b
+			e.float(f, 64) // the error
+			return
+		}
+		b = appendFloat(b, f, 64)
+	}
+	e.b = append(b, ']')
+}
+
+// ints writes a list of ints (not nil).
+func (e *jsonEnc) ints(v []int) {
+	e.grow(len(v)*4 + 2)
+	b := append(e.b, '[')
+	for i, n := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	e.b = append(b, ']')
+}
+
 func (e *jsonEnc) string(s string) { e.b = appendString(e.b, s, true) }
 
 // quotedString is a string field's ",string" option: the JSON string of
