@@ -564,14 +564,7 @@ func appendTestJSONEnctestFloats(e *jsonEnc, v enctest.Floats) {
 		e.lit("null")
 		return
 	}
-	e.byte('[')
-	for i := range v {
-		if i > 0 {
-			e.byte(',')
-		}
-		e.float(float64(v[i]), 64)
-	}
-	e.byte(']')
+	e.float64s([]float64(v))
 }
 
 // appendTestJSONSliceOfInt writes the JSON encoding of a []int.
@@ -580,14 +573,7 @@ func appendTestJSONSliceOfInt(e *jsonEnc, v []int) {
 		e.lit("null")
 		return
 	}
-	e.byte('[')
-	for i := range v {
-		if i > 0 {
-			e.byte(',')
-		}
-		e.int(int64(v[i]))
-	}
-	e.byte(']')
+	e.ints([]int(v))
 }
 
 // appendTestJSONEnctestInner writes the JSON encoding of a enctest.Inner.
