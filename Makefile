@@ -39,7 +39,8 @@ unit: wasmtest
 # wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden
 # files were written natively on amd64: core/fmath's bits, every
 # calculator's result and the widgets' rendered HTML must be the same in
-# the browser and the Worker as in the build; and the parsers and the hash
+# the browser and the Worker as in the build, and the generated encoders of
+# the results equal to encoding/json's; and the parsers and the hash
 # of core/canonjson and core/sha256sum, whose recursion depth and integer
 # arithmetic differ under wasm (the JavaScript engine's stack); and
 # core/bigint against math/big, with core/pyrand's CPython vectors; and
@@ -48,7 +49,7 @@ unit: wasmtest
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/tokenbucket ./core/limits ./core/dispatch ./calc/crossarch
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^TestGolden$$' ./site/widget
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget
 
 test: deps vet staticcheck build worker unit
 
