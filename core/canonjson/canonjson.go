@@ -285,7 +285,18 @@ func (p *parser) value(depth int) (value, error) {
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	}
-	return value{}, p.fail("unexpected character " + strconv.QuoteRune(rune(p.s[p.i])) + ": expected a value")
+	return value{}, p.fail("unexpected character " + quoteCharAt(p.s, p.i) + ": expected a value")
+}
+
+// quoteCharAt quotes the character that starts at s[i] as Go's %q quotes a
+// rune ('é', '\u00a0'), the whole UTF-8 sequence and not its first byte; a
+// byte that starts no valid sequence is quoted as '\xNN'.
+func quoteCharAt(s []byte, i int) string {
+	r, size := utf8.DecodeRune(s[i:])
+	if r == utf8.RuneError && size <= 1 {
+		return "'\\x" + string(lowerHex[s[i]>>4]) + string(lowerHex[s[i]&0xF]) + "'"
+	}
+	return strconv.QuoteRune(r)
 }
 
 func (p *parser) object(depth int) (value, error) {
@@ -461,7 +472,11 @@ func (p *parser) str() ([]rune, error) {
 				continue
 			}
 			if e != 'u' {
-				return nil, p.fail("invalid escape \\" + string(rune(e)))
+				r, size := utf8.DecodeRune(p.s[p.i+1:])
+				if r == utf8.RuneError && size <= 1 {
+					return nil, p.fail("invalid escape \\" + string(rune(e)))
+				}
+				return nil, p.fail("invalid escape \\" + string(r))
 			}
 			r, ok := hex4(p.s[p.i+2:])
 			if !ok {
@@ -612,6 +627,10 @@ const hexDigits = "0123456789abcdef"
 
 // upperHex spells a control character as U+001F in messages (fmt's %U).
 const upperHex = "0123456789ABCDEF"
+
+// lowerHex spells a byte that starts no UTF-8 sequence as '\xc3' (fmt's
+// %q of a string holding it).
+const lowerHex = "0123456789abcdef"
 
 // hexString returns b in lower-case hexadecimal, two digits a byte, as
 // encoding/hex's EncodeToString does (its test's reference); encoding/hex

@@ -17,15 +17,18 @@ func TestMessages(t *testing.T) {
 		{"[1,'a']", `at byte 3: unexpected character '\'': expected a value`},
 		{"[\x01]", `at byte 1: unexpected character '\x01': expected a value`},
 		{"[\x7f]", `at byte 1: unexpected character '\x7f': expected a value`},
-		{"[é]", "at byte 1: unexpected character 'Ã': expected a value"},
-		{"[\u00a0]", `at byte 1: unexpected character 'Â': expected a value`},
-		{"[\u2028]", `at byte 1: unexpected character 'â': expected a value`},
+		{"[é]", "at byte 1: unexpected character 'é': expected a value"},
+		{"[你]", "at byte 1: unexpected character '你': expected a value"},
+		{"[\u00a0]", `at byte 1: unexpected character '\u00a0': expected a value`},
+		{"[\u2028]", `at byte 1: unexpected character '\u2028': expected a value`},
+		{"[😀]", "at byte 1: unexpected character '😀': expected a value"},
 		{"\"\x01\"", "at byte 1: control character U+0001 inside a string must be escaped"},
 		{"[\"ab\x1f\"]", "at byte 4: control character U+001F inside a string must be escaped"},
 		{"\"\x00\"", "at byte 1: control character U+0000 inside a string must be escaped"},
 		{`"\q"`, `at byte 1: invalid escape \q`},
 		{`"ab\'"`, `at byte 3: invalid escape \'`},
-		{"\"\\é\"", "at byte 1: invalid escape \\\u00c3"},
+		{"\"\\é\"", "at byte 1: invalid escape \\é"},
+		{"\"\\你\"", "at byte 1: invalid escape \\你"},
 		{"\"\\\x7f\"", "at byte 1: invalid escape \\\x7f"},
 		{strings.Repeat("[", MaxDepth+1), "at byte 500: nested deeper than 500 levels"},
 		{strings.Repeat(`{"a":`, MaxDepth+1), "at byte 2500: nested deeper than 500 levels"},
@@ -52,7 +55,9 @@ func TestMessages(t *testing.T) {
 // TestMessagesFmt checks, for every byte, the messages that quote the byte
 // against fmt with the format they were written with (%q, %U, %c of the
 // byte as a rune), parsing without Canonical's UTF-8 check so that bytes
-// 0x80-0xff are reached too.
+// 0x80-0xff are reached too: alone they start no UTF-8 sequence, and
+// "unexpected character" quotes them as '\xNN' (a whole character, as in
+// '你', is quoted whole: TestMessages).
 func TestMessagesFmt(t *testing.T) {
 	n := 0
 	for i := range 256 {
@@ -60,7 +65,11 @@ func TestMessagesFmt(t *testing.T) {
 		p := parser{s: []byte{b}}
 		if _, err := p.value(0); err != nil && strings.Contains(err.Error(), "unexpected character") {
 			n++
-			if got, want := err.Error(), fmt.Sprintf("at byte 0: unexpected character %q: expected a value", rune(b)); got != want {
+			want := fmt.Sprintf("at byte 0: unexpected character %q: expected a value", rune(b))
+			if b >= 0x80 { // a lone byte that starts no UTF-8 sequence
+				want = fmt.Sprintf("at byte 0: unexpected character '\\x%02x': expected a value", b)
+			}
+			if got := err.Error(); got != want {
 				t.Errorf("byte %#x: %q, want %q", b, got, want)
 			}
 		}
