@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"errors"
 	"math"
 	"sort"
 	"strconv"
@@ -267,11 +268,12 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 			return bad(CodeTooLong, map[string]string{"max": strconv.Itoa(p.maxLen())})
 		}
 		if !canonjson.Valid([]byte(text)) { // encoding/json's grammar, without linking encoding/json
-			detail := "syntax error"
+			vars := map[string]string{"detail": "syntax error"}
 			if _, err := canonjson.Canonical([]byte(text)); err != nil {
-				detail = err.Error() // where and what: "at byte 0: NaN is not allowed …"
+				vars["detail"] = err.Error() // where and what: "at byte 0: NaN is not allowed …"
+				jsonVars(err, vars)
 			}
-			return bad(CodeJSON, map[string]string{"detail": detail})
+			return bad(CodeJSON, vars)
 		}
 		return text, text, nil
 	}
@@ -318,4 +320,21 @@ func (p *Param) number(s string) (float64, Code) {
 		return 0, CodeRange
 	}
 	return f, ""
+}
+
+// jsonVars adds to vars what a translation of a core/canonjson refusal
+// needs: detail_key "detail.json.CODE" (the string tables' [detail.json]),
+// byte (the offset), what (the character, literal, number or count the
+// message names) and, for too long an integer, max.
+func jsonVars(err error, vars map[string]string) {
+	var e *canonjson.Error
+	if !errors.As(err, &e) || e.Code == "" {
+		return
+	}
+	vars["detail_key"] = "detail.json." + e.Code
+	vars["byte"] = strconv.Itoa(e.Offset)
+	vars["what"] = e.Arg
+	if e.Code == "int_digits" {
+		vars["max"] = strconv.Itoa(canonjson.MaxIntDigits)
+	}
 }

@@ -37,7 +37,9 @@ func idempotencyCalc() *Calculator {
 				if errors.As(err, &e) {
 					detail = e.Msg + " (byte " + strconv.Itoa(e.Offset) + ")"
 				}
-				return nil, Refuse("idempotency-key", "payload", CodeJSON, "detail.idempotency.payload", "{reason}", "reason", detail)
+				r := Refuse("idempotency-key", "payload", CodeJSON, "detail.idempotency.payload", "{reason}", "reason", detail)
+				jsonVars(err, r.Vars) // translated as detail.json.CODE when canonjson names the problem
+				return nil, r
 			}
 			return IdempotencyResult{Tenant: tenant, Task: task, Canonical: canonical,
 				SHA256: key[len(tenant)+len(task)+2:], Key: key, Bytes: len(canonical)}, nil

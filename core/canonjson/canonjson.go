@@ -45,10 +45,22 @@ const MaxDepth = 500
 const MaxIntDigits = 4300
 
 // Error is a refused document: Offset is the byte offset in the input
-// where the problem was found, Msg says what it is.
+// where the problem was found, Msg says what it is, in English. Code names
+// the problem for a translation and Arg is the part of the message that
+// comes from the input or the limits (the character, the number, the
+// count), empty when there is none. Codes: utf8, extra, eof_value,
+// nonfinite (Arg: NaN, Infinity or -Infinity; "NaN/Infinity" when only
+// checking syntax), char (Arg: the character, quoted), depth (Arg: MaxDepth),
+// key, colon, eof_object, object_sep, eof_array, array_sep, eof_string,
+// control (Arg: U+00XX), eof_escape, escape (Arg: the backslash and the
+// character), u_escape, digit, int_digits (Arg: the count of digits;
+// the limit is MaxIntDigits), float_range (Arg: the number, cut at 40
+// bytes).
 type Error struct {
 	Offset int
 	Msg    string
+	Code   string
+	Arg    string
 }
 
 func (e *Error) Error() string { return "at byte " + strconv.Itoa(e.Offset) + ": " + e.Msg }
@@ -64,7 +76,7 @@ func Canonical(text []byte) (string, error) {
 			}
 			i += n
 		}
-		return "", &Error{i, "invalid UTF-8"}
+		return "", &Error{Offset: i, Msg: "invalid UTF-8", Code: "utf8"}
 	}
 	p := parser{s: text}
 	p.space()
@@ -74,7 +86,7 @@ func Canonical(text []byte) (string, error) {
 	}
 	p.space()
 	if p.i < len(p.s) {
-		return "", p.fail("extra data after the document")
+		return "", p.fail("extra", "", "extra data after the document")
 	}
 	if err := firstInvalid(v); err != nil {
 		return "", err
@@ -235,7 +247,9 @@ func (p *parser) memberKey() bool {
 	return true
 }
 
-func (p *parser) fail(msg string) *Error { return &Error{p.i, msg} }
+func (p *parser) fail(code, arg, msg string) *Error {
+	return &Error{Offset: p.i, Msg: msg, Code: code, Arg: arg}
+}
 
 func (p *parser) space() {
 	for p.i < len(p.s) {
@@ -258,7 +272,7 @@ func (p *parser) lit(word string) bool {
 
 func (p *parser) value(depth int) (value, error) {
 	if p.i >= len(p.s) {
-		return value{}, p.fail("unexpected end of input: expected a value")
+		return value{}, p.fail("eof_value", "", "unexpected end of input: expected a value")
 	}
 	switch c := p.s[p.i]; {
 	case c == '{':
@@ -275,17 +289,18 @@ func (p *parser) value(depth int) (value, error) {
 	case c == 'n' && p.lit("null"):
 		return value{kind: kNull}, nil
 	case p.syntax && (c == 'N' || c == 'I' || c == '-' && p.i+1 < len(p.s) && p.s[p.i+1] == 'I'):
-		return value{}, p.fail("NaN and Infinity are not JSON")
+		return value{}, p.fail("nonfinite", "NaN/Infinity", "NaN and Infinity are not JSON")
 	case c == 'N' && p.lit("NaN"):
-		return invalid(p.i-3, "NaN is not allowed (Python would write NaN, which is not JSON)"), nil
+		return invalid(p.i-3, "nonfinite", "NaN", "NaN is not allowed (Python would write NaN, which is not JSON)"), nil
 	case c == 'I' && p.lit("Infinity"):
-		return invalid(p.i-8, "Infinity is not allowed (it is not JSON)"), nil
+		return invalid(p.i-8, "nonfinite", "Infinity", "Infinity is not allowed (it is not JSON)"), nil
 	case c == '-' && p.lit("-Infinity"):
-		return invalid(p.i-9, "-Infinity is not allowed (it is not JSON)"), nil
+		return invalid(p.i-9, "nonfinite", "-Infinity", "-Infinity is not allowed (it is not JSON)"), nil
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	}
-	return value{}, p.fail("unexpected character " + quoteCharAt(p.s, p.i) + ": expected a value")
+	q := quoteCharAt(p.s, p.i)
+	return value{}, p.fail("char", q, "unexpected character "+q+": expected a value")
 }
 
 // quoteCharAt quotes the character that starts at s[i] as Go's %q quotes a
@@ -301,7 +316,7 @@ func quoteCharAt(s []byte, i int) string {
 
 func (p *parser) object(depth int) (value, error) {
 	if depth > MaxDepth {
-		return value{}, p.fail("nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
+		return value{}, p.fail("depth", strconv.Itoa(MaxDepth), "nested deeper than "+strconv.Itoa(MaxDepth)+" levels")
 	}
 	p.i++ // {
 	v := value{kind: kObject}
@@ -313,7 +328,7 @@ func (p *parser) object(depth int) (value, error) {
 	for {
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return value{}, p.fail("expected a string key in double quotes")
+			return value{}, p.fail("key", "", "expected a string key in double quotes")
 		}
 		k, err := p.str()
 		if err != nil {
@@ -321,7 +336,7 @@ func (p *parser) object(depth int) (value, error) {
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return value{}, p.fail("expected ':' after an object key")
+			return value{}, p.fail("colon", "", "expected ':' after an object key")
 		}
 		p.i++
 		p.space()
@@ -332,7 +347,7 @@ func (p *parser) object(depth int) (value, error) {
 		v.obj = append(v.obj, member{k, val})
 		p.space()
 		if p.i >= len(p.s) {
-			return value{}, p.fail("unexpected end of input inside an object")
+			return value{}, p.fail("eof_object", "", "unexpected end of input inside an object")
 		}
 		switch p.s[p.i] {
 		case ',':
@@ -342,12 +357,14 @@ func (p *parser) object(depth int) (value, error) {
 			v.obj = sortDedup(v.obj)
 			return v, nil
 		default:
-			return value{}, p.fail("expected ',' or '}' in an object")
+			return value{}, p.fail("object_sep", "", "expected ',' or '}' in an object")
 		}
 	}
 }
 
-func invalid(at int, msg string) value { return value{kind: kInvalid, err: &Error{at, msg}} }
+func invalid(at int, code, arg, msg string) value {
+	return value{kind: kInvalid, err: &Error{Offset: at, Msg: msg, Code: code, Arg: arg}}
+}
 
 // firstInvalid returns the error of the first kInvalid value left in v,
 // in input order.
@@ -390,7 +407,7 @@ func sortDedup(ms []member) []member {
 
 func (p *parser) array(depth int) (value, error) {
 	if depth > MaxDepth {
-		return value{}, p.fail("nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
+		return value{}, p.fail("depth", strconv.Itoa(MaxDepth), "nested deeper than "+strconv.Itoa(MaxDepth)+" levels")
 	}
 	p.i++ // [
 	v := value{kind: kArray}
@@ -408,7 +425,7 @@ func (p *parser) array(depth int) (value, error) {
 		v.arr = append(v.arr, el)
 		p.space()
 		if p.i >= len(p.s) {
-			return value{}, p.fail("unexpected end of input inside an array")
+			return value{}, p.fail("eof_array", "", "unexpected end of input inside an array")
 		}
 		switch p.s[p.i] {
 		case ',':
@@ -417,7 +434,7 @@ func (p *parser) array(depth int) (value, error) {
 			p.i++
 			return v, nil
 		default:
-			return value{}, p.fail("expected ',' or ']' in an array")
+			return value{}, p.fail("array_sep", "", "expected ',' or ']' in an array")
 		}
 	}
 }
@@ -451,7 +468,7 @@ func (p *parser) str() ([]rune, error) {
 	var out []rune
 	for {
 		if p.i >= len(p.s) {
-			return nil, p.fail("unterminated string")
+			return nil, p.fail("eof_string", "", "unterminated string")
 		}
 		c := p.s[p.i]
 		switch {
@@ -459,10 +476,11 @@ func (p *parser) str() ([]rune, error) {
 			p.i++
 			return out, nil
 		case c < 0x20:
-			return nil, p.fail("control character U+00" + string(upperHex[c>>4]) + string(upperHex[c&0xF]) + " inside a string must be escaped")
+			u := "U+00" + string(upperHex[c>>4]) + string(upperHex[c&0xF])
+			return nil, p.fail("control", u, "control character "+u+" inside a string must be escaped")
 		case c == '\\':
 			if p.i+1 >= len(p.s) {
-				return nil, p.fail("unterminated escape")
+				return nil, p.fail("eof_escape", "", "unterminated escape")
 			}
 			e := p.s[p.i+1]
 			simple := map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
@@ -474,13 +492,13 @@ func (p *parser) str() ([]rune, error) {
 			if e != 'u' {
 				r, size := utf8.DecodeRune(p.s[p.i+1:])
 				if r == utf8.RuneError && size <= 1 {
-					return nil, p.fail("invalid escape \\" + string(rune(e)))
+					return nil, p.fail("escape", "\\"+string(rune(e)), "invalid escape \\"+string(rune(e)))
 				}
-				return nil, p.fail("invalid escape \\" + string(r))
+				return nil, p.fail("escape", "\\"+string(r), "invalid escape \\"+string(r))
 			}
 			r, ok := hex4(p.s[p.i+2:])
 			if !ok {
-				return nil, p.fail("invalid \\u escape: four hex digits expected")
+				return nil, p.fail("u_escape", "", "invalid \\u escape: four hex digits expected")
 			}
 			p.i += 6
 			if r >= 0xD800 && r <= 0xDBFF && p.i+1 < len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
@@ -516,7 +534,7 @@ func (p *parser) number() (value, error) {
 		p.i++
 	}
 	if p.i >= len(p.s) || !isDigit(p.s[p.i]) {
-		return value{}, p.fail("expected a digit")
+		return value{}, p.fail("digit", "", "expected a digit")
 	}
 	if p.s[p.i] == '0' {
 		p.i++
@@ -553,7 +571,8 @@ func (p *parser) number() (value, error) {
 	if !isFloat {
 		digits := strings.TrimPrefix(lit, "-")
 		if len(digits) > MaxIntDigits {
-			return value{}, &Error{start, "integer of " + strconv.Itoa(len(digits)) + " digits: Python refuses more than " + strconv.Itoa(MaxIntDigits)}
+			return value{}, &Error{Offset: start, Code: "int_digits", Arg: strconv.Itoa(len(digits)),
+				Msg: "integer of " + strconv.Itoa(len(digits)) + " digits: Python refuses more than " + strconv.Itoa(MaxIntDigits)}
 		}
 		if digits == "0" {
 			lit = "0" // -0 is the int 0
@@ -565,7 +584,7 @@ func (p *parser) number() (value, error) {
 		if len(lit) > 40 {
 			lit = lit[:40] + "…"
 		}
-		return invalid(start, "number "+lit+" is too large for a float (Python would read it as Infinity, which is not JSON)"), nil
+		return invalid(start, "float_range", lit, "number "+lit+" is too large for a float (Python would read it as Infinity, which is not JSON)"), nil
 	}
 	return value{kind: kNumber, text: FloatRepr(f)}, nil
 }

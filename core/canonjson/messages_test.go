@@ -1,6 +1,7 @@
 package canonjson
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -98,4 +99,43 @@ func errString(err error) string {
 		return "<nil>"
 	}
 	return err.Error()
+}
+
+// TestCodes checks the code and the argument of every kind of refusal:
+// they are what a translated message is built from.
+func TestCodes(t *testing.T) {
+	for _, c := range []struct{ in, code, arg string }{
+		{"[\xff]", "utf8", ""},
+		{"1 2", "extra", ""},
+		{"[1,", "eof_value", ""},
+		{"[NaN]", "nonfinite", "NaN"},
+		{"Infinity", "nonfinite", "Infinity"},
+		{"[-Infinity]", "nonfinite", "-Infinity"},
+		{"[你]", "char", "'你'"},
+		{strings.Repeat("[", MaxDepth+1), "depth", "500"},
+		{"{1:2}", "key", ""},
+		{`{"a" 1}`, "colon", ""},
+		{`{"a":1`, "eof_object", ""},
+		{`{"a":1 "b"}`, "object_sep", ""},
+		{"[1", "eof_array", ""},
+		{"[1 2]", "array_sep", ""},
+		{`"ab`, "eof_string", ""},
+		{"\"\x01\"", "control", "U+0001"},
+		{`"\`, "eof_escape", ""},
+		{`"\é"`, "escape", `\é`},
+		{`"\u12"`, "u_escape", ""},
+		{"-x", "digit", ""},
+		{strings.Repeat("7", MaxIntDigits+1), "int_digits", "4301"},
+		{"1E400", "float_range", "1E400"},
+	} {
+		_, err := Canonical([]byte(c.in))
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%.20q: %v, want an *Error", c.in, err)
+			continue
+		}
+		if e.Code != c.code || e.Arg != c.arg {
+			t.Errorf("%.20q: code %q arg %q, want %q %q (%v)", c.in, e.Code, e.Arg, c.code, c.arg, err)
+		}
+	}
 }

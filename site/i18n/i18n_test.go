@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -206,5 +207,66 @@ func TestLoadErrors(t *testing.T) {
 	loc, err := Load(dir, "it")
 	if err != nil || loc.Lang != "it" || loc.T("widget.reset") != "Ricomincia" {
 		t.Errorf("Load = %+v, %v", loc, err)
+	}
+}
+
+// TestJSONDetails: a payload the idempotency-key calculator refuses, for
+// each problem core/canonjson names (found while parsing the parameter,
+// or only by the canonical form), reads in the page's language, with the
+// character, count or number it names and the byte offset; every entry of
+// [detail.json] is reached.
+func TestJSONDetails(t *testing.T) {
+	all := loadAll(t)
+	reg := calc.New()
+	c, _ := reg.Lookup("idempotency-key")
+	cases := []struct{ payload, code, has string }{
+		{"[1] 2", "extra", "4"},
+		{"[1,", "eof_value", "3"},
+		{"[NaN]", "nonfinite", "NaN"},
+		{"[-Infinity]", "nonfinite", "-Infinity"},
+		{"[你]", "char", "'你'"},
+		{strings.Repeat("[", 501), "depth", "500"},
+		{"{1:2}", "key", "1"},
+		{`{"a" 1}`, "colon", "5"},
+		{`{"a":1`, "eof_object", "6"},
+		{`{"a":1 "b"}`, "object_sep", "7"},
+		{"[1", "eof_array", "2"},
+		{"[1 2]", "array_sep", "3"},
+		{`"ab`, "eof_string", "3"},
+		{"\"\x01\"", "control", "U+0001"},
+		{`"\`, "eof_escape", "1"},
+		{`"\é"`, "escape", `\é`},
+		{`"\u12"`, "u_escape", "1"},
+		{"-x", "digit", "1"},
+		{strings.Repeat("7", 4301), "int_digits", "0"},
+		{"[1E400]", "float_range", "1E400"},
+	}
+	reached := map[string]bool{}
+	for _, tc := range cases {
+		_, err := c.Compute(map[string][]string{"payload": {tc.payload}})
+		var e *calc.Error
+		if !errors.As(err, &e) || e.Code != calc.CodeJSON {
+			t.Errorf("payload %.20q: %v, want a %s refusal", tc.payload, err, calc.CodeJSON)
+			continue
+		}
+		if got := e.Vars["detail_key"]; got != "detail.json."+tc.code {
+			t.Errorf("payload %.20q: detail_key %q, want detail.json.%s (%v)", tc.payload, got, tc.code, err)
+			continue
+		}
+		reached[tc.code] = true
+		for _, lang := range Langs {
+			msg := all[lang].Error(e, c)
+			if !strings.Contains(msg, tc.has) || strings.ContainsAny(msg, "{}") && tc.code != "object_sep" ||
+				strings.Contains(msg, "expected") || strings.Contains(msg, "unexpected") {
+				t.Errorf("%s, payload %.20q: %q (want %q in it, no English, no placeholder)", lang, tc.payload, msg, tc.has)
+			}
+		}
+	}
+	for _, lang := range Langs {
+		for k := range all[lang].Subset("detail.json.").Strings {
+			if code := strings.TrimPrefix(k, "detail.json."); !reached[code] && code != "utf8" {
+				t.Errorf("content/%s/strings.toml has %s, which no case reaches", lang, k)
+			}
+		}
 	}
 }

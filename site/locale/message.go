@@ -1,6 +1,7 @@
 package locale
 
 import (
+	"math"
 	"strconv"
 
 	"retrylab/calc"
@@ -68,7 +69,9 @@ func (l Locale) errorVars(e *calc.Error, c *calc.Calculator) map[string]string {
 						v = l.TOr(c.LabelKey(k)+".choice."+v, v)
 					}
 				}
-				if f, err := strconv.ParseFloat(v, 64); err == nil && k != "value" {
+				// numbers read in the page's language; "NaN" and
+				// "Infinity" (a JSON refusal names them) stay as written
+				if f, err := strconv.ParseFloat(v, 64); err == nil && k != "value" && !math.IsNaN(f) && !math.IsInf(f, 0) {
 					v = l.Number(f)
 				}
 				dkv = append(dkv, k, v)
