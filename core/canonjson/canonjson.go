@@ -309,7 +309,7 @@ func (p *parser) value(depth int) (value, error) {
 func quoteCharAt(s []byte, i int) string {
 	r, size := utf8.DecodeRune(s[i:])
 	if r == utf8.RuneError && size <= 1 {
-		return "'\\x" + string(lowerHex[s[i]>>4]) + string(lowerHex[s[i]&0xF]) + "'"
+		return "'\\x" + string(hexDigits[s[i]>>4]) + string(hexDigits[s[i]&0xF]) + "'"
 	}
 	return strconv.QuoteRune(r)
 }
@@ -646,10 +646,6 @@ const hexDigits = "0123456789abcdef"
 
 // upperHex spells a control character as U+001F in messages (fmt's %U).
 const upperHex = "0123456789ABCDEF"
-
-// lowerHex spells a byte that starts no UTF-8 sequence as '\xc3' (fmt's
-// %q of a string holding it).
-const lowerHex = "0123456789abcdef"
 
 // hexString returns b in lower-case hexadecimal, two digits a byte, as
 // encoding/hex's EncodeToString does (its test's reference); encoding/hex
