@@ -11,7 +11,13 @@ if [ -d wasm/playground ]; then
   while IFS= read -r line; do
     case $line in '' | '#'*) ;; *) flags+=("$line") ;; esac
   done < wasm/playground/buildflags
-  GOOS=js GOARCH=wasm "$GO" build "${flags[@]}" -o build/playground.wasm ./wasm/playground
+  # one module per calculator set of site/widget (Sets): wasm/playground/NAME
+  # becomes build/playground-NAME.wasm; each page loads the one it needs
+  rm -f build/playground*.wasm
+  for main in wasm/playground/*/main.go; do
+    name=$(basename "$(dirname "$main")")
+    GOOS=js GOARCH=wasm "$GO" build "${flags[@]}" -o "build/playground-$name.wasm" "./wasm/playground/$name"
+  done
   cp "$("$GO" env GOROOT)/lib/wasm/wasm_exec.js" build/wasm_exec.js
 fi
-"$GO" run ./site/cmd/retrylab build -content content -out dist "$@"
+"$GO" run ./site/cmd/retrylab build -content content -out dist -wasm build "$@"

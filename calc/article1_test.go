@@ -349,6 +349,17 @@ func ExampleRegistry_Compute() {
 	// Output: 300 200 [0 0 100]
 }
 
+func ExampleRetries() {
+	fmt.Println(Retries().Names())
+	fmt.Println(RateLimits().Names())
+	_, err := Retries().Compute("limits", nil)
+	fmt.Println(err)
+	// Output:
+	// attempts, amplification, budget, jitter, deadline, peak
+	// limits, capacity, concurrency, backoff, idempotency-key, dispatch
+	// unknown calculator "limits"; the calculators are attempts, amplification, budget, jitter, deadline, peak
+}
+
 func ExampleCalculator_Compute() {
 	c, _ := New().Lookup("jitter")
 	res, _ := c.Compute(url.Values{"clients": {"100"}, "strategy": {"full"}})
@@ -375,6 +386,30 @@ func TestPeakExactForN2000K100(t *testing.T) {
 		r := res.(PeakResult)
 		if r.ExactAnyBin == nil || *r.ExactAnyBin > r.UnionBound || r.MaxAtLeast == nil {
 			t.Fatalf("t=%d: %+v", tt, r)
+		}
+	}
+}
+
+// TestArticleRegistries checks that Retries and RateLimits split New: each
+// lists, in New's order, exactly the calculators of its article.
+func TestArticleRegistries(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		reg     *Registry
+		article int
+	}{{"Retries", Retries(), 1}, {"RateLimits", RateLimits(), 2}} {
+		var want []string
+		for _, c := range New().List() {
+			if c.Article == tc.article {
+				want = append(want, c.Name)
+			}
+		}
+		var got []string
+		for _, c := range tc.reg.List() {
+			got = append(got, c.Name)
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") || len(got) == 0 {
+			t.Errorf("%s() lists %v, want the calculators of article %d: %v", tc.name, got, tc.article, want)
 		}
 	}
 }

@@ -18,6 +18,18 @@ func New() *Registry {
 	return &Registry{list: list}
 }
 
+// Retries returns the registry of the calculators of the article on
+// retries (attempts, amplification, budget, jitter, deadline, peak), in
+// the order New lists them. A program that builds only this registry
+// links none of the other calculators' code: the playground's module for
+// the pages of that article is smaller (wasm/playground/retries).
+func Retries() *Registry { return &Registry{list: article1()} }
+
+// RateLimits returns the registry of the calculators of the article on
+// rate limits (limits, capacity, concurrency, backoff, idempotency-key,
+// dispatch), in the order New lists them; see Retries.
+func RateLimits() *Registry { return &Registry{list: article2()} }
+
 // List returns the calculators in order. The caller must not modify them.
 func (r *Registry) List() []*Calculator { return r.list }
 

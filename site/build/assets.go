@@ -59,8 +59,8 @@ func (b *builder) assets() error {
 		}
 		add(name, data)
 	}
-	if b.cfg.Wasm != nil && b.cfg.WasmExec != nil {
-		add("playground.wasm", b.cfg.Wasm)
+	if len(b.cfg.Wasm) > 0 && b.cfg.WasmExec != nil {
+		// the modules are added as pages ask for them (module)
 		add("wasm_exec.js", b.cfg.WasmExec)
 		worker, err := read("playground-worker.js")
 		if err != nil {

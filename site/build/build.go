@@ -41,9 +41,15 @@ type Config struct {
 	// With an absolute URL the canonical, hreflang, Open Graph and sitemap
 	// URLs are absolute; otherwise they are paths.
 	BaseURL string
-	// Wasm and WasmExec are the playground module and Go's wasm_exec.js;
-	// nil leaves the pages static.
-	Wasm, WasmExec []byte
+	// Wasm holds the playground's WebAssembly modules by the name of their
+	// calculator set (site/widget.Sets: "retries", "rate-limits", "all";
+	// wasm/playground/NAME). A page with widgets loads the module of the
+	// first set that holds all its calculators and was given (widget.For);
+	// only the modules some page loads are written. WasmExec is Go's
+	// wasm_exec.js. An empty Wasm or a nil WasmExec leaves the pages
+	// static.
+	Wasm     map[string][]byte
+	WasmExec []byte
 	// Registry is the calculator registry (nil: calc.New()).
 	Registry *calc.Registry
 	// CacheDir, when set, keeps the compressed forms of large assets (the

@@ -40,7 +40,8 @@ func tree(t testing.TB, file string) Config {
 
 func TestBuildTree(t *testing.T) {
 	cfg := tree(t, "testdata/site.txtar")
-	cfg.Wasm, cfg.WasmExec = []byte("\x00asm fake module"), []byte("// wasm_exec")
+	cfg.Wasm = map[string][]byte{"retries": []byte("\x00asm retries"), "rate-limits": []byte("\x00asm rate-limits"), "all": []byte("\x00asm all")}
+	cfg.WasmExec = []byte("// wasm_exec")
 	s, err := Build(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -99,8 +100,11 @@ func TestBuildTree(t *testing.T) {
 		if m, _ := path.Match("assets/style.*.css", name); m {
 			css = name
 		}
-		if m, _ := path.Match("assets/playground.*.wasm", name); m {
+		if m, _ := path.Match("assets/playground-retries.*.wasm", name); m {
 			wasm = name
+		}
+		if m, _ := path.Match("assets/playground-all.*.wasm", name); m {
+			t.Errorf("%s: no page needs the module of every calculator", name)
 		}
 	}
 	if css == "" || wasm == "" {
@@ -109,8 +113,12 @@ func TestBuildTree(t *testing.T) {
 	if css != "assets/"+HashedName("style.css", s.Files[css]) {
 		t.Errorf("%s: the name does not hash the content", css)
 	}
-	if !strings.Contains(page, `href="/`+css+`"`) || !strings.Contains(page, `"wasm":"/`+wasm+`"`) {
+	if !strings.Contains(page, `href="/`+css+`"`) || !strings.Contains(page, `"wasm":"/`+wasm+`"`) || !strings.Contains(page, `data-wasm="/`+wasm+`"`) {
 		t.Error("the page does not reference the hashed assets")
+	}
+	// An embed of a rate-limits calculator loads that article's module.
+	if embed := string(s.Files["es/embed/dispatch/index.html"]); !regexp.MustCompile(`data-wasm="/assets/playground-rate-limits\.[0-9a-f]{12}\.wasm"`).MatchString(embed) {
+		t.Error("the embed of dispatch does not load the rate-limits module")
 	}
 	for _, f := range []string{css + ".gz", css + ".br", "it/demo/index.html.br", "sitemap.xml.gz"} {
 		if _, ok := s.Files[f]; !ok {
@@ -348,5 +356,55 @@ func TestPageLocale(t *testing.T) {
 	}
 	if !strings.Contains(string(s.Files["it/demo/index.html"]), `"site.skip":"Vai al contenuto"`) {
 		t.Error("the demo page lacks its strings")
+	}
+}
+
+// TestModuleChoice checks which playground module a page gets: its
+// article's, else the module of every calculator, else a build error
+// naming the page and the module it needs; no module, static pages.
+func TestModuleChoice(t *testing.T) {
+	fake := func(names ...string) map[string][]byte {
+		m := map[string][]byte{}
+		for _, n := range names {
+			m[n] = []byte("\x00asm " + n)
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name    string
+		modules map[string][]byte
+		want    string // the module of it/demo ("" none), or the error's text
+		wantErr bool
+	}{
+		{"article", fake("retries", "rate-limits", "all"), "playground-retries", false},
+		{"fallback", fake("rate-limits", "all"), "playground-all", false},
+		{"missing", fake("rate-limits"), "content/it/demo.md: the widgets (attempts) need the playground module retries (wasm/playground/retries), which the build was not given", true},
+		{"static", nil, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tree(t, "testdata/site.txtar")
+			cfg.Wasm, cfg.WasmExec = tc.modules, []byte("// wasm_exec")
+			s, err := Build(cfg)
+			if tc.wantErr {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %v, want %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(s.Files["it/demo/index.html"])
+			got := regexp.MustCompile(`data-wasm="/assets/(playground-[a-z-]+)\.`).FindStringSubmatch(page)
+			switch {
+			case tc.want == "" && got != nil:
+				t.Errorf("a static build loads %s", got[1])
+			case tc.want != "" && (got == nil || got[1] != tc.want):
+				t.Errorf("it/demo loads %v, want %s", got, tc.want)
+			}
+			if tc.want == "" && strings.Contains(page, "preload") && strings.Contains(page, "application/wasm") {
+				t.Error("a static page preloads a module")
+			}
+		})
 	}
 }

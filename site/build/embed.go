@@ -52,14 +52,18 @@ func (b *builder) embeds() error {
 			if err != nil {
 				return fmt.Errorf("build: embed of %s (%s): %v", c.Name, lang, err)
 			}
-			data, err := json.Marshal(pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"], Worker: b.asset["playground-worker.js"],
+			wasm, err := b.module([]string{c.Name})
+			if err != nil {
+				return fmt.Errorf("build: embed of %s (%s): %v", c.Name, lang, err)
+			}
+			data, err := json.Marshal(pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: wasm, WasmExec: b.asset["wasm_exec.js"], Worker: b.asset["playground-worker.js"],
 				Locale:  b.calcLocale(loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."), c.Name),
 				Widgets: []widgetData{{ID: c.Name, Calc: c.Name, Defaults: "", Views: strings.Join(widget.DefaultViews(c), ",")}}})
 			if err != nil {
 				return err
 			}
 			p := embed.Page{Lang: lang, Title: loc.Tf("embed.page_title", "{title}", "title", widget.Title(c, loc)), CSP: CSP,
-				Widget: template.HTML(html), Data: template.JS(data), Asset: b.asset, Chart: chart, Strings: loc, XDefault: b.base.abs("")}
+				Widget: template.HTML(html), Data: template.JS(data), Asset: b.asset, Wasm: wasm, Chart: chart, Strings: loc, XDefault: b.base.abs("")}
 			for _, l := range b.langs {
 				where := pagePath(l, "embed/"+c.Name)
 				p.Langs = append(p.Langs, embed.Alt{Lang: l, Href: b.base.href(where), Abs: b.base.abs(where), Name: b.locales[l].T("site.lang_name"), Current: l == lang})

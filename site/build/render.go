@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,6 +39,51 @@ type builder struct {
 	slugs   []string
 	pages   map[string]map[string]*markdown.Page
 	asset   map[string]string // asset name → hashed href
+}
+
+// module returns the href of the playground module for a page whose live
+// widgets draw calculators calcs, adding it to the site at its first use:
+// the module of the first set of widget.Sets that holds them all and that
+// the build was given. "" without widgets or without modules (static
+// pages); an error when no module given holds them.
+func (b *builder) module(calcs []string) (string, error) {
+	if len(calcs) == 0 || len(b.cfg.Wasm) == 0 || b.cfg.WasmExec == nil {
+		return "", nil
+	}
+	var uniq []string
+	for _, c := range calcs {
+		if !slices.Contains(uniq, c) {
+			uniq = append(uniq, c)
+		}
+	}
+	calcs = uniq
+	var need []string
+	for _, s := range widget.Sets() {
+		ok := true
+		for _, c := range calcs {
+			ok = ok && s.Holds(c)
+		}
+		if !ok {
+			continue
+		}
+		data, given := b.cfg.Wasm[s.Name()]
+		if !given {
+			need = append(need, s.Name())
+			continue
+		}
+		name := "playground-" + s.Name() + ".wasm"
+		if href, ok := b.asset[name]; ok {
+			return href, nil
+		}
+		hashed := "assets/" + HashedName(name, data)
+		b.files[hashed] = data
+		b.asset[name] = b.base.href(hashed)
+		return b.asset[name], nil
+	}
+	if len(need) == 0 {
+		return "", fmt.Errorf("no calculator set of site/widget holds all of %s", strings.Join(calcs, ", "))
+	}
+	return "", fmt.Errorf("the widgets (%s) need the playground module %s (wasm/playground/%s), which the build was not given: run ./build.sh", strings.Join(calcs, ", "), need[0], need[0])
 }
 
 // converter returns the Markdown converter of one language: widgets and
@@ -114,6 +160,7 @@ type pageView struct {
 	Home                string
 	Data                template.JS
 	PreloadWasm         bool
+	Wasm                string // href of the page's playground module
 	HasWidgets          bool
 	Page                *markdown.Page
 	Body                template.HTML
@@ -202,9 +249,9 @@ func (b *builder) render() error {
 				v.OGType = "article"
 			}
 			v.OGTitle = p.Meta.Title
-			data := pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: b.asset["playground.wasm"], WasmExec: b.asset["wasm_exec.js"],
+			data := pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), WasmExec: b.asset["wasm_exec.js"],
 				Worker: b.asset["playground-worker.js"], Widgets: []widgetData{}}
-			var calcs []string
+			var calcs, live []string
 			for _, w := range p.Widgets {
 				calcs = append(calcs, w.Calc.Name)
 			}
@@ -214,8 +261,18 @@ func (b *builder) render() error {
 					continue
 				}
 				v.HasWidgets = true
+				live = append(live, w.Calc.Name)
 				data.Widgets = append(data.Widgets, widgetData{ID: w.ID, Calc: w.Calc.Name, Defaults: query.Encode(w.Args.Query()), Views: strings.Join(w.Views, ",")})
 			}
+			wasm, err := b.module(live)
+			if err != nil {
+				file := slug
+				if file == "" {
+					file = "index"
+				}
+				return fmt.Errorf("build: %s/%s/%s.md: %v", b.cfg.ContentDir, lang, file, err)
+			}
+			data.Wasm, v.Wasm = wasm, wasm
 			js, err := json.Marshal(data)
 			if err != nil {
 				return err

@@ -149,6 +149,7 @@ type Page struct {
 	Widget      template.HTML // widget.Render of the calculator at its defaults, id = the calculator's name
 	Data        template.JS   // the page data of docs/dom.md (retrylab-data)
 	Asset       map[string]string
+	Wasm        string // href of the playground module that holds the calculator ("": static)
 	Article     string // href of the article that holds the widget ("" when none)
 	ArticleName string
 	Chart       string // href of the static chart ("" when none)
@@ -191,10 +192,10 @@ var pageTmpl = template.Must(template.New("embed").Parse(`<!DOCTYPE html>
 <link rel="stylesheet" href="{{index .Asset "style.css"}}">
 <link rel="stylesheet" href="{{index .Asset "embed.css"}}">
 <script src="{{index .Asset "embed-frame.js"}}" defer></script>
-{{- if index .Asset "playground.wasm"}}
-<link rel="preload" href="{{index .Asset "playground.wasm"}}" as="fetch" type="application/wasm" crossorigin>
+{{- if .Wasm}}
+<link rel="preload" href="{{.Wasm}}" as="fetch" type="application/wasm" crossorigin>
 <link rel="preload" href="{{index .Asset "wasm_exec.js"}}" as="script">
-<script src="{{index .Asset "app.js"}}" async data-wasm="{{index .Asset "playground.wasm"}}" data-wasm-exec="{{index .Asset "wasm_exec.js"}}" data-worker="{{index .Asset "playground-worker.js"}}"></script>
+<script src="{{index .Asset "app.js"}}" async data-wasm="{{.Wasm}}" data-wasm-exec="{{index .Asset "wasm_exec.js"}}" data-worker="{{index .Asset "playground-worker.js"}}"></script>
 {{- else}}
 <script src="{{index .Asset "app.js"}}" defer></script>
 {{- end}}

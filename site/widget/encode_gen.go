@@ -46,6 +46,56 @@ func encodeResult(b []byte, res any) (_ []byte, ok bool, err error) {
 	return e.b, true, e.err
 }
 
+// encodeRetries appends to b the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type a calculator of calc.Retries returns;
+// ok is false for any other type. On an error b holds what was written
+// before the value that failed.
+func encodeRetries(b []byte, res any) (_ []byte, ok bool, err error) {
+	e := &jsonEnc{b: b}
+	switch v := res.(type) {
+	case calc.AttemptsResult:
+		appendJSONCalcAttemptsResult(e, &v)
+	case calc.AmplificationResult:
+		appendJSONCalcAmplificationResult(e, &v)
+	case calc.BudgetResult:
+		appendJSONCalcBudgetResult(e, &v)
+	case calc.JitterResult:
+		appendJSONCalcJitterResult(e, &v)
+	case calc.DeadlineResult:
+		appendJSONCalcDeadlineResult(e, &v)
+	case calc.PeakResult:
+		appendJSONCalcPeakResult(e, &v)
+	default:
+		return b, false, nil
+	}
+	return e.b, true, e.err
+}
+
+// encodeRateLimits appends to b the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type a calculator of calc.RateLimits returns;
+// ok is false for any other type. On an error b holds what was written
+// before the value that failed.
+func encodeRateLimits(b []byte, res any) (_ []byte, ok bool, err error) {
+	e := &jsonEnc{b: b}
+	switch v := res.(type) {
+	case calc.LimitsResult:
+		appendJSONCalcLimitsResult(e, &v)
+	case calc.CapacityResult:
+		appendJSONCalcCapacityResult(e, &v)
+	case calc.ConcurrencyResult:
+		appendJSONCalcConcurrencyResult(e, &v)
+	case calc.BackoffResult:
+		appendJSONCalcBackoffResult(e, &v)
+	case calc.IdempotencyResult:
+		appendJSONCalcIdempotencyResult(e, &v)
+	case calc.DispatchResult:
+		appendJSONCalcDispatchResult(e, &v)
+	default:
+		return b, false, nil
+	}
+	return e.b, true, e.err
+}
+
 // appendJSONCalcAttemptsResult writes the JSON encoding of a calc.AttemptsResult.
 func appendJSONCalcAttemptsResult(e *jsonEnc, v *calc.AttemptsResult) {
 	e.lit("{\"q\":")

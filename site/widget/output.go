@@ -24,43 +24,64 @@ type outCtx struct {
 	a   calc.Args
 	r   *result
 	loc locale.Locale
+	enc encoder // the encoders of the set drawing (decodeWith)
 }
 
-// views lists the specialised views of each calculator, in the order a
-// widget shows them; those not marked extra are its default set. Every
-// calculator also has "table" and "bars" (the generic chart of its
-// numeric lists).
-var views = map[string][]struct {
+// viewDef is one specialised view of a calculator.
+type viewDef struct {
 	name  string
 	fn    view
 	extra bool // offered, but not in the default set
-}{
-	"attempts":      {{"curve", attemptsCurve, false}},
-	"amplification": {{"tree", amplificationTree, false}},
-	"budget":        {{"histogram", budgetHistogram, false}, {"tokens", budgetTokens, false}},
-	"jitter":        {{"histogram", jitterHistogram, false}},
-	"deadline":      {{"timeline", deadlineTimeline, false}},
-	"peak":          {{"distribution", peakDistribution, false}, {"bin", peakBin, true}},
-	"limits":        {{"utilization", limitsUtilization, false}},
-	"backoff":       {{"arrivals", backoffArrivals, false}},
-	"dispatch":      {{"queue", dispatchQueue, false}},
+}
+
+// viewTable lists the specialised views of each calculator, in the order
+// a widget shows them; those not marked extra are its default set. Every
+// calculator also has "table" and "bars" (the generic chart of its
+// numeric lists). The tables are built by functions, never held in a
+// package variable: a module that never asks for a table links none of
+// its views (Set).
+type viewTable map[string][]viewDef
+
+// allViews is the table of every calculator (New's registry).
+func allViews() viewTable {
+	t := retriesViews()
+	for name, vs := range rateLimitsViews() {
+		t[name] = vs
+	}
+	return t
 }
 
 // Views returns every view name calculator c offers.
-func Views(c *calc.Calculator) []string {
+func Views(c *calc.Calculator) []string { return allViews().names(c) }
+
+// DefaultViews returns the views a widget of c shows when the page names
+// none: its table and its specialised charts, or the table and the
+// generic chart of its numeric lists.
+func DefaultViews(c *calc.Calculator) []string { return allViews().defaults(c) }
+
+// CheckViews reports a view name that c does not offer.
+func CheckViews(c *calc.Calculator, names []string) error { return allViews().check(c, names) }
+
+// RenderOutput writes the output of a widget: for each view in order, the
+// results table or a chart, computed from result (what c.Run(a)
+// returned). Every shown field sits in an element with data-out="FIELD"
+// and data-value holding its JSON (docs/dom.md). An unknown view name is
+// skipped; a view that cannot be drawn from this result says so in a note.
+func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
+	return allViews().render(encodeResult, c, a, res, viewNames, loc)
+}
+
+func (t viewTable) names(c *calc.Calculator) []string {
 	names := []string{"table"}
-	for _, v := range views[c.Name] {
+	for _, v := range t[c.Name] {
 		names = append(names, v.name)
 	}
 	return append(names, "bars")
 }
 
-// DefaultViews returns the views a widget of c shows when the page names
-// none: its table and its specialised charts, or the table and the
-// generic chart of its numeric lists.
-func DefaultViews(c *calc.Calculator) []string {
+func (t viewTable) defaults(c *calc.Calculator) []string {
 	names := []string{"table"}
-	if vs := views[c.Name]; len(vs) > 0 {
+	if vs := t[c.Name]; len(vs) > 0 {
 		for _, v := range vs {
 			if !v.extra {
 				names = append(names, v.name)
@@ -71,9 +92,8 @@ func DefaultViews(c *calc.Calculator) []string {
 	return append(names, "bars")
 }
 
-// CheckViews reports a view name that c does not offer.
-func CheckViews(c *calc.Calculator, names []string) error {
-	all := Views(c)
+func (t viewTable) check(c *calc.Calculator, names []string) error {
+	all := t.names(c)
 	for _, n := range names {
 		ok := false
 		for _, a := range all {
@@ -86,22 +106,17 @@ func CheckViews(c *calc.Calculator, names []string) error {
 	return nil
 }
 
-// RenderOutput writes the output of a widget: for each view in order, the
-// results table or a chart, computed from result (what c.Run(a)
-// returned). Every shown field sits in an element with data-out="FIELD"
-// and data-value holding its JSON (docs/dom.md). An unknown view name is
-// skipped; a view that cannot be drawn from this result says so in a note.
-func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
-	r, err := decode(res)
+func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
+	r, err := decodeWith(enc, res)
 	if err != nil {
 		return "", err
 	}
 	if len(viewNames) == 0 {
-		viewNames = DefaultViews(c)
+		viewNames = t.defaults(c)
 	}
 	var b strings.Builder
 	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
-	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc}
+	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc}
 	for _, name := range viewNames {
 		var fn view
 		switch name {
@@ -110,7 +125,7 @@ func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, 
 		case "bars":
 			fn = genericBars
 		default:
-			for _, v := range views[c.Name] {
+			for _, v := range t[c.Name] {
 				if v.name == name {
 					fn = v.fn
 				}

@@ -50,11 +50,19 @@ type jsonMarshaler interface {
 // to the wasm module) and splits the object into its fields. A
 // json.RawMessage (as the build passes) is taken through its MarshalJSON,
 // which returns its bytes, and checked.
-func decode(r any) (*result, error) {
+func decode(r any) (*result, error) { return decodeWith(encodeResult, r) }
+
+// encoder is encodeResult or another of the dispatchers encgen writes
+// (encodeRetries, encodeRateLimits: a Set's).
+type encoder func(b []byte, res any) (_ []byte, ok bool, err error)
+
+// decodeWith is decode with the encoders of enc only: a result of another
+// type must come as a json.Marshaler.
+func decodeWith(enc encoder, r any) (*result, error) {
 	if d, ok := r.(Decoded); ok && d.r != nil {
 		return d.r, nil
 	}
-	b, known, err := encodeResult(make([]byte, 0, 512), r) // valid JSON by construction
+	b, known, err := enc(make([]byte, 0, 512), r) // valid JSON by construction
 	if err != nil {
 		return nil, errors.New("widget: result does not encode: " + err.Error())
 	}

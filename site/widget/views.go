@@ -619,7 +619,7 @@ func backoffArrivals(o *outCtx) error {
 		if err != nil {
 			return err
 		}
-		or, err := decode(other)
+		or, err := decodeWith(o.enc, other)
 		if err != nil {
 			return err
 		}

@@ -1,10 +1,11 @@
 //go:build js && wasm
 
-package main
+package playground
 
 import (
 	"retrylab/calc"
 	"retrylab/site/locale"
+	render "retrylab/site/widget"
 )
 
 // citeSpec is one citation to render: the field of the result and the
@@ -25,25 +26,25 @@ type outcome struct {
 // (worker.go) both run it. An error is a refusal of the calculator
 // (*calc.Error) or a bug of the renderer. lap(i), when not nil, marks the
 // end of step i (0: run, 1: render) for the benchmark.
-func evaluate(c *calc.Calculator, a calc.Args, views []string, cites []citeSpec, loc locale.Locale, lap func(int)) (outcome, error) {
+func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, cites []citeSpec, loc locale.Locale, lap func(int)) (outcome, error) {
 	raw, err := c.Run(a)
 	if err != nil {
 		return outcome{}, err
 	}
-	res, err := decode(raw)
+	res, err := set.Decode(raw)
 	if err != nil {
 		panic(err) // a result that does not encode is a bug of the calculator
 	}
 	if lap != nil {
 		lap(0)
 	}
-	html, err := renderOutput(c, a, res, views, loc)
+	html, err := set.RenderOutput(c, a, res, views, loc)
 	if err != nil {
 		return outcome{}, err
 	}
 	o := outcome{html: html, texts: make([]string, len(cites)), values: make([]string, len(cites)), ok: make([]bool, len(cites))}
 	for i, ci := range cites {
-		text, value, err := cite(c, res, ci.field, ci.format, loc)
+		text, value, err := set.Cite(c, res, ci.field, ci.format, loc)
 		if err != nil {
 			continue // the build checked every citation; a field missing from this result keeps its text
 		}

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package playground
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"retrylab/calc"
 	"retrylab/core/query"
 	"retrylab/site/locale"
+	render "retrylab/site/widget"
 )
 
 // Worker mode. In a dedicated Web Worker (site/assets/playground-worker.js)
@@ -26,8 +27,7 @@ import (
 func workerMode() bool { return js.Global().Get("document").IsUndefined() }
 
 // workerMain serves the page's requests until the worker is terminated.
-func workerMain() {
-	reg := calc.New()
+func workerMain(set *render.Set) {
 	var loc *locale.Locale
 	locOf := func() locale.Locale {
 		if loc == nil {
@@ -43,7 +43,7 @@ func workerMain() {
 		if len(args) == 0 {
 			return answerPanic("retrylabCompute: no request")
 		}
-		return workerCompute(reg, locOf, args[0])
+		return workerCompute(set, locOf, args[0])
 	}))
 	if ready := js.Global().Get("retrylabWorkerReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -58,7 +58,7 @@ func answerPanic(text string) js.Value {
 }
 
 // workerCompute answers one request; nothing in it can end the program.
-func workerCompute(reg *calc.Registry, locOf func() locale.Locale, req js.Value) (ans js.Value) {
+func workerCompute(set *render.Set, locOf func() locale.Locale, req js.Value) (ans js.Value) {
 	ans = js.Global().Get("Object").New()
 	perf := js.Global().Get("performance")
 	t0 := perf.Call("now").Float()
@@ -72,7 +72,7 @@ func workerCompute(reg *calc.Registry, locOf func() locale.Locale, req js.Value)
 	if req.Get("panic").Truthy() {
 		panic("retrylab: panic forced by ?debug-panic in the worker (" + name + ")")
 	}
-	c, ok := reg.Lookup(name)
+	c, ok := set.Registry().Lookup(name)
 	if !ok {
 		panic("retrylab: unknown calculator " + name)
 	}
@@ -94,7 +94,7 @@ func workerCompute(reg *calc.Registry, locOf func() locale.Locale, req js.Value)
 	a, err := c.Parse(values)
 	var o outcome
 	if err == nil {
-		o, err = evaluate(c, a, views, cites, loc, nil)
+		o, err = evaluate(set, c, a, views, cites, loc, nil)
 	}
 	if err != nil {
 		var ce *calc.Error

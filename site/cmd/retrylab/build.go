@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"retrylab/site/build"
+	"retrylab/site/widget"
 )
 
 func init() { commands["build"] = runBuild }
@@ -21,7 +22,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	content := fl.String("content", "content", "the content tree: <lang>/*.md and <lang>/strings.toml")
 	out := fl.String("out", "dist", "the output directory (replaced)")
 	base := fl.String("base-url", "/", "where the site lives: /, /sub/path/ or https://host/sub/path/")
-	wasm := fl.String("wasm", "build/playground.wasm", "the playground module; wasm_exec.js is read beside it (absent: static pages)")
+	wasm := fl.String("wasm", "build", "the directory of the playground modules, playground-NAME.wasm for each calculator set, and of wasm_exec.js (none there: static pages)")
 	repo := fl.String("repo", ".", "the repository root that include= code blocks read")
 	cache := fl.String("cache", "build/cache", "where compressed copies of large assets are kept between builds (\"\": none)")
 	if err := fl.Parse(args); err != nil {
@@ -40,20 +41,15 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		CacheDir:   *cache,
 	}
 	if *wasm != "" {
-		w, err := os.ReadFile(*wasm)
+		mods, exec, err := readModules(*wasm)
 		switch {
-		case err == nil:
-			exec, err := os.ReadFile(filepath.Join(filepath.Dir(*wasm), "wasm_exec.js"))
-			if err != nil {
-				fmt.Fprintf(stderr, "retrylab build: %s needs wasm_exec.js beside it: %v\n", *wasm, err)
-				return 1
-			}
-			cfg.Wasm, cfg.WasmExec = w, exec
-		case errors.Is(err, os.ErrNotExist):
-			fmt.Fprintf(stderr, "retrylab build: %s not found: the pages will be static\n", *wasm)
-		default:
+		case err != nil:
 			fmt.Fprintf(stderr, "retrylab build: %v\n", err)
 			return 1
+		case len(mods) == 0:
+			fmt.Fprintf(stderr, "retrylab build: no playground module (playground-NAME.wasm) in %s: the pages will be static\n", *wasm)
+		default:
+			cfg.Wasm, cfg.WasmExec = mods, exec
 		}
 	}
 	site, err := build.Build(cfg)
@@ -67,4 +63,29 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "retrylab build: %d files in %s (%s)\n", len(site.Files), *out, time.Since(start).Round(time.Millisecond))
 	return 0
+}
+
+// readModules reads the playground modules of dir, playground-NAME.wasm
+// for each set NAME of site/widget.Sets, and wasm_exec.js, which must be
+// there when a module is. No module: nil and no error.
+func readModules(dir string) (map[string][]byte, []byte, error) {
+	mods := map[string][]byte{}
+	for _, s := range widget.Sets() {
+		file := filepath.Join(dir, "playground-"+s.Name()+".wasm")
+		data, err := os.ReadFile(file)
+		switch {
+		case err == nil:
+			mods[s.Name()] = data
+		case !errors.Is(err, os.ErrNotExist):
+			return nil, nil, err
+		}
+	}
+	if len(mods) == 0 {
+		return nil, nil, nil
+	}
+	exec, err := os.ReadFile(filepath.Join(dir, "wasm_exec.js"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("the playground modules in %s need wasm_exec.js beside them: %v", dir, err)
+	}
+	return mods, exec, nil
 }

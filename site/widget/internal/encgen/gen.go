@@ -37,40 +37,54 @@ type gen struct {
 	n       int               // variables made so far, for unique names
 }
 
-// source returns the Go source of encode_gen.go for the result types
-// roots.
-func source(roots []reflect.Type, fn, prefix, what string) ([]byte, error) {
+// dispatcher is one generated function that encodes a value of any of
+// types: fn(b []byte, res any) (_ []byte, ok bool, err error). Each links
+// only the encoders of its types, so a program that calls one dispatcher
+// leaves out the others' types.
+type dispatcher struct {
+	fn    string
+	what  string // "a calculator returns": completes "when res is of a type …"
+	types []reflect.Type
+}
+
+// source returns the Go source of encode_gen.go: the encoders of the
+// types of every dispatcher, and the dispatchers.
+func source(ds []dispatcher, prefix string) ([]byte, error) {
 	g := &gen{prefix: prefix, names: map[key]string{}, byName: map[string]key{}, imports: map[string]string{}}
-	for _, t := range roots {
-		if err := checkType(t, nil); err != nil {
-			return nil, fmt.Errorf("%v: %v", t, err)
+	for _, d := range ds {
+		for _, t := range d.types {
+			if err := checkType(t, nil); err != nil {
+				return nil, fmt.Errorf("%v: %v", t, err)
+			}
 		}
 	}
 	var top bytes.Buffer
-	fmt.Fprintf(&top, `// %s appends to b the JSON encoding of res (the bytes
+	for _, d := range ds {
+		fmt.Fprintf(&top, `// %s appends to b the JSON encoding of res (the bytes
 // json.Marshal(res) returns) when res is of a type %s;
 // ok is false for any other type. On an error b holds what was written
 // before the value that failed.
 func %s(b []byte, res any) (_ []byte, ok bool, err error) {
 	e := &jsonEnc{b: b}
 	switch v := res.(type) {
-`, fn, what, fn)
-	for _, t := range roots {
-		name, err := g.funcName(t, false)
-		if err != nil {
-			return nil, err
+`, d.fn, d.what, d.fn)
+		for _, t := range d.types {
+			name, err := g.funcName(t, false)
+			if err != nil {
+				return nil, err
+			}
+			te, err := g.typeExpr(t)
+			if err != nil {
+				return nil, err
+			}
+			arg := "v"
+			if t.Kind() == reflect.Struct {
+				arg = "&v"
+			}
+			fmt.Fprintf(&top, "case %s:\n%s(e, %s)\n", te, name, arg)
 		}
-		te, err := g.typeExpr(t)
-		if err != nil {
-			return nil, err
-		}
-		arg := "v"
-		if t.Kind() == reflect.Struct {
-			arg = "&v"
-		}
-		fmt.Fprintf(&top, "case %s:\n%s(e, %s)\n", te, name, arg)
+		top.WriteString("default:\nreturn b, false, nil\n}\nreturn e.b, true, e.err\n}\n\n")
 	}
-	top.WriteString("default:\nreturn b, false, nil\n}\nreturn e.b, true, e.err\n}\n")
 
 	var funcs bytes.Buffer
 	for len(g.queue) > 0 {

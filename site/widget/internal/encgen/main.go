@@ -2,7 +2,11 @@
 // calculator returns (found by running every calculator of calc.New() at
 // its defaults), a function that appends exactly the bytes json.Marshal
 // writes for it, without reflect, so that the browser's module links
-// neither reflect nor encoding/json.
+// neither reflect nor encoding/json; and three functions that pick the
+// encoder by the value's type: encodeResult for every calculator's
+// result, encodeRetries and encodeRateLimits for those of calc.Retries and
+// calc.RateLimits, so that an article's module (site/widget.Set) links
+// the encoders of its own calculators only.
 //
 // Run it with `go generate ./site/widget` (natively). It follows
 // encoding/json's rules: struct fields by json tags (name, omitempty,
@@ -50,11 +54,22 @@ func main() {
 
 // generate returns the source of encode_gen.go.
 func generate() ([]byte, error) {
-	roots, err := resultTypes()
-	if err != nil {
-		return nil, err
+	var ds []dispatcher
+	for _, r := range []struct {
+		fn, what string
+		reg      *calc.Registry
+	}{
+		{"encodeResult", "a calculator returns", calc.New()},
+		{"encodeRetries", "a calculator of calc.Retries returns", calc.Retries()},
+		{"encodeRateLimits", "a calculator of calc.RateLimits returns", calc.RateLimits()},
+	} {
+		types, err := resultTypes(r.reg)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, dispatcher{fn: r.fn, what: r.what, types: types})
 	}
-	return source(roots, "encodeResult", "appendJSON", "a calculator returns")
+	return source(ds, "appendJSON")
 }
 
 // generateTest returns the source of encode_gen_test.go: the encoders of
@@ -64,15 +79,15 @@ func generateTest() ([]byte, error) {
 	for _, v := range enctest.Types() {
 		roots = append(roots, reflect.TypeOf(v))
 	}
-	return source(roots, "encodeTestValue", "appendTestJSON", "of package enctest")
+	return source([]dispatcher{{fn: "encodeTestValue", what: "of package enctest", types: roots}}, "appendTestJSON")
 }
 
 // resultTypes returns the dynamic type of the result of every calculator
-// at its defaults, in the registry's order, without repeats.
-func resultTypes() ([]reflect.Type, error) {
+// of reg at its defaults, in the registry's order, without repeats.
+func resultTypes(reg *calc.Registry) ([]reflect.Type, error) {
 	var roots []reflect.Type
 	seen := map[reflect.Type]bool{}
-	for _, c := range calc.New().List() {
+	for _, c := range reg.List() {
 		res, err := c.Compute(nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s at its defaults: %v", c.Name, err)

@@ -1,16 +1,18 @@
 //go:build !(js && wasm)
 
-package main
+package playground
 
 import (
 	"fmt"
 	"os"
+
+	render "retrylab/site/widget"
 )
 
-// main outside the browser says how to build the playground: its state
+// Main outside the browser says how to build the playground: its state
 // handling (state.go) is plain Go, tested natively, but the program itself
 // needs the DOM. This file keeps `go build ./...` working on any platform.
-func main() {
+func Main(*render.Set) {
 	fmt.Fprintln(os.Stderr, "playground: this program runs in the browser; build it with GOOS=js GOARCH=wasm (./build.sh does)")
 	os.Exit(2)
 }

@@ -1,38 +1,21 @@
 //go:build js && wasm
 
-// Command playground is the browser side of retrylab's widgets, compiled to
-// WebAssembly and loaded once per page by site/assets/app.js. It hydrates
-// every [data-widget] the build rendered (docs/dom.md): it reads the
-// widget's parameters from the page and the URL query, listens to its
-// controls, recomputes through the calculator registry on each animation
-// frame that follows an input, re-renders the output and the prose
-// citations with the renderer the build used (site/widget), and keeps the
-// state in the URL (?ID.NAME=VALUE) so that a link shares what the reader
-// sees. Every recompute runs under recover: a panic is reported in its
-// widget and the others keep working. It writes nothing to the console.
-//
-// Test hooks, present only when the URL asks for them:
-//   - ?debug-panic=ID: every recompute of widget ID panics (the e2e test
-//     of panic isolation); window.__retrylabPanic(id) arms it for another.
-//   - ?bench=1: window.__retrylabBench(id, query, n) recomputes widget id
-//     n times with the parameters of query and returns the durations in
-//     milliseconds (performance.now), for `make bench`. With ?bench=1, the
-//     loader also starts the module with GOGC=N from ?gogc=N (see main).
-package main
+package playground
 
 import (
 	"runtime"
 	"strconv"
 	"syscall/js"
 
-	"retrylab/calc"
 	"retrylab/core/query"
 	"retrylab/site/locale"
+	render "retrylab/site/widget"
 	"retrylab/wasm/playground/internal/dom"
 )
 
 // app is the page: its locale, its widgets and the URL state.
 type app struct {
+	set     *render.Set    // the calculators and views of this module
 	loc     *locale.Locale // read from the page at its first use (locale)
 	widgets []*widget
 	byID    map[string]*widget
@@ -69,7 +52,8 @@ func mark(name string) {
 	}
 }
 
-// main hydrates the page's widgets, or serves the worker's requests.
+// Main hydrates the page's widgets that the calculators of set draw, or,
+// in a Web Worker, serves the page's requests for them. It never returns.
 //
 // The module's GOGC is 400, set by its loader (site/assets/app.js, goEnv)
 // in the environment the runtime reads at start (wasm_exec.js's go.env),
@@ -82,15 +66,15 @@ func mark(name string) {
 // 100,400,100,400, load average 12: peak p95 28.9/17.5 ms against
 // 12.0/7.9, backoff 28.5/22.7 against 15.0/14.0, dispatch 12-13
 // collections in 100 recomputes against 2).
-func main() {
+func Main(set *render.Set) {
 	if workerMode() {
-		workerMain()
+		workerMain(set)
 		return
 	}
 	mark("main")
-	a := &app{byID: map[string]*widget{}, perf: js.Global().Get("performance")}
+	a := &app{set: set, byID: map[string]*widget{}, perf: js.Global().Get("performance")}
 	a.worker = js.Global().Get("retrylabCompute").Type() == js.TypeFunction
-	reg := calc.New()
+	reg := set.Registry()
 	q := a.query()
 	for _, root := range dom.Document().QuerySelectorAll("[data-widget]") {
 		func() {

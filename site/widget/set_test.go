@@ -1,0 +1,128 @@
+package widget
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"retrylab/calc"
+	"retrylab/site/locale"
+)
+
+// TestSets checks that the articles' sets split All: every calculator is
+// in exactly one article's set, each set's views are those of All for its
+// calculators, and a set's output is All's, byte for byte, at the
+// calculator's defaults in every view it offers.
+func TestSets(t *testing.T) {
+	all := All()
+	owner := map[string]string{}
+	for _, s := range []*Set{Retries(), RateLimits()} {
+		for _, c := range s.Registry().List() {
+			if prev, ok := owner[c.Name]; ok {
+				t.Errorf("%s is in the sets %s and %s", c.Name, prev, s.Name())
+			}
+			owner[c.Name] = s.Name()
+			if got, want := s.Views(c), all.Views(c); !slices.Equal(got, want) {
+				t.Errorf("%s: set %s offers views %v, All offers %v", c.Name, s.Name(), got, want)
+			}
+			if got, want := s.DefaultViews(c), DefaultViews(c); !slices.Equal(got, want) {
+				t.Errorf("%s: set %s defaults to %v, want %v", c.Name, s.Name(), got, want)
+			}
+			a, err := c.Parse(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := c.Run(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.RenderOutput(c, a, res, s.Views(c), locale.Locale{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := RenderOutput(c, a, res, Views(c), locale.Locale{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%s: set %s renders another output than All", c.Name, s.Name())
+			}
+			d, err := s.Decode(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			field := d.r.list[0].Name
+			gotText, gotValue, err1 := s.Cite(c, res, field, "", locale.Locale{})
+			wantText, wantValue, err2 := Cite(c, res, field, "", locale.Locale{})
+			if gotText != wantText || gotValue != wantValue || err1 != nil || err2 != nil {
+				t.Errorf("%s.%s: set %s cites %q %q (%v), All %q %q (%v)", c.Name, field, s.Name(), gotText, gotValue, err1, wantText, wantValue, err2)
+			}
+			for _, other := range []*Set{Retries(), RateLimits()} {
+				if other.Name() == s.Name() {
+					continue
+				}
+				// Another article's set links no encoder for this result.
+				if _, err := other.Decode(res); err == nil || !strings.Contains(err.Error(), "no JSON encoder") {
+					t.Errorf("%s: set %s decodes a result of set %s: %v", c.Name, other.Name(), s.Name(), err)
+				}
+			}
+		}
+		for name := range s.views {
+			if !s.Holds(name) {
+				t.Errorf("set %s has views for %s, which it does not hold", s.Name(), name)
+			}
+		}
+	}
+	for _, c := range all.Registry().List() {
+		if owner[c.Name] == "" {
+			t.Errorf("%s is in no article's set", c.Name)
+		}
+	}
+	if len(owner) != len(all.Registry().List()) || len(allViews()) != len(retriesViews())+len(rateLimitsViews()) {
+		t.Errorf("the articles' sets do not add up to All")
+	}
+	// A calculator outside the set keeps the table and the generic bars.
+	if got := Retries().Views(calc.RateLimits().List()[0]); !slices.Equal(got, []string{"table", "bars"}) {
+		t.Errorf("retries offers %v for limits, want only the generic views", got)
+	}
+	var none *Set
+	if none.Name() != "" || none.Holds("jitter") || len(none.Registry().List()) != 0 {
+		t.Errorf("the nil set holds something")
+	}
+}
+
+func TestFor(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"jitter"}, "retries"},
+		{[]string{"peak", "attempts", "peak"}, "retries"},
+		{[]string{"dispatch", "limits"}, "rate-limits"},
+		{[]string{"jitter", "limits"}, "all"},
+		{[]string{"jitter", "nope"}, ""},
+	} {
+		if got := For(tc.names).Name(); got != tc.want {
+			t.Errorf("For(%v) = %q, want %q", tc.names, got, tc.want)
+		}
+	}
+	var names []string
+	for _, s := range Sets() {
+		names = append(names, s.Name())
+	}
+	if got := strings.Join(names, " "); got != "retries rate-limits all" {
+		t.Errorf("Sets() = %s", got)
+	}
+}
+
+func ExampleFor() {
+	for _, page := range [][]string{{"jitter", "peak"}, {"dispatch"}, {"budget", "backoff"}} {
+		fmt.Println(page, "→", For(page).Name())
+	}
+	// Output:
+	// [jitter peak] → retries
+	// [dispatch] → rate-limits
+	// [budget backoff] → all
+}

@@ -1,0 +1,163 @@
+//go:build !(js && wasm)
+
+package playground
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"retrylab/site/widget"
+)
+
+// TestModuleDirs checks that every calculator set has its module here,
+// NAME/main.go running Main on that set, as build.sh and the build expect.
+func TestModuleDirs(t *testing.T) {
+	funcs := map[string]string{"retries": "widget.Retries()", "rate-limits": "widget.RateLimits()", "all": "widget.All()"}
+	for _, s := range widget.Sets() {
+		src, err := os.ReadFile(filepath.Join(s.Name(), "main.go"))
+		if err != nil {
+			t.Errorf("set %s has no module: %v", s.Name(), err)
+			continue
+		}
+		if f := funcs[s.Name()]; f == "" || !bytes.Contains(src, []byte("playground.Main("+f+")")) {
+			t.Errorf("%s/main.go does not run playground.Main(%s)", s.Name(), f)
+		}
+	}
+}
+
+// TestModulesLinkTheirSet builds each article's module as build.sh does
+// (wasm/playground/buildflags), keeping the functions' names, and checks
+// that it links its own calculators, views and result encoders and none
+// of the other article's: what makes it smaller than the module of All.
+func TestModulesLinkTheirSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("links two wasm modules")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	flags, err := readFlags("buildflags")
+	if err != nil {
+		t.Fatal(err)
+	}
+	retries := []string{"retrylab_calc.peakCalc", "retrylab_core_crowd.", "retrylab_core_bigint.Int.Mul", "retrylab_core_retry.",
+		"retrylab_site_widget.peakDistribution", "retrylab_site_widget.jitterHistogram", "retrylab_site_widget.appendJSONCalcPeakResult"}
+	rateLimits := []string{"retrylab_calc.dispatchCalc", "retrylab_core_dispatch.Run", "retrylab_core_tokenbucket.", "retrylab_core_limits.", "retrylab_core_sha256sum.",
+		"retrylab_site_widget.dispatchQueue", "retrylab_site_widget.backoffArrivals", "retrylab_site_widget.appendJSONCalcDispatchResult"}
+	// (Both link core/bigint's parsing and printing: calc's generic
+	// parameter code handles every kind; the arithmetic is the retries'.)
+	for _, m := range []struct {
+		name      string
+		has, lacks []string
+	}{{"retries", retries, rateLimits}, {"rate-limits", rateLimits, retries}} {
+		out := filepath.Join(t.TempDir(), m.name+".wasm")
+		args := []string{"build"}
+		for _, f := range flags {
+			if strings.HasPrefix(f, "-ldflags=") {
+				f = strings.ReplaceAll(f, "-s", "") // keep the name section
+			}
+			args = append(args, f)
+		}
+		cmd := exec.Command(gobin, append(args, "-o", out, "./"+m.name)...)
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build ./%s: %v\n%s", m.name, err, msg)
+		}
+		mod, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, err := funcNames(mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := "\n" + strings.Join(names, "\n")
+		for _, p := range m.has {
+			if !strings.Contains(all, "\n"+p) {
+				t.Errorf("module %s lacks %s", m.name, p)
+			}
+		}
+		for _, p := range m.lacks {
+			if strings.Contains(all, "\n"+p) {
+				t.Errorf("module %s links %s, of the other article", m.name, p)
+			}
+		}
+	}
+}
+
+// readFlags reads a buildflags file as build.sh does: one flag a line,
+// blank lines and # comments skipped.
+func readFlags(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var flags []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && line[0] != '#' {
+			flags = append(flags, line)
+		}
+	}
+	return flags, sc.Err()
+}
+
+// funcNames returns the function names of a wasm module's "name" custom
+// section (WebAssembly core spec, appendix 7.4.1).
+func funcNames(mod []byte) ([]string, error) {
+	if len(mod) < 8 || string(mod[:4]) != "\x00asm" {
+		return nil, errors.New("not a wasm module")
+	}
+	b := mod[8:]
+	uleb := func(p *[]byte) int {
+		v, n := binary.Uvarint(*p)
+		if n <= 0 || int(v) > len(*p)-n {
+			*p = nil
+			return 0
+		}
+		*p = (*p)[n:]
+		return int(v)
+	}
+	take := func(p *[]byte, n int) []byte {
+		s := (*p)[:n]
+		*p = (*p)[n:]
+		return s
+	}
+	var names []string
+	for len(b) > 0 {
+		id := b[0]
+		b = b[1:]
+		sec := take(&b, uleb(&b))
+		if id != 0 {
+			continue
+		}
+		if string(take(&sec, uleb(&sec))) != "name" {
+			continue
+		}
+		for len(sec) > 1 {
+			sub := sec[0]
+			sec = sec[1:]
+			ss := take(&sec, uleb(&sec))
+			if sub != 1 {
+				continue
+			}
+			for n := uleb(&ss); n > 0 && len(ss) > 0; n-- {
+				uleb(&ss) // the function's index
+				names = append(names, string(take(&ss, uleb(&ss))))
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil, errors.New("the module has no function names")
+	}
+	return names, nil
+}

@@ -1,0 +1,12 @@
+// Command retries is the playground's WebAssembly module for the calculators
+// of the article on retries (site/widget.Retries): build.sh compiles it to
+// build/playground-retries.wasm, and the build gives it to every page whose
+// widgets that set holds and no earlier set of site/widget.Sets does.
+package main
+
+import (
+	"retrylab/site/widget"
+	"retrylab/wasm/playground"
+)
+
+func main() { playground.Main(widget.Retries()) }
