@@ -52,10 +52,11 @@ func Check(dist string) error {
 	if _, err := exec.LookPath(Chromium); err != nil {
 		return fmt.Errorf("e2e: Chromium is missing at %s: run `make deps` (as root it installs it with apt)", Chromium)
 	}
-	for _, f := range []string{"index.html", "playground.wasm"} {
-		if _, err := findFile(dist, f); err != nil {
-			return fmt.Errorf("e2e: %s has no %s: run ./build.sh (or `make build`) first", dist, f)
-		}
+	if _, err := findFile(dist, "index.html"); err != nil {
+		return fmt.Errorf("e2e: %s has no index.html: run ./build.sh (or `make build`) first", dist)
+	}
+	if mods, _ := filepath.Glob(filepath.Join(dist, "assets", "playground-*.wasm")); len(mods) == 0 {
+		return fmt.Errorf("e2e: %s has no playground module (assets/playground-NAME.*.wasm): run ./build.sh (or `make build`) first", dist)
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 	// (Both link core/bigint's parsing and printing: calc's generic
 	// parameter code handles every kind; the arithmetic is the retries'.)
 	for _, m := range []struct {
-		name      string
+		name       string
 		has, lacks []string
 	}{{"retries", retries, rateLimits}, {"rate-limits", rateLimits, retries}} {
 		out := filepath.Join(t.TempDir(), m.name+".wasm")
