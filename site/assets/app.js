@@ -55,7 +55,7 @@
   // passes go.env to it), the page's and the worker's alike. GOGC=400: the
   // heap may grow to five times what is live before a collection, which
   // would otherwise stop the page for milliseconds every few recomputes
-  // (the measurements are in wasm/playground/main.go). Only with ?bench=1,
+  // (the measurements are in wasm/playground/app.go). Only with ?bench=1,
   // ?gogc=N (or off) sets another, for make bench -gc.
   // It is read once, before the playground rewrites the query.
   var goEnv = (function () {
