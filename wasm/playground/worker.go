@@ -97,8 +97,8 @@ func workerCompute(set *render.Set, locOf func() locale.Locale, req js.Value) (a
 		o, err = evaluate(set, c, a, views, cites, loc, nil)
 	}
 	if err != nil {
-		var ce *calc.Error
-		if !errors.As(err, &ce) {
+		ce, ok := errors.AsType[*calc.Error](err) // errors.As would link internal/reflectlite
+		if !ok {
 			panic(err) // a calculator refuses with *calc.Error; anything else is a bug
 		}
 		ans.Set("param", ce.Param)
