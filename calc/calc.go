@@ -327,8 +327,8 @@ func (p *Param) number(s string) (float64, Code) {
 // byte (the offset), what (the character, literal, number or count the
 // message names) and, for too long an integer, max.
 func jsonVars(err error, vars map[string]string) {
-	var e *canonjson.Error
-	if !errors.As(err, &e) || e.Code == "" {
+	e, ok := errors.AsType[*canonjson.Error](err)
+	if !ok || e.Code == "" {
 		return
 	}
 	vars["detail_key"] = "detail.json." + e.Code

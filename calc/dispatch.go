@@ -128,8 +128,7 @@ func dispatchCalc() *Calculator {
 			seed := uint64(a.Int("seed"))
 			res, err := dispatch.Run(c, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)))
 			if err != nil {
-				var fe *dispatch.FieldError
-				if errors.As(err, &fe) {
+				if fe, ok := errors.AsType[*dispatch.FieldError](err); ok {
 					return nil, Refuse(name, dispatchParam[fe.Field], CodeConstraint, "detail.dispatch."+dispatchParam[fe.Field], "{reason}", "reason", fe.Msg)
 				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.dispatch.config", "{reason}", "reason", err.Error())
