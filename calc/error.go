@@ -1,9 +1,7 @@
 package calc
 
 import (
-	"sort"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -71,18 +69,56 @@ var english = map[Code]string{
 // fallback of every translation table.
 func EnglishTemplate(c Code) string { return english[c] }
 
-// Expand substitutes {param} and every {var} of e into template t.
+// Expand substitutes {param} and every {var} of e into template t, in one
+// pass from left to right: a substituted value is not expanded again. Where
+// several names match at one place ({a} and {a}b} in "{a}b}"), {param}
+// wins, then the smallest name, as strings.NewReplacer over "{param}" and
+// the sorted names did (TestExpand and FuzzExpand hold it to that
+// Replacer, which the browser's module no longer links).
 func (e *Error) Expand(t string) string {
-	pairs := []string{"{param}", e.Param}
-	keys := make([]string, 0, len(e.Vars))
-	for k := range e.Vars {
-		keys = append(keys, k)
+	var b []byte
+	last := 0
+	for i := 0; i < len(t); i++ {
+		if t[i] != '{' {
+			continue
+		}
+		val, n, ok := e.lookup(t[i:])
+		if !ok {
+			continue
+		}
+		if b == nil {
+			b = make([]byte, 0, len(t)+len(val))
+		}
+		b = append(b, t[last:i]...)
+		b = append(b, val...)
+		i += n - 1
+		last = i + 1
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		pairs = append(pairs, "{"+k+"}", e.Vars[k])
+	if b == nil {
+		return t
 	}
-	return strings.NewReplacer(pairs...).Replace(t)
+	return string(append(b, t[last:]...))
+}
+
+// lookup returns the value of the name in braces that s starts with and
+// the length of "{name}": {param} first, else the smallest name of Vars
+// that matches.
+func (e *Error) lookup(s string) (val string, n int, ok bool) {
+	if braced(s, "param") {
+		return e.Param, len("{param}"), true
+	}
+	var best string
+	for k, v := range e.Vars {
+		if braced(s, k) && (!ok || k < best) {
+			best, val, n, ok = k, v, len(k)+2, true
+		}
+	}
+	return val, n, ok
+}
+
+// braced reports whether s starts with "{" + name + "}".
+func braced(s, name string) bool {
+	return len(s) >= len(name)+2 && s[0] == '{' && s[1:1+len(name)] == name && s[1+len(name)] == '}'
 }
 
 // newError builds an Error with its English message.
