@@ -3,7 +3,6 @@ package calc
 import (
 	"errors"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -123,15 +122,14 @@ func (a Args) Calc() *Calculator { return a.calc }
 // first).
 func (c *Calculator) Parse(values map[string][]string) (Args, error) {
 	a := Args{calc: c, vals: map[string]any{}, raw: map[string]string{}}
-	var unknown []string
+	unknown, found := "", false // the smallest unknown name
 	for k := range values {
-		if c.Param(k) == nil {
-			unknown = append(unknown, k)
+		if c.Param(k) == nil && (!found || k < unknown) {
+			unknown, found = k, true
 		}
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return a, newError(c.Name, unknown[0], CodeUnknownParam, map[string]string{"names": c.paramNames()})
+	if found {
+		return a, newError(c.Name, unknown, CodeUnknownParam, map[string]string{"names": c.paramNames()})
 	}
 	for i := range c.Params {
 		p := &c.Params[i]

@@ -47,3 +47,28 @@ func short(pairs []string) []string {
 	}
 	return out
 }
+
+// TestUnknownParamSmallest: with several unknown names, Parse names the
+// smallest (byte order), whatever the map's order, with every name a
+// reader can see in the message.
+func TestUnknownParamSmallest(t *testing.T) {
+	c, _ := New().Lookup("attempts")
+	tests := []struct {
+		values map[string][]string
+		want   string
+	}{
+		{map[string][]string{"zz": {"1"}}, "zz"},
+		{map[string][]string{"zz": {"1"}, "b": {"1"}, "q": {"0.5"}, "B": {"1"}, "é": {"1"}}, "B"},
+		{map[string][]string{"": {"1"}, "a": {"1"}}, ""},
+		{map[string][]string{"qq": {"1"}, "q ": {"1"}, "q\xff": {"1"}, "n": {"3"}}, "q "},
+	}
+	for _, tt := range tests {
+		for range 20 { // map order varies from run to run
+			_, err := c.Parse(tt.values)
+			e, ok := errors.AsType[*Error](err)
+			if !ok || e.Code != CodeUnknownParam || e.Param != tt.want {
+				t.Fatalf("Parse(%q) = %v, want unknown_param %q", tt.values, err, tt.want)
+			}
+		}
+	}
+}

@@ -32,6 +32,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"retrylab/core/heapsort"
 	"retrylab/core/sha256sum"
 )
 
@@ -141,6 +142,7 @@ type value struct {
 type member struct {
 	key []rune
 	val value
+	at  int // the member's position in its object, for sortDedup
 }
 
 type parser struct {
@@ -344,7 +346,7 @@ func (p *parser) object(depth int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		v.obj = append(v.obj, member{k, val})
+		v.obj = append(v.obj, member{k, val, len(v.obj)})
 		p.space()
 		if p.i >= len(p.s) {
 			return value{}, p.fail("eof_object", "", "unexpected end of input inside an object")
@@ -392,9 +394,15 @@ func firstInvalid(v value) *Error {
 }
 
 // sortDedup sorts members by key in code point order and keeps, for each
-// key, the value given last (a Python dict's behaviour).
+// key, the value given last (a Python dict's behaviour). Members with the
+// same key stay in input order (at), as a stable sort leaves them.
 func sortDedup(ms []member) []member {
-	slices.SortStableFunc(ms, func(a, b member) int { return slices.Compare(a.key, b.key) })
+	heapsort.Sort(len(ms), func(i, j int) bool {
+		if c := slices.Compare(ms[i].key, ms[j].key); c != 0 {
+			return c < 0
+		}
+		return ms[i].at < ms[j].at
+	}, func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
 	out := ms[:0]
 	for i, m := range ms {
 		if i+1 < len(ms) && slices.Equal(m.key, ms[i+1].key) {
