@@ -267,7 +267,7 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 		}
 		if !canonjson.Valid([]byte(text)) { // encoding/json's grammar, without linking encoding/json
 			vars := map[string]string{"detail": "syntax error"}
-			if _, err := canonjson.Canonical([]byte(text)); err != nil {
+			if err := canonjson.Check([]byte(text)); err != nil {
 				vars["detail"] = err.Error() // where and what: "at byte 0: NaN is not allowed …"
 				jsonVars(err, vars)
 			}

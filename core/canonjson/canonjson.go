@@ -68,6 +68,27 @@ func (e *Error) Error() string { return "at byte " + strconv.Itoa(e.Offset) + ":
 
 // Canonical returns CPython's canonical form of the JSON document text.
 func Canonical(text []byte) (string, error) {
+	v, err := parse(text)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	write(&b, v)
+	return b.String(), nil
+}
+
+// Check returns the error Canonical(text) returns, nil when it accepts
+// text, without writing the canonical form. A program that only checks
+// JSON (calc's JSON parameters) links the parser but not the writer.
+func Check(text []byte) error {
+	_, err := parse(text)
+	return err
+}
+
+// parse reads text as Canonical does: one JSON document in valid UTF-8,
+// with nothing invalid remaining in it (NaN, ±Infinity, 1e400).
+func parse(text []byte) (value, error) {
 	if !utf8.Valid(text) {
 		i := 0
 		for i < len(text) {
@@ -77,25 +98,22 @@ func Canonical(text []byte) (string, error) {
 			}
 			i += n
 		}
-		return "", &Error{Offset: i, Msg: "invalid UTF-8", Code: "utf8"}
+		return value{}, &Error{Offset: i, Msg: "invalid UTF-8", Code: "utf8"}
 	}
 	p := parser{s: text}
 	p.space()
 	v, err := p.value(0)
 	if err != nil {
-		return "", err
+		return value{}, err
 	}
 	p.space()
 	if p.i < len(p.s) {
-		return "", p.fail("extra", "", "extra data after the document")
+		return value{}, p.fail("extra", "", "extra data after the document")
 	}
 	if err := firstInvalid(v); err != nil {
-		return "", err
+		return value{}, err
 	}
-	var b strings.Builder
-	b.Grow(len(text))
-	write(&b, v)
-	return b.String(), nil
+	return v, nil
 }
 
 // Key returns the idempotency key tenant:task:hex(sha256(canonical)) of a
