@@ -49,7 +49,7 @@ func TestExpand(t *testing.T) {
 		{"utf-8 around", "q", vars, "é{long}ü", "é" + strings.Repeat("é", 30) + "ü"},
 		{"invalid utf-8 kept", "q", vars, "\xff{a}\xfe", "\xffA\xfe"},
 		{"only a brace", "q", nil, "{", "{"},
-		{"english template", "jobs", map[string]string{"detail": "jobs × max_attempts must be at most 10"}, english[CodeWork], "jobs: jobs × max_attempts must be at most 10"},
+		{"english template", "jobs", map[string]string{"detail": "jobs × max_attempts must be at most 10"}, EnglishTemplate(CodeWork), "jobs: jobs × max_attempts must be at most 10"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

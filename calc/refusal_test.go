@@ -2,8 +2,11 @@ package calc
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+
+	"retrylab/core/dispatch"
 )
 
 // refusal is a bad input to a calculator and the *Error it must give.
@@ -70,5 +73,31 @@ func TestUnknownParamSmallest(t *testing.T) {
 				t.Fatalf("Parse(%q) = %v, want unknown_param %q", tt.values, err, tt.want)
 			}
 		}
+	}
+}
+
+// TestDispatchParam: every field of core/dispatch's Config that a
+// FieldError can name maps to a parameter of the dispatch calculator
+// (Fallback and Idempotency, booleans, are never refused; CapS has no
+// rule of its own), and the names are the calculator's own.
+func TestDispatchParam(t *testing.T) {
+	c, _ := New().Lookup("dispatch")
+	unmapped := map[string]bool{"Fallback": true, "Idempotency": true, "CapS": true}
+	typ := reflect.TypeFor[dispatch.Config]()
+	for i := range typ.NumField() {
+		field := typ.Field(i).Name
+		name := dispatchParam(field)
+		if unmapped[field] {
+			if name != "" {
+				t.Errorf("dispatchParam(%q) = %q, want none", field, name)
+			}
+			continue
+		}
+		if name == "" || c.Param(name) == nil {
+			t.Errorf("dispatchParam(%q) = %q, not a parameter of dispatch", field, name)
+		}
+	}
+	if got := dispatchParam("NoSuchField"); got != "" {
+		t.Errorf("dispatchParam(NoSuchField) = %q", got)
 	}
 }
