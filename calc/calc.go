@@ -3,7 +3,6 @@ package calc
 import (
 	"errors"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -123,15 +122,14 @@ func (a Args) Calc() *Calculator { return a.calc }
 // first).
 func (c *Calculator) Parse(values map[string][]string) (Args, error) {
 	a := Args{calc: c, vals: map[string]any{}, raw: map[string]string{}}
-	var unknown []string
+	unknown, found := "", false // the smallest unknown name
 	for k := range values {
-		if c.Param(k) == nil {
-			unknown = append(unknown, k)
+		if c.Param(k) == nil && (!found || k < unknown) {
+			unknown, found = k, true
 		}
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return a, newError(c.Name, unknown[0], CodeUnknownParam, map[string]string{"names": c.paramNames()})
+	if found {
+		return a, newError(c.Name, unknown, CodeUnknownParam, map[string]string{"names": c.paramNames()})
 	}
 	for i := range c.Params {
 		p := &c.Params[i]
@@ -269,7 +267,7 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 		}
 		if !canonjson.Valid([]byte(text)) { // encoding/json's grammar, without linking encoding/json
 			vars := map[string]string{"detail": "syntax error"}
-			if _, err := canonjson.Canonical([]byte(text)); err != nil {
+			if err := canonjson.Check([]byte(text)); err != nil {
 				vars["detail"] = err.Error() // where and what: "at byte 0: NaN is not allowed …"
 				jsonVars(err, vars)
 			}
@@ -327,8 +325,8 @@ func (p *Param) number(s string) (float64, Code) {
 // byte (the offset), what (the character, literal, number or count the
 // message names) and, for too long an integer, max.
 func jsonVars(err error, vars map[string]string) {
-	var e *canonjson.Error
-	if !errors.As(err, &e) || e.Code == "" {
+	e, ok := errors.AsType[*canonjson.Error](err)
+	if !ok || e.Code == "" {
 		return
 	}
 	vars["detail_key"] = "detail.json." + e.Code

@@ -44,13 +44,51 @@ type DispatchResult struct {
 // (about three per call, twice as many calls with a fallback).
 const dispatchMaxCalls = 400000
 
-// dispatchParam maps core/dispatch's Config fields to parameter names.
-var dispatchParam = map[string]string{
-	"Mode": "mode", "Jobs": "jobs", "ArrivalPerMin": "arrival_per_min", "PromptTokens": "prompt_tokens",
-	"PromptSpread": "prompt_spread", "MaxOutputTokens": "max_output_tokens", "RPMLimit": "rpm_limit",
-	"TPMLimit": "tpm_limit", "Headroom": "headroom", "MaxConcurrency": "max_concurrency", "Workers": "workers",
-	"LatencyS": "latency_s", "OutputPerS": "output_tokens_per_s", "MaxAttempts": "max_attempts", "BaseS": "base_s",
-	"P5xx": "p_5xx", "PDrop": "p_drop", "ReconcileS": "reconcile_s", "Samples": "samples",
+// dispatchParam returns the parameter name of core/dispatch's Config
+// field ("" for a field without one). A switch, not a map: no map to
+// initialize in the browser's module.
+func dispatchParam(field string) string {
+	switch field {
+	case "Mode":
+		return "mode"
+	case "Jobs":
+		return "jobs"
+	case "ArrivalPerMin":
+		return "arrival_per_min"
+	case "PromptTokens":
+		return "prompt_tokens"
+	case "PromptSpread":
+		return "prompt_spread"
+	case "MaxOutputTokens":
+		return "max_output_tokens"
+	case "RPMLimit":
+		return "rpm_limit"
+	case "TPMLimit":
+		return "tpm_limit"
+	case "Headroom":
+		return "headroom"
+	case "MaxConcurrency":
+		return "max_concurrency"
+	case "Workers":
+		return "workers"
+	case "LatencyS":
+		return "latency_s"
+	case "OutputPerS":
+		return "output_tokens_per_s"
+	case "MaxAttempts":
+		return "max_attempts"
+	case "BaseS":
+		return "base_s"
+	case "P5xx":
+		return "p_5xx"
+	case "PDrop":
+		return "p_drop"
+	case "ReconcileS":
+		return "reconcile_s"
+	case "Samples":
+		return "samples"
+	}
+	return ""
 }
 
 func dispatchCalc() *Calculator {
@@ -128,9 +166,8 @@ func dispatchCalc() *Calculator {
 			seed := uint64(a.Int("seed"))
 			res, err := dispatch.Run(c, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)))
 			if err != nil {
-				var fe *dispatch.FieldError
-				if errors.As(err, &fe) {
-					return nil, Refuse(name, dispatchParam[fe.Field], CodeConstraint, "detail.dispatch."+dispatchParam[fe.Field], "{reason}", "reason", fe.Msg)
+				if fe, ok := errors.AsType[*dispatch.FieldError](err); ok {
+					return nil, Refuse(name, dispatchParam(fe.Field), CodeConstraint, "detail.dispatch."+dispatchParam(fe.Field), "{reason}", "reason", fe.Msg)
 				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.dispatch.config", "{reason}", "reason", err.Error())
 			}

@@ -1,9 +1,7 @@
 package calc
 
 import (
-	"sort"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -47,48 +45,102 @@ func (e *Error) Error() string { return e.Message }
 // Key returns the translation key of the message: "err." + Code.
 func (e *Error) Key() string { return "err." + string(e.Code) }
 
-// english is the English template of each code; {param} and the Vars are
-// substituted by Expand.
-var english = map[Code]string{
-	CodeUnknownCalc:  "unknown calculator {name}; the calculators are {names}",
-	CodeUnknownParam: "unknown parameter {param}; the parameters are {names}",
-	CodeRepeated:     "parameter {param} is given more than once",
-	CodeSyntax:       "expected key=value, got {value}",
-	CodeNotNumber:    "{param} must be a number in {range}, got {value}",
-	CodeNotInteger:   "{param} must be an integer in {range}, got {value}",
-	CodeNotFinite:    "{param} must be a finite number in {range}, got {value}",
-	CodeRange:        "{param} must be in {range}, got {value}",
-	CodeChoice:       "{param} must be {range}, got {value}",
-	CodeBool:         "{param} must be true or false, got {value}",
-	CodeListLen:      "{param} must have {min} to {max} elements, got {count}",
-	CodeTooLong:      "{param} must be at most {max} bytes long",
-	CodeJSON:         "{param} is not valid JSON: {detail}",
-	CodeWork:         "{param}: {detail}",
-	CodeConstraint:   "{param}: {detail}",
+// EnglishTemplate returns the English message template of code c, the
+// fallback of every translation table ("" for an unknown code); {param}
+// and the Vars are substituted by Expand. A switch, not a map: no map to
+// initialize in the browser's module.
+func EnglishTemplate(c Code) string {
+	switch c {
+	case CodeUnknownCalc:
+		return "unknown calculator {name}; the calculators are {names}"
+	case CodeUnknownParam:
+		return "unknown parameter {param}; the parameters are {names}"
+	case CodeRepeated:
+		return "parameter {param} is given more than once"
+	case CodeSyntax:
+		return "expected key=value, got {value}"
+	case CodeNotNumber:
+		return "{param} must be a number in {range}, got {value}"
+	case CodeNotInteger:
+		return "{param} must be an integer in {range}, got {value}"
+	case CodeNotFinite:
+		return "{param} must be a finite number in {range}, got {value}"
+	case CodeRange:
+		return "{param} must be in {range}, got {value}"
+	case CodeChoice:
+		return "{param} must be {range}, got {value}"
+	case CodeBool:
+		return "{param} must be true or false, got {value}"
+	case CodeListLen:
+		return "{param} must have {min} to {max} elements, got {count}"
+	case CodeTooLong:
+		return "{param} must be at most {max} bytes long"
+	case CodeJSON:
+		return "{param} is not valid JSON: {detail}"
+	case CodeWork:
+		return "{param}: {detail}"
+	case CodeConstraint:
+		return "{param}: {detail}"
+	}
+	return ""
 }
 
-// EnglishTemplate returns the English message template of code c, the
-// fallback of every translation table.
-func EnglishTemplate(c Code) string { return english[c] }
-
-// Expand substitutes {param} and every {var} of e into template t.
+// Expand substitutes {param} and every {var} of e into template t, in one
+// pass from left to right: a substituted value is not expanded again. Where
+// several names match at one place ({a} and {a}b} in "{a}b}"), {param}
+// wins, then the smallest name, as strings.NewReplacer over "{param}" and
+// the sorted names did (TestExpand and FuzzExpand hold it to that
+// Replacer, which the browser's module no longer links).
 func (e *Error) Expand(t string) string {
-	pairs := []string{"{param}", e.Param}
-	keys := make([]string, 0, len(e.Vars))
-	for k := range e.Vars {
-		keys = append(keys, k)
+	var b []byte
+	last := 0
+	for i := 0; i < len(t); i++ {
+		if t[i] != '{' {
+			continue
+		}
+		val, n, ok := e.lookup(t[i:])
+		if !ok {
+			continue
+		}
+		if b == nil {
+			b = make([]byte, 0, len(t)+len(val))
+		}
+		b = append(b, t[last:i]...)
+		b = append(b, val...)
+		i += n - 1
+		last = i + 1
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		pairs = append(pairs, "{"+k+"}", e.Vars[k])
+	if b == nil {
+		return t
 	}
-	return strings.NewReplacer(pairs...).Replace(t)
+	return string(append(b, t[last:]...))
+}
+
+// lookup returns the value of the name in braces that s starts with and
+// the length of "{name}": {param} first, else the smallest name of Vars
+// that matches.
+func (e *Error) lookup(s string) (val string, n int, ok bool) {
+	if braced(s, "param") {
+		return e.Param, len("{param}"), true
+	}
+	var best string
+	for k, v := range e.Vars {
+		if braced(s, k) && (!ok || k < best) {
+			best, val, n, ok = k, v, len(k)+2, true
+		}
+	}
+	return val, n, ok
+}
+
+// braced reports whether s starts with "{" + name + "}".
+func braced(s, name string) bool {
+	return len(s) >= len(name)+2 && s[0] == '{' && s[1:1+len(name)] == name && s[1+len(name)] == '}'
 }
 
 // newError builds an Error with its English message.
 func newError(calc, param string, code Code, vars map[string]string) *Error {
 	e := &Error{Calc: calc, Param: param, Code: code, Vars: vars}
-	e.Message = e.Expand(english[code])
+	e.Message = e.Expand(EnglishTemplate(code))
 	return e
 }
 
@@ -104,7 +156,7 @@ func Refuse(calc, param string, code Code, key, detail string, kv ...string) *Er
 	}
 	e := &Error{Calc: calc, Param: param, Code: code, Vars: vars}
 	vars["detail"] = e.Expand(detail)
-	e.Message = e.Expand(english[code])
+	e.Message = e.Expand(EnglishTemplate(code))
 	return e
 }
 

@@ -33,8 +33,7 @@ func idempotencyCalc() *Calculator {
 			key, canonical, err := canonjson.Key(tenant, task, []byte(a.String("payload")))
 			if err != nil {
 				detail := err.Error()
-				var e *canonjson.Error
-				if errors.As(err, &e) {
+				if e, ok := errors.AsType[*canonjson.Error](err); ok {
 					detail = e.Msg + " (byte " + strconv.Itoa(e.Offset) + ")"
 				}
 				r := Refuse("idempotency-key", "payload", CodeJSON, "detail.idempotency.payload", "{reason}", "reason", detail)

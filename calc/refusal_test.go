@@ -2,8 +2,11 @@ package calc
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+
+	"retrylab/core/dispatch"
 )
 
 // refusal is a bad input to a calculator and the *Error it must give.
@@ -46,4 +49,55 @@ func short(pairs []string) []string {
 		out[i] = p
 	}
 	return out
+}
+
+// TestUnknownParamSmallest: with several unknown names, Parse names the
+// smallest (byte order), whatever the map's order, with every name a
+// reader can see in the message.
+func TestUnknownParamSmallest(t *testing.T) {
+	c, _ := New().Lookup("attempts")
+	tests := []struct {
+		values map[string][]string
+		want   string
+	}{
+		{map[string][]string{"zz": {"1"}}, "zz"},
+		{map[string][]string{"zz": {"1"}, "b": {"1"}, "q": {"0.5"}, "B": {"1"}, "é": {"1"}}, "B"},
+		{map[string][]string{"": {"1"}, "a": {"1"}}, ""},
+		{map[string][]string{"qq": {"1"}, "q ": {"1"}, "q\xff": {"1"}, "n": {"3"}}, "q "},
+	}
+	for _, tt := range tests {
+		for range 20 { // map order varies from run to run
+			_, err := c.Parse(tt.values)
+			e, ok := errors.AsType[*Error](err)
+			if !ok || e.Code != CodeUnknownParam || e.Param != tt.want {
+				t.Fatalf("Parse(%q) = %v, want unknown_param %q", tt.values, err, tt.want)
+			}
+		}
+	}
+}
+
+// TestDispatchParam: every field of core/dispatch's Config that a
+// FieldError can name maps to a parameter of the dispatch calculator
+// (Fallback and Idempotency, booleans, are never refused; CapS has no
+// rule of its own), and the names are the calculator's own.
+func TestDispatchParam(t *testing.T) {
+	c, _ := New().Lookup("dispatch")
+	unmapped := map[string]bool{"Fallback": true, "Idempotency": true, "CapS": true}
+	typ := reflect.TypeFor[dispatch.Config]()
+	for i := range typ.NumField() {
+		field := typ.Field(i).Name
+		name := dispatchParam(field)
+		if unmapped[field] {
+			if name != "" {
+				t.Errorf("dispatchParam(%q) = %q, want none", field, name)
+			}
+			continue
+		}
+		if name == "" || c.Param(name) == nil {
+			t.Errorf("dispatchParam(%q) = %q, not a parameter of dispatch", field, name)
+		}
+	}
+	if got := dispatchParam("NoSuchField"); got != "" {
+		t.Errorf("dispatchParam(NoSuchField) = %q", got)
+	}
 }

@@ -32,6 +32,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"retrylab/core/heapsort"
 	"retrylab/core/sha256sum"
 )
 
@@ -67,6 +68,27 @@ func (e *Error) Error() string { return "at byte " + strconv.Itoa(e.Offset) + ":
 
 // Canonical returns CPython's canonical form of the JSON document text.
 func Canonical(text []byte) (string, error) {
+	v, err := parse(text)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	write(&b, v)
+	return b.String(), nil
+}
+
+// Check returns the error Canonical(text) returns, nil when it accepts
+// text, without writing the canonical form. A program that only checks
+// JSON (calc's JSON parameters) links the parser but not the writer.
+func Check(text []byte) error {
+	_, err := parse(text)
+	return err
+}
+
+// parse reads text as Canonical does: one JSON document in valid UTF-8,
+// with nothing invalid remaining in it (NaN, ±Infinity, 1e400).
+func parse(text []byte) (value, error) {
 	if !utf8.Valid(text) {
 		i := 0
 		for i < len(text) {
@@ -76,25 +98,22 @@ func Canonical(text []byte) (string, error) {
 			}
 			i += n
 		}
-		return "", &Error{Offset: i, Msg: "invalid UTF-8", Code: "utf8"}
+		return value{}, &Error{Offset: i, Msg: "invalid UTF-8", Code: "utf8"}
 	}
 	p := parser{s: text}
 	p.space()
 	v, err := p.value(0)
 	if err != nil {
-		return "", err
+		return value{}, err
 	}
 	p.space()
 	if p.i < len(p.s) {
-		return "", p.fail("extra", "", "extra data after the document")
+		return value{}, p.fail("extra", "", "extra data after the document")
 	}
 	if err := firstInvalid(v); err != nil {
-		return "", err
+		return value{}, err
 	}
-	var b strings.Builder
-	b.Grow(len(text))
-	write(&b, v)
-	return b.String(), nil
+	return v, nil
 }
 
 // Key returns the idempotency key tenant:task:hex(sha256(canonical)) of a
@@ -141,6 +160,7 @@ type value struct {
 type member struct {
 	key []rune
 	val value
+	at  int // the member's position in its object, for sortDedup
 }
 
 type parser struct {
@@ -344,7 +364,7 @@ func (p *parser) object(depth int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		v.obj = append(v.obj, member{k, val})
+		v.obj = append(v.obj, member{k, val, len(v.obj)})
 		p.space()
 		if p.i >= len(p.s) {
 			return value{}, p.fail("eof_object", "", "unexpected end of input inside an object")
@@ -392,9 +412,15 @@ func firstInvalid(v value) *Error {
 }
 
 // sortDedup sorts members by key in code point order and keeps, for each
-// key, the value given last (a Python dict's behaviour).
+// key, the value given last (a Python dict's behaviour). Members with the
+// same key stay in input order (at), as a stable sort leaves them.
 func sortDedup(ms []member) []member {
-	slices.SortStableFunc(ms, func(a, b member) int { return slices.Compare(a.key, b.key) })
+	heapsort.Sort(len(ms), func(i, j int) bool {
+		if c := slices.Compare(ms[i].key, ms[j].key); c != 0 {
+			return c < 0
+		}
+		return ms[i].at < ms[j].at
+	}, func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
 	out := ms[:0]
 	for i, m := range ms {
 		if i+1 < len(ms) && slices.Equal(m.key, ms[i+1].key) {

@@ -329,17 +329,18 @@ var (
 	fallbackKeys = [2]string{errclass.ReasonProvider5xx, errclass.ReasonRateLimitAfterBudget}
 	// simErrors are the errclass entries of the errors the simulation
 	// produces, indexed like retryKeys: their decisions drive fail.
-	simErrors = func() (es [3]errclass.Entry) {
-		for i, k := range retryKeys {
-			e, ok := errclass.ByKey(k)
-			if !ok {
-				panic("dispatch: errclass has no " + k)
-			}
-			es[i] = e
-		}
-		return es
-	}()
+	simErrors [3]errclass.Entry
 )
+
+func init() {
+	for i, k := range retryKeys {
+		e, ok := errclass.ByKey(k)
+		if !ok {
+			panic("dispatch: errclass has no " + k)
+		}
+		simErrors[i] = e
+	}
+}
 
 const (
 	st200, st429, st503, stDrop          = 0, 1, 2, 3

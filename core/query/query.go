@@ -16,9 +16,10 @@ package query
 
 import (
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
+
+	"retrylab/core/heapsort"
 )
 
 // Values maps a parameter name to its values, in the order given, as
@@ -99,7 +100,7 @@ func Encode(v Values) string {
 	for k := range v {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	heapsort.Strings(keys)
 	var b strings.Builder
 	for _, k := range keys {
 		ke := Escape(k)

@@ -124,20 +124,23 @@ type symbols struct {
 	intervalSep string // between the ends of an interval: "; " where ',' is the decimal mark
 }
 
-var data = map[string]symbols{
-	"en": {decimal: ".", group: ",", minGrouping: 1, percent: "#%",
+// The symbols of each language; sym picks one (a switch, not a map: the
+// browser's module then needs no map of symbols, its initialization and
+// its type's equality function).
+var (
+	symEN = symbols{decimal: ".", group: ",", minGrouping: 1, percent: "#%",
 		list2: "{0} and {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0}, and {1}",
-		or2: "{0} or {1}", orEnd: "{0}, or {1}", yes: "yes", no: "no", intervalSep: ", "},
-	"it": {decimal: ",", group: ".", minGrouping: 1, percent: "#%",
+		or2: "{0} or {1}", orEnd: "{0}, or {1}", yes: "yes", no: "no", intervalSep: ", "}
+	symIT = symbols{decimal: ",", group: ".", minGrouping: 1, percent: "#%",
 		list2: "{0} e {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} e {1}",
-		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sì", no: "no", intervalSep: "; "},
-	"es": {decimal: ",", group: ".", minGrouping: 2, percent: "#\u00a0%",
+		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sì", no: "no", intervalSep: "; "}
+	symES = symbols{decimal: ",", group: ".", minGrouping: 2, percent: "#\u00a0%",
 		list2: "{0} y {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} y {1}",
-		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sí", no: "no", intervalSep: "; "},
-	"zh": {decimal: ".", group: ",", minGrouping: 1, percent: "#%",
+		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sí", no: "no", intervalSep: "; "}
+	symZH = symbols{decimal: ".", group: ",", minGrouping: 1, percent: "#%",
 		list2: "{0}和{1}", listStart: "{0}、{1}", listMiddle: "{0}、{1}", listEnd: "{0}和{1}",
-		or2: "{0}或{1}", orEnd: "{0}或{1}", yes: "是", no: "否", intervalSep: ", "},
-}
+		or2: "{0}或{1}", orEnd: "{0}或{1}", yes: "是", no: "否", intervalSep: ", "}
+)
 
 // lang is the language subtag, lower case ("zh" for "zh-Hans").
 func (l Locale) lang() string {
@@ -148,11 +151,18 @@ func (l Locale) lang() string {
 	return strings.ToLower(lang)
 }
 
-func (l Locale) sym() symbols {
-	if s, ok := data[l.lang()]; ok {
-		return s
+// sym returns the symbols of the language, English's for a language
+// without its own. The caller must not modify them.
+func (l Locale) sym() *symbols {
+	switch l.lang() {
+	case "it":
+		return &symIT
+	case "es":
+		return &symES
+	case "zh":
+		return &symZH
 	}
-	return data["en"]
+	return &symEN
 }
 
 // List joins items in the language's list style ("a, b e c", "a, b y c",

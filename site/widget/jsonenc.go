@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"retrylab/core/canonjson"
+	"retrylab/core/heapsort"
 )
 
 //go:generate go run ./internal/encgen -o encode_gen.go
@@ -167,42 +168,16 @@ func (e *jsonEnc) marshaledText(m []byte, err error, typ string) {
 }
 
 // sortKeys sorts a map's keys by their text (names), as encoding/json
-// does, swapping the keys along with them.
+// does, swapping the keys along with them. The map keys sorted here are
+// distinct, so any sort gives json's order; only map keys whose
+// MarshalText writes the same text twice may come out in another order.
+// core/heapsort, not slices.SortFunc, whose instantiations would add to
+// the wasm module.
 func sortKeys(names []string, swap func(i, j int)) {
-	heapSort(len(names), func(i, j int) bool { return names[i] < names[j] }, func(i, j int) {
+	heapsort.Sort(len(names), func(i, j int) bool { return names[i] < names[j] }, func(i, j int) {
 		names[i], names[j] = names[j], names[i]
 		swap(i, j)
 	})
-}
-
-// heapSort sorts n elements with less and swap (slices.SortFunc would
-// add its instantiations to the wasm module). The map keys sorted here are
-// distinct, so any sort gives json's order; only map keys whose
-// MarshalText writes the same text twice may come out in another order.
-func heapSort(n int, less func(i, j int) bool, swap func(i, j int)) {
-	down := func(root, end int) {
-		for {
-			child := 2*root + 1
-			if child >= end {
-				return
-			}
-			if child+1 < end && less(child, child+1) {
-				child++
-			}
-			if !less(root, child) {
-				return
-			}
-			swap(root, child)
-			root = child
-		}
-	}
-	for i := n/2 - 1; i >= 0; i-- {
-		down(i, n)
-	}
-	for i := n - 1; i > 0; i-- {
-		swap(0, i)
-		down(0, i)
-	}
 }
 
 const hexDigits = "0123456789abcdef"

@@ -325,11 +325,40 @@ func kindName(k calc.Kind) string {
 	return "unknown"
 }
 
-// esc escapes text and attribute values as html.EscapeString does, without
-// the html package (its entity table would add to the wasm module).
-func esc(s string) string { return escaper.Replace(s) }
+// esc escapes text and attribute values as html.EscapeString does (& ' <
+// > " become &amp; &#39; &lt; &gt; &#34;; every other byte, valid UTF-8
+// or not, is kept), without the html package (its entity table would add
+// to the wasm module) or a strings.Replacer (its trie and replacers, about
+// 15 KB of WebAssembly, which nothing else in the module needs).
+// TestEsc and FuzzEsc hold it to html.EscapeString. s is returned as is
+// when it holds none of the five.
+func esc(s string) string {
+	n := 0 // the bytes the entities add
+	for i := 0; i < len(s); i++ {
+		if k := escIndex[s[i]]; k != 0 {
+			n += len(entities[k]) - 1
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+n)
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if k := escIndex[s[i]]; k != 0 {
+			b = append(b, s[last:i]...)
+			b = append(b, entities[k]...)
+			last = i + 1
+		}
+	}
+	return string(append(b, s[last:]...))
+}
 
-var escaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
+// escIndex maps a byte to its entity's index in entities; 0 (most bytes)
+// means the byte stays as is.
+var escIndex = [256]uint8{'&': 1, '\'': 2, '<': 3, '>': 4, '"': 5}
+
+var entities = [...]string{1: "&amp;", 2: "&#39;", 3: "&lt;", 4: "&gt;", 5: "&#34;"}
 
 // writef writes format with each %s replaced by the next of args, in
 // order; %s is its only verb (TestWritefCalls checks every call). It

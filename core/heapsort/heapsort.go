@@ -1,0 +1,45 @@
+// Package heapsort sorts in place with a heap sort over index functions:
+// O(n log n) comparisons and swaps whatever the input, no allocation, no
+// recursion. One non-generic body serves every element type, where each
+// element type given to slices.Sort or slices.SortStableFunc adds its own
+// pattern-defeating quicksort or merge sort, 10 to 20 KB of WebAssembly,
+// to the browser's module (wasm/playground). It is not stable: callers
+// that need a stable order compare positions too (core/canonjson does).
+// Sorts of large slices in the mathematics (core/dispatch's waits, up to
+// 100,000) keep slices.Sort, which is faster.
+package heapsort
+
+// Sort sorts the n elements that less and swap address by index (0 ≤ i,
+// j < n) into increasing order of less: afterwards less(j, i) is false for
+// every i < j. less must be a strict weak order. Nothing happens for
+// n ≤ 1. It makes at most about 2n·log2(n) calls to less.
+func Sort(n int, less func(i, j int) bool, swap func(i, j int)) {
+	down := func(root, end int) {
+		for {
+			child := 2*root + 1
+			if child >= end {
+				return
+			}
+			if child+1 < end && less(child, child+1) {
+				child++
+			}
+			if !less(root, child) {
+				return
+			}
+			swap(root, child)
+			root = child
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i, n)
+	}
+	for i := n - 1; i > 0; i-- {
+		swap(0, i)
+		down(0, i)
+	}
+}
+
+// Strings sorts s into increasing byte order, as slices.Sort(s) does.
+func Strings(s []string) {
+	Sort(len(s), func(i, j int) bool { return s[i] < s[j] }, func(i, j int) { s[i], s[j] = s[j], s[i] })
+}
