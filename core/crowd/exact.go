@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"retrylab/core/errwrap"
 	"retrylab/core/fmath"
 )
 
@@ -15,17 +16,6 @@ var ErrTooLarge = errors.New("crowd: too much work")
 // DefaultMaxWork is a work bound (in multiply-adds) that answers in well
 // under a second on one core: it admits n = 2000 clients in k = 100 bins.
 const DefaultMaxWork = 3e8
-
-// wrapped is an error whose message is msg and which wraps err, as
-// fmt.Errorf's %w does (this package does not import fmt, for the size of
-// the browser's module).
-type wrapped struct {
-	msg string
-	err error
-}
-
-func (e *wrapped) Error() string { return e.msg }
-func (e *wrapped) Unwrap() error { return e.err }
 
 // badSize is the error for n < 1 or k < 1.
 func badSize(n, k int) error {
@@ -322,8 +312,8 @@ func exactAnyBin(n, k, t int, maxWork float64, tm *terms) (float64, error) {
 		return 1, nil
 	}
 	if w := work(n, k, t); w > maxWork {
-		return 0, &wrapped{ErrTooLarge.Error() + ": about " + g3(w) + " multiply-adds for n=" + strconv.Itoa(n) +
-			", k=" + strconv.Itoa(k) + ", t=" + strconv.Itoa(t) + " (at most " + g3(maxWork) + ")", ErrTooLarge}
+		return 0, errwrap.Detail(ErrTooLarge, "about "+g3(w)+" multiply-adds for n="+strconv.Itoa(n)+
+			", k="+strconv.Itoa(k)+", t="+strconv.Itoa(t)+" (at most "+g3(maxWork)+")")
 	}
 	mu := float64(n) / float64(k)
 	if tm == nil {
@@ -418,8 +408,8 @@ func MaxDistribution(n, k int, maxWork float64) ([]float64, error) {
 		}
 		total += work(n, k, m)
 		if total > maxWork {
-			return nil, &wrapped{ErrTooLarge.Error() + ": the distribution of the largest bin for n=" + strconv.Itoa(n) +
-				", k=" + strconv.Itoa(k) + " needs more than " + g3(maxWork) + " multiply-adds", ErrTooLarge}
+			return nil, errwrap.Detail(ErrTooLarge, "the distribution of the largest bin for n="+strconv.Itoa(n)+
+				", k="+strconv.Itoa(k)+" needs more than "+g3(maxWork)+" multiply-adds")
 		}
 		if UnionBound(n, k, m) < 1e-15 {
 			last = m

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"retrylab/core/errwrap"
 	"retrylab/core/tokenbucket"
 )
 
@@ -60,15 +61,6 @@ func minuteBurst(perMin float64) int {
 // formatFloat is fmt's %v of a float64.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// wrapError is fmt.Errorf's %w without fmt: msg, unwrapping to err.
-type wrapError struct {
-	msg string
-	err error
-}
-
-func (e *wrapError) Error() string { return e.msg }
-func (e *wrapError) Unwrap() error { return e.err }
-
 // Limiter admits an LLM call only when both budgets hold enough: one
 // request from the request bucket (RPM) and prompt + max output tokens from
 // the token bucket (TPM), as core/ratelimit's Limiter does, with time as
@@ -104,7 +96,7 @@ type Reservation struct {
 // (ErrTooLarge) or are negative (ErrBadCost).
 func (l *Limiter) Reserve(t int64, tokens int) (Reservation, error) {
 	if tokens < 0 {
-		return Reservation{}, &wrapError{ErrBadCost.Error() + ": " + strconv.Itoa(tokens), ErrBadCost}
+		return Reservation{}, errwrap.Detail(ErrBadCost, strconv.Itoa(tokens))
 	}
 	req := l.requests.ReserveN(t, 1)
 	tok := l.tokens.ReserveN(t, tokens)
@@ -112,7 +104,7 @@ func (l *Limiter) Reserve(t int64, tokens int) (Reservation, error) {
 		// The token reservation cannot be honoured: give the request
 		// back, or the request bucket would count a call never made.
 		req.CancelAt(t)
-		return Reservation{}, &wrapError{ErrTooLarge.Error() + ": " + strconv.Itoa(tokens) + " tokens, capacity " + strconv.Itoa(l.tokens.Burst()), ErrTooLarge}
+		return Reservation{}, errwrap.Detail(ErrTooLarge, strconv.Itoa(tokens)+" tokens, capacity "+strconv.Itoa(l.tokens.Burst()))
 	}
 	d := max(req.DelayFrom(t), tok.DelayFrom(t))
 	at := t + d

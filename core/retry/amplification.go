@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"retrylab/core/bigint"
+	"retrylab/core/errwrap"
 )
 
 // Amplification is the count of calls through nested retrying layers when
@@ -70,17 +71,6 @@ type Node struct {
 // bound allows.
 var ErrTreeTooLarge = errors.New("retry: call tree too large to draw")
 
-// wrapped is an error whose message is msg and which wraps err, as
-// fmt.Errorf's %w does (this package does not import fmt, for the size of
-// the browser's module).
-type wrapped struct {
-	msg string
-	err error
-}
-
-func (e *wrapped) Error() string { return e.msg }
-func (e *wrapped) Unwrap() error { return e.err }
-
 // Tree enumerates the call tree of a in time order (depth first: a call
 // precedes the calls it causes, and a layer's attempt k+1 follows every
 // call caused by attempt k). It has 1 + Σ CallsPerLevel nodes; when that
@@ -90,7 +80,7 @@ func (a Amplification) Tree(maxNodes int) ([]Node, error) {
 	total := a.Nodes()
 	count, ok := total.Int64()
 	if !ok || count > int64(maxNodes) {
-		return nil, &wrapped{ErrTreeTooLarge.Error() + ": " + total.String() + " nodes, at most " + strconv.Itoa(maxNodes), ErrTreeTooLarge}
+		return nil, errwrap.Detail(ErrTreeTooLarge, total.String()+" nodes, at most "+strconv.Itoa(maxNodes))
 	}
 	nodes := make([]Node, 0, count)
 	next := make([]int, len(a.Attempts)+1) // next index in each level
