@@ -59,11 +59,7 @@ func (b *builder) module(calcs []string) (string, error) {
 	calcs = uniq
 	var need []string
 	for _, s := range widget.Sets() {
-		ok := true
-		for _, c := range calcs {
-			ok = ok && s.Holds(c)
-		}
-		if !ok {
+		if !s.HoldsAll(calcs) {
 			continue
 		}
 		data, given := b.cfg.Wasm[s.Name()]

@@ -46,11 +46,7 @@ func For(names []string) *Set {
 		return nil
 	}
 	for _, s := range Sets() {
-		ok := true
-		for _, n := range names {
-			ok = ok && s.Holds(n)
-		}
-		if ok {
+		if s.HoldsAll(names) {
 			return s
 		}
 	}
@@ -78,6 +74,16 @@ func (s *Set) Registry() *calc.Registry {
 func (s *Set) Holds(name string) bool {
 	_, ok := s.Registry().Lookup(name)
 	return ok
+}
+
+// HoldsAll reports whether every calculator named is in the set.
+func (s *Set) HoldsAll(names []string) bool {
+	for _, n := range names {
+		if !s.Holds(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // Views is Views for a calculator of the set.

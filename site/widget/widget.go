@@ -58,11 +58,12 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	if err := CheckID(spec.ID); err != nil {
 		return "", err
 	}
+	table := allViews() // once for the three uses below
 	views := spec.Views
 	if len(views) == 0 {
-		views = DefaultViews(c)
+		views = table.defaults(c)
 	}
-	if err := CheckViews(c, views); err != nil {
+	if err := table.check(c, views); err != nil {
 		return "", err
 	}
 	a, res := spec.Args, spec.Result
@@ -75,7 +76,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 			return "", err
 		}
 	}
-	out, err := RenderOutput(c, a, res, views, loc)
+	out, err := table.render(encodeResult, c, a, res, views, loc)
 	if err != nil {
 		return "", err
 	}
