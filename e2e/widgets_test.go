@@ -153,7 +153,7 @@ func expectKept(t *testing.T, ctx context.Context, w widgetInfo, c *calc.Calcula
 
 func expectResult(t *testing.T, ctx context.Context, w widgetInfo, c *calc.Calculator, values url.Values, loc locale.Locale, allowError bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		bad, err := mismatches(ctx, w, c, values, loc, allowError)
 		if err != nil {
@@ -169,13 +169,20 @@ func expectResult(t *testing.T, ctx context.Context, w widgetInfo, c *calc.Calcu
 	}
 }
 
-// waitJS polls a JavaScript predicate for up to 5 s.
+// waitJS polls a JavaScript predicate for up to 20 s: a deadline, not a
+// delay (it returns as soon as the predicate holds).
 func waitJS(t *testing.T, ctx context.Context, what, pred string) {
 	t.Helper()
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	waitJSFor(t, ctx, 20*time.Second, what, pred)
+}
+
+// waitJSFor polls a JavaScript predicate until it holds or d has passed.
+func waitJSFor(t *testing.T, ctx context.Context, d time.Duration, what, pred string) {
+	t.Helper()
+	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	if _, err := chromedp.Run(wctx, chromedp.PollFunction[bool]("() => "+pred, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
-		t.Fatalf("waiting for %s (%s): %v", what, pred, err)
+		t.Fatalf("waiting %v for %s (%s): %v", d, what, pred, err)
 	}
 }
 

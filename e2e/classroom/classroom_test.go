@@ -204,11 +204,14 @@ func TestEmbedInForeignFrame(t *testing.T) {
 	h := eval[int](t, ctx, `parseInt(document.getElementById('emb').style.height)`)
 	// The height settles: no feedback loop between the frame's size and
 	// the height it reports.
-	time.Sleep(time.Second)
-	n1 := eval[int](t, ctx, `window.msgs.length`)
-	time.Sleep(time.Second)
-	if n2 := eval[int](t, ctx, `window.msgs.length`); n2 != n1 || n2 > 10 {
-		t.Errorf("the embed keeps posting heights: %d then %d messages", n1, n2)
+	// Poll (with a deadline) for a quiet second: no message for 1 s.
+	quiet := `(() => { const w = window.__quiet || (window.__quiet = {n: -1, at: 0}); const n = window.msgs.length;
+		if (n !== w.n) { w.n = n; w.at = performance.now(); return false } return performance.now() - w.at >= 1000 })()`
+	wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+	_, err := chromedp.Run(wctx, chromedp.PollFunction[bool]("() => "+quiet, chromedp.WithPollingInterval(50*time.Millisecond)))
+	wcancel()
+	if n := eval[int](t, ctx, `window.msgs.length`); err != nil || n > 10 {
+		t.Errorf("the embed keeps posting heights: %d messages, no quiet second within 30 s (%v)", n, err)
 	}
 	if last, got := eval[int](t, ctx, `window.msgs.filter(m => m.data.type === 'retrylab:height').pop().data.height`), eval[int](t, ctx, `parseInt(document.getElementById('emb').style.height)`); last != got {
 		t.Errorf("the iframe is %d px high, the last height posted %d", got, last)
@@ -219,12 +222,18 @@ func TestEmbedInForeignFrame(t *testing.T) {
 	t.Logf("the embed reports %d px; the iframe is now %d px high", eval[int](t, ctx, `window.msgs.filter(m => m.data.type === 'retrylab:height').pop().data.height`), h)
 
 	// The article refuses to be framed.
-	time.Sleep(300 * time.Millisecond)
 	refused := false
-	for _, p := range con.Problems() {
-		if strings.Contains(p, "frame-ancestors 'none'") {
-			refused = true
+	for deadline := time.Now().Add(10 * time.Second); !refused && time.Now().Before(deadline); {
+		for _, p := range con.Problems() {
+			if strings.Contains(p, "frame-ancestors 'none'") {
+				refused = true
+			}
 		}
+		if !refused {
+			time.Sleep(20 * time.Millisecond) // polling the console, with a deadline
+		}
+	}
+	for _, p := range con.Problems() {
 		if strings.Contains(p, "frame-ancestors") && strings.Contains(p, "/embed/") {
 			t.Errorf("the embed was refused: %s", p)
 		}

@@ -174,6 +174,9 @@
   }
   function startWorker() {
     worker = new Worker(workerSrc.url);
+    // <html data-worker-starts="N">: how many workers the page started
+    // (ahead, on demand, or replacing one), for tests and the curious
+    root.setAttribute('data-worker-starts', String((parseInt(root.getAttribute('data-worker-starts'), 10) || 0) + 1));
     worker.onmessage = function (ev) {
       var m = ev.data || {};
       if (m.type === 'ready') { workerReady = true; return; }

@@ -402,6 +402,11 @@ func (w *widget) receive(ans js.Value) {
 	w.after(r.mode)
 }
 
+// computingNoteDelayMS is how long, in milliseconds, a widget waits for
+// the worker's answer before it shows the "computing…" note (the browser
+// tests, e2e/worker_test.go, hold the same number as noteDelayMS).
+const computingNoteDelayMS = 150
+
 // setBusy shows whether the widget waits for the worker: aria-busy on
 // the output at once (the last good result stays in it), and a
 // "computing…" note (widget.computing) when the answer takes longer than
@@ -429,7 +434,7 @@ func (w *widget) setBusy() {
 			return nil
 		})
 	}
-	js.Global().Call("setTimeout", w.noteFn, 150)
+	js.Global().Call("setTimeout", w.noteFn, computingNoteDelayMS)
 }
 
 // showNote unhides the "computing…" note if the widget still waits.
