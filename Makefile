@@ -1,9 +1,14 @@
 # retrylab: `make serve` builds everything and serves it on 127.0.0.1:8080;
 # `make test` runs every test (vet, staticcheck, unit, golden, browser).
+# `go test ./...` is the quick loop: it needs Go alone; the tests that need
+# the built site, Chromium or the npm tools carry the build tag e2e, which
+# make test turns on (and where a missing piece is a failure, not a skip).
 ADDR ?= 127.0.0.1:8080
 # BASE_URL: where the site lives (/, /sub/path/ or https://host/sub/path/).
 BASE_URL ?= /
 GO ?= go
+# the packages built for the browser and the Worker (GOOS=js GOARCH=wasm)
+JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/hello
 
 .PHONY: all build serve test vet staticcheck unit wasmtest bench wasm worker clean deps
 
@@ -17,24 +22,26 @@ serve: build
 	$(GO) run ./site/cmd/retrylab serve -addr $(ADDR) -dist dist -base-url $(BASE_URL)
 
 vet:
-	@out=$$(gofmt -l calc core e2e scripts site wasm worker); \
+	@out=$$(gofmt -l core site wasm); \
 	if [ -n "$$out" ]; then echo "gofmt -w these files:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
+	$(GO) vet -tags e2e ./...
+	GOOS=js GOARCH=wasm $(GO) vet $(JS_PKGS)
 
 staticcheck:
-	$(GO) tool staticcheck ./...
+	$(GO) tool staticcheck -tags e2e ./...
 	# the staticcheck binary is the host's; only the packages are js/wasm
-	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) ./wasm/...
+	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) $(JS_PKGS)
 
 # deps installs what the browser tests need when it is missing (as root).
 deps:
-	./scripts/deps.sh
+	./site/e2e/deps.sh
 
 unit: wasmtest
-	# the browser tests (e2e/) drive every page of dist/ in Chromium: more
-	# than go test's default 10 minutes on a small machine
-	$(GO) test -timeout 45m ./...
+	# -tags e2e: also the tests of the built site, the browser tests
+	# (site/e2e: every page of dist/ in Chromium) and the Worker on workerd
+	# (wasm/worker/e2e): more than go test's default 10 minutes on a small
+	# machine
+	$(GO) test -tags e2e -timeout 45m ./...
 
 # wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden
 # files were written natively on amd64: core/fmath's bits, every
@@ -48,23 +55,29 @@ unit: wasmtest
 # the dispatch simulation built on it.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/tokenbucket ./core/limits ./core/dispatch ./core/heapsort ./calc/crossarch
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/tokenbucket ./core/limits ./core/dispatch ./core/heapsort ./core/calc/crossarch
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget
 
 test: deps vet staticcheck build worker unit
 
-# worker builds the Cloudflare Worker into build/worker (see worker/wrangler.toml):
+# worker builds the Cloudflare Worker into build/worker (see wasm/worker/wrangler.toml):
 # the JavaScript shim of workers-assets-gen (which empties build/worker first),
 # the site's handler compiled to app.wasm, and public/, the static assets:
 # dist/ without the precompressed variants, with a _headers file and
-# assets.json for the local workerd run (worker/workerd.capnp).
+# assets.json for the local workerd run (wasm/worker/workerd.capnp).
 worker: build
 	$(GO) tool workers-assets-gen -mode=go -o build/worker
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o build/worker/app.wasm ./wasm/worker
-	$(GO) run ./worker/cmd/workerassets -dist dist -wrangler worker/wrangler.toml -out build/worker
+	$(GO) run ./wasm/worker/cmd/workerassets -dist dist -wrangler wasm/worker/wrangler.toml -out build/worker
 
+# bench runs every benchmark, each script beside what it measures, one
+# section each: the mathematics against CPython (core/bench), the site
+# build, the playground in Chromium, the Worker on workerd, the classroom.
+# Needs python3 for the CPython comparisons and Chromium.
+BENCHES = core/bench/article1.sh core/bench/article2.sh site/bench/site.sh \
+	wasm/playground/bench.sh wasm/worker/bench.sh site/bench/classroom.sh
 bench: build
-	./scripts/bench.sh
+	@for f in $(BENCHES); do echo "== $$f"; GO=$(GO) bash $$f || exit 1; done
 
 clean:
 	rm -rf dist build

@@ -68,7 +68,7 @@ func TestJitterSpreads(t *testing.T) {
 }
 
 // The retry times CPython 3.11 gives, printed by
-// scripts/pyvectors/backoff.py: the article's loop played by every worker,
+// core/backoff/testdata/backoff.py: the article's loop played by every worker,
 // drawing attempt by attempt and, within an attempt, worker by worker.
 func TestCPythonReference(t *testing.T) {
 	tests := []struct {

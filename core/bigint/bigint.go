@@ -10,7 +10,7 @@
 // encoder through interfaces; this package is 11 KB of code. The module
 // went from 4,600 to 4,402 KB raw, 1,280 to 1,228 KB gzip -9 (Go 1.26.8,
 // GOOS=js GOARCH=wasm, -trimpath -ldflags='-s -w'; go run
-// ./e2e/cmd/wasmbench -only size). Code that never runs in the browser may
+// ./site/e2e/cmd/wasmbench -only size). Code that never runs in the browser may
 // use math/big.
 //
 // The numbers here are small (a seed has at most 4096 digits, a call count

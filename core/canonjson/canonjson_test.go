@@ -23,7 +23,7 @@ type vectorFile struct {
 }
 
 // TestCPythonVectors compares with what CPython wrote (see
-// scripts/pyvectors/canonjson.py); no Python is needed to run it.
+// core/canonjson/testdata/canonjson.py); no Python is needed to run it.
 func TestCPythonVectors(t *testing.T) {
 	b, err := os.ReadFile("testdata/vectors.json")
 	if err != nil {

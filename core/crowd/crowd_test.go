@@ -398,7 +398,7 @@ func TestEveryThresholdN2000K100(t *testing.T) {
 }
 
 // TestDecimalReference compares with 40-digit decimal arithmetic
-// (python3 scripts/pyvectors/crowd_decimal.py N K T ...), at sizes where
+// (python3 core/crowd/testdata/crowd_decimal.py N K T ...), at sizes where
 // exact rationals are too slow, on both methods.
 func TestDecimalReference(t *testing.T) {
 	for _, c := range []struct {

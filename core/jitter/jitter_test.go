@@ -29,7 +29,7 @@ type pyCase struct {
 	Arrivals []float64 `json:"arrivals_ms"`
 }
 
-// TestCPythonVectors runs every case that scripts/pyvectors/jitter.py ran
+// TestCPythonVectors runs every case that core/jitter/testdata/jitter.py ran
 // in CPython and compares counts, peak, max and (when stored) every
 // arrival bit for bit, and the mean (CPython used math.fsum: the
 // compensated sum gives the same float).

@@ -8,7 +8,7 @@
 //	r = random.Random(seed); r.random(); r.uniform(a, b)
 //
 // in CPython 3 (checked against vectors CPython wrote, see
-// scripts/pyvectors/pyrand.py). A Random is not safe for concurrent use;
+// core/pyrand/testdata/pyrand.py). A Random is not safe for concurrent use;
 // it holds its own state, so two Randoms never share a sequence.
 package pyrand
 

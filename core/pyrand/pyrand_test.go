@@ -80,7 +80,7 @@ func parseSeed(t *testing.T, s string) bigint.Int {
 }
 
 // TestCPythonVectors compares every output with what CPython wrote
-// (scripts/pyvectors/pyrand.py), bit for bit.
+// (core/pyrand/testdata/pyrand.py), bit for bit.
 func TestCPythonVectors(t *testing.T) {
 	for _, v := range loadVectors(t) {
 		seed := parseSeed(t, v.Seed)

@@ -8,7 +8,7 @@
 // query string. Importing net/url links net/netip, unique and weak with it
 // (for url.URL's hosts, which the playground never parses), and the
 // runtime's support for them: the module was 24.9 KB of gzip -9 larger
-// (113.7 KB raw, 21.3 KB of the brotli served; e2e/cmd/wasmbench -only
+// (113.7 KB raw, 21.3 KB of the brotli served; site/e2e/cmd/wasmbench -only
 // size, Go 1.26.8, GOOS=js GOARCH=wasm, -trimpath -ldflags='-s -w'). Code
 // that never runs in the browser (site/server, site/build, the command
 // line, the tests) may keep using net/url: a url.Values is a Values.

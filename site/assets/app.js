@@ -5,14 +5,14 @@
 // instantiates and runs it once the page is parsed. Widgets show a loading
 // state until the Go program signals that it is ready, by calling
 // retrylabReady() or by setting data-ready on <html> itself (see
-// docs/dom.md). Without WebAssembly, or when loading fails, the page stays
+// wasm/playground/DOM.md). Without WebAssembly, or when loading fails, the page stays
 // the static page the build wrote: every result is already in it.
 (function () {
   'use strict';
   if (window.retrylabLoader) { return; }
   window.retrylabLoader = true;
   // performance marks of the loading steps, read by `make bench`
-  // (e2e/cmd/wasmbench); they cost nothing and print nothing.
+  // (site/e2e/cmd/wasmbench); they cost nothing and print nothing.
   function mark(name) {
     if (window.performance && performance.mark) { performance.mark('retrylab:' + name); }
   }
@@ -234,7 +234,7 @@
     // The worker runs the same compiled module, whose code the engine
     // compiles on first use and optimizes once it is hot for every thread
     // that runs it; so the reader's first edits, in the worker or on the
-    // main thread, run optimized code (measured in docs/dom.md). The
+    // main thread, run optimized code (measured in wasm/playground/DOM.md). The
     // answers are dropped. <html data-warm="done"> when it is over.
     // In a frame (an embed: a host page may hold several) there are no
     // rounds: the worker only starts ahead when heavy says a widget needs it.

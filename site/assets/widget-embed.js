@@ -2,7 +2,7 @@
 // written by site/widget) in step with the widget: the iframe code holds
 // the embed page's absolute URL with every value of the form that differs
 // from the calculator's defaults (data-embed-defaults). It reads the form's
-// controls, as the playground does (docs/dom.md), whenever the reader
+// controls, as the playground does (wasm/playground/DOM.md), whenever the reader
 // changes one, opens the control, or steps through history.
 (function () {
   'use strict';

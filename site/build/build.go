@@ -20,7 +20,7 @@ import (
 	"strings"
 	"sync"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
 )

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
 )

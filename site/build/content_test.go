@@ -1,10 +1,7 @@
 package build
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -106,32 +103,4 @@ func TestRealContentSubPath(t *testing.T) {
 		t.Fatalf("content/ does not build:\n%v", err)
 	}
 	checkLinks(t, s, "/retrylab/")
-}
-
-// TestDistLinks checks the dist/ that `make build` wrote, when there is
-// one: the files on disk, not a build in memory.
-func TestDistLinks(t *testing.T) {
-	root := "../../dist"
-	index, err := os.ReadFile(root + "/index.html")
-	if err != nil {
-		t.Skip("no dist/ (run make build)")
-	}
-	m := regexp.MustCompile(`<a class="site-name" href="([^"]*)"`).FindSubmatch(index)
-	if m == nil {
-		t.Fatal("dist/index.html has no site-name link")
-	}
-	s := &Site{Files: map[string][]byte{}}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		s.Files[filepath.ToSlash(rel)] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkLinks(t, s, string(m[1]))
 }

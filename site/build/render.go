@@ -189,7 +189,7 @@ func pagePath(lang, slug string) string {
 }
 
 // pageData is the JSON the loader and the playground read from
-// <script type="application/json" id="retrylab-data"> (docs/dom.md).
+// <script type="application/json" id="retrylab-data"> (wasm/playground/DOM.md).
 type pageData struct {
 	Lang     string        `json:"lang"`
 	Base     string        `json:"base"`

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 )
 
 // BenchmarkTables: the answers of every option of every exercise, which

@@ -22,7 +22,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 )
 
 // MaxText is the longest class code or student name accepted, in runes.

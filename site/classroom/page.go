@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 )
 

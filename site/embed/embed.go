@@ -18,7 +18,7 @@ import (
 	"net/url"
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 	"retrylab/site/widget"
 )
@@ -44,7 +44,7 @@ type Error struct {
 func (e *Error) Error() string { return e.Msg }
 
 // svgStyle colours the chart without the site's stylesheet: the classes
-// of docs/dom.md, light by default, dark under prefers-color-scheme.
+// of wasm/playground/DOM.md, light by default, dark under prefers-color-scheme.
 const svgStyle = `svg{color:#1b1f24;background:#fff;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","PingFang SC","Microsoft YaHei",sans-serif}` +
 	`.chart-bar,.chart-point,.chart-seg-attempt,.chart-node circle{fill:#1d4e89}` +
 	`.chart-bar-mark,.chart-node .chart-bar-mark{fill:#b8420f}` +
@@ -126,7 +126,7 @@ func Standalone(html string) ([]byte, error) {
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" width="` + w + `" height="` + h + `"` + head[len("<svg"):] + ">")
 	body := svg[len(head)+1:]
-	// The title and desc come first (docs/dom.md); the style follows them.
+	// The title and desc come first (wasm/playground/DOM.md); the style follows them.
 	if k := strings.Index(body, "</desc>"); k >= 0 {
 		b.WriteString(body[:k+len("</desc>")])
 		body = body[k+len("</desc>"):]
@@ -147,7 +147,7 @@ type Page struct {
 	Title       string // the widget's localized title
 	CSP         string
 	Widget      template.HTML // widget.Render of the calculator at its defaults, id = the calculator's name
-	Data        template.JS   // the page data of docs/dom.md (retrylab-data)
+	Data        template.JS   // the page data of wasm/playground/DOM.md (retrylab-data)
 	Asset       map[string]string
 	Wasm        string // href of the playground module that holds the calculator ("": static)
 	Article     string // href of the article that holds the widget ("" when none)

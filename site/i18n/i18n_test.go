@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 )
 

@@ -13,11 +13,11 @@ import (
 var detailKey = regexp.MustCompile(`Refuse\((?:[^"]|"[^"]*")*?"(detail\.[a-z0-9_.-]+)"`)
 
 // detailKeysInSource returns the detail.* keys of the Refuse calls in
-// calc/*.go (the key is the first string argument of the call).
+// core/calc/*.go (the key is the first string argument of the call).
 func detailKeysInSource(t *testing.T) []string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	files, err := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "calc", "*.go"))
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "core", "calc", "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +50,12 @@ func detailKeysInSource(t *testing.T) []string {
 
 var codeConst = regexp.MustCompile(`(?m)^\s*Code[A-Za-z]+\s+Code\s*=\s*"([a-z_]+)"`)
 
-// codesInSource returns every calc.Code constant declared in calc/*.go, so
+// codesInSource returns every calc.Code constant declared in core/calc/*.go, so
 // that a code added later needs its err.CODE string too.
 func codesInSource(t *testing.T) []string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	files, err := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "calc", "*.go"))
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "core", "calc", "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

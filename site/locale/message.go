@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 )
 
 // Error returns the message of e in the language: the template err.CODE

@@ -22,7 +22,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 )
 
 // Options configures a [Converter]. Registry is required; Widget and Cite

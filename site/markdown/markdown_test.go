@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/query"
 )
 

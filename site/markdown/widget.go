@@ -11,7 +11,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/util"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 )
 
 // Widget is a `widget NAME` or `calc NAME` block: a calculator placed in

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"sync"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 )
 
 // Config configures the handler.

@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"testing"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 )
 

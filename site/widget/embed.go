@@ -3,7 +3,7 @@ package widget
 import (
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/query"
 	"retrylab/site/locale"
 )

@@ -4,8 +4,8 @@
 package widget
 
 import (
-	"retrylab/calc"
 	"retrylab/core/bigint"
+	"retrylab/core/calc"
 	"retrylab/core/retry"
 )
 

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/calc"
 	"retrylab/core/bigint"
+	"retrylab/core/calc"
 	"retrylab/site/widget/internal/enctest"
 )
 
@@ -105,11 +105,11 @@ func resultTypes(tb testing.TB) map[string]reflect.Type {
 	return types
 }
 
-// Every golden result of calc/testdata/golden, read back into its type,
+// Every golden result of core/calc/testdata/golden, read back into its type,
 // encodes to the golden file's bytes (compacted) and to json.Marshal's.
 func TestEncodeCalcGoldens(t *testing.T) {
 	types := resultTypes(t)
-	files, err := filepath.Glob("../../calc/testdata/golden/*.json")
+	files, err := filepath.Glob("../../core/calc/testdata/golden/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden files: %v", err)
 	}

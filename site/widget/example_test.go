@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"regexp"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 	"retrylab/site/widget"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/canonjson"
 	"retrylab/site/locale"
 )
@@ -65,7 +65,7 @@ func CheckViews(c *calc.Calculator, names []string) error { return allViews().ch
 // RenderOutput writes the output of a widget: for each view in order, the
 // results table or a chart, computed from result (what c.Run(a)
 // returned). Every shown field sits in an element with data-out="FIELD"
-// and data-value holding its JSON (docs/dom.md). An unknown view name is
+// and data-value holding its JSON (wasm/playground/DOM.md). An unknown view name is
 // skipped; a view that cannot be drawn from this result says so in a note.
 func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
 	return allViews().render(encodeResult, c, a, res, viewNames, loc)

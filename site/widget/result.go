@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/canonjson"
 	"retrylab/site/locale"
 )
@@ -301,7 +301,7 @@ func jsonKind(raw []byte) byte {
 }
 
 // Cite returns the text and the JSON value of a citation {=ID.FIELD|FORMAT}
-// of result (docs/authoring.md): field is "NAME" or "NAME[i]"; format is
+// of result (content/README.md): field is "NAME" or "NAME[i]"; format is
 // "" (integers grouped, other numbers to at most 6 significant digits,
 // scientific below 10^-4; booleans yes/no; lists in the list style), "N"
 // (N decimals), "%N" (percentage with N decimals), "eN" (scientific, N

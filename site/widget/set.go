@@ -1,7 +1,7 @@
 package widget
 
 import (
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/canonjson"
 	"retrylab/core/fmath"
 	"retrylab/core/retry"

@@ -3,7 +3,7 @@
 // charts of a widget, and the citations of its results in the prose. The
 // build (site/build) and the browser playground (wasm/playground) call the
 // same functions, so a page reads the same before and after the
-// WebAssembly module loads. docs/dom.md is the DOM contract.
+// WebAssembly module loads. wasm/playground/DOM.md is the DOM contract.
 //
 // The package is compiled to WebAssembly: it imports only the standard
 // library's small packages, retrylab/calc, retrylab/core/... and
@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/query"
 	"retrylab/site/locale"
 )
@@ -301,7 +301,7 @@ func sliderRange(p *calc.Param) (lo, hi float64, ok bool) {
 	return lo, hi, hi > lo
 }
 
-// kindName is the data-kind of a control (docs/dom.md).
+// kindName is the data-kind of a control (wasm/playground/DOM.md).
 func kindName(k calc.Kind) string {
 	switch k {
 	case calc.Int:

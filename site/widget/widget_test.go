@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/i18n"
 	"retrylab/site/locale"
 )

@@ -163,7 +163,7 @@ func pageLocale() locale.Locale {
 	return localeFrom(el.Text(), lang)
 }
 
-// localeFrom decodes the locale of the page data text (docs/dom.md) with
+// localeFrom decodes the locale of the page data text (wasm/playground/DOM.md) with
 // locale.ParsePageData, which reads it as encoding/json would without
 // linking encoding/json into the module; lang is the language when the
 // data names none.

@@ -3,13 +3,13 @@
 package playground
 
 import (
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/locale"
 	render "retrylab/site/widget"
 )
 
 // citeSpec is one citation to render: the field of the result and the
-// format (docs/dom.md, "Citations in prose").
+// format (wasm/playground/DOM.md, "Citations in prose").
 type citeSpec struct{ field, format string }
 
 // outcome is one recompute rendered: the output's HTML and, for each

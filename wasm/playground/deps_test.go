@@ -37,7 +37,7 @@ func TestKeptOut(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		deps[p] = true
 	}
-	if !deps["syscall/js"] || !deps["retrylab/calc"] {
+	if !deps["syscall/js"] || !deps["retrylab/core/calc"] {
 		t.Fatalf("go list -deps lists neither syscall/js nor retrylab/calc:\n%s", out)
 	}
 	for _, p := range []string{"net/url", "net/netip", "unique", "weak", "encoding/json", "crypto/sha256", "crypto/internal/fips140", "math/big", "math/rand",

@@ -2,7 +2,7 @@
 // program of the WebAssembly modules wasm/playground/NAME, one per
 // calculator set of site/widget (Sets), each loaded once per page by
 // site/assets/app.js. Main runs it on a set. It hydrates
-// every [data-widget] the build rendered (docs/dom.md): it reads the
+// every [data-widget] the build rendered (wasm/playground/DOM.md): it reads the
 // widget's parameters from the page and the URL query, listens to its
 // controls, recomputes through the calculator registry on each animation
 // frame that follows an input, re-renders the output and the prose

@@ -3,7 +3,7 @@ package playground
 import (
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/query"
 )
 

@@ -3,7 +3,7 @@ package playground
 import (
 	"testing"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/query"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"syscall/js"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/query"
 	"retrylab/wasm/playground/internal/dom"
 )
@@ -317,7 +317,7 @@ func (w *widget) send(r *request) {
 	w.setBusy()
 }
 
-// request is the worker's request (docs/dom.md) for this widget's output
+// request is the worker's request (wasm/playground/DOM.md) for this widget's output
 // and citations at values; forcePanic asks the worker to panic in it.
 func (w *widget) request(values query.Values, forcePanic bool) js.Value {
 	req := js.Global().Get("Object").New()
@@ -404,7 +404,7 @@ func (w *widget) receive(ans js.Value) {
 
 // computingNoteDelayMS is how long, in milliseconds, a widget waits for
 // the worker's answer before it shows the "computing…" note (the browser
-// tests, e2e/worker_test.go, hold the same number as noteDelayMS).
+// tests, site/e2e/worker_test.go, hold the same number as noteDelayMS).
 const computingNoteDelayMS = 150
 
 // setBusy shows whether the widget waits for the worker: aria-busy on
@@ -584,7 +584,7 @@ func (w *widget) hydrate() {
 }
 
 // newWidget reads a [data-widget] root. It returns nil and the reason when
-// the root does not follow docs/dom.md.
+// the root does not follow wasm/playground/DOM.md.
 func newWidget(a *app, root dom.Element, reg *calc.Registry) (*widget, string) {
 	name := root.Attr("data-widget")
 	c, ok := reg.Lookup(name)

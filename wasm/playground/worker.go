@@ -7,7 +7,7 @@ import (
 	"strings"
 	"syscall/js"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/core/query"
 	"retrylab/site/locale"
 	render "retrylab/site/widget"

@@ -54,7 +54,7 @@ func fetchAsset(op, method, name string) ([]byte, int64, error) {
 	}
 	binding := cloudflare.GetBinding("ASSETS")
 	if binding.IsUndefined() || binding.IsNull() {
-		return nil, 0, &fs.PathError{Op: op, Path: name, Err: errors.New("the Worker has no ASSETS binding (see worker/wrangler.toml)")}
+		return nil, 0, &fs.PathError{Op: op, Path: name, Err: errors.New("the Worker has no ASSETS binding (see wasm/worker/wrangler.toml)")}
 	}
 	init := js.Global().Get("Object").New()
 	init.Set("method", method)

@@ -8,7 +8,7 @@
 // reads what it needs of dist/ (the 404 page, the charts' strings) through
 // the ASSETS binding. `make worker` builds it into
 // build/worker with the JavaScript shim of workers-assets-gen; see
-// worker/wrangler.toml and worker/workerd.capnp.
+// wasm/worker/wrangler.toml and wasm/worker/workerd.capnp.
 package main
 
 import (

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 )
 
 // runCalc implements `retrylab calc`.

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/assets"
 	"retrylab/site/classroom"
 	"retrylab/site/i18n"

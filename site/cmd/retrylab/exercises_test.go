@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/classroom"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/server"
 )
 

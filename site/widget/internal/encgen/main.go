@@ -26,7 +26,7 @@ import (
 	"os"
 	"reflect"
 
-	"retrylab/calc"
+	"retrylab/core/calc"
 	"retrylab/site/widget/internal/enctest"
 )
 

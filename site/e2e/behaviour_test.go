@@ -1,0 +1,276 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"retrylab/core/calc"
+)
+
+// firstWidgetPages returns, for each language, the first article page
+// (else embed page) with at least min widgets.
+func firstWidgetPages(t *testing.T, min int) []Page {
+	t.Helper()
+	return firstPages(t, fmt.Sprintf("%d widgets", min), func(html string) bool {
+		return strings.Count(html, "data-widget=") >= min
+	})
+}
+
+// TestBackForward: two changes make two history entries; back and
+// forward restore the controls and the results of each.
+func TestBackForward(t *testing.T) {
+	for _, p := range firstWidgetPages(t, 1) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			loc, ws := openWidgets(t, ctx, p, "")
+			w := ws[0]
+			c, page := w.calc(t)
+			e1, err := PlanEdit(c, page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e2, err := PlanEdit(c, e1.Values)
+			if err != nil {
+				t.Fatal(err)
+			}
+			controlIs := func(e Edit) {
+				t.Helper()
+				want := e.Values.Get(e.Param)
+				waitJS(t, ctx, fmt.Sprintf("%s.%s = %s", w.ID, e.Param, want),
+					fmt.Sprintf(`%s === %q`, controlValue(w.ID, e.Param), want))
+			}
+			setValue(t, ctx, w.ID, e1.Param, e1.Value)
+			expectWidget(t, ctx, w, c, e1.Values, loc)
+			setValue(t, ctx, w.ID, e2.Param, e2.Value)
+			expectWidget(t, ctx, w, c, e2.Values, loc)
+
+			eval[bool](t, ctx, "history.back(), true")
+			controlIs(Edit{Param: e2.Param, Values: e1.Values})
+			expectWidget(t, ctx, w, c, e1.Values, loc)
+			eval[bool](t, ctx, "history.back(), true")
+			controlIs(Edit{Param: e1.Param, Values: page})
+			expectWidget(t, ctx, w, c, page, loc)
+			if s := eval[string](t, ctx, "location.search"); s != "" {
+				t.Errorf("back at the page's values, the URL still has %q", s)
+			}
+			eval[bool](t, ctx, "history.forward(), true")
+			controlIs(Edit{Param: e1.Param, Values: e1.Values})
+			expectWidget(t, ctx, w, c, e1.Values, loc)
+		})
+	}
+}
+
+// TestBadInput types a value out of range, then clears the field, into
+// one numeric control of every widget on every page: the message in the
+// page's language (locale.Locale.Error) appears beside the field, the
+// control is aria-invalid, the last good result stays, the URL keeps the
+// good state; then the field is corrected and everything recovers.
+func TestBadInput(t *testing.T) {
+	for _, p := range widgetPages(t) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			loc, ws := openWidgets(t, ctx, p, "")
+			for _, w := range ws {
+				c, page := w.calc(t)
+				bad, err := PlanBadEdit(c, page)
+				if err != nil {
+					t.Error(err)
+					continue
+				}
+				empty := cloneValues(page)
+				empty.Set(bad.Param, "")
+				_, emptyErr := c.Parse(empty)
+				for _, tc := range []struct {
+					value string
+					err   error
+				}{{bad.Value, bad.Err}, {"", emptyErr}} {
+					if tc.err == nil {
+						continue // an optional parameter: empty is allowed
+					}
+					setValue(t, ctx, w.ID, bad.Param, tc.value)
+					want := loc.Error(asCalcError(t, tc.err), c)
+					slot := fmt.Sprintf(`document.querySelector('[id=%q] [data-error-for=%q]')`, w.ID, bad.Param)
+					waitJS(t, ctx, w.ID+" error message", fmt.Sprintf(`!%s.hidden && %s.textContent === %q`, slot, slot, want))
+					if inv := eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').getAttribute('aria-invalid') || ''`, w.ID, bad.Param)); inv != "true" {
+						t.Errorf("%s.%s = %q: aria-invalid=%q, want true", w.ID, bad.Param, tc.value, inv)
+					}
+					expectKept(t, ctx, w, c, page, loc) // the last good result stays
+					if s := eval[string](t, ctx, "location.search"); strings.Contains(s, url.QueryEscape(w.ID+"."+bad.Param)) {
+						t.Errorf("the refused value went into the URL: %s", s)
+					}
+				}
+				// recover
+				setValue(t, ctx, w.ID, bad.Param, page.Get(bad.Param))
+				slot := fmt.Sprintf(`document.querySelector('[id=%q] [data-error-for=%q]')`, w.ID, bad.Param)
+				waitJS(t, ctx, w.ID+" error cleared", slot+".hidden")
+				if inv := eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [name=%q]').hasAttribute('aria-invalid')`, w.ID, bad.Param)); inv {
+					t.Errorf("%s.%s corrected but still aria-invalid", w.ID, bad.Param)
+				}
+				editWidget(t, ctx, w, loc)
+			}
+		})
+	}
+}
+
+// TestPanicIsolation forces a panic in one widget (?debug-panic=ID): that
+// widget reports it in its own error slot, keeps its last result, and the
+// other widgets of the page keep working; nothing reaches the console.
+func TestPanicIsolation(t *testing.T) {
+	for _, p := range firstWidgetPages(t, 2) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			_, ws := openWidgets(t, ctx, p, "")
+			victim, other := ws[0], ws[1]
+			loc, _ := openWidgets(t, ctx, p, "debug-panic="+url.QueryEscape(victim.ID))
+			vpage, ve, slot := expectPanic(t, ctx, p, loc, victim)
+			editWidget(t, ctx, other, loc)
+			// the victim still answers (and still reports)
+			setValue(t, ctx, victim.ID, ve.Param, vpage.Get(ve.Param))
+			waitJS(t, ctx, victim.ID+" still reports", fmt.Sprintf(`!%s.hidden`, slot))
+		})
+	}
+}
+
+// TestWithoutJavaScript loads every page with scripts disabled: the page
+// says it is static, and every widget shows the pre-rendered numbers.
+func TestWithoutJavaScript(t *testing.T) {
+	ctx := tab(t)
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range widgetPages(t) {
+		if err := chromedp.Do(ctx, chromedp.Navigate(pageURL(p, ""))); err != nil {
+			t.Fatalf("%s: %v", p.Path, err)
+		}
+		loc := pageLocale(t, ctx, p)
+		if r := eval[string](t, ctx, `document.documentElement.getAttribute('data-ready') || ''`); r != "" {
+			t.Errorf("%s: data-ready=%q without JavaScript", p.Path, r)
+		}
+		ws, err := widgets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range ws {
+			if !w.Static || w.Live {
+				t.Errorf("%s %s: static notice shown=%v, live=%v", p.Path, w.ID, w.Static, w.Live)
+			}
+			for _, o := range w.Outs {
+				if o[1] == "" {
+					t.Errorf("%s %s: %s has no data-value", p.Path, w.ID, o[0])
+				}
+			}
+			c, page := w.calc(t)
+			if bad, err := mismatches(ctx, w, c, page, loc, false); err != nil || len(bad) > 0 {
+				t.Errorf("%s %s without JavaScript: %v %s", p.Path, w.ID, err, strings.Join(bad, "; "))
+			}
+		}
+	}
+}
+
+func asCalcError(t *testing.T, err error) *calc.Error {
+	t.Helper()
+	var ce *calc.Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("%v is not a *calc.Error", err)
+	}
+	return ce
+}
+
+// axeViolation is one rule axe-core found broken.
+type axeViolation struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
+
+// TestAxe runs axe-core on every page, hydrated, in the light and the dark
+// scheme: no violation.
+func TestAxe(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(env.root, "site", "e2e", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core: %v (run `make deps`: npm ci --ignore-scripts)", err)
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		for _, p := range env.pages {
+			t.Run(scheme+"-"+p.Name(), func(t *testing.T) {
+				ctx := tab(t)
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+					t.Fatal(err)
+				}
+				open(t, ctx, p, "")
+				if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](string(src)+";0")); err != nil {
+					t.Fatalf("injecting axe-core: %v", err)
+				}
+				vs, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](`axe.run(document, {resultTypes: ['violations']}).then(r =>
+					r.violations.map(v => ({id: v.id, impact: v.impact || '', help: v.help,
+						nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(1).join(' '))})))`,
+					chromedp.EvalAwaitPromise))
+				if err != nil {
+					t.Fatalf("axe.run: %v", err)
+				}
+				for _, v := range vs {
+					t.Errorf("axe %s (%s): %s\n    %s", v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "\n    "))
+				}
+			})
+		}
+	}
+}
+
+// TestScreenshots writes a full-page screenshot of every page, on a
+// desktop and on a 390 px phone, in the light and the dark scheme, into
+// build/e2e-out/screenshots/.
+func TestScreenshots(t *testing.T) {
+	dir := filepath.Join(env.out, "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sizes := []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"desktop", 1280, 900, false}, {"phone", 390, 844, true}}
+	n := 0
+	for _, sz := range sizes {
+		for _, scheme := range []string{"light", "dark"} {
+			ctx := tab(t)
+			var opts []chromedp.EmulateViewportOption
+			if sz.mobile {
+				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(1))
+			}
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(sz.width, sz.height, opts...)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range env.pages {
+				open(t, ctx, p, "")
+				time.Sleep(50 * time.Millisecond) // fonts and layout settle
+				img, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+				if err != nil {
+					t.Fatalf("%s: %v", p.Path, err)
+				}
+				f := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.jpg", p.Name(), sz.name, scheme))
+				if err := os.WriteFile(f, img, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d screenshots in %s", n, dir)
+}

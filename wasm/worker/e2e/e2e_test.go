@@ -1,0 +1,450 @@
+//go:build e2e
+
+// Package e2e tests the Cloudflare Worker on the real workerd binary: the
+// bundle that `make worker` builds, with the static assets, run as
+// Cloudflare runs it (wasm/worker/workerd.capnp), on a loopback port, against
+// the native handler of `retrylab serve` over the same dist/.
+//
+// It needs dist/ (`make build`), build/worker (`make worker`) and
+// node_modules (`make deps`); without them it fails saying which to run.
+package e2e
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"retrylab/core/calc"
+	"retrylab/wasm/worker/assetsdir"
+	"retrylab/wasm/worker/load"
+	"retrylab/wasm/worker/local"
+	"retrylab/wasm/worker/parity"
+)
+
+var (
+	root    string
+	worker  *local.Server
+	native  *httptest.Server
+	files   []string    // the static assets, as assetsdir.List returns them
+	headers http.Header // the site-wide headers of the native handler (the /* rule)
+	secured []string    // every header name of the _headers rules but Cache-Control
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	var err error
+	if root, err = local.Root("."); err != nil {
+		fmt.Fprintln(os.Stderr, "wasm/worker/e2e:", err)
+		return 1
+	}
+	if err := local.Check(root); err != nil {
+		fmt.Fprintln(os.Stderr, "wasm/worker/e2e:", err)
+		return 1
+	}
+	h, err := parity.Native(filepath.Join(root, "dist"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasm/worker/e2e: the native handler:", err)
+		return 1
+	}
+	if files, _, err = assetsdir.List(filepath.Join(root, "dist")); err != nil {
+		fmt.Fprintln(os.Stderr, "wasm/worker/e2e:", err)
+		return 1
+	}
+	rules, err := assetsdir.Headers(h, files)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasm/worker/e2e:", err)
+		return 1
+	}
+	headers = rules[0].Header
+	seen := map[string]bool{"Cache-Control": true}
+	for _, r := range rules {
+		for k := range r.Header {
+			if !seen[k] {
+				seen[k] = true
+				secured = append(secured, k)
+			}
+		}
+	}
+	native = httptest.NewServer(h) // 127.0.0.1
+	defer native.Close()
+	if worker, err = local.Start(context.Background(), root, time.Minute); err != nil {
+		fmt.Fprintln(os.Stderr, "wasm/worker/e2e:", err)
+		return 1
+	}
+	defer worker.Stop()
+	code := m.Run()
+	if code != 0 {
+		fmt.Fprintf(os.Stderr, "workerd's log:\n%s\n", worker.Log())
+	}
+	return code
+}
+
+// answer is one response, read whole.
+type answer struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+var client = &http.Client{
+	Timeout:       30 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	// No Accept-Encoding: both sides answer with the identity bytes.
+	Transport: &http.Transport{DisableCompression: true},
+}
+
+func do(t *testing.T, method, url string) answer {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", method, url, err)
+	}
+	return answer{res.StatusCode, res.Header, b}
+}
+
+// both sends the request to the Worker and to the native server.
+func both(t *testing.T, method, path string) (w, n answer) {
+	t.Helper()
+	return do(t, method, worker.URL+path), do(t, method, native.URL+path)
+}
+
+// mediaType returns the media type of a Content-Type, lower case, with the
+// JavaScript synonyms made one.
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ct
+	}
+	if mt == "application/javascript" {
+		return "text/javascript"
+	}
+	return mt
+}
+
+// checkSecurityHeaders checks that the Worker's answer w carries the
+// security headers of the native answer n, with the same values.
+func checkSecurityHeaders(t *testing.T, what string, w, n answer) {
+	t.Helper()
+	for _, k := range secured {
+		if got, want := strings.Join(w.Header.Values(k), ", "), strings.Join(n.Header.Values(k), ", "); got != want {
+			t.Errorf("%s: %s = %q, native %q", what, k, got, want)
+		}
+	}
+}
+
+// TestSecurityHeadersKnown makes sure the headers compared are the ones the
+// issue names: a CSP with script-src 'self' 'wasm-unsafe-eval', nosniff and
+// a Referrer-Policy.
+func TestSecurityHeadersKnown(t *testing.T) {
+	csp := headers.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self' 'wasm-unsafe-eval'") {
+		t.Errorf("site-wide Content-Security-Policy %q lacks script-src 'self' 'wasm-unsafe-eval'", csp)
+	}
+	if headers.Get("X-Content-Type-Options") != "nosniff" || headers.Get("Referrer-Policy") == "" {
+		t.Errorf("site-wide headers %v: want X-Content-Type-Options nosniff and a Referrer-Policy", headers)
+	}
+}
+
+// TestBundleSize measures the Worker as wrangler uploads it (the modules,
+// gzip-compressed) against the free plan's limit of 3 MB compressed.
+func TestBundleSize(t *testing.T) {
+	const limit = 3_000_000
+	var raw, compressed int
+	for _, f := range []string{"worker.mjs", "shim.mjs", "wasm_exec.js", "app.wasm"} {
+		b, err := os.ReadFile(filepath.Join(root, local.Bundle, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		raw += len(b)
+		compressed += gz.Len()
+	}
+	t.Logf("Worker bundle: %d bytes, %d bytes gzip-compressed (limit %d)", raw, compressed, limit)
+	if compressed > limit {
+		t.Errorf("the Worker bundle is %d bytes compressed, over the free plan's %d", compressed, limit)
+	}
+}
+
+// TestPagesAndAssets requests every file of dist/ from the Worker (as
+// Cloudflare serves static assets) and from the native server: same
+// status, same bytes, same media type, and the security headers.
+func TestPagesAndAssets(t *testing.T) {
+	pages := 0
+	for _, f := range files {
+		p := assetsdir.URLPath(f)
+		if strings.HasSuffix(p, ".html") {
+			// html_handling serves x.html at /x (and redirects
+			// /x.html there); the native server may not: the 404 page is
+			// checked by TestNotFound.
+			continue
+		}
+		w, n := both(t, "GET", p)
+		if w.Status != http.StatusOK || n.Status != http.StatusOK {
+			t.Errorf("GET %s: Worker %d, native %d; want 200", p, w.Status, n.Status)
+			continue
+		}
+		if !bytes.Equal(w.Body, n.Body) {
+			t.Errorf("GET %s: the Worker's %d bytes differ from the native %d", p, len(w.Body), len(n.Body))
+		}
+		if wt, nt := mediaType(w.Header.Get("Content-Type")), mediaType(n.Header.Get("Content-Type")); wt != nt {
+			t.Errorf("GET %s: Content-Type %q, native %q", p, wt, nt)
+		}
+		checkSecurityHeaders(t, "GET "+p, w, n)
+		if cc := n.Header.Get("Cache-Control"); strings.Contains(cc, "immutable") && w.Header.Get("Cache-Control") != cc {
+			t.Errorf("GET %s: Cache-Control %q, native %q", p, w.Header.Get("Cache-Control"), cc)
+		}
+		if strings.HasSuffix(p, "/") {
+			pages++
+		}
+	}
+	if pages < 4 { // the root and the three language indexes at least
+		t.Errorf("%d pages compared, want at least 4", pages)
+	}
+	// A folder without its slash is redirected to it, as Cloudflare does.
+	w := do(t, "GET", worker.URL+"/it")
+	if w.Status != http.StatusTemporaryRedirect || w.Header.Get("Location") != "/it/" {
+		t.Errorf("GET /it: %d to %q, want 307 to /it/", w.Status, w.Header.Get("Location"))
+	}
+}
+
+// TestCalculators compares every calculator's answers, good and bad, byte
+// for byte, as JSON and as an SVG chart (/api/v1/NAME.svg).
+func TestCalculators(t *testing.T) {
+	reg := calc.New()
+	charts, ran := 0, 0
+	defer func() {
+		if charts == 0 && ran == len(reg.List()) {
+			t.Error("no calculator answers /api/v1/NAME.svg with a chart")
+		}
+	}()
+	for _, c := range reg.List() {
+		t.Run(c.Name, func(t *testing.T) {
+			ran++
+			ok := 0
+			for _, r := range parity.Good(c) {
+				w, n := both(t, "GET", r.Path())
+				same(t, r.Path(), w, n)
+				if w.Status == http.StatusOK {
+					ok++
+				}
+			}
+			if ok < 2 {
+				t.Errorf("%d good requests answered 200, want at least the defaults and one variant", ok)
+			}
+			w := do(t, "GET", worker.URL+parity.Request{Calc: c.Name}.Path())
+			if w.Status != http.StatusOK || mediaType(w.Header.Get("Content-Type")) != "application/json" || !json.Valid(w.Body) {
+				t.Errorf("defaults: %d %q %.200s; want 200 with JSON", w.Status, w.Header.Get("Content-Type"), w.Body)
+			}
+			// The chart as an image, in each language.
+			svg := "/api/v1/" + c.Name + ".svg"
+			queries := []string{"", "lang=es", "lang=zh", "lang=xx"}
+			if g := parity.Good(c); len(g) > 1 {
+				queries = append(queries, g[1].Query.Encode()+"&lang=zh")
+			}
+			if b := parity.Bad(c); len(b) > 0 {
+				queries = append(queries, b[0].Query.Encode())
+			}
+			for _, q := range queries {
+				w, n := both(t, "GET", svg+"?"+q)
+				same(t, svg+"?"+q, w, n)
+			}
+			if w := do(t, "GET", worker.URL+svg); w.Status == http.StatusOK {
+				charts++
+				if mediaType(w.Header.Get("Content-Type")) != "image/svg+xml" || !bytes.Contains(w.Body, []byte("<svg")) {
+					t.Errorf("GET %s: %q %.100s, want an SVG image", svg, w.Header.Get("Content-Type"), w.Body)
+				}
+			}
+			for _, r := range parity.Bad(c) {
+				w, n := both(t, "GET", r.Path())
+				same(t, r.Path(), w, n)
+				var e struct {
+					Error struct{ Param, Message string }
+				}
+				if w.Status != http.StatusBadRequest || json.Unmarshal(w.Body, &e) != nil {
+					t.Errorf("GET %.120s: %d %.200s; want 400 with a JSON error", r.Path(), w.Status, w.Body)
+					continue
+				}
+				if e.Error.Param != r.Bad || e.Error.Message == "" {
+					t.Errorf("GET %.120s: error %+v, want a message about %s", r.Path(), e.Error, r.Bad)
+				}
+			}
+		})
+	}
+}
+
+// same checks that the Worker answered as the native server did: status,
+// media type, body bytes, security headers.
+func same(t *testing.T, path string, w, n answer) {
+	t.Helper()
+	if len(path) > 120 {
+		path = path[:120] + "…"
+	}
+	if w.Status != n.Status {
+		t.Errorf("GET %s: Worker %d, native %d", path, w.Status, n.Status)
+	}
+	if wt, nt := mediaType(w.Header.Get("Content-Type")), mediaType(n.Header.Get("Content-Type")); wt != nt {
+		t.Errorf("GET %s: Content-Type %q, native %q", path, wt, nt)
+	}
+	if !bytes.Equal(w.Body, n.Body) {
+		t.Errorf("GET %s: bodies differ at byte %s", path, diff(w.Body, n.Body))
+	}
+	checkSecurityHeaders(t, "GET "+path, w, n)
+}
+
+// diff describes where a and b first differ, with some context.
+func diff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-60)
+	clip := func(s []byte) []byte { return s[from:min(len(s), i+60)] }
+	return fmt.Sprintf("%d of %d/%d:\nWorker …%s…\nnative …%s…", i, len(a), len(b), clip(a), clip(b))
+}
+
+// TestNotFound: unknown API names and unknown pages are 404 on both sides;
+// an unknown page gets the site's 404 page.
+func TestNotFound(t *testing.T) {
+	page404, err := os.ReadFile(filepath.Join(root, "dist", "404.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/api/v1/no-such-calculator", "/api/v1/no-such-calculator?q=1", "/api/v2/attempts"} {
+		w, n := both(t, "GET", p)
+		if w.Status != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", p, w.Status)
+		}
+		same(t, p, w, n)
+	}
+	for _, p := range []string{"/no/such/page/", "/it/no-such-article/", "/assets/no-such.css"} {
+		w, n := both(t, "GET", p)
+		if w.Status != http.StatusNotFound || n.Status != http.StatusNotFound {
+			t.Errorf("GET %s: Worker %d, native %d; want 404", p, w.Status, n.Status)
+		}
+		if !bytes.Equal(w.Body, page404) {
+			t.Errorf("GET %s: the Worker's body is not dist/404.html: %.200s", p, w.Body)
+		}
+		checkSecurityHeaders(t, "GET "+p, w, n)
+	}
+}
+
+// TestMethods: the API answers only GET (and HEAD); other methods get 405
+// with an Allow header, as natively.
+func TestMethods(t *testing.T) {
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
+		w, n := both(t, m, "/api/v1/attempts")
+		if w.Status != http.StatusMethodNotAllowed {
+			t.Errorf("%s /api/v1/attempts: %d, want 405", m, w.Status)
+		}
+		if w.Status != n.Status || w.Header.Get("Allow") != n.Header.Get("Allow") || !bytes.Equal(w.Body, n.Body) {
+			t.Errorf("%s /api/v1/attempts: Worker %d Allow %q %q, native %d Allow %q %q", m,
+				w.Status, w.Header.Get("Allow"), w.Body, n.Status, n.Header.Get("Allow"), n.Body)
+		}
+		checkSecurityHeaders(t, m+" /api/v1/attempts", w, n)
+		// A static page answers only GET and HEAD, on Cloudflare as natively.
+		w, n = both(t, m, "/it/")
+		if w.Status != http.StatusMethodNotAllowed || n.Status != http.StatusMethodNotAllowed {
+			t.Errorf("%s /it/: Worker %d, native %d; want 405", m, w.Status, n.Status)
+		}
+	}
+	w, n := both(t, "HEAD", "/api/v1/attempts")
+	if w.Status != http.StatusOK || n.Status != http.StatusOK || len(w.Body) != 0 {
+		t.Errorf("HEAD /api/v1/attempts: Worker %d (%d bytes), native %d", w.Status, len(w.Body), n.Status)
+	}
+}
+
+var loadRequests = flag.Int("load", 1000, "requests of TestLoad per server (`make bench` sends 5000)")
+
+// TestLoad sends -load requests (1,000; 200 with -short), 16 at a time, to
+// the Worker and to the native server: no error, and workerd's resident
+// memory grows by less than 128 MiB. `make bench` sends 5,000 and reports
+// the rates.
+func TestLoad(t *testing.T) {
+	n := *loadRequests
+	if testing.Short() {
+		n = min(n, 200)
+	}
+	var pages []string
+	for _, f := range files {
+		if p := assetsdir.URLPath(f); strings.HasSuffix(p, "/") || strings.HasSuffix(p, ".css") {
+			pages = append(pages, p)
+		}
+		if len(pages) == 6 {
+			break
+		}
+	}
+	mix := parity.Mix(calc.New(), pages)
+	before, err := worker.RSS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range []struct{ name, url string }{{"worker", worker.URL}, {"native", native.URL}} {
+		res, err := load.Run(context.Background(), load.Config{
+			BaseURL: side.url, Targets: mix, Requests: n, Concurrency: 16, Timeout: 5 * time.Minute,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %v", side.name, res)
+		if res.Errors > 0 || res.Requests != n {
+			t.Errorf("%s: %d of %d answered, %d errors: %q", side.name, res.Requests, n, res.Errors, res.Failures)
+		}
+	}
+	after, err := worker.RSS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bound = 128 << 20
+	t.Logf("workerd RSS: %d MiB before, %d MiB after", before>>20, after>>20)
+	if after-before > bound {
+		t.Errorf("workerd's RSS grew by %d MiB under load, bound %d MiB", (after-before)>>20, bound>>20)
+	}
+}
+
+// TestRawQueries compares answers to queries that the table does not
+// build: bad escapes, empty names and values, escaped paths.
+func TestRawQueries(t *testing.T) {
+	for _, p := range []string{
+		"/api/v1/attempts?q=%zz",
+		"/api/v1/attempts?%zz=1",
+		"/api/v1/attempts?q",
+		"/api/v1/attempts?=1",
+		"/api/v1/attempts?&&q=0.25&&",
+		"/api/v1/attempts?q=0.5;n=2",
+		"/api/v1/attempts?q=+0.5",
+		"/api/v1/att%65mpts?q=0.9",
+		"/api/v1/attempts/",
+		"/api/v1/",
+		"/api/",
+	} {
+		w, n := both(t, "GET", p)
+		same(t, p, w, n)
+	}
+}
