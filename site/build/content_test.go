@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"retrylab/calc"
+	"retrylab/site/widget"
 	"strings"
 	"testing"
 )
@@ -134,4 +136,42 @@ func TestDistLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkLinks(t, s, string(m[1]))
+}
+
+// TestRealPlayground: in every language the playground page holds a
+// widget of every calculator of the registry and loads the module that
+// holds them all; no page calls itself provisional.
+func TestRealPlayground(t *testing.T) {
+	s := buildReal(t)
+	all := calc.New().List()
+	for _, lang := range Languages {
+		p := s.Pages[lang]["playground"]
+		if p == nil {
+			t.Fatalf("%s: no playground page", lang)
+		}
+		have := map[string]bool{}
+		for _, w := range p.Widgets {
+			if w.Kind == "widget" {
+				have[w.Calc.Name] = true
+			}
+		}
+		for _, c := range all {
+			if !have[c.Name] {
+				t.Errorf("%s/playground: no widget of %s", lang, c.Name)
+			}
+		}
+		var names []string
+		for n := range have {
+			names = append(names, n)
+		}
+		if set := widget.For(names); set.Name() != "all" {
+			t.Errorf("%s/playground loads the module %q, not the one of every calculator (all)", lang, set.Name())
+		}
+	}
+	provisional := regexp.MustCompile(`(?i)provvisori|provisional|临时`)
+	for name, b := range s.Files {
+		if strings.HasSuffix(name, ".html") && provisional.Match(b) {
+			t.Errorf("%s calls something provisional: %q", name, provisional.Find(b))
+		}
+	}
 }
