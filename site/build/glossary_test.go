@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -243,6 +244,12 @@ func TestChineseTypography(t *testing.T) {
 				for j := 1; j < len(parts); j += 2 {
 					if in := parts[j]; in != strings.TrimSpace(in) {
 						t.Errorf("%s: a space just inside bold: %q", at, "**"+in+"**")
+					} else if r, _ := utf8.DecodeLastRuneInString(in); unicode.IsPunct(r) && j+1 < len(parts) && parts[j+1] != "" {
+						// CommonMark: ** after punctuation and before a
+						// letter does not close, and the page shows the stars.
+						if next, _ := utf8.DecodeRuneInString(parts[j+1]); !unicode.IsSpace(next) && !unicode.IsPunct(next) {
+							t.Errorf("%s: bold that ends with punctuation right before text is not bold: %q; move the punctuation out", at, "**"+in+"**")
+						}
 					}
 				}
 			}
