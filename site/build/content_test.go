@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -172,6 +173,86 @@ func TestRealPlayground(t *testing.T) {
 	for name, b := range s.Files {
 		if strings.HasSuffix(name, ".html") && provisional.Match(b) {
 			t.Errorf("%s calls something provisional: %q", name, provisional.Find(b))
+		}
+	}
+}
+
+// apparatus is what a reader meets in every section of an article, by
+// language: the question that opens a section, the caption that follows a
+// widget (with its number) and its try-this line, and the heading of the
+// sources that close the article (docs/authoring.md, "A section's
+// apparatus").
+var apparatus = map[string]struct{ question, figure, try, sources string }{
+	"it": {"**Prevedi.** ", "**Figura %d.** ", "*Prova:* ", "## Fonti"},
+	"es": {"**Predice.** ", "**Figura %d.** ", "*Prueba:* ", "## Fuentes"},
+	"zh": {"**先猜一猜**：", "**图 %d**　", "**试一试**：", "## 参考资料"},
+}
+
+// sources are the documents every article links in its sources.
+var sources = []string{
+	"https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/",
+	"https://aws.amazon.com/builders-library/timeouts-retries-and-backoff-with-jitter/",
+	"https://sre.google/sre-book/handling-overload/",
+	"https://sre.google/sre-book/addressing-cascading-failures/",
+	"https://github.com/grpc/proposal/blob/master/A6-client-retries.md",
+	"https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3",
+	"https://www.rfc-editor.org/rfc/rfc6585#section-4",
+	"https://developers.openai.com/api/docs/guides/rate-limits",
+	"https://platform.claude.com/docs/en/api/rate-limits",
+}
+
+// TestRealApparatus: in both articles of every language each section
+// opens with a question, each widget is followed by its numbered caption
+// and a try-this line, and the article ends with its linked sources.
+func TestRealApparatus(t *testing.T) {
+	for lang, a := range apparatus {
+		for _, slug := range []string{"retries", "rate-limits"} {
+			file := "content/" + lang + "/" + slug + ".md"
+			b, err := os.ReadFile("../../" + file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(b), "\n")
+			next := func(i int) string { // the next line with text after line i
+				for i++; i < len(lines); i++ {
+					if strings.TrimSpace(lines[i]) != "" {
+						return lines[i]
+					}
+				}
+				return ""
+			}
+			fig, inFence, sourcesAt := 0, false, -1
+			for i, l := range lines {
+				switch {
+				case strings.HasPrefix(l, "```widget "):
+					inFence = true
+				case inFence && strings.HasPrefix(l, "```"):
+					inFence = false
+					fig++
+					want := fmt.Sprintf(a.figure, fig)
+					if n := next(i); !strings.HasPrefix(n, want) || !strings.Contains(n, a.try) {
+						t.Errorf("%s:%d: widget %d wants, right after it, a line %q with a caption saying what to look at and %q with what to change", file, i+1, fig, want+"…", a.try+"…")
+					}
+				case strings.HasPrefix(l, "```"):
+					// other fences: skip to their end
+				case l == a.sources:
+					sourcesAt = i
+				case strings.HasPrefix(l, "## ") && sourcesAt < 0:
+					if n := next(i); !strings.HasPrefix(n, a.question) {
+						t.Errorf("%s:%d: section %q does not open with a question (%q…)", file, i+1, l, a.question)
+					}
+				}
+			}
+			if sourcesAt < 0 {
+				t.Errorf("%s: no sources section %q", file, a.sources)
+				continue
+			}
+			tail := strings.Join(lines[sourcesAt:], "\n")
+			for _, u := range sources {
+				if !strings.Contains(tail, "]("+u+")") {
+					t.Errorf("%s: the sources do not link %s", file, u)
+				}
+			}
 		}
 	}
 }
