@@ -42,7 +42,8 @@ func TestArticleClassification(t *testing.T) {
 		processed Processed
 	}{
 		{"rate_limited", Retry, true, ProcessedNo},
-		{"internal_error", Retry, true, ProcessedNo},
+		{"internal_error", Retry, false, ProcessedUnknown},
+		{"bad_gateway", Retry, false, ProcessedUnknown},
 		{"service_unavailable", Retry, true, ProcessedNo},
 		{"overloaded", Retry, true, ProcessedNo},
 		{"connection_reset", Retry, false, ProcessedUnknown},

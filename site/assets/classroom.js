@@ -138,7 +138,7 @@
 
   // --- Text. ---
   function paramText(name, v) {
-    if (name === 'seed') { return v; }
+    if (name === 'seed' || v.charAt(0) === '{' || v.charAt(0) === '[') { return v; }
     if (v.indexOf(',') >= 0) {
       var parts = v.split(',').map(function (p) { return paramText(name, p); });
       return list(parts);

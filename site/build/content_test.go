@@ -1,7 +1,11 @@
 package build
 
 import (
+	"fmt"
 	"os"
+	"regexp"
+	"retrylab/core/calc"
+	"retrylab/site/widget"
 	"strings"
 	"testing"
 )
@@ -103,4 +107,122 @@ func TestRealContentSubPath(t *testing.T) {
 		t.Fatalf("content/ does not build:\n%v", err)
 	}
 	checkLinks(t, s, "/retrylab/")
+}
+
+// TestRealPlayground: in every language the playground page holds a
+// widget of every calculator of the registry and loads the module that
+// holds them all; no page calls itself provisional.
+func TestRealPlayground(t *testing.T) {
+	s := buildReal(t)
+	all := calc.New().List()
+	for _, lang := range Languages {
+		p := s.Pages[lang]["playground"]
+		if p == nil {
+			t.Fatalf("%s: no playground page", lang)
+		}
+		have := map[string]bool{}
+		for _, w := range p.Widgets {
+			if w.Kind == "widget" {
+				have[w.Calc.Name] = true
+			}
+		}
+		for _, c := range all {
+			if !have[c.Name] {
+				t.Errorf("%s/playground: no widget of %s", lang, c.Name)
+			}
+		}
+		var names []string
+		for n := range have {
+			names = append(names, n)
+		}
+		if set := widget.For(names); set.Name() != "all" {
+			t.Errorf("%s/playground loads the module %q, not the one of every calculator (all)", lang, set.Name())
+		}
+	}
+	provisional := regexp.MustCompile(`(?i)provvisori|provisional|临时`)
+	for name, b := range s.Files {
+		if strings.HasSuffix(name, ".html") && provisional.Match(b) {
+			t.Errorf("%s calls something provisional: %q", name, provisional.Find(b))
+		}
+	}
+}
+
+// apparatus is what a reader meets in every section of an article, by
+// language: the question that opens a section, the caption that follows a
+// widget (with its number) and its try-this line, and the heading of the
+// sources that close the article (docs/authoring.md, "A section's
+// apparatus").
+var apparatus = map[string]struct{ question, figure, try, sources string }{
+	"it": {"**Prevedi.** ", "**Figura %d.** ", "*Prova:* ", "## Fonti"},
+	"es": {"**Predice.** ", "**Figura %d.** ", "*Prueba:* ", "## Fuentes"},
+	"zh": {"**先猜一猜**：", "**图 %d**　", "**试一试**：", "## 参考资料"},
+}
+
+// sources are the documents every article links in its sources.
+var sources = []string{
+	"https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/",
+	"https://aws.amazon.com/builders-library/timeouts-retries-and-backoff-with-jitter/",
+	"https://sre.google/sre-book/handling-overload/",
+	"https://sre.google/sre-book/addressing-cascading-failures/",
+	"https://github.com/grpc/proposal/blob/master/A6-client-retries.md",
+	"https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3",
+	"https://www.rfc-editor.org/rfc/rfc6585#section-4",
+	"https://developers.openai.com/api/docs/guides/rate-limits",
+	"https://platform.claude.com/docs/en/api/rate-limits",
+}
+
+// TestRealApparatus: in both articles of every language each section
+// opens with a question, each widget is followed by its numbered caption
+// and a try-this line, and the article ends with its linked sources.
+func TestRealApparatus(t *testing.T) {
+	for lang, a := range apparatus {
+		for _, slug := range []string{"retries", "rate-limits"} {
+			file := "content/" + lang + "/" + slug + ".md"
+			b, err := os.ReadFile("../../" + file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(b), "\n")
+			next := func(i int) string { // the next line with text after line i
+				for i++; i < len(lines); i++ {
+					if strings.TrimSpace(lines[i]) != "" {
+						return lines[i]
+					}
+				}
+				return ""
+			}
+			fig, inFence, sourcesAt := 0, false, -1
+			for i, l := range lines {
+				switch {
+				case strings.HasPrefix(l, "```widget "):
+					inFence = true
+				case inFence && strings.HasPrefix(l, "```"):
+					inFence = false
+					fig++
+					want := fmt.Sprintf(a.figure, fig)
+					if n := next(i); !strings.HasPrefix(n, want) || !strings.Contains(n, a.try) {
+						t.Errorf("%s:%d: widget %d wants, right after it, a line %q with a caption saying what to look at and %q with what to change", file, i+1, fig, want+"…", a.try+"…")
+					}
+				case strings.HasPrefix(l, "```"):
+					// other fences: skip to their end
+				case l == a.sources:
+					sourcesAt = i
+				case strings.HasPrefix(l, "## ") && sourcesAt < 0:
+					if n := next(i); !strings.HasPrefix(n, a.question) {
+						t.Errorf("%s:%d: section %q does not open with a question (%q…)", file, i+1, l, a.question)
+					}
+				}
+			}
+			if sourcesAt < 0 {
+				t.Errorf("%s: no sources section %q", file, a.sources)
+				continue
+			}
+			tail := strings.Join(lines[sourcesAt:], "\n")
+			for _, u := range sources {
+				if !strings.Contains(tail, "]("+u+")") {
+					t.Errorf("%s: the sources do not link %s", file, u)
+				}
+			}
+		}
+	}
 }

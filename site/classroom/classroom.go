@@ -164,6 +164,34 @@ func Exercises() []*Exercise {
 			Fixed: map[string]string{"max_concurrency": "0"},
 			Names: []string{"rpm", "latency_s"}, Options: grid(list("30 60 120 300 600"), list("2 5 10 20 45")),
 			Questions: []Question{{Field: "in_flight", Decimals: 1, Abs: 0.05, Rel: 0.002}}},
+		// Backoff with Retry-After: every drawn wait (ceilings 0.5, 1 and
+		// 2 s) is below the floor, so the retries come at h, 2h, 3h and a
+		// worker whose next retry would fall after the time cap gives up.
+		{ID: "retry-after", Calc: "backoff", Slug: "rate-limits",
+			Fixed: map[string]string{"policy": "custom", "workers": "100", "base_s": "0.5", "cap_s": "20", "max_attempts": "4", "jitter": "true"},
+			Names: []string{"retry_after_s", "max_elapsed_s"}, Options: grid(list("2 3 4 5 6 8 10 12 15"), list("10 20 30")),
+			Questions: []Question{{Field: "retries"}, {Field: "gave_up"}}},
+		// The idempotency key hashes the canonical JSON: keys sorted, no
+		// space outside strings; its length in bytes is countable by hand.
+		{ID: "idempotency", Calc: "idempotency-key", Slug: "rate-limits",
+			Fixed: map[string]string{"tenant": "acme", "task": "summarize"},
+			Names: []string{"payload"},
+			Options: [][]string{
+				{`{"b": 2, "a": 1}`}, {`{"id": "doc-7", "max": 500}`}, {`{"max": 500, "id": "doc-7"}`},
+				{`{"style": "brief", "doc": "x-1"}`}, {`{"n": 10, "lang": "it", "doc": "a"}`}, {`{"doc": "report", "pages": [1, 2, 3]}`},
+				{`{"z": true, "a": null}`}, {`{"task": {"max": 1000, "style": "short"}}`},
+			},
+			Questions: []Question{{Field: "bytes"}}},
+		// Naive workers against the dispatcher, on the article's provider
+		// (600 RPM, 120,000 TPM) and 200 jobs waiting at time 0.
+		{ID: "naive", Calc: "dispatch", Slug: "rate-limits",
+			Fixed: map[string]string{"mode": "naive", "jobs": "200"},
+			Names: []string{"workers", "seed"}, Options: grid(list("10 20 50 100 200"), list("1 2 3")),
+			Questions: []Question{{Field: "completed"}, {Field: "rate_limited"}}},
+		{ID: "dispatcher", Calc: "dispatch", Slug: "rate-limits",
+			Fixed: map[string]string{"mode": "dispatcher", "jobs": "200"},
+			Names: []string{"headroom", "max_concurrency"}, Options: grid(list("0.8 0.9 1 1.2 1.5"), list("5 10 20 40")),
+			Questions: []Question{{Field: "rate_limited"}, {Field: "queue_wait_p95_s", Decimals: 0, Abs: 1, Rel: 0.01}}},
 	}
 }
 

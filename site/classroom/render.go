@@ -37,8 +37,8 @@ func Keys() []string {
 // paramText formats a parameter value for a statement: numbers for the
 // locale, lists in its list style, other text as it is.
 func paramText(loc locale.Locale, name, v string) string {
-	if name == "seed" {
-		return v
+	if name == "seed" || strings.HasPrefix(v, "{") || strings.HasPrefix(v, "[") {
+		return v // a seed, or JSON (a payload), as it is
 	}
 	if strings.Contains(v, ",") {
 		parts := strings.Split(v, ",")

@@ -51,6 +51,8 @@ func TestBadContent(t *testing.T) {
 		{"front matter bad date", "---\ntitle: t\ndescription: d\ndate: 30/11/2026\n---\n", []string{"4: front matter: date must be YYYY-MM-DD"}},
 		{"front matter bad order", "---\ntitle: t\ndescription: d\ndate: 2026-11-30\norder: first\n---\n", []string{"5: front matter: cannot unmarshal"}},
 		{"id of a heading", fm + "## Jitter\n\n```calc attempts\nid: jitter\n```\n", []string{"9: id \"jitter\" is also the id of the heading on line 6"}},
+		{"playground with lines", fm + "```playground\nattempts\n```\n", []string{"7: playground: the block takes no lines"}},
+		{"playground id taken", fm + "```calc attempts\nid: jitter\n```\n\n```playground\n```\n", []string{"10: playground: the id \"jitter\" of calculator jitter is already used on line 6"}},
 		{"several errors", fm + "{=x.y}\n\n```widget nosuch\nid: a\n```\n", []string{"6: citation {=x.y}", "8: unknown widget"}},
 	}
 	for _, tt := range tests {

@@ -42,6 +42,9 @@ type Options struct {
 	// and the machine value written as JSON in data-value. nil writes the
 	// JSON value as the text.
 	Cite func(w *Widget, field, format string) (text string, value any, err error)
+	// Title is a calculator's title in the page's language, as the list of
+	// a playground block shows it; nil or "" shows its name.
+	Title func(calc string) string
 	// CodeClassPrefix prefixes chroma's CSS classes ("" for none).
 	CodeClassPrefix string
 }
@@ -298,6 +301,20 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 			ids[w.ID] = w
 			st.page.Widgets = append(st.page.Widgets, w)
 			repl = &WidgetBlock{Widget: w}
+		case "playground": // every calculator of the registry (playground.go)
+			pb := t.c.playgroundBlock(st, fb)
+			if pb == nil {
+				continue
+			}
+			for _, w := range pb.Widgets {
+				if prev, dup := ids[w.ID]; dup {
+					st.errorAtLine(w.Line, "playground: the id %q of calculator %s is already used on line %d", w.ID, w.Calc.Name, prev.Line)
+					continue
+				}
+				ids[w.ID] = w
+				st.page.Widgets = append(st.page.Widgets, w)
+			}
+			repl = pb
 		case "exercises": // site/classroom's block (exercises.go)
 			repl = t.c.exercisesBlock(st, fb)
 		default:
@@ -352,6 +369,7 @@ func (r *nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindMath, r.renderMath)
 	reg.Register(KindMathBlock, r.renderMathBlock)
 	reg.Register(KindCode, r.renderCode)
+	reg.Register(KindPlaygroundBlock, r.renderPlayground)
 }
 
 // blockID returns the value of the id line of a fenced block, or "".

@@ -248,3 +248,34 @@ func TestCiteEnumLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestCiteShown: a list element that the reader's input removed reads as
+// the placeholder, not as an error (the browser would keep the old value);
+// an element that exists and every other mistake are Cite's.
+func TestCiteShown(t *testing.T) {
+	set := Retries()
+	c, _ := set.Registry().Lookup("deadline")
+	for _, tc := range []struct {
+		attempts, waits, field, text, value string
+		err                                 bool
+	}{
+		{"3", "50,100", "remaining_before_attempt_ms[2]", "50", "50", false},
+		{"2", "50", "remaining_before_attempt_ms[2]", "—", "", false},
+		{"2", "50", "attempt_budget_ms[2]", "—", "", false},
+		{"2", "50", "remaining_before_attempt_ms", "600 e 350", "[600,350]", false},
+		{"2", "50", "no_such_field[2]", "", "", true},
+		{"2", "50", "worst_case_ms[0]", "", "", true},
+	} {
+		res, err := c.Compute(url.Values{"attempts": {tc.attempts}, "waits_ms": {tc.waits}, "timeout_ms": {"200"}, "deadline_ms": {"600"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, value, err := set.CiteShown(c, res, tc.field, "", locale.Locale{Lang: "it"})
+		if (err != nil) != tc.err || text != tc.text || value != tc.value {
+			t.Errorf("attempts=%s %s = %q %q %v, want %q %q (error: %v)", tc.attempts, tc.field, text, value, err, tc.text, tc.value, tc.err)
+		}
+		if _, _, err := set.Cite(c, res, tc.field, "", locale.Locale{Lang: "it"}); (err == nil) != (tc.text != "—" && !tc.err) {
+			t.Errorf("attempts=%s %s: Cite error %v", tc.attempts, tc.field, err)
+		}
+	}
+}

@@ -319,6 +319,33 @@ func Cite(c *calc.Calculator, res any, fieldSpec, format string, loc locale.Loca
 	return r.cite(c, fieldSpec, format, loc)
 }
 
+// noElementError is the error of a citation NAME[i] of a list that has
+// no element i: at build time a mistake of the page, in the browser a
+// value the reader's input made disappear (CiteShown).
+type noElementError struct {
+	spec, name string
+	n          int // elements the list has
+}
+
+func (e *noElementError) Error() string {
+	return e.spec + ": field " + strconv.Quote(e.name) + " has " + strconv.Itoa(e.n) + " elements (from 0 to " + strconv.Itoa(e.n-1) + ")"
+}
+
+// CiteShown is Cite for a citation that a reader's input recomputes in
+// the browser: an element of a list that the new result does not hold
+// (the page cites the third wait and the reader leaves two) reads as the
+// language's placeholder widget.none ("—"), with value "", instead of
+// the number of an earlier input that no longer holds. Other errors are
+// Cite's.
+func (s *Set) CiteShown(c *calc.Calculator, res any, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
+	text, value, err = s.Cite(c, res, fieldSpec, format, loc)
+	var ne *noElementError
+	if errors.As(err, &ne) {
+		return none(loc), "", nil
+	}
+	return text, value, err
+}
+
 func (r *result) cite(c *calc.Calculator, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
 	name, idx, hasIdx, err := parseFieldSpec(fieldSpec)
 	if err != nil {
@@ -334,7 +361,7 @@ func (r *result) cite(c *calc.Calculator, fieldSpec, format string, loc locale.L
 			return "", "", errors.New("field " + strconv.Quote(name) + " is not a list, so " + fieldSpec + " has no element")
 		}
 		if idx >= len(elems) {
-			return "", "", errors.New(fieldSpec + ": field " + strconv.Quote(name) + " has " + strconv.Itoa(len(elems)) + " elements (from 0 to " + strconv.Itoa(len(elems)-1) + ")")
+			return "", "", &noElementError{spec: fieldSpec, name: name, n: len(elems)}
 		}
 		raw = elems[idx]
 	}

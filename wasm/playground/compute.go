@@ -44,7 +44,7 @@ func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, 
 	}
 	o := outcome{html: html, texts: make([]string, len(cites)), values: make([]string, len(cites)), ok: make([]bool, len(cites))}
 	for i, ci := range cites {
-		text, value, err := set.Cite(c, res, ci.field, ci.format, loc)
+		text, value, err := set.CiteShown(c, res, ci.field, ci.format, loc)
 		if err != nil {
 			continue // the build checked every citation; a field missing from this result keeps its text
 		}
