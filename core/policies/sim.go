@@ -103,7 +103,7 @@ type FieldError struct {
 func (e *FieldError) Error() string { return "policies: " + e.Field + " " + e.Msg }
 
 // MaxBins bounds HorizonS / BinS.
-const MaxBins = 5000
+const MaxBins = 2000
 
 // Validate reports the first field out of range as a *FieldError.
 func (s Scenario) Validate() error {
@@ -318,6 +318,7 @@ type sim struct {
 
 	trigA, trigB, horizon, timeout, bin int64
 	res                                 Result
+	busy, wasted                        int64 // server ns
 	offered, retried, good              []int
 	arrived, succ                       []int
 	sampled                             int // queue samples taken
@@ -515,12 +516,12 @@ func (m *sim) send(now int64, id int32) {
 	if start > now {
 		m.enqueue(start)
 	}
-	m.res.BusyS += float64(svc) / 1e9
+	m.busy += svc
 	deadline := now + m.timeout
 	if start+svc <= deadline {
 		m.q.push(event{t: start + svc, kind: evOutcome, ok: true, req: id})
 	} else {
-		m.res.WastedS += float64(svc) / 1e9
+		m.wasted += svc
 		m.timeouts.push(deadline, id)
 	}
 }
@@ -613,6 +614,7 @@ func (m *sim) finish() {
 	nb := len(m.offered)
 	perS := 1e9 / float64(m.bin)
 	res := &m.res
+	res.BusyS, res.WastedS = float64(m.busy)/1e9, float64(m.wasted)/1e9
 	res.Offered, res.RetryRate, res.Goodput, res.Share = make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
 	for b := range nb {
 		res.Offered[b] = float64(m.offered[b]) * perS

@@ -19,7 +19,7 @@ import (
 // TestModuleDirs checks that every calculator set has its module here,
 // NAME/main.go running Main on that set, as build.sh and the build expect.
 func TestModuleDirs(t *testing.T) {
-	funcs := map[string]string{"retries": "widget.Retries()", "rate-limits": "widget.RateLimits()", "all": "widget.All()"}
+	funcs := map[string]string{"retries": "widget.Retries()", "rate-limits": "widget.RateLimits()", "policies": "widget.Policies()", "all": "widget.All()"}
 	for _, s := range widget.Sets() {
 		src, err := os.ReadFile(filepath.Join(s.Name(), "main.go"))
 		if err != nil {
