@@ -111,8 +111,8 @@ func TestAnswersAreCalculatorOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Items) != 9 {
-		t.Fatalf("%d exercises, want 9", len(v.Items))
+	if len(v.Items) != 11 {
+		t.Fatalf("%d exercises, want 11", len(v.Items))
 	}
 	for _, it := range v.Items {
 		c, _ := reg.Lookup(it.Exercise.Calc)
@@ -258,7 +258,7 @@ func TestSheet(t *testing.T) {
 	v, _ := NewVariant(nil, "3B", "1")
 	sheet := Sheet(loc, []*Variant{v}, false, HTML, "")
 	key := Sheet(loc, []*Variant{v}, true, Markdown, "")
-	if !strings.Contains(sheet, `<html lang="es">`) || strings.Count(sheet, `class="classroom-item"`) != 9 {
+	if !strings.Contains(sheet, `<html lang="es">`) || strings.Count(sheet, `class="classroom-item"`) != 11 {
 		t.Errorf("sheet: %s", sheet)
 	}
 	for _, it := range v.Items {
