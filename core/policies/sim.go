@@ -293,11 +293,10 @@ func (h slotHeap) fix0() {
 
 // request is one original request's state.
 type request struct {
-	arrive   int64
+	bin      int32 // the bin of its arrival, -1 past the horizon
 	attempts int32 // attempts made (sent or refused)
 	token    int32 // what the policy's retry returned for the current attempt
 	client   int32 // closed loop: the user; -1 for open loop
-	lastTO   bool  // the last failure was a timeout
 }
 
 type sim struct {
@@ -466,9 +465,10 @@ func (m *sim) binOf(t int64) int {
 // for open loop).
 func (m *sim) arrive(now int64, client int32) {
 	id := int32(len(m.reqs))
-	m.reqs = append(m.reqs, request{arrive: now, client: client})
+	b := m.binOf(now)
+	m.reqs = append(m.reqs, request{bin: int32(b), client: client})
 	m.res.Requests++
-	if b := m.binOf(now); b >= 0 {
+	if b >= 0 {
 		m.arrived[b]++
 	}
 	m.send(now, id)
@@ -570,7 +570,6 @@ func (m *sim) outcome(now int64, id int32, ok bool) {
 // it retries.
 func (m *sim) failed(now int64, id int32, timeout bool) {
 	r := &m.reqs[id]
-	r.lastTO = timeout
 	if int(r.attempts) >= m.rule.max() {
 		m.final(now, id, false)
 		return
@@ -597,8 +596,8 @@ func (m *sim) final(now int64, id int32, ok bool) {
 		if b := m.binOf(now); b >= 0 {
 			m.good[b]++
 		}
-		if b := m.binOf(r.arrive); b >= 0 {
-			m.succ[b]++
+		if r.bin >= 0 {
+			m.succ[r.bin]++
 		}
 	}
 	if r.client >= 0 {
