@@ -24,6 +24,13 @@
 // a metastable failure (Bronson et al., HotOS 2021). A retry budget cuts
 // the feedback.
 //
+// Every policy treats an attempt that timed out like any retryable
+// failure. That fits Envoy (per_try_timeout), Finagle and the AWS SDKs; in
+// gRPC a deadline ends the whole call, so the gRPC policy here stands for a
+// client whose attempts fail with a retryable status (UNAVAILABLE) when the
+// server is too slow. One client process holds each budget; the server
+// never cancels abandoned work.
+//
 // Time is int64 simulated nanoseconds, no clock. Randomness comes from
 // math/rand/v2 PCG streams derived from the seed given to Run (one for
 // arrivals and think times, one for service times, one for the policies'
