@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/article1" ./scripts/bench.d/article1
+go build -o "$tmp/article1" ./core/bench/article1
 "$tmp/article1" >"$tmp/go.jsonl"
 python3 core/bench/article1/article1.py 5 >"$tmp/py.jsonl"
 python3 - "$tmp/go.jsonl" "$tmp/py.jsonl" <<'PY'

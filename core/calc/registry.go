@@ -10,11 +10,12 @@ type Registry struct {
 	list []*Calculator
 }
 
-// New returns the registry of every calculator of both articles.
+// New returns the registry of every calculator of the articles.
 func New() *Registry {
 	var list []*Calculator
 	list = append(list, article1()...)
 	list = append(list, article2()...)
+	list = append(list, article3()...)
 	return &Registry{list: list}
 }
 
@@ -29,6 +30,11 @@ func Retries() *Registry { return &Registry{list: article1()} }
 // rate limits (limits, capacity, concurrency, backoff, idempotency-key,
 // dispatch), in the order New lists them; see Retries.
 func RateLimits() *Registry { return &Registry{list: article2()} }
+
+// Policies returns the registry of the calculators of the article on the
+// retry policies of real systems (policies), in the order New lists them;
+// see Retries.
+func Policies() *Registry { return &Registry{list: article3()} }
 
 // List returns the calculators in order. The caller must not modify them.
 func (r *Registry) List() []*Calculator { return r.list }

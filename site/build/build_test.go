@@ -40,7 +40,7 @@ func tree(t testing.TB, file string) Config {
 
 func TestBuildTree(t *testing.T) {
 	cfg := tree(t, "testdata/site.txtar")
-	cfg.Wasm = map[string][]byte{"retries": []byte("\x00asm retries"), "rate-limits": []byte("\x00asm rate-limits"), "all": []byte("\x00asm all")}
+	cfg.Wasm = map[string][]byte{"retries": []byte("\x00asm retries"), "rate-limits": []byte("\x00asm rate-limits"), "policies": []byte("\x00asm policies"), "all": []byte("\x00asm all")}
 	cfg.WasmExec = []byte("// wasm_exec")
 	s, err := Build(cfg)
 	if err != nil {

@@ -52,7 +52,7 @@ type Exercise struct {
 	ID   string `json:"id"`
 	Calc string `json:"calc"`
 	// Slug is the article the exercise belongs to ("retries",
-	// "rate-limits").
+	// "rate-limits", "policies").
 	Slug string `json:"slug"`
 	// Fixed parameters, the same for every student.
 	Fixed map[string]string `json:"fixed"`
@@ -192,6 +192,22 @@ func Exercises() []*Exercise {
 			Fixed: map[string]string{"mode": "dispatcher", "jobs": "200"},
 			Names: []string{"headroom", "max_concurrency"}, Options: grid(list("0.8 0.9 1 1.2 1.5"), list("5 10 20 40")),
 			Questions: []Question{{Field: "rate_limited"}, {Field: "queue_wait_p95_s", Decimals: 0, Abs: 1, Rel: 0.01}}},
+		// Article 3: the load a retry policy starts from, open and closed
+		// loop (one policy, none, keeps the answer key cheap to compute).
+		{ID: "open-load", Calc: "policies", Slug: "policies",
+			Fixed:   map[string]string{"loop": "open", "policies": "none"},
+			Names:   []string{"rate_per_s", "slots", "service_ms"},
+			Options: grid(list("50 80 100 140 200"), list("10 20 40"), list("50 100 200")),
+			Questions: []Question{
+				{Field: "utilization", Percent: true, Decimals: 1, Abs: 0.05, Rel: 0.002},
+			}},
+		{ID: "closed-load", Calc: "policies", Slug: "policies",
+			Fixed:   map[string]string{"loop": "closed", "policies": "none"},
+			Names:   []string{"clients", "think_ms", "service_ms", "slots"},
+			Options: grid(list("40 80 160 320"), list("500 1000 2000"), list("50 100 200"), list("10 20")),
+			Questions: []Question{
+				{Field: "utilization", Percent: true, Decimals: 1, Abs: 0.05, Rel: 0.002},
+			}},
 	}
 }
 

@@ -40,6 +40,8 @@ func encodeResult(b []byte, res any) (_ []byte, ok bool, err error) {
 		appendJSONCalcIdempotencyResult(e, &v)
 	case calc.DispatchResult:
 		appendJSONCalcDispatchResult(e, &v)
+	case calc.PoliciesResult:
+		appendJSONCalcPoliciesResult(e, &v)
 	default:
 		return b, false, nil
 	}
@@ -90,6 +92,21 @@ func encodeRateLimits(b []byte, res any) (_ []byte, ok bool, err error) {
 		appendJSONCalcIdempotencyResult(e, &v)
 	case calc.DispatchResult:
 		appendJSONCalcDispatchResult(e, &v)
+	default:
+		return b, false, nil
+	}
+	return e.b, true, e.err
+}
+
+// encodePolicies appends to b the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type a calculator of calc.Policies returns;
+// ok is false for any other type. On an error b holds what was written
+// before the value that failed.
+func encodePolicies(b []byte, res any) (_ []byte, ok bool, err error) {
+	e := &jsonEnc{b: b}
+	switch v := res.(type) {
+	case calc.PoliciesResult:
+		appendJSONCalcPoliciesResult(e, &v)
 	default:
 		return b, false, nil
 	}
@@ -455,6 +472,33 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 	e.byte('}')
 }
 
+// appendJSONCalcPoliciesResult writes the JSON encoding of a calc.PoliciesResult.
+func appendJSONCalcPoliciesResult(e *jsonEnc, v *calc.PoliciesResult) {
+	e.lit("{\"loop\":")
+	e.string(string(v.Loop))
+	e.lit(",\"utilization\":")
+	e.float(float64(v.Utilization), 64)
+	e.lit(",\"trigger_end_s\":")
+	e.float(float64(v.TriggerEndS), 64)
+	e.lit(",\"policy\":")
+	appendJSONSliceOfString(e, v.Policy)
+	e.lit(",\"recovered\":")
+	appendJSONSliceOfBool(e, v.Recovered)
+	e.lit(",\"recovery_s\":")
+	appendJSONSliceOfPtrToFloat64(e, v.RecoveryS)
+	e.lit(",\"amplification\":")
+	appendJSONSliceOfFloat64(e, v.Amplification)
+	e.lit(",\"goodput\":")
+	appendJSONSliceOfFloat64(e, v.Goodput)
+	e.lit(",\"wasted_work\":")
+	appendJSONSliceOfFloat64(e, v.WastedWork)
+	e.lit(",\"t_s\":")
+	appendJSONSliceOfFloat64(e, v.TS)
+	e.lit(",\"results\":")
+	appendJSONSliceOfCalcPolicyRun(e, v.Results)
+	e.byte('}')
+}
+
 // appendJSONSliceOfInt writes the JSON encoding of a []int.
 func appendJSONSliceOfInt(e *jsonEnc, v []int) {
 	if v == nil {
@@ -550,6 +594,74 @@ func appendJSONMapStringToInt(e *jsonEnc, v map[string]int) {
 	e.byte('}')
 }
 
+// appendJSONSliceOfString writes the JSON encoding of a []string.
+func appendJSONSliceOfString(e *jsonEnc, v []string) {
+	if v == nil {
+		e.lit("null")
+		return
+	}
+	e.byte('[')
+	for i := range v {
+		if i > 0 {
+			e.byte(',')
+		}
+		e.string(string(v[i]))
+	}
+	e.byte(']')
+}
+
+// appendJSONSliceOfBool writes the JSON encoding of a []bool.
+func appendJSONSliceOfBool(e *jsonEnc, v []bool) {
+	if v == nil {
+		e.lit("null")
+		return
+	}
+	e.byte('[')
+	for i := range v {
+		if i > 0 {
+			e.byte(',')
+		}
+		e.bool(bool(v[i]))
+	}
+	e.byte(']')
+}
+
+// appendJSONSliceOfPtrToFloat64 writes the JSON encoding of a []*float64.
+func appendJSONSliceOfPtrToFloat64(e *jsonEnc, v []*float64) {
+	if v == nil {
+		e.lit("null")
+		return
+	}
+	e.byte('[')
+	for i := range v {
+		if i > 0 {
+			e.byte(',')
+		}
+		if p5 := v[i]; p5 == nil {
+			e.lit("null")
+		} else {
+			e.float(float64((*p5)), 64)
+		}
+	}
+	e.byte(']')
+}
+
+// appendJSONSliceOfCalcPolicyRun writes the JSON encoding of a []calc.PolicyRun.
+func appendJSONSliceOfCalcPolicyRun(e *jsonEnc, v []calc.PolicyRun) {
+	if v == nil {
+		e.lit("null")
+		return
+	}
+	e.byte('[')
+	for i := range v {
+		if i > 0 {
+			e.byte(',')
+		}
+		appendJSONCalcPolicyRun(e, &v[i])
+	}
+	e.byte(']')
+}
+
 // appendJSONRetryNode writes the JSON encoding of a retry.Node.
 func appendJSONRetryNode(e *jsonEnc, v *retry.Node) {
 	e.lit("{\"level\":")
@@ -560,5 +672,54 @@ func appendJSONRetryNode(e *jsonEnc, v *retry.Node) {
 	e.int(int64(v.Parent))
 	e.lit(",\"attempt\":")
 	e.int(int64(v.Attempt))
+	e.byte('}')
+}
+
+// appendJSONCalcPolicyRun writes the JSON encoding of a calc.PolicyRun.
+func appendJSONCalcPolicyRun(e *jsonEnc, v *calc.PolicyRun) {
+	e.lit("{\"policy\":")
+	e.string(string(v.Policy))
+	e.lit(",\"recovered\":")
+	e.bool(bool(v.Recovered))
+	e.lit(",\"recovery_s\":")
+	if p6 := v.RecoveryS; p6 == nil {
+		e.lit("null")
+	} else {
+		e.float(float64((*p6)), 64)
+	}
+	e.lit(",\"amplification\":")
+	e.float(float64(v.Amplification), 64)
+	e.lit(",\"goodput\":")
+	e.float(float64(v.Goodput), 64)
+	e.lit(",\"wasted_work\":")
+	e.float(float64(v.WastedWork), 64)
+	e.lit(",\"wasted_share\":")
+	e.float(float64(v.WastedShare), 64)
+	e.lit(",\"before\":")
+	e.float(float64(v.Before), 64)
+	e.lit(",\"requests\":")
+	e.int(int64(v.Requests))
+	e.lit(",\"attempts\":")
+	e.int(int64(v.Attempts))
+	e.lit(",\"retries\":")
+	e.int(int64(v.Retries))
+	e.lit(",\"succeeded\":")
+	e.int(int64(v.Succeeded))
+	e.lit(",\"timed_out\":")
+	e.int(int64(v.TimedOut))
+	e.lit(",\"rejected\":")
+	e.int(int64(v.Rejected))
+	e.lit(",\"throttled\":")
+	e.int(int64(v.Throttled))
+	e.lit(",\"retries_denied\":")
+	e.int(int64(v.RetriesDenied))
+	e.lit(",\"offered_per_s\":")
+	appendJSONSliceOfFloat64(e, v.OfferedPerS)
+	e.lit(",\"goodput_per_s\":")
+	appendJSONSliceOfFloat64(e, v.GoodputPerS)
+	e.lit(",\"retries_per_s\":")
+	appendJSONSliceOfFloat64(e, v.RetriesPerS)
+	e.lit(",\"queue\":")
+	appendJSONSliceOfInt(e, v.Queue)
 	e.byte('}')
 }

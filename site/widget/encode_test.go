@@ -55,6 +55,7 @@ var calcQueries = map[string][]string{
 	"idempotency-key": {`payload=[1,2]`, "payload=" + url.QueryEscape(`{"b":"<&>","a":[1.0,1e16,"é\u2028"]}`),
 		"tenant=" + url.QueryEscape("a<b>&c") + "&task=" + url.QueryEscape("\u2029\x01\xff")},
 	"dispatch": {"jobs=50", "samples=2000&jobs=200"},
+	"policies": {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
 }
 
 // Every calculator's result, at its defaults, at each of its choices and

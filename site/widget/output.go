@@ -48,6 +48,9 @@ func allViews() viewTable {
 	for name, vs := range rateLimitsViews() {
 		t[name] = vs
 	}
+	for name, vs := range policiesViews() {
+		t[name] = vs
+	}
 	return t
 }
 
@@ -223,6 +226,7 @@ var fieldFormats = map[string]string{
 	"limits.rpm_utilization":       "%1",
 	"limits.tpm_utilization":       "%1",
 	"attempts.success_probability": "%2",
+	"policies.utilization":         "%0",
 }
 
 // hidden are fields never written in the table: raw samples, plotted by
@@ -234,6 +238,13 @@ var hidden = map[string]bool{
 	"peak.note":               true,
 	"peak.max_note":           true,
 	"amplification.tree_note": true,
+	// policies: the compare view writes these as a table, a row per policy
+	"policies.policy":        true,
+	"policies.recovered":     true,
+	"policies.recovery_s":    true,
+	"policies.amplification": true,
+	"policies.goodput":       true,
+	"policies.wasted_work":   true,
 }
 
 // notes are the English notes of results, written in the reader's

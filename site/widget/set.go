@@ -30,13 +30,19 @@ func RateLimits() *Set {
 	return &Set{name: "rate-limits", reg: calc.RateLimits(), views: rateLimitsViews(), enc: encodeRateLimits}
 }
 
+// Policies is the set of the article on the retry policies of real
+// systems (calc.Policies).
+func Policies() *Set {
+	return &Set{name: "policies", reg: calc.Policies(), views: policiesViews(), enc: encodePolicies}
+}
+
 // All is the set of every calculator (calc.New): the module of a page
 // that mixes the articles' experiments.
 func All() *Set { return &Set{name: "all", reg: calc.New(), views: allViews(), enc: encodeResult} }
 
 // Sets returns every set a module is built from, in the order in which a
 // page picks its module (For): the articles' sets first, All last.
-func Sets() []*Set { return []*Set{Retries(), RateLimits(), All()} }
+func Sets() []*Set { return []*Set{Retries(), RateLimits(), Policies(), All()} }
 
 // For returns the first of Sets that holds every calculator named, or nil
 // when one of the names is no calculator at all. No names: nil (a page
@@ -157,5 +163,12 @@ func rateLimitsViews() viewTable {
 		"limits":   {{"utilization", limitsUtilization, false}},
 		"backoff":  {{"arrivals", backoffArrivals, false}},
 		"dispatch": {{"queue", dispatchQueue, false}},
+	}
+}
+
+// policiesViews is the view table of the article on retry policies.
+func policiesViews() viewTable {
+	return viewTable{
+		"policies": {{"summary", policiesSummary, false}, {"compare", policiesCompare, false}, {"timeline", policiesTimeline, false}, {"queue", policiesQueue, true}},
 	}
 }

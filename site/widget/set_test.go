@@ -17,7 +17,7 @@ import (
 func TestSets(t *testing.T) {
 	all := All()
 	owner := map[string]string{}
-	for _, s := range []*Set{Retries(), RateLimits()} {
+	for _, s := range []*Set{Retries(), RateLimits(), Policies()} {
 		for _, c := range s.Registry().List() {
 			if prev, ok := owner[c.Name]; ok {
 				t.Errorf("%s is in the sets %s and %s", c.Name, prev, s.Name())
@@ -58,7 +58,7 @@ func TestSets(t *testing.T) {
 			if gotText != wantText || gotValue != wantValue || err1 != nil || err2 != nil {
 				t.Errorf("%s.%s: set %s cites %q %q (%v), All %q %q (%v)", c.Name, field, s.Name(), gotText, gotValue, err1, wantText, wantValue, err2)
 			}
-			for _, other := range []*Set{Retries(), RateLimits()} {
+			for _, other := range []*Set{Retries(), RateLimits(), Policies()} {
 				if other.Name() == s.Name() {
 					continue
 				}
@@ -79,7 +79,7 @@ func TestSets(t *testing.T) {
 			t.Errorf("%s is in no article's set", c.Name)
 		}
 	}
-	if len(owner) != len(all.Registry().List()) || len(allViews()) != len(retriesViews())+len(rateLimitsViews()) {
+	if len(owner) != len(all.Registry().List()) || len(allViews()) != len(retriesViews())+len(rateLimitsViews())+len(policiesViews()) {
 		t.Errorf("the articles' sets do not add up to All")
 	}
 	// A calculator outside the set keeps the table and the generic bars.
@@ -101,6 +101,8 @@ func TestFor(t *testing.T) {
 		{[]string{"jitter"}, "retries"},
 		{[]string{"peak", "attempts", "peak"}, "retries"},
 		{[]string{"dispatch", "limits"}, "rate-limits"},
+		{[]string{"policies"}, "policies"},
+		{[]string{"policies", "jitter"}, "all"},
 		{[]string{"jitter", "limits"}, "all"},
 		{[]string{"jitter", "nope"}, ""},
 	} {
@@ -112,7 +114,7 @@ func TestFor(t *testing.T) {
 	for _, s := range Sets() {
 		names = append(names, s.Name())
 	}
-	if got := strings.Join(names, " "); got != "retries rate-limits all" {
+	if got := strings.Join(names, " "); got != "retries rate-limits policies all" {
 		t.Errorf("Sets() = %s", got)
 	}
 }

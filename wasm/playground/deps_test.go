@@ -27,7 +27,7 @@ func TestKeptOut(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command:", err)
 	}
-	cmd := exec.Command(gobin, "list", "-deps", "./retries", "./rate-limits", "./all")
+	cmd := exec.Command(gobin, "list", "-deps", "./retries", "./rate-limits", "./policies", "./all")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := cmd.Output()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ import (
 // TestModuleDirs checks that every calculator set has its module here,
 // NAME/main.go running Main on that set, as build.sh and the build expect.
 func TestModuleDirs(t *testing.T) {
-	funcs := map[string]string{"retries": "widget.Retries()", "rate-limits": "widget.RateLimits()", "all": "widget.All()"}
+	funcs := map[string]string{"retries": "widget.Retries()", "rate-limits": "widget.RateLimits()", "policies": "widget.Policies()", "all": "widget.All()"}
 	for _, s := range widget.Sets() {
 		src, err := os.ReadFile(filepath.Join(s.Name(), "main.go"))
 		if err != nil {
@@ -35,10 +36,10 @@ func TestModuleDirs(t *testing.T) {
 // TestModulesLinkTheirSet builds each article's module as build.sh does
 // (wasm/playground/buildflags), keeping the functions' names, and checks
 // that it links its own calculators, views and result encoders and none
-// of the other article's: what makes it smaller than the module of All.
+// of the other articles': what makes it smaller than the module of All.
 func TestModulesLinkTheirSet(t *testing.T) {
 	if testing.Short() {
-		t.Skip("links two wasm modules")
+		t.Skip("links three wasm modules")
 	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -52,12 +53,18 @@ func TestModulesLinkTheirSet(t *testing.T) {
 		"retrylab_site_widget.peakDistribution", "retrylab_site_widget.jitterHistogram", "retrylab_site_widget.appendJSONCalcPeakResult"}
 	rateLimits := []string{"retrylab_core_calc.dispatchCalc", "retrylab_core_dispatch.Run", "retrylab_core_tokenbucket.", "retrylab_core_limits.", "retrylab_core_sha256sum.",
 		"retrylab_site_widget.dispatchQueue", "retrylab_site_widget.backoffArrivals", "retrylab_site_widget.appendJSONCalcDispatchResult"}
-	// (Both link core/bigint's parsing and printing: calc's generic
+	pols := []string{"retrylab_calc.policiesCalc", "retrylab_core_policies.Run",
+		"retrylab_site_widget.policiesTimeline", "retrylab_site_widget.appendJSONCalcPoliciesResult"}
+	// (All link core/bigint's parsing and printing: calc's generic
 	// parameter code handles every kind; the arithmetic is the retries'.)
 	for _, m := range []struct {
 		name       string
 		has, lacks []string
-	}{{"retries", retries, rateLimits}, {"rate-limits", rateLimits, retries}} {
+	}{
+		{"retries", retries, append(slices.Clip(rateLimits), pols...)},
+		{"rate-limits", rateLimits, append(slices.Clip(retries), pols...)},
+		{"policies", pols, append(slices.Clip(retries), rateLimits...)},
+	} {
 		out := filepath.Join(t.TempDir(), m.name+".wasm")
 		args := []string{"build"}
 		for _, f := range flags {

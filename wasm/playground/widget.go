@@ -76,9 +76,10 @@ const frameMS = 16
 
 // heavy are the calculators whose recompute takes more than a frame even
 // at the article's values (make bench: dispatch, p95 42 ms at its
-// defaults, about a second at its largest): they always compute in the
-// worker.
-var heavy = map[string]bool{"dispatch": true}
+// defaults, about a second at its largest; policies, nine simulations of
+// 8,400 requests at its defaults, about a second at its largest): they
+// always compute in the worker.
+var heavy = map[string]bool{"dispatch": true, "policies": true}
 
 // control returns the form control that holds parameter name (Ok false
 // when the form has none).

@@ -4,8 +4,8 @@
 // writes for it, without reflect, so that the browser's module links
 // neither reflect nor encoding/json; and three functions that pick the
 // encoder by the value's type: encodeResult for every calculator's
-// result, encodeRetries and encodeRateLimits for those of calc.Retries and
-// calc.RateLimits, so that an article's module (site/widget.Set) links
+// result, encodeRetries, encodeRateLimits and encodePolicies for those of
+// calc.Retries, calc.RateLimits and calc.Policies, so that an article's module (site/widget.Set) links
 // the encoders of its own calculators only.
 //
 // Run it with `go generate ./site/widget` (natively). It follows
@@ -62,6 +62,7 @@ func generate() ([]byte, error) {
 		{"encodeResult", "a calculator returns", calc.New()},
 		{"encodeRetries", "a calculator of calc.Retries returns", calc.Retries()},
 		{"encodeRateLimits", "a calculator of calc.RateLimits returns", calc.RateLimits()},
+		{"encodePolicies", "a calculator of calc.Policies returns", calc.Policies()},
 	} {
 		types, err := resultTypes(r.reg)
 		if err != nil {

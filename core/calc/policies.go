@@ -1,0 +1,254 @@
+package calc
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"retrylab/core/policies"
+)
+
+// PoliciesResult is the result of the policies calculator: every chosen
+// retry policy run on the same seeded outage (core/policies). The lists
+// policy … wasted_work hold one value per policy, in the order of the
+// policies parameter, for the articles' citations ({=id.recovered[1]});
+// results holds the same values and the time series, one object per
+// policy.
+type PoliciesResult struct {
+	Loop string `json:"loop"`
+	// Utilization is the nominal load before the trigger: open loop,
+	// rate × service time / slots; closed loop, the same for the rate of
+	// users who wait no more than the service time (an upper bound).
+	Utilization   float64     `json:"utilization"`
+	TriggerEndS   float64     `json:"trigger_end_s"`
+	Policy        []string    `json:"policy"`
+	Recovered     []bool      `json:"recovered"`
+	RecoveryS     []*float64  `json:"recovery_s"`
+	Amplification []float64   `json:"amplification"`
+	Goodput       []float64   `json:"goodput"`
+	WastedWork    []float64   `json:"wasted_work"`
+	TS            []float64   `json:"t_s"` // the start of each bin of the series, s
+	Results       []PolicyRun `json:"results"`
+}
+
+// PolicyRun is one policy's outcome.
+type PolicyRun struct {
+	Policy    string `json:"policy"`
+	Recovered bool   `json:"recovered"`
+	// RecoveryS is the time from the end of the trigger until the share of
+	// requests that succeed is back, and stays, within 5% of its level
+	// before the trigger; null when it never is within the horizon.
+	RecoveryS     *float64 `json:"recovery_s"`
+	Amplification float64  `json:"amplification"` // attempts sent per request
+	Goodput       float64  `json:"goodput"`       // share of requests that succeeded
+	WastedWork    float64  `json:"wasted_work"`   // server seconds on calls already given up
+	WastedShare   float64  `json:"wasted_share"`  // wasted_work / all server seconds
+	Before        float64  `json:"before"`        // share of requests that succeeded before the trigger
+	Requests      int      `json:"requests"`
+	Attempts      int      `json:"attempts"`
+	Retries       int      `json:"retries"`
+	Succeeded     int      `json:"succeeded"`
+	TimedOut      int      `json:"timed_out"`
+	Rejected      int      `json:"rejected"`
+	Throttled     int      `json:"throttled"`
+	RetriesDenied int      `json:"retries_denied"`
+	// Per bin of bin_s: attempts and retries sent per second, answers in
+	// time per second, calls waiting in the queue at the bin's end.
+	OfferedPerS []float64 `json:"offered_per_s"`
+	GoodputPerS []float64 `json:"goodput_per_s"`
+	RetriesPerS []float64 `json:"retries_per_s"`
+	Queue       []int     `json:"queue"`
+}
+
+// policiesMaxRequests bounds the expected new requests of one policy's run
+// (600,000: a 10-minute outage at 1,000 requests per second; all nine
+// policies at that size run in about a second on one core, make bench).
+const policiesMaxRequests = 600000
+
+// policiesParam returns the parameter name of a core/policies Scenario
+// field ("" for none).
+func policiesParam(field string) string {
+	switch field {
+	case "Loop":
+		return "loop"
+	case "RatePerS":
+		return "rate_per_s"
+	case "Clients":
+		return "clients"
+	case "ThinkMS":
+		return "think_ms"
+	case "Slots":
+		return "slots"
+	case "ServiceMS":
+		return "service_ms"
+	case "QueueCap":
+		return "queue_cap"
+	case "TimeoutMS":
+		return "timeout_ms"
+	case "Trigger":
+		return "trigger"
+	case "TriggerStartS":
+		return "trigger_start_s"
+	case "TriggerS":
+		return "trigger_s"
+	case "TriggerFactor":
+		return "trigger_factor"
+	case "HorizonS":
+		return "horizon_s"
+	case "BinS":
+		return "bin_s"
+	case "Attempts":
+		return "attempts"
+	}
+	return ""
+}
+
+// parsePolicies splits the policies parameter: known names, no repeats.
+func parsePolicies(name, text string) ([]policies.Policy, error) {
+	var out []policies.Policy
+	for _, part := range strings.Split(text, ",") {
+		p := policies.Policy(strings.TrimSpace(part))
+		if !p.Valid() {
+			var names []string
+			for _, q := range policies.All() {
+				names = append(names, string(q))
+			}
+			return nil, Refuse(name, "policies", CodeConstraint, "detail.policies.unknown",
+				"{got} is no policy; the policies are {names}", "got", quote(string(p)), "names", strings.Join(names, ", "))
+		}
+		for _, q := range out {
+			if q == p {
+				return nil, Refuse(name, "policies", CodeConstraint, "detail.policies.repeated",
+					"{got} is listed twice", "got", quote(string(p)))
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func policiesCalc() *Calculator {
+	const name = "policies"
+	d := policies.Default()
+	f := FormatFloat
+	i := strconv.Itoa
+	var all []string
+	for _, p := range policies.All() {
+		all = append(all, string(p))
+	}
+	return &Calculator{
+		Name:    name,
+		Article: 3,
+		Help:    "run retry policies of real systems (gRPC, Envoy, Finagle, AWS SDK, Google SRE) on the same outage: who recovers after the trigger",
+		Params: []Param{
+			{Name: "loop", Kind: Choice, Default: string(d.Loop), Choices: []string{"open", "closed"},
+				Help: "open: requests arrive at a rate whatever the answers; closed: a fixed population waits for each answer, then thinks"},
+			{Name: "rate_per_s", Kind: Float, Default: f(d.RatePerS), Min: Excl(0), Max: Incl(100000), Unit: "1/s",
+				SliderMin: 10, SliderMax: 200, Step: 1, Help: "open loop: new requests per second (Poisson)"},
+			{Name: "clients", Kind: Int, Default: i(d.Clients), Min: Incl(1), Max: Incl(100000), SliderMax: 400,
+				Help: "closed loop: users, each with one request at a time"},
+			{Name: "think_ms", Kind: Float, Default: f(d.ThinkMS), Min: Incl(1), Max: Incl(3600000), Unit: "ms",
+				SliderMin: 10, SliderMax: 5000, Step: 10, Help: "closed loop: mean (exponential) pause after an answer before the next request"},
+			{Name: "slots", Kind: Int, Default: i(d.Slots), Min: Incl(1), Max: Incl(10000), SliderMax: 100,
+				Help: "calls the server works on at once"},
+			{Name: "service_ms", Kind: Float, Default: f(d.ServiceMS), Min: Incl(0.001), Max: Incl(3600000), Unit: "ms",
+				SliderMin: 10, SliderMax: 500, Step: 5, Help: "mean (exponential) service time of one call"},
+			{Name: "queue_cap", Kind: Int, Default: i(d.QueueCap), Min: Incl(0), Max: Incl(1000000), SliderMax: 5000, Step: 10,
+				Help: "calls that may wait for a worker; beyond, a call fails fast"},
+			{Name: "timeout_ms", Kind: Float, Default: f(d.TimeoutMS), Min: Incl(0.001), Max: Incl(3600000), Unit: "ms",
+				SliderMin: 100, SliderMax: 5000, Step: 50, Help: "the client gives up on an attempt after this; the server does not know"},
+			{Name: "trigger", Kind: Choice, Default: string(d.Trigger), Choices: []string{"latency", "capacity"},
+				Help: "latency: service times × trigger_factor; capacity: slots / trigger_factor take new calls"},
+			{Name: "trigger_start_s", Kind: Float, Default: f(d.TriggerStartS), Min: Incl(0), Max: Incl(86400), Unit: "s",
+				SliderMin: 2, SliderMax: 60, Step: 1, Help: "when the trigger starts (at least two bins after 0)"},
+			{Name: "trigger_s", Kind: Float, Default: f(d.TriggerS), Min: Excl(0), Max: Incl(86400), Unit: "s",
+				SliderMin: 0.5, SliderMax: 30, Step: 0.5, Help: "how long the trigger lasts (it ends at least two bins before the horizon)"},
+			{Name: "trigger_factor", Kind: Float, Default: f(d.TriggerFactor), Min: Incl(1), Max: Incl(1000), Step: 0.1,
+				SliderMax: 10, Help: "how much worse the service is during the trigger (1: no trigger)"},
+			{Name: "horizon_s", Kind: Float, Default: f(d.HorizonS), Min: Excl(0), Max: Incl(86400), Unit: "s",
+				SliderMin: 10, SliderMax: 600, Step: 10, Help: "new requests start until this time"},
+			{Name: "bin_s", Kind: Float, Default: f(d.BinS), Min: Incl(0.001), Max: Incl(86400), Unit: "s",
+				SliderMin: 0.1, SliderMax: 10, Step: 0.1, Help: "width of one point of the series (at most 2,000 points)"},
+			{Name: "attempts", Kind: Int, Default: i(d.Attempts), Min: Incl(1), Max: Incl(10),
+				Help: "naive and backoff: attempts per request, the first included (the others keep their systems' own)"},
+			{Name: "policies", Kind: Text, Default: strings.Join(all, ","), MaxLen: 200,
+				Help: "the policies to run, comma-separated: " + strings.Join(all, ", ")},
+			{Name: "seed", Kind: Int, Default: "20261017", Min: Incl(0), Max: Incl(1 << 53),
+				Help: "seed of the simulation (math/rand/v2 PCG); every policy sees the same arrivals"},
+		},
+		Run: func(a Args) (any, error) {
+			s := policies.Scenario{
+				Loop: policies.Loop(a.String("loop")), RatePerS: a.Float("rate_per_s"), Clients: a.Int("clients"),
+				ThinkMS: a.Float("think_ms"), Slots: a.Int("slots"), ServiceMS: a.Float("service_ms"),
+				QueueCap: a.Int("queue_cap"), TimeoutMS: a.Float("timeout_ms"), Trigger: policies.Trigger(a.String("trigger")),
+				TriggerStartS: a.Float("trigger_start_s"), TriggerS: a.Float("trigger_s"),
+				TriggerFactor: a.Float("trigger_factor"), HorizonS: a.Float("horizon_s"), BinS: a.Float("bin_s"),
+				Attempts: a.Int("attempts"),
+			}
+			pols, err := parsePolicies(name, a.String("policies"))
+			if err != nil {
+				return nil, err
+			}
+			// The work bound: the expected new requests of one run.
+			expected := float64(s.RatePerS * s.HorizonS)
+			param := "rate_per_s"
+			if s.Loop == policies.Closed {
+				expected = float64(s.Clients) * float64(s.HorizonS*1000/s.ThinkMS)
+				param = "clients"
+			}
+			if expected > policiesMaxRequests {
+				return nil, Refuse(name, param, CodeWork, "detail.policies.requests",
+					"the run would start about {got} requests; at most {max}", "got", i(int(expected)), "max", i(policiesMaxRequests))
+			}
+			out := PoliciesResult{Loop: string(s.Loop), TriggerEndS: s.TriggerStartS + s.TriggerS}
+			if s.Loop == policies.Open {
+				out.Utilization = float64(s.RatePerS*s.ServiceMS/1000) / float64(s.Slots)
+			} else {
+				out.Utilization = float64(s.Clients) / float64((s.ThinkMS+s.ServiceMS)/1000) * float64(s.ServiceMS/1000) / float64(s.Slots)
+			}
+			seed := uint64(a.Int("seed"))
+			for _, p := range pols {
+				r, err := policies.Run(s, p, seed)
+				if err != nil {
+					if fe, ok := errors.AsType[*policies.FieldError](err); ok {
+						pn := policiesParam(fe.Field)
+						return nil, Refuse(name, pn, CodeConstraint, "detail.policies."+pn, "{reason}", "reason", fe.Msg)
+					}
+					return nil, err
+				}
+				run := PolicyRun{
+					Policy: string(p), Recovered: r.Recovered, Before: r.Before,
+					Requests: r.Requests, Attempts: r.Attempts, Retries: r.Retries, Succeeded: r.Succeeded,
+					TimedOut: r.TimedOut, Rejected: r.Rejected, Throttled: r.Throttled, RetriesDenied: r.RetriesDenied,
+					WastedWork: r.WastedS, OfferedPerS: r.Offered, GoodputPerS: r.Goodput, RetriesPerS: r.RetryRate,
+					Queue: r.Queue,
+				}
+				if r.Recovered {
+					v := r.RecoveryS
+					run.RecoveryS = &v
+				}
+				if r.Requests > 0 {
+					run.Amplification = float64(r.Attempts) / float64(r.Requests)
+					run.Goodput = float64(r.Succeeded) / float64(r.Requests)
+				}
+				if r.BusyS > 0 {
+					run.WastedShare = r.WastedS / r.BusyS
+				}
+				out.Policy = append(out.Policy, run.Policy)
+				out.Recovered = append(out.Recovered, run.Recovered)
+				out.RecoveryS = append(out.RecoveryS, run.RecoveryS)
+				out.Amplification = append(out.Amplification, run.Amplification)
+				out.Goodput = append(out.Goodput, run.Goodput)
+				out.WastedWork = append(out.WastedWork, run.WastedWork)
+				out.Results = append(out.Results, run)
+			}
+			if len(out.Results) > 0 {
+				out.TS = make([]float64, len(out.Results[0].Queue))
+				for b := range out.TS {
+					out.TS[b] = float64(b) * s.BinS
+				}
+			}
+			return out, nil
+		},
+	}
+}

@@ -1,0 +1,40 @@
+package policies
+
+import "testing"
+
+// bigScenario is a 10-minute outage at 1,000 requests per second: 600,000
+// requests, about 70% utilization (143 workers of 100 ms), the trigger of
+// Default scaled to 30 s from t = 60 s.
+func bigScenario() Scenario {
+	s := Default()
+	s.RatePerS, s.Slots, s.QueueCap, s.HorizonS = 1000, 143, 7000, 600
+	s.TriggerStartS, s.TriggerS = 60, 30
+	return s
+}
+
+// BenchmarkSixHundredThousand runs every policy on bigScenario: make bench
+// (core/bench/policies.sh) holds it to one second per op.
+func BenchmarkSixHundredThousand(b *testing.B) {
+	s := bigScenario()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range All() {
+			if _, err := Run(s, p, 20261017); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkDefault runs every policy on Default.
+func BenchmarkDefault(b *testing.B) {
+	s := Default()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range All() {
+			if _, err := Run(s, p, 20261017); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,669 @@
+// Package policies is a seeded discrete-event simulation of one service on
+// its worst day, under the retry policies of real systems: no retries,
+// naive retries, exponential backoff with full jitter, gRPC's retry
+// throttling, Envoy's retry budget, Finagle's RetryBudget, the AWS SDKs'
+// retry quota and the Google SRE book's retry budgets and adaptive
+// throttling (rules.go cites where each rule and default comes from).
+//
+// The service has Slots workers and a FIFO queue of at most QueueCap
+// calls; a call takes an exponential service time of mean ServiceMS. A
+// call that finds the queue full fails fast. A client waits TimeoutMS for
+// each attempt and then gives up; the server does not know, and works on
+// the abandoned call anyway when its turn comes: that is wasted work.
+// During the trigger window, the service times are TriggerFactor times
+// longer (Latency) or only Slots/TriggerFactor workers take new calls
+// (Capacity). Clients are open loop (new requests arrive as a Poisson
+// process of RatePerS, whatever the answers) or closed loop (Clients
+// users, each sending a request, waiting for its final outcome, then
+// thinking for an exponential time of mean ThinkMS).
+//
+// After the trigger ends, a service whose clients do not retry drains its
+// queue and comes back. With naive retries, the timeouts the trigger
+// caused produce retries, the retries keep the queue long enough to time
+// out again, and goodput stays near zero long after the trigger is gone:
+// a metastable failure (Bronson et al., HotOS 2021). A retry budget cuts
+// the feedback.
+//
+// Every policy treats an attempt that timed out like any retryable
+// failure. That fits Envoy (per_try_timeout), Finagle and the AWS SDKs; in
+// gRPC a deadline ends the whole call, so the gRPC policy here stands for a
+// client whose attempts fail with a retryable status (UNAVAILABLE) when the
+// server is too slow. One client process holds each budget; the server
+// never cancels abandoned work.
+//
+// Time is int64 simulated nanoseconds, no clock. Randomness comes from
+// math/rand/v2 PCG streams derived from the seed given to Run (one for
+// arrivals and think times, one for service times, one for the policies'
+// own draws), so every policy sees the same arrivals, and a seed gives one
+// result on amd64 and in the browser's WebAssembly. The package imports
+// neither time nor fmt.
+package policies
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+)
+
+const (
+	ms  = int64(1_000_000)
+	sec = int64(1_000_000_000)
+)
+
+// Loop is how clients generate requests.
+type Loop string
+
+const (
+	Open   Loop = "open"   // Poisson arrivals at RatePerS, independent of answers
+	Closed Loop = "closed" // Clients users who wait for each answer, then think
+)
+
+// Trigger is what goes wrong during the trigger window.
+type Trigger string
+
+const (
+	Latency  Trigger = "latency"  // service times × TriggerFactor
+	Capacity Trigger = "capacity" // only ceil(Slots / TriggerFactor) workers take new calls
+)
+
+// Scenario is one outage. Validate lists the ranges.
+type Scenario struct {
+	Loop     Loop
+	RatePerS float64 // open loop: new requests per second, > 0
+	Clients  int     // closed loop: users, >= 1
+	ThinkMS  float64 // closed loop: mean think time, ms, >= 0
+
+	Slots     int     // calls served at once, >= 1
+	ServiceMS float64 // mean (exponential) service time of a call, ms, > 0
+	QueueCap  int     // calls waiting for a worker at most, >= 0; beyond, fail fast
+	TimeoutMS float64 // per-attempt client timeout, ms, > 0
+
+	Trigger       Trigger
+	TriggerStartS float64 // s; at least 2 bins after 0
+	TriggerS      float64 // s, > 0; the trigger ends at least 2 bins before HorizonS
+	TriggerFactor float64 // >= 1
+
+	HorizonS float64 // new requests start in [0, HorizonS), s
+	BinS     float64 // width of a bin of the series, s
+	Attempts int     // attempts per request of naive and backoff, first included, in [1, 10]
+}
+
+// Default is the calculator's scenario: about 70% utilization (140
+// requests/s on 20 workers of 100 ms), a 1 s timeout, service times three
+// times longer for 5 s from t = 10 s, 60 s in all; naive and backoff make
+// 3 attempts.
+func Default() Scenario {
+	return Scenario{
+		Loop: Open, RatePerS: 140, Clients: 160, ThinkMS: 1000,
+		Slots: 20, ServiceMS: 100, QueueCap: 1000, TimeoutMS: 1000,
+		Trigger: Latency, TriggerStartS: 10, TriggerS: 5, TriggerFactor: 3,
+		HorizonS: 60, BinS: 1, Attempts: 3,
+	}
+}
+
+// FieldError is a Scenario field out of range.
+type FieldError struct {
+	Field string // the Scenario field
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return "policies: " + e.Field + " " + e.Msg }
+
+// MaxBins bounds HorizonS / BinS.
+const MaxBins = 2000
+
+// Validate reports the first field out of range as a *FieldError.
+func (s Scenario) Validate() error {
+	bad := func(f, msg string) error { return &FieldError{f, msg} }
+	ok := func(v, lo, hi float64) bool { return v >= lo && v <= hi } // false for NaN
+	switch {
+	case s.Loop != Open && s.Loop != Closed:
+		return bad("Loop", "must be open or closed")
+	case s.Loop == Open && !ok(s.RatePerS, 1e-9, 1e6):
+		return bad("RatePerS", "must be in (0, 1e6]")
+	case s.Loop == Closed && (s.Clients < 1 || s.Clients > 1e6):
+		return bad("Clients", "must be in [1, 1e6]")
+	case s.Loop == Closed && !ok(s.ThinkMS, 0, 3.6e6):
+		return bad("ThinkMS", "must be in [0, 3.6e6]")
+	case s.Slots < 1 || s.Slots > 100000:
+		return bad("Slots", "must be in [1, 100000]")
+	case !ok(s.ServiceMS, 1e-3, 3.6e6):
+		return bad("ServiceMS", "must be in [0.001, 3.6e6]")
+	case s.QueueCap < 0 || s.QueueCap > 1e7:
+		return bad("QueueCap", "must be in [0, 1e7]")
+	case !ok(s.TimeoutMS, 1e-3, 3.6e6):
+		return bad("TimeoutMS", "must be in [0.001, 3.6e6]")
+	case s.Trigger != Latency && s.Trigger != Capacity:
+		return bad("Trigger", "must be latency or capacity")
+	case !ok(s.TriggerFactor, 1, 1000):
+		return bad("TriggerFactor", "must be in [1, 1000]")
+	case !ok(s.HorizonS, 1e-3, 86400):
+		return bad("HorizonS", "must be in (0, 86400]")
+	case !ok(s.BinS, 1e-3, s.HorizonS) || s.HorizonS/s.BinS > MaxBins:
+		return bad("BinS", "must be in (0, HorizonS] with at most "+strconv.Itoa(MaxBins)+" bins")
+	case !ok(s.TriggerStartS, 2*s.BinS, s.HorizonS):
+		return bad("TriggerStartS", "must leave two bins before the trigger")
+	case !ok(s.TriggerS, 1e-3, s.HorizonS) || s.TriggerStartS+s.TriggerS > s.HorizonS-2*s.BinS:
+		return bad("TriggerS", "must end the trigger two bins before the horizon")
+	case s.Attempts < 1 || s.Attempts > 10:
+		return bad("Attempts", "must be in [1, 10]")
+	}
+	return nil
+}
+
+// Result is one policy's run.
+type Result struct {
+	Policy        Policy
+	Requests      int // new requests (originals)
+	Attempts      int // attempts sent to the server (originals and retries)
+	Retries       int // retries sent
+	Succeeded     int // requests that got an answer in time
+	TimedOut      int // attempts the client gave up on
+	Rejected      int // attempts that found the queue full (fail fast)
+	Throttled     int // attempts refused by the client itself (adaptive throttling)
+	RetriesDenied int // retries a budget refused
+	BusyS         float64
+	WastedS       float64 // server time on calls whose client had given up, s
+	// Before is the share of requests arriving before the trigger that
+	// succeeded (bins from the second to the trigger's start).
+	Before    float64
+	Recovered bool
+	// RecoveryS is the time from the end of the trigger to the start of
+	// the first bin from which every bin's success share stays within 5%
+	// of Before (valid when Recovered).
+	RecoveryS float64
+	// Per bin of BinS from 0: attempts sent and retries sent per second,
+	// answers in time per second (goodput), calls queued at the bin's end,
+	// and the share of the requests arriving in the bin that succeeded (-1
+	// for a bin without arrivals).
+	Offered, RetryRate, Goodput, Share []float64
+	Queue                              []int
+}
+
+// event kinds
+const (
+	evSend    = iota // an attempt of request req is sent
+	evOutcome        // the outcome of req's current attempt is known
+	evArrive         // closed loop: a client sends a new request
+)
+
+type event struct {
+	t    int64
+	req  int32
+	kind uint8
+	ok   bool // evOutcome: answered in time
+}
+
+// events is a 4-ary min-heap ordered by time. Equal times come out in an
+// order fixed by the sequence of pushes and pops, the same on every run.
+type events struct{ h []event }
+
+func (q *events) push(e event) {
+	q.h = append(q.h, e)
+	h := q.h
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 4
+		if h[p].t <= e.t {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+}
+
+func (q *events) pop() event {
+	h := q.h
+	top := h[0]
+	n := len(h) - 1
+	last := h[n]
+	q.h = h[:n]
+	h = q.h
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		for j := c + 1; j < c+4 && j < n; j++ {
+			if h[j].t < h[m].t {
+				m = j
+			}
+		}
+		if h[m].t >= last.t {
+			break
+		}
+		h[i] = h[m]
+		i = m
+	}
+	if n > 0 {
+		h[i] = last
+	}
+	return top
+}
+
+// fifo holds the timeouts: each is its attempt's send time plus the same
+// timeout, and attempts are sent in time order, so they come due in the
+// order they were scheduled, without a heap.
+type fifo struct {
+	t          []int64
+	req        []int32
+	head, size int
+}
+
+func (f *fifo) push(t int64, req int32) {
+	if f.size == len(f.t) {
+		n := max(64, 2*len(f.t))
+		t2, r2 := make([]int64, n), make([]int32, n)
+		for i := 0; i < f.size; i++ {
+			j := (f.head + i) % len(f.t)
+			t2[i], r2[i] = f.t[j], f.req[j]
+		}
+		f.t, f.req, f.head = t2, r2, 0
+	}
+	j := (f.head + f.size) % len(f.t)
+	f.t[j], f.req[j] = t, req
+	f.size++
+}
+
+func (f *fifo) pop() (int64, int32) {
+	t, r := f.t[f.head], f.req[f.head]
+	f.head = (f.head + 1) % len(f.t)
+	f.size--
+	return t, r
+}
+
+// slotHeap holds the times at which workers become free (min-heap).
+type slotHeap []int64
+
+func (h slotHeap) fix0() {
+	n := len(h)
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && h[r] < h[l] {
+			m = r
+		}
+		if h[m] >= h[i] {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// request is one original request's state.
+type request struct {
+	bin      int32 // the bin of its arrival, -1 past the horizon
+	attempts int32 // attempts made (sent or refused)
+	token    int32 // what the policy's retry returned for the current attempt
+	client   int32 // closed loop: the user; -1 for open loop
+}
+
+type sim struct {
+	s    Scenario
+	pol  Policy
+	rule rule
+	arr  *rand.Rand // arrivals and think times
+	svc  *rand.Rand // service times
+	pr   *rand.Rand // the policy's draws
+
+	q           events
+	timeouts    fifo
+	quiet       bool // the rule ignores outcomes: a success needs no event
+	reqs        []request
+	normal      slotHeap // workers always available
+	blocked     slotHeap // workers idle during a capacity trigger
+	starts      []int64  // start times of queued calls, FIFO ring
+	head, count int
+
+	trigA, trigB, horizon, timeout, bin int64
+	res                                 Result
+	busy, wasted                        int64 // server ns
+	offered, retried, good              []int
+	arrived, succ                       []int
+	sampled                             int // queue samples taken
+}
+
+// Run simulates policy p on scenario s with the given seed.
+func Run(s Scenario, p Policy, seed uint64) (Result, error) {
+	if err := s.Validate(); err != nil {
+		return Result{}, err
+	}
+	if !p.Valid() {
+		return Result{}, &FieldError{"Policy", "must be one of none, naive, backoff, grpc, envoy, finagle, aws, sre-budget, sre-throttle"}
+	}
+	m := &sim{
+		s: s, pol: p, rule: newRule(p, s.Attempts),
+		arr: rand.New(rand.NewPCG(seed, 0x61727269766573)), // "arrives"
+		svc: rand.New(rand.NewPCG(seed, 0x73657276696365)), // "service"
+		pr:  rand.New(rand.NewPCG(seed, 0x706f6c69637921)), // "policy!"
+	}
+	switch m.rule.(type) {
+	case *fixed, *finagleRule:
+		m.quiet = true
+	}
+	m.run()
+	return m.res, nil
+}
+
+func nsOf(x float64) int64 { return int64(math.Round(x)) }
+
+func (m *sim) run() {
+	s := m.s
+	m.trigA = nsOf(s.TriggerStartS * 1e9)
+	m.trigB = nsOf(float64(s.TriggerStartS+s.TriggerS) * 1e9)
+	m.horizon = nsOf(s.HorizonS * 1e9)
+	m.timeout = nsOf(s.TimeoutMS * 1e6)
+	m.bin = max(1, nsOf(s.BinS*1e9))
+	nb := int((m.horizon + m.bin - 1) / m.bin)
+	m.offered, m.retried, m.good = make([]int, nb), make([]int, nb), make([]int, nb)
+	m.arrived, m.succ = make([]int, nb), make([]int, nb)
+	m.res.Queue = make([]int, nb)
+	m.res.Policy = m.pol
+
+	avail := s.Slots
+	if s.Trigger == Capacity {
+		avail = int(math.Ceil(float64(s.Slots) / s.TriggerFactor))
+	}
+	m.normal = make(slotHeap, avail)
+	m.blocked = make(slotHeap, s.Slots-avail)
+	m.starts = make([]int64, 64)
+
+	// Open loop: the next Poisson arrival, drawn lazily from its stream.
+	next := int64(math.MaxInt64)
+	meanGap := 1e9 / s.RatePerS
+	if s.Loop == Open {
+		m.reqs = make([]request, 0, int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24)))
+		next = nsOf(float64(m.arr.ExpFloat64() * meanGap))
+	} else {
+		think := s.ThinkMS * 1e6
+		for c := 0; c < s.Clients; c++ {
+			t := nsOf(float64(m.arr.Float64() * think))
+			if t < m.horizon {
+				m.q.push(event{t: t, kind: evArrive, req: int32(c)})
+			}
+		}
+	}
+	for {
+		// The earliest of: the heap, the timeouts, the next arrival; on a
+		// tie, in that order.
+		src, t := 0, int64(math.MaxInt64)
+		if len(m.q.h) > 0 {
+			src, t = 1, m.q.h[0].t
+		}
+		if m.timeouts.size > 0 && m.timeouts.t[m.timeouts.head] < t {
+			src, t = 2, m.timeouts.t[m.timeouts.head]
+		}
+		if next < m.horizon && next < t {
+			src, t = 3, next
+		}
+		switch src {
+		case 0:
+			m.sample(math.MaxInt64)
+			m.finish()
+			return
+		case 2:
+			_, id := m.timeouts.pop()
+			m.sample(t)
+			m.outcome(t, id, false)
+			continue
+		case 3:
+			m.sample(next)
+			m.arrive(next, -1)
+			next += max(1, nsOf(float64(m.arr.ExpFloat64()*meanGap)))
+			continue
+		}
+		e := m.q.pop()
+		m.sample(e.t)
+		switch e.kind {
+		case evArrive:
+			m.arrive(e.t, e.req)
+		case evSend:
+			m.send(e.t, e.req)
+		case evOutcome:
+			m.outcome(e.t, e.req, e.ok)
+		}
+	}
+}
+
+// sample records the queue length at every bin end up to now.
+func (m *sim) sample(now int64) {
+	for m.sampled < len(m.res.Queue) {
+		end := int64(m.sampled+1) * m.bin
+		if end > now {
+			return
+		}
+		m.dequeue(end)
+		m.res.Queue[m.sampled] = m.count
+		m.sampled++
+	}
+}
+
+// dequeue drops from the queue the calls that have started by now.
+func (m *sim) dequeue(now int64) {
+	for m.count > 0 && m.starts[m.head] <= now {
+		m.head = (m.head + 1) % len(m.starts)
+		m.count--
+	}
+}
+
+func (m *sim) enqueue(start int64) {
+	if m.count == len(m.starts) {
+		grown := make([]int64, 2*len(m.starts))
+		for i := 0; i < m.count; i++ {
+			grown[i] = m.starts[(m.head+i)%len(m.starts)]
+		}
+		m.starts, m.head = grown, 0
+	}
+	m.starts[(m.head+m.count)%len(m.starts)] = start
+	m.count++
+}
+
+func (m *sim) binOf(t int64) int {
+	if t < 0 || t >= m.horizon {
+		return -1
+	}
+	return int(t / m.bin)
+}
+
+// arrive starts a new request at now (client: the closed-loop user, -1
+// for open loop).
+func (m *sim) arrive(now int64, client int32) {
+	id := int32(len(m.reqs))
+	b := m.binOf(now)
+	m.reqs = append(m.reqs, request{bin: int32(b), client: client})
+	m.res.Requests++
+	if b >= 0 {
+		m.arrived[b]++
+	}
+	m.send(now, id)
+}
+
+// send makes request id's next attempt at now.
+func (m *sim) send(now int64, id int32) {
+	r := &m.reqs[id]
+	retry := r.attempts > 0
+	r.attempts++
+	if !m.rule.send(now, retry, m.pr) {
+		m.res.Throttled++
+		m.final(now, id, false)
+		return
+	}
+	m.res.Attempts++
+	if retry {
+		m.res.Retries++
+	}
+	if b := m.binOf(now); b >= 0 {
+		m.offered[b]++
+		if retry {
+			m.retried[b]++
+		}
+	}
+	// The server: FIFO, the earliest free worker takes the call.
+	m.dequeue(now)
+	if m.count >= m.s.QueueCap {
+		// Is a worker free now? Only then is the call not queued.
+		if m.freeAt(now) > now {
+			m.res.Rejected++
+			m.rule.done(now, retry, false, r.token)
+			m.failed(now, id, false)
+			return
+		}
+	}
+	start, h := m.take(now)
+	d := m.s.ServiceMS * 1e6
+	if m.s.Trigger == Latency && start >= m.trigA && start < m.trigB {
+		d *= m.s.TriggerFactor
+	}
+	svc := max(1, nsOf(float64(m.svc.ExpFloat64()*d)))
+	(*h)[0] = start + svc
+	h.fix0()
+	if start > now {
+		m.enqueue(start)
+	}
+	m.busy += svc
+	deadline := now + m.timeout
+	if start+svc <= deadline {
+		if m.quiet {
+			// Nothing but the request waits for this answer: count it now,
+			// at the time it comes.
+			m.final(start+svc, id, true)
+			return
+		}
+		m.q.push(event{t: start + svc, kind: evOutcome, ok: true, req: id})
+	} else {
+		m.wasted += svc
+		m.timeouts.push(deadline, id)
+	}
+}
+
+// freeAt returns when the next worker can take a call sent at now.
+func (m *sim) freeAt(now int64) int64 {
+	t, _ := m.pick(now)
+	return t
+}
+
+// pick returns the start of a call sent at now, and the heap of the worker
+// that takes it: the earliest, a blocked worker counting as busy until the
+// trigger's end.
+func (m *sim) pick(now int64) (int64, *slotHeap) {
+	best, h := int64(math.MaxInt64), (*slotHeap)(nil)
+	if len(m.normal) > 0 {
+		best, h = max(now, m.normal[0]), &m.normal
+	}
+	if len(m.blocked) > 0 {
+		t := max(now, m.blocked[0])
+		if t >= m.trigA && t < m.trigB {
+			t = m.trigB
+		}
+		if t < best {
+			best, h = t, &m.blocked
+		}
+	}
+	return best, h
+}
+
+func (m *sim) take(now int64) (int64, *slotHeap) { return m.pick(now) }
+
+// outcome handles the end of request id's current attempt at now.
+func (m *sim) outcome(now int64, id int32, ok bool) {
+	r := &m.reqs[id]
+	m.rule.done(now, r.attempts > 1, ok, r.token)
+	if ok {
+		m.final(now, id, true)
+		return
+	}
+	m.res.TimedOut++
+	m.failed(now, id, true)
+}
+
+// failed decides, after a failed attempt of request id at now, whether
+// it retries.
+func (m *sim) failed(now int64, id int32, timeout bool) {
+	r := &m.reqs[id]
+	if int(r.attempts) >= m.rule.max() {
+		m.final(now, id, false)
+		return
+	}
+	ok, token := m.rule.retry(now, timeout)
+	if !ok {
+		m.res.RetriesDenied++
+		m.final(now, id, false)
+		return
+	}
+	r.token = token
+	if w := m.rule.wait(int(r.attempts), m.pr); w > 0 {
+		m.q.push(event{t: now + w, kind: evSend, req: id})
+		return
+	}
+	m.send(now, id)
+}
+
+// final ends request id at now.
+func (m *sim) final(now int64, id int32, ok bool) {
+	r := &m.reqs[id]
+	if ok {
+		m.res.Succeeded++
+		if b := m.binOf(now); b >= 0 {
+			m.good[b]++
+		}
+		if r.bin >= 0 {
+			m.succ[r.bin]++
+		}
+	}
+	if r.client >= 0 {
+		t := now + nsOf(float64(m.arr.ExpFloat64()*m.s.ThinkMS*1e6))
+		if t < m.horizon {
+			m.q.push(event{t: t, kind: evArrive, req: r.client})
+		}
+	}
+}
+
+// finish fills the series and judges the recovery.
+func (m *sim) finish() {
+	nb := len(m.offered)
+	perS := 1e9 / float64(m.bin)
+	res := &m.res
+	res.BusyS, res.WastedS = float64(m.busy)/1e9, float64(m.wasted)/1e9
+	res.Offered, res.RetryRate, res.Goodput, res.Share = make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
+	for b := range nb {
+		res.Offered[b] = float64(m.offered[b]) * perS
+		res.RetryRate[b] = float64(m.retried[b]) * perS
+		res.Goodput[b] = float64(m.good[b]) * perS
+		res.Share[b] = -1
+		if m.arrived[b] > 0 {
+			res.Share[b] = float64(m.succ[b]) / float64(m.arrived[b])
+		}
+	}
+	// Before: bins from the second to the last that ends by the trigger.
+	a, s := 0, 0
+	for b := 1; int64(b+1)*m.bin <= m.trigA; b++ {
+		a += m.arrived[b]
+		s += m.succ[b]
+	}
+	res.Before = 1
+	if a > 0 {
+		res.Before = float64(s) / float64(a)
+	}
+	// Recovery: the first bin starting at or after the trigger's end from
+	// which no bin falls below 95% of Before.
+	first := int((m.trigB + m.bin - 1) / m.bin)
+	from := -1
+	for b := nb - 1; b >= first; b-- {
+		if m.arrived[b] > 0 && res.Share[b] < 0.95*res.Before {
+			break
+		}
+		from = b
+	}
+	if from >= 0 {
+		res.Recovered = true
+		res.RecoveryS = float64(int64(from)*m.bin-m.trigB) / 1e9
+	}
+}

@@ -1,0 +1,13 @@
+// Command policies is the playground's WebAssembly module for the calculators
+// of the article on the retry policies of real systems (site/widget.Policies):
+// build.sh compiles it to build/playground-policies.wasm, and the build gives it
+// to every page whose widgets that set holds and no earlier set of
+// site/widget.Sets does.
+package main
+
+import (
+	"retrylab/site/widget"
+	"retrylab/wasm/playground"
+)
+
+func main() { playground.Main(widget.Policies()) }
