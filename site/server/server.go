@@ -124,18 +124,31 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
 		return
 	}
-	res, err := c.Compute(values)
+	lang, msg := apiLang(r, values) // limits.go
+	if msg != "" {
+		writeJSONError(w, r, http.StatusBadRequest, "lang", "lang", msg)
+		return
+	}
+	a, err := c.Parse(values)
+	if err == nil {
+		err = h.serverCheck(c, a, lang)
+	}
+	var res any
+	if err == nil {
+		res, err = c.Run(a)
+	}
 	if err != nil {
-		param, code := "", ""
-		if ce, ok := err.(*calc.Error); ok {
-			param, code = ce.Param, string(ce.Code)
-		}
-		writeJSONError(w, r, http.StatusBadRequest, param, code, err.Error())
+		h.calcError(w, r, c, lang, err)
 		return
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
 		writeJSONError(w, r, http.StatusInternalServerError, "", "", "cannot encode the result")
+		return
+	}
+	if len(b) > calc.MaxAnswerBytes { // the work bounds keep answers below (calc's TestServerWorkBudget)
+		writeJSONError(w, r, http.StatusUnprocessableEntity, "", string(calc.CodeServer),
+			"the answer would be "+itoa(len(b))+" bytes, more than the shared server sends ("+itoa(calc.MaxAnswerBytes)+")")
 		return
 	}
 	b = append(b, '\n')
@@ -158,6 +171,7 @@ func writeJSONError(w http.ResponseWriter, r *http.Request, status int, param, c
 	e.Error.Param, e.Error.Code, e.Error.Message = param, code, msg
 	b, _ := json.Marshal(e)
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Access-Control-Allow-Origin", "*") // as the 200s: a caller on another origin reads the message
 	writeBody(w, r, status, "application/json", append(b, '\n'))
 }
 
