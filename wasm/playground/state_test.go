@@ -105,3 +105,18 @@ func TestBoolText(t *testing.T) {
 		}
 	}
 }
+
+// TestValidNumber holds validNumber to HTML's valid floating-point
+// number (what an <input type="number"> keeps without a warning).
+func TestValidNumber(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "-1": true, "0.5": true, ".5": true, "-.5": true, "1e3": true, "1E-3": true, "1.5e+10": true,
+		"": false, "abc": false, "1.": false, "+1": false, "1e": false, "1e+": false, "--1": false, " 1": false,
+		"1 ": false, "0x10": false, "1_000": false, "NaN": false, "Infinity": false, "1e400": false, "-": false,
+		".": false, "1,5": false, "१": false,
+	} {
+		if got := validNumber(s); got != want {
+			t.Errorf("validNumber(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
