@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -24,19 +25,25 @@ const MaxAnswerBytes = 512 << 10
 // command line's and the browser's. page is where a reader computes the
 // same values in the browser (the calculator's embed page with a's query,
 // for example "/it/embed/dispatch/?jobs=100000"); the message names it and
-// the command line that computes them. Nil when the values are within
-// the bound or the calculator declares no Work.
-func (c *Calculator) ServerCheck(a Args, page string) *Error {
+// the command line that computes them. scale, in (0, 1], is the fraction
+// of ServerWork this server accepts (0 is 1: the Worker, whose wasm is
+// slower, accepts less). Nil when the values are within the bound or the
+// calculator declares no Work.
+func (c *Calculator) ServerCheck(a Args, scale float64, page string) *Error {
 	if c.Work == nil || c.ServerWork <= 0 {
 		return nil
 	}
+	if !(scale > 0 && scale <= 1) {
+		scale = 1
+	}
+	bound := math.Floor(c.ServerWork * scale)
 	w := c.Work(a)
-	if w <= c.ServerWork {
+	if w <= bound {
 		return nil
 	}
 	return newError(c.Name, c.WorkParam, CodeServer, map[string]string{
 		"count": strconv.FormatFloat(w, 'f', 0, 64),
-		"max":   strconv.FormatFloat(c.ServerWork, 'f', 0, 64),
+		"max":   strconv.FormatFloat(bound, 'f', 0, 64),
 		"page":  page,
 		"cli":   c.CommandLine(a),
 	})

@@ -73,7 +73,7 @@ func TestServerWorkBudget(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%.80s: %v", strings.Join(f, " "), err)
 		}
-		if e := c.ServerCheck(a, "/"); e != nil {
+		if e := c.ServerCheck(a, 1, "/"); e != nil {
 			t.Errorf("%.80s: refused: %v", strings.Join(f, " "), e)
 			continue
 		}

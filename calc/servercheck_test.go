@@ -36,7 +36,7 @@ func TestServerCheck(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.pairs, err)
 		}
-		e := c.ServerCheck(a, "/it/embed/"+c.Name+"/?x")
+		e := c.ServerCheck(a, 1, "/it/embed/"+c.Name+"/?x")
 		if (e != nil) != tt.refused {
 			t.Errorf("%.60s: refused %v, want %v", tt.pairs, e, tt.refused)
 			continue
@@ -48,6 +48,25 @@ func TestServerCheck(t *testing.T) {
 			!strings.Contains(e.Message, "retrylab calc "+c.Name+" ") || strings.Contains(e.Message, "\n") {
 			t.Errorf("%.60s: %s %s %q", tt.pairs, e.Code, e.Param, e.Message)
 		}
+	}
+}
+
+// TestServerCheckScale: a server that accepts half the work refuses at
+// half the bound, and says so.
+func TestServerCheckScale(t *testing.T) {
+	c, _ := New().Lookup("dispatch")
+	a, err := c.ParsePairs([]string{"jobs=3000", "max_attempts=4"}) // 24,000 calls with the fallback
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, scale := range []float64{0, 1, 2, -1} {
+		if e := c.ServerCheck(a, scale, "/"); e != nil {
+			t.Errorf("scale %g: %v", scale, e)
+		}
+	}
+	e := c.ServerCheck(a, 0.5, "/")
+	if e == nil || e.Vars["max"] != "20000" || e.Vars["count"] != "24000" {
+		t.Errorf("scale 0.5: %v", e)
 	}
 }
 

@@ -86,7 +86,7 @@ func (h *handler) serverCheck(c *calc.Calculator, a calc.Args, lang string) erro
 	if q := url.Values(a.Query()).Encode(); q != "" {
 		page += "?" + q
 	}
-	if e := c.ServerCheck(a, page); e != nil {
+	if e := c.ServerCheck(a, h.work, page); e != nil {
 		return e
 	}
 	return nil

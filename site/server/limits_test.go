@@ -103,6 +103,19 @@ func TestAPILimits(t *testing.T) {
 	}
 }
 
+// TestWorkScale: a server with WorkScale 0.5 (the Worker) refuses at half
+// of each calculator's bound what a full one computes.
+func TestWorkScale(t *testing.T) {
+	const q = "/api/v1/dispatch?jobs=3000&max_attempts=4" // 24,000 calls with the fallback; the bound is 40,000
+	if w := do(t, New(Config{Dist: testDist()}), "GET", q); w.Code != 200 {
+		t.Errorf("full server: %d %s", w.Code, w.Body.String())
+	}
+	w := do(t, New(Config{Dist: testDist(), WorkScale: 0.5}), "GET", q)
+	if w.Code != 422 || !strings.Contains(w.Body.String(), "at most 20000 here") {
+		t.Errorf("half server: %d %s", w.Code, w.Body.String())
+	}
+}
+
 func TestAcceptLang(t *testing.T) {
 	tests := map[string]string{
 		"":                           "",

@@ -28,6 +28,11 @@ type Config struct {
 	// Base is the path the site lives under ("/" when empty); the API is
 	// at Base+"api/v1/".
 	Base string
+	// WorkScale, in (0, 1], is the fraction of each calculator's work
+	// bound for the shared server (calc.Calculator.ServerWork) that this
+	// server computes; 0 is 1. The Worker, whose wasm computes several
+	// times slower, sets less.
+	WorkScale float64
 }
 
 // PageCSP is the Content-Security-Policy header of every response: the
@@ -45,6 +50,7 @@ type handler struct {
 	dist fs.FS
 	reg  *calc.Registry
 	base string
+	work float64  // Config.WorkScale
 	etag sync.Map // file name → ETag of its identity content
 	// locales holds the strings of the SVG endpoint by language (embed.go).
 	locales sync.Map
@@ -52,7 +58,7 @@ type handler struct {
 
 // New returns the handler.
 func New(cfg Config) http.Handler {
-	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base}
+	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, work: cfg.WorkScale}
 	if h.reg == nil {
 		h.reg = calc.New()
 	}
@@ -88,6 +94,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
+		if isEmbedPath(rel) { // the embed's own headers, as its GET (embed.go)
+			frameable(w, EmbedCSP)
+		}
 		if strings.HasPrefix(rel, "api/") {
 			writeJSONError(w, r, http.StatusMethodNotAllowed, "", "", "method "+r.Method+" is not allowed; use GET")
 			return

@@ -6,9 +6,12 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -174,4 +177,25 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseResult, error) {
 		res.PageP50, res.PageP99, res.PageMax = pages[n*50/100], pages[min(n-1, n*99/100)], pages[n-1]
 	}
 	return res, ctx.Err()
+}
+
+// Busy reports whether the machine is too loaded to judge latencies: its
+// load average over the last minute is above twice its cores (other
+// processes then hold the cores for tens of ms at a time, whatever the
+// server does). The load average is Linux's /proc/loadavg; elsewhere Busy
+// is false.
+func Busy() (bool, float64) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return false, 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return false, 0
+	}
+	l, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return false, 0
+	}
+	return l > float64(2*runtime.NumCPU()), l
 }
