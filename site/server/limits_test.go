@@ -159,3 +159,17 @@ func TestCORSOnErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAcceptLang: any header gives "" or one of the languages.
+func FuzzAcceptLang(f *testing.F) {
+	for _, s := range []string{"it", "zh-CN,zh;q=0.9", "en;q=0.1, es", "*;q=0", "it;q=1e309", ",,;q=", "es;q=-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		switch got := acceptLang(h); got {
+		case "", "it", "es", "zh":
+		default:
+			t.Fatalf("acceptLang(%q) = %q", h, got)
+		}
+	})
+}

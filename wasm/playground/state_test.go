@@ -1,6 +1,9 @@
 package playground
 
 import (
+	"math"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"retrylab/calc"
@@ -119,4 +122,25 @@ func TestValidNumber(t *testing.T) {
 			t.Errorf("validNumber(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// htmlNumber is the HTML standard's grammar of a valid floating-point
+// number, as a regular expression.
+var htmlNumber = regexp.MustCompile(`^-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
+
+// FuzzValidNumber holds validNumber to the grammar (and a finite value).
+func FuzzValidNumber(f *testing.F) {
+	for _, s := range []string{"0", "-1.5e3", ".5", "1.", "+1", "1e400", "abc", "0x1p3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := htmlNumber.MatchString(s)
+		if want {
+			v, err := strconv.ParseFloat(s, 64)
+			want = err == nil && !math.IsInf(v, 0)
+		}
+		if got := validNumber(s); got != want {
+			t.Fatalf("validNumber(%q) = %v, want %v", s, got, want)
+		}
+	})
 }
