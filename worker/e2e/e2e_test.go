@@ -558,7 +558,7 @@ func TestMethodsHeaders(t *testing.T) {
 }
 
 // workerAbuseHeavy are requests at the largest values the Worker accepts
-// (half of calc's ServerWork, wasm/worker's WorkScale), in the shapes of
+// (half of calc's ServerWork, wasm/worker's workScale), in the shapes of
 // site/cmd/retrylab's TestServeUnderAbuse.
 var workerAbuseHeavy = []string{
 	"/api/v1/dispatch?jobs=2500&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0",

@@ -20,7 +20,7 @@
 // computes waits for it. (Yielding before computing, to let the pages
 // queued behind go first, made the computations of an isolate interleave
 // and finish together, each as late as the last: worse.) The API's work
-// bound for the Worker (wasm/worker's WorkScale) keeps that wait short.
+// bound for the Worker (wasm/worker's workScale) keeps that wait short.
 import go from "./worker.mjs";
 
 // The headers of the native handler's 400 answer of the API (the security
