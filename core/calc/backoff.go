@@ -61,13 +61,9 @@ func backoffCalc() *Calculator {
 			{Name: "width_s", Kind: Float, Default: "0.1", Min: Excl(0), Max: Incl(3600), Unit: "s",
 				SliderMin: 0.05, SliderMax: 5, Step: 0.05, Help: "width of a histogram bin"},
 		},
+		Work: backoffWork, ServerWork: 1_000_000, WorkParam: "workers",
 		Run: func(a Args) (any, error) {
 			policy := a.String("policy")
-			c := backoff.Config{
-				Base: a.Float("base_s"), Cap: a.Float("cap_s"),
-				MaxAttempts: a.Int("max_attempts"), MaxElapsed: a.Float("max_elapsed_s"),
-				Jitter: a.Bool("jitter"), Workers: a.Int("workers"),
-			}
 			if policy != "custom" {
 				for _, p := range []string{"max_attempts", "max_elapsed_s"} {
 					if a.Given(p) {
@@ -75,17 +71,12 @@ func backoffCalc() *Calculator {
 							"the {policy} policy sets {param}; use policy=custom to choose it", "policy", policy)
 					}
 				}
-				pre := backoff.Interactive
-				if policy == "batch" {
-					pre = backoff.Batch
-				}
-				c.MaxAttempts, c.MaxElapsed = pre.MaxAttempts, pre.MaxElapsed
 			}
+			c := backoffConfig(a)
 			var retryAfter *float64
 			if a.Has("retry_after_s") {
-				v := a.Float("retry_after_s")
+				v := c.RetryAfter
 				retryAfter = &v
-				c.RetryAfter = v
 			}
 			w := a.Float("width_s")
 			if bins, err := c.Bins(w); err != nil || bins > backoffMaxBins {
@@ -114,4 +105,37 @@ func backoffCalc() *Calculator {
 			return out, nil
 		},
 	}
+}
+
+// backoffConfig is the core/backoff configuration of a's values, with
+// the preset's attempts and elapsed time when policy is not custom.
+func backoffConfig(a Args) backoff.Config {
+	c := backoff.Config{
+		Base: a.Float("base_s"), Cap: a.Float("cap_s"),
+		MaxAttempts: a.Int("max_attempts"), MaxElapsed: a.Float("max_elapsed_s"),
+		Jitter: a.Bool("jitter"), Workers: a.Int("workers"),
+	}
+	if policy := a.String("policy"); policy != "custom" {
+		pre := backoff.Interactive
+		if policy == "batch" {
+			pre = backoff.Batch
+		}
+		c.MaxAttempts, c.MaxElapsed = pre.MaxAttempts, pre.MaxElapsed
+	}
+	if a.Has("retry_after_s") {
+		c.RetryAfter = a.Float("retry_after_s")
+	}
+	return c
+}
+
+// backoffWork is the backoff calculator's work: a random draw per retry
+// and, for the answer's two lists, itemWork per bin; 0 where the
+// calculator refuses the values itself.
+func backoffWork(a Args) float64 {
+	c := backoffConfig(a)
+	bins, err := c.Bins(a.Float("width_s"))
+	if err != nil || bins > backoffMaxBins {
+		return 0
+	}
+	return float64(c.Workers*(c.MaxAttempts-1)) + itemWork*float64(bins)
 }

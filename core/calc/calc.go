@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"retrylab/core/bigint"
 	"retrylab/core/canonjson"
@@ -20,6 +21,16 @@ type Calculator struct {
 	Help    string // one English line for `retrylab calc`
 	Params  []Param
 	Run     func(a Args) (any, error)
+	// Work, when not nil, returns the work a's values imply, counted
+	// before computing, in the calculator's own unit (a random draw, a
+	// simulated call, a multiply-add; a listed number of the answer
+	// counts as itemWork): 0 when Run refuses the values itself. The
+	// shared server refuses values whose Work is above ServerWork
+	// (ServerCheck); the command line and the browser only have Run's
+	// own, larger bounds. WorkParam is the parameter the refusal names.
+	Work       func(a Args) float64
+	ServerWork float64
+	WorkParam  string
 }
 
 // Param returns the declaration of the parameter called name, or nil.
@@ -251,6 +262,9 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 		}
 		return bad(CodeChoice, nil)
 	case BigInt:
+		if d := len(strings.TrimLeft(text, "+-")); d > maxBigIntDigits {
+			return bad(CodeDigits, map[string]string{"max": strconv.Itoa(maxBigIntDigits), "count": strconv.Itoa(d)})
+		}
 		n, ok := ParseBigInt(text)
 		if !ok {
 			return bad(CodeNotInteger, nil)
@@ -259,6 +273,9 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 	case Text:
 		if len(text) > p.maxLen() {
 			return bad(CodeTooLong, map[string]string{"max": strconv.Itoa(p.maxLen())})
+		}
+		if i := invalidUTF8(text); i >= 0 { // %ff and %fe would print alike but hash apart
+			return bad(CodeEncoding, map[string]string{"byte": strconv.Itoa(i)})
 		}
 		return text, text, nil
 	case JSON:
@@ -276,6 +293,19 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 		return text, text, nil
 	}
 	panic("calc: parameter " + p.Name + " has no kind")
+}
+
+// invalidUTF8 returns the offset of the first byte of s that is not
+// valid UTF-8, or -1.
+func invalidUTF8(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // maxBigIntDigits bounds the text of a BigInt so that parsing stays cheap.

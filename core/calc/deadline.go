@@ -18,12 +18,16 @@ type DeadlineResult struct {
 	WaitsMS []float64 `json:"waits_ms"`
 }
 
+// maxWaitMS is the largest wait waits_ms accepts.
+const maxWaitMS = 1e9
+
 // defaultWaits returns n waits: 50, 100, 200, … (the default 50,100 cut
-// or continued by doubling).
+// or continued by doubling), each at most maxWaitMS, so that the waits
+// the result lists are values waits_ms accepts.
 func defaultWaits(n int) []float64 {
 	w := make([]float64, n)
 	for i := range w {
-		w[i] = 50 * float64(uint64(1)<<uint(min(i, 60)))
+		w[i] = min(50*float64(uint64(1)<<uint(min(i, 60))), maxWaitMS)
 	}
 	return w
 }
@@ -39,7 +43,7 @@ func deadlineCalc() *Calculator {
 				Help: "attempts at most (1 first + attempts-1 retries)"},
 			{Name: "timeout_ms", Kind: Float, Default: "200", Min: Excl(0), Max: Incl(1e9), Step: 10, Unit: "ms", SliderMin: 10, SliderMax: 1000,
 				Help: "limit of one attempt; in the worst case every attempt runs to it and fails"},
-			{Name: "waits_ms", Kind: FloatList, Default: "50,100", Min: Incl(0), Max: Incl(1e9), MinLen: 1, MaxLen: 99, Step: 10, Unit: "ms",
+			{Name: "waits_ms", Kind: FloatList, Default: "50,100", Min: Incl(0), Max: Incl(maxWaitMS), MinLen: 1, MaxLen: 99, Step: 10, Unit: "ms",
 				Help: "waits between attempts, attempts-1 values (when not given: 50, 100, 200, … as many as needed)"},
 			{Name: "deadline_ms", Kind: Float, Default: "600", Min: Excl(0), Max: Incl(1e11), Step: 10, Unit: "ms", SliderMin: 10, SliderMax: 3000,
 				Help: "time budget of the whole task"},

@@ -148,6 +148,7 @@ func dispatchCalc() *Calculator {
 			{Name: "samples", Kind: Int, Default: i(d.Samples), Min: Incl(2), Max: Incl(2000), SliderMax: 500,
 				Help: "most points of the queue-depth series"},
 		},
+		Work: dispatchWork, ServerWork: 40_000, WorkParam: "jobs",
 		Run: func(a Args) (any, error) {
 			c := dispatch.Config{
 				Mode: dispatch.Mode(a.String("mode")), Jobs: a.Int("jobs"), ArrivalPerMin: a.Float("arrival_per_min"),
@@ -193,4 +194,19 @@ func dispatchCalc() *Calculator {
 			return out, nil
 		},
 	}
+}
+
+// dispatchWork is the dispatch calculator's work: the calls it may
+// simulate, jobs × max_attempts, twice that with the fallback (each job
+// may spend its attempts on both providers); 0 where the calculator
+// refuses the values itself.
+func dispatchWork(a Args) float64 {
+	calls := a.Int("jobs") * a.Int("max_attempts")
+	if calls > dispatchMaxCalls {
+		return 0
+	}
+	if a.Bool("fallback") {
+		calls *= 2
+	}
+	return float64(calls)
 }

@@ -26,6 +26,9 @@ const (
 	CodeJSON         Code = "json"          // invalid JSON; Vars: detail
 	CodeWork         Code = "work"          // more work than the calculator's bound; Vars: detail
 	CodeConstraint   Code = "constraint"    // a rule linking parameters; Vars: detail
+	CodeEncoding     Code = "encoding"      // text that is not valid UTF-8; Vars: byte
+	CodeDigits       Code = "digits"        // an integer with too many digits; Vars: max, count
+	CodeServer       Code = "server"        // too much work for the shared server; Vars: count, max, page, cli
 )
 
 // Error is a refused input. It names the calculator, the parameter (empty
@@ -81,6 +84,12 @@ func EnglishTemplate(c Code) string {
 		return "{param}: {detail}"
 	case CodeConstraint:
 		return "{param}: {detail}"
+	case CodeEncoding:
+		return "{param} is not valid UTF-8 (byte {byte})"
+	case CodeDigits:
+		return "{param} must have at most {max} digits, got {count}"
+	case CodeServer:
+		return "{param}: this experiment is too large for the shared server ({count} units of work, at most {max} here); compute it in the page {page} or on your machine with {cli}"
 	}
 	return ""
 }

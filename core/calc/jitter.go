@@ -55,17 +55,10 @@ func jitterCalc() *Calculator {
 				Step: 1, Unit: "ms",
 				Help: "largest ceiling, at least base_ms"},
 		},
+		Work: jitterWork, ServerWork: 2_000_000, WorkParam: "clients",
 		Run: func(a Args) (any, error) {
-			s, _ := jitter.ParseStrategy(a.String("strategy"))
-			c := jitter.Config{
-				Clients:  a.Int("clients"),
-				Waves:    a.Int("waves"),
-				BaseMS:   a.Float("base_ms"),
-				WidthMS:  a.Float("width_ms"),
-				Strategy: s,
-			}
+			c := jitterConfig(a)
 			if a.Has("cap_ms") {
-				c.CapMS = a.Float("cap_ms")
 				if c.CapMS < c.BaseMS {
 					return nil, Refuse(name, "cap_ms", CodeConstraint, "detail.jitter.cap",
 						"must be at least base_ms ({base}), got {cap}", "base", FormatFloat(c.BaseMS), "cap", FormatFloat(c.CapMS))
@@ -113,6 +106,37 @@ func jitterCalc() *Calculator {
 			return res, nil
 		},
 	}
+}
+
+// jitterConfig is the core/jitter configuration of a's values.
+func jitterConfig(a Args) jitter.Config {
+	s, _ := jitter.ParseStrategy(a.String("strategy"))
+	c := jitter.Config{
+		Clients:  a.Int("clients"),
+		Waves:    a.Int("waves"),
+		BaseMS:   a.Float("base_ms"),
+		WidthMS:  a.Float("width_ms"),
+		Strategy: s,
+	}
+	if a.Has("cap_ms") {
+		c.CapMS = a.Float("cap_ms")
+	}
+	return c
+}
+
+// jitterWork is the jitter calculator's work: a random draw per arrival
+// and, for the answer's two lists, itemWork per bin; 0 where the
+// calculator refuses the values itself.
+func jitterWork(a Args) float64 {
+	c := jitterConfig(a)
+	if c.CapMS != 0 && c.CapMS < c.BaseMS || c.Clients*c.Waves > maxJitterTotal {
+		return 0
+	}
+	bins, err := c.Bins()
+	if err != nil || bins > maxJitterBins {
+		return 0
+	}
+	return float64(c.Clients*c.Waves) + itemWork*float64(bins)
 }
 
 func binsText(n int) string {

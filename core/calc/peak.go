@@ -44,6 +44,7 @@ func peakCalc() *Calculator {
 			{Name: "threshold", Kind: Int, Default: "25", Min: Incl(0), Max: Incl(100000), SliderMax: 100,
 				Help: "threshold t, at most clients: a bin with t or more clients is crowded"},
 		},
+		Work: peakWork, ServerWork: 5e7, WorkParam: "clients",
 		Run: func(a Args) (any, error) {
 			n, k, t := a.Int("clients"), a.Int("bins"), a.Int("threshold")
 			if t > n {
@@ -92,4 +93,21 @@ func peakCalc() *Calculator {
 			return res, nil
 		},
 	}
+}
+
+// peakWork is the peak calculator's work in multiply-adds: the exact
+// probability and the distribution of the fullest bin, each counted only
+// when it is within crowd.DefaultMaxWork (beyond, the calculator answers
+// null with a note and does not compute it), plus one pass over the
+// clients for the binomial tail.
+func peakWork(a Args) float64 {
+	n, k, t := a.Int("clients"), a.Int("bins"), a.Int("threshold")
+	w := float64(n)
+	if e := crowd.Work(n, k, t); e <= crowd.DefaultMaxWork {
+		w += e
+	}
+	if d := crowd.MaxDistributionWork(n, k, crowd.DefaultMaxWork); d <= crowd.DefaultMaxWork {
+		w += d
+	}
+	return w
 }

@@ -400,21 +400,10 @@ func MaxDistribution(n, k int, maxWork float64) ([]float64, error) {
 	if n < 1 || k < 1 {
 		return nil, badSize(n, k)
 	}
-	var total float64
-	last := n
-	for m := 0; m <= n; m++ {
-		if trivial(n, k, m) {
-			continue
-		}
-		total += work(n, k, m)
-		if total > maxWork {
-			return nil, errwrap.Detail(ErrTooLarge, "the distribution of the largest bin for n="+strconv.Itoa(n)+
-				", k="+strconv.Itoa(k)+" needs more than "+g3(maxWork)+" multiply-adds")
-		}
-		if UnionBound(n, k, m) < 1e-15 {
-			last = m
-			break
-		}
+	total, last := maxDistributionWork(n, k, maxWork)
+	if total > maxWork {
+		return nil, errwrap.Detail(ErrTooLarge, "the distribution of the largest bin for n="+strconv.Itoa(n)+
+			", k="+strconv.Itoa(k)+" needs more than "+g3(maxWork)+" multiply-adds")
 	}
 	out := make([]float64, 0, last+1)
 	tm := newTerms(float64(n)/float64(k), n)
@@ -429,6 +418,37 @@ func MaxDistribution(n, k int, maxWork float64) ([]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// MaxDistributionWork returns the estimated multiply-adds of
+// MaxDistribution(n, k, limit): its total, or a number above limit as
+// soon as the count passes it (then MaxDistribution refuses).
+func MaxDistributionWork(n, k int, limit float64) float64 {
+	if n < 1 || k < 1 {
+		return 0
+	}
+	total, _ := maxDistributionWork(n, k, limit)
+	return total
+}
+
+// maxDistributionWork sums the work of every m that MaxDistribution
+// computes, stopping once the sum passes limit; last is the largest m it
+// computes (n when no m has a negligible probability).
+func maxDistributionWork(n, k int, limit float64) (total float64, last int) {
+	last = n
+	for m := 0; m <= n; m++ {
+		if trivial(n, k, m) {
+			continue
+		}
+		total += work(n, k, m)
+		if total > limit {
+			return total, last
+		}
+		if UnionBound(n, k, m) < 1e-15 {
+			return total, m
+		}
+	}
+	return total, last
 }
 
 // logPoisson returns log P(Y = j) for Y ~ Poisson(mu), mu > 0.

@@ -5,26 +5,44 @@
 //
 // Every embed posts its height to its parent as
 // {type: "retrylab:height", id: ID, height: PIXELS} whenever it changes;
-// this script sets the height of the iframe that sent it (the message's
-// origin must be the origin of the iframe's src), so the widget is never
-// cut and never leaves a gap. Without it the iframe keeps its own height
-// attribute and scrolls.
+// this script sets the height of the iframe that sent it, and of no other:
+// the iframe's src must be one of our embed pages (BASE/LANG/embed/NAME/,
+// BASE being where this script's assets/ folder lives) on this script's
+// own origin, the message must come from that origin and from that
+// iframe's window, and the height must be a number (not a string), finite,
+// from 1 to 50000 pixels. So the widget is never cut and never leaves a
+// gap, and no other frame of the page can resize itself through this
+// script. Without it the iframe keeps its own height attribute and
+// scrolls.
 (function () {
   'use strict';
   if (window.retrylabEmbedHost) { return; }
   window.retrylabEmbedHost = true;
+  var me = document.currentScript && document.currentScript.src;
+  if (!me) { return; } // not loaded by a script element: nothing to trust
+  var self;
+  try { self = new URL(me, document.baseURI); } catch (e) { return; }
+  var base = self.pathname.replace(/assets\/[^\/]*$/, '');
+  if (base === self.pathname) { return; } // not under assets/: not ours
+  var embedPath = /^[a-z]{2}(?:-[A-Za-z0-9]+)*\/embed\/[a-z0-9]+(?:-[a-z0-9]+)*\/(?:index\.html)?$/;
+  // ours reports whether src is one of our embed pages.
+  function ours(src) {
+    var u;
+    try { u = new URL(src, document.baseURI); } catch (e) { return false; }
+    if (u.origin !== self.origin || u.pathname.indexOf(base) !== 0) { return false; }
+    return embedPath.test(u.pathname.slice(base.length));
+  }
   window.addEventListener('message', function (ev) {
+    if (ev.origin !== self.origin) { return; }
     var d = ev.data;
     if (!d || typeof d !== 'object' || d.type !== 'retrylab:height') { return; }
-    var h = Math.ceil(Number(d.height));
-    if (!isFinite(h) || h < 1 || h > 50000) { return; }
+    if (typeof d.height !== 'number' || !isFinite(d.height)) { return; }
+    var h = Math.ceil(d.height);
+    if (h < 1 || h > 50000) { return; }
     var frames = document.getElementsByTagName('iframe');
     for (var i = 0; i < frames.length; i++) {
       var f = frames[i];
-      if (f.contentWindow !== ev.source) { continue; }
-      var origin;
-      try { origin = new URL(f.src, document.baseURI).origin; } catch (e) { continue; }
-      if (origin !== ev.origin) { continue; }
+      if (f.contentWindow !== ev.source || !ours(f.src)) { continue; }
       f.style.height = h + 'px';
       f.setAttribute('data-retrylab-height', String(h));
     }

@@ -274,3 +274,28 @@ func TestScreenshots(t *testing.T) {
 	}
 	t.Logf("%d screenshots in %s", n, dir)
 }
+
+// TestBadURLState opens an article with refused values of number
+// parameters in its URL state: the widget names each value in its message
+// and the number field stays empty, and the browser logs nothing (setting
+// an <input type="number"> to "abc" would log that the value "cannot be
+// parsed, or is out of range"; tab fails on any console warning).
+func TestBadURLState(t *testing.T) {
+	var page Page
+	for _, p := range widgetPages(t) {
+		if p.Path == "/it/retries/" {
+			page = p
+		}
+	}
+	if page.Path == "" {
+		t.Fatal("no /it/retries/ page")
+	}
+	for _, q := range []string{"att.q=abc", "att.n=1e400", "att.n=0x10"} {
+		t.Run(q, func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, page, q)
+			slot := `document.querySelector('[id="att"] [data-error-for="` + strings.TrimPrefix(strings.Split(q, "=")[0], "att.") + `"]')`
+			waitJS(t, ctx, "the message of the refused value", `!`+slot+`.hidden && `+slot+`.textContent !== ''`)
+		})
+	}
+}

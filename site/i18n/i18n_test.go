@@ -129,7 +129,7 @@ var codes = []calc.Code{
 	calc.CodeUnknownCalc, calc.CodeUnknownParam, calc.CodeRepeated, calc.CodeSyntax,
 	calc.CodeNotNumber, calc.CodeNotInteger, calc.CodeNotFinite, calc.CodeRange,
 	calc.CodeChoice, calc.CodeBool, calc.CodeListLen, calc.CodeTooLong, calc.CodeJSON,
-	calc.CodeWork, calc.CodeConstraint,
+	calc.CodeWork, calc.CodeConstraint, calc.CodeEncoding, calc.CodeDigits, calc.CodeServer,
 }
 
 func TestCodesHaveEnglish(t *testing.T) {

@@ -65,6 +65,13 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 	}
+	c, _ := h.reg.Lookup(name)
+	if a, err := c.Parse(values); err == nil { // a refusal of Parse is embed.SVG's to word
+		if err := h.serverCheck(c, a, lang); err != nil {
+			h.calcError(w, r, c, lang, err)
+			return
+		}
+	}
 	b, err := embed.SVG(h.reg, h.locale(lang), name, values)
 	if err != nil {
 		param := ""

@@ -28,6 +28,11 @@ type Config struct {
 	// Base is the path the site lives under ("/" when empty); the API is
 	// at Base+"api/v1/".
 	Base string
+	// WorkScale, in (0, 1], is the fraction of each calculator's work
+	// bound for the shared server (calc.Calculator.ServerWork) that this
+	// server computes; 0 is 1. The Worker, whose wasm computes several
+	// times slower, sets less.
+	WorkScale float64
 }
 
 // PageCSP is the Content-Security-Policy header of every response: the
@@ -45,6 +50,7 @@ type handler struct {
 	dist fs.FS
 	reg  *calc.Registry
 	base string
+	work float64  // Config.WorkScale
 	etag sync.Map // file name → ETag of its identity content
 	// locales holds the strings of the SVG endpoint by language (embed.go).
 	locales sync.Map
@@ -52,7 +58,7 @@ type handler struct {
 
 // New returns the handler.
 func New(cfg Config) http.Handler {
-	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base}
+	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, work: cfg.WorkScale}
 	if h.reg == nil {
 		h.reg = calc.New()
 	}
@@ -88,6 +94,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
+		if isEmbedPath(rel) { // the embed's own headers, as its GET (embed.go)
+			frameable(w, EmbedCSP)
+		}
 		if strings.HasPrefix(rel, "api/") {
 			writeJSONError(w, r, http.StatusMethodNotAllowed, "", "", "method "+r.Method+" is not allowed; use GET")
 			return
@@ -124,18 +133,31 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
 		return
 	}
-	res, err := c.Compute(values)
+	lang, msg := apiLang(r, values) // limits.go
+	if msg != "" {
+		writeJSONError(w, r, http.StatusBadRequest, "lang", "lang", msg)
+		return
+	}
+	a, err := c.Parse(values)
+	if err == nil {
+		err = h.serverCheck(c, a, lang)
+	}
+	var res any
+	if err == nil {
+		res, err = c.Run(a)
+	}
 	if err != nil {
-		param, code := "", ""
-		if ce, ok := err.(*calc.Error); ok {
-			param, code = ce.Param, string(ce.Code)
-		}
-		writeJSONError(w, r, http.StatusBadRequest, param, code, err.Error())
+		h.calcError(w, r, c, lang, err)
 		return
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
 		writeJSONError(w, r, http.StatusInternalServerError, "", "", "cannot encode the result")
+		return
+	}
+	if len(b) > calc.MaxAnswerBytes { // the work bounds keep answers below (calc's TestServerWorkBudget)
+		writeJSONError(w, r, http.StatusUnprocessableEntity, "", string(calc.CodeServer),
+			"the answer would be "+itoa(len(b))+" bytes, more than the shared server sends ("+itoa(calc.MaxAnswerBytes)+")")
 		return
 	}
 	b = append(b, '\n')
@@ -158,6 +180,7 @@ func writeJSONError(w http.ResponseWriter, r *http.Request, status int, param, c
 	e.Error.Param, e.Error.Code, e.Error.Message = param, code, msg
 	b, _ := json.Marshal(e)
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Access-Control-Allow-Origin", "*") // as the 200s: a caller on another origin reads the message
 	writeBody(w, r, status, "application/json", append(b, '\n'))
 }
 

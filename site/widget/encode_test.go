@@ -53,7 +53,7 @@ var calcQueries = map[string][]string{
 	"concurrency":   {"max_concurrency=3", "rpm=0", "latency_s=0.001&rpm=1000000000"},
 	"backoff":       {"jitter=false&retry_after_s=3", "workers=10000", "retry_after_s=0.1"},
 	"idempotency-key": {`payload=[1,2]`, "payload=" + url.QueryEscape(`{"b":"<&>","a":[1.0,1e16,"é\u2028"]}`),
-		"tenant=" + url.QueryEscape("a<b>&c") + "&task=" + url.QueryEscape("\u2029\x01\xff")},
+		"tenant=" + url.QueryEscape("a<b>&c") + "&task=" + url.QueryEscape("\u2029\x01\ufffd")},
 	"dispatch": {"jobs=50", "samples=2000&jobs=200"},
 	"policies": {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
 }

@@ -53,7 +53,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 		"retrylab_site_widget.peakDistribution", "retrylab_site_widget.jitterHistogram", "retrylab_site_widget.appendJSONCalcPeakResult"}
 	rateLimits := []string{"retrylab_core_calc.dispatchCalc", "retrylab_core_dispatch.Run", "retrylab_core_tokenbucket.", "retrylab_core_limits.", "retrylab_core_sha256sum.",
 		"retrylab_site_widget.dispatchQueue", "retrylab_site_widget.backoffArrivals", "retrylab_site_widget.appendJSONCalcDispatchResult"}
-	pols := []string{"retrylab_calc.policiesCalc", "retrylab_core_policies.Run",
+	pols := []string{"retrylab_core_calc.policiesCalc", "retrylab_core_policies.Run",
 		"retrylab_site_widget.policiesTimeline", "retrylab_site_widget.appendJSONCalcPoliciesResult"}
 	// (All link core/bigint's parsing and printing: calc's generic
 	// parameter code handles every kind; the arithmetic is the retries'.)

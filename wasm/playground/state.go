@@ -1,6 +1,8 @@
 package playground
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"retrylab/core/calc"
@@ -135,4 +137,53 @@ func boolText(s string) bool {
 		return true
 	}
 	return false
+}
+
+// validNumber reports whether s is a valid floating-point number as HTML
+// defines it for the value of an <input type="number"> or "range" (an
+// optional '-', digits with an optional fraction or a fraction alone, an
+// optional exponent) whose value is finite. Setting such an input to any
+// other text makes the browser drop it and log "The specified value …
+// cannot be parsed, or is out of range"; writeControls leaves the input
+// empty instead, and the widget's message names the text.
+func validNumber(s string) bool {
+	i, digits := 0, 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		frac := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			frac++
+		}
+		if frac == 0 {
+			return false
+		}
+		digits += frac
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		exp := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	if i != len(s) {
+		return false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && !math.IsInf(f, 0)
 }

@@ -1,6 +1,9 @@
 package playground
 
 import (
+	"math"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"retrylab/core/calc"
@@ -104,4 +107,40 @@ func TestBoolText(t *testing.T) {
 			t.Errorf("boolText(%q) = %v", s, !want)
 		}
 	}
+}
+
+// TestValidNumber holds validNumber to HTML's valid floating-point
+// number (what an <input type="number"> keeps without a warning).
+func TestValidNumber(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "-1": true, "0.5": true, ".5": true, "-.5": true, "1e3": true, "1E-3": true, "1.5e+10": true,
+		"": false, "abc": false, "1.": false, "+1": false, "1e": false, "1e+": false, "--1": false, " 1": false,
+		"1 ": false, "0x10": false, "1_000": false, "NaN": false, "Infinity": false, "1e400": false, "-": false,
+		".": false, "1,5": false, "१": false,
+	} {
+		if got := validNumber(s); got != want {
+			t.Errorf("validNumber(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// htmlNumber is the HTML standard's grammar of a valid floating-point
+// number, as a regular expression.
+var htmlNumber = regexp.MustCompile(`^-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
+
+// FuzzValidNumber holds validNumber to the grammar (and a finite value).
+func FuzzValidNumber(f *testing.F) {
+	for _, s := range []string{"0", "-1.5e3", ".5", "1.", "+1", "1e400", "abc", "0x1p3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := htmlNumber.MatchString(s)
+		if want {
+			v, err := strconv.ParseFloat(s, 64)
+			want = err == nil && !math.IsInf(v, 0)
+		}
+		if got := validNumber(s); got != want {
+			t.Fatalf("validNumber(%q) = %v, want %v", s, got, want)
+		}
+	})
 }

@@ -3,6 +3,7 @@
 package playground
 
 import (
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -132,8 +133,21 @@ func (w *widget) writeControls(values query.Values) {
 			el.Set("checked", boolText(text))
 			continue
 		}
+		number := p.Kind == calc.Int || p.Kind == calc.Float // an <input type="number">
+		if number && !validNumber(text) {
+			// The browser would drop it with a warning: a number the
+			// calculator reads (" 1", "+1") is shown as the browser
+			// writes it, anything else as an empty field (the widget's
+			// message names the text).
+			t := strings.TrimSpace(text)
+			if f, err := strconv.ParseFloat(t, 64); err == nil && !strings.ContainsAny(t, "xX_pP") && validNumber(calc.FormatFloat(f)) {
+				text = calc.FormatFloat(f)
+			} else {
+				text = ""
+			}
+		}
 		el.Set("value", text)
-		if s := w.slider(p.Name); s.Ok() && text != "" {
+		if s := w.slider(p.Name); s.Ok() && text != "" && validNumber(text) {
 			s.Set("value", text)
 		}
 	}

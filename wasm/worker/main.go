@@ -20,8 +20,14 @@ import (
 	"retrylab/site/server"
 )
 
+// workScale is the fraction of the calculators' work bounds for the shared
+// server that the Worker computes: its Go compiled to wasm computes the
+// largest requests several times slower than natively (worker/e2e's
+// TestAbuse), and [limits] cpu_ms in wrangler.toml must hold them.
+const workScale = 0.5
+
 func main() {
-	workers.Serve(adapt(server.New(server.Config{Dist: assetsFS{}})))
+	workers.Serve(adapt(server.New(server.Config{Dist: assetsFS{}, WorkScale: workScale})))
 }
 
 // adapt fits the handler to syumai/workers v0.27.0, which runs one Go

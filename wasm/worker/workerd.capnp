@@ -32,6 +32,8 @@ const config :Workerd.Config = (
 # wasm that `make worker` builds from ./wasm/worker, as wrangler uploads them.
 const app :Workerd.Worker = (
   modules = [
+    # The first module is the main one: entry.mjs, written by `make worker`.
+    (name = "entry.mjs", esModule = embed "../../build/worker/entry.mjs"),
     (name = "worker.mjs", esModule = embed "../../build/worker/worker.mjs"),
     (name = "shim.mjs", esModule = embed "../../build/worker/shim.mjs"),
     (name = "wasm_exec.js", esModule = embed "../../build/worker/wasm_exec.js"),

@@ -52,6 +52,12 @@ func TestBuildCommandErrors(t *testing.T) {
 		{[]string{"build", "-base-url", "ftp://x/", "-content", "../../../content", "-wasm", ""}, 1, "bad -base-url"},
 		{[]string{"serve", "-dist", filepath.Join(dir, "none")}, 1, "run retrylab build"},
 		{[]string{"serve", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"serve", "-rate", "0"}, 2, "must be positive"},
+		{[]string{"serve", "-max-inflight", "0"}, 2, "must be positive"},
+		{[]string{"serve", "-burst", "-1"}, 2, "must be positive"},
+		{[]string{"serve", "-queue-wait", "-1s"}, 2, "at least 0"},
+		{[]string{"serve", "-memory-limit", "-5"}, 2, "at least 0"},
+		{[]string{"serve", "-queue-wait", "soon"}, 2, "invalid value"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

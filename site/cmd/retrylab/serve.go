@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -28,7 +29,16 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fl.String("addr", "127.0.0.1:8080", "the address to listen on, host:port")
 	dist := fl.String("dist", "dist", "the built site (retrylab build -out)")
 	baseURL := fl.String("base-url", "/", "the -base-url the site was built with (its path is served)")
+	inFlight := fl.Int("max-inflight", server.DefaultInFlight(), "API requests computed at once (beyond: wait -queue-wait, then 503)")
+	queueWait := fl.Duration("queue-wait", 100*time.Millisecond, "how long an API request waits for a computing slot before a 503")
+	rateFlag := fl.Float64("rate", 5, "API requests a second per client address (an IPv6 address by its /64); beyond the burst, 429")
+	burst := fl.Int("burst", 10, "API requests a client may make at once")
+	memLimit := fl.Int("memory-limit", 256, "soft memory limit of the process in MiB (runtime/debug.SetMemoryLimit; 0: none)")
 	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if *inFlight < 1 || *queueWait < 0 || !(*rateFlag > 0) || *burst < 1 || *memLimit < 0 {
+		fmt.Fprintf(stderr, "retrylab serve: -max-inflight, -rate and -burst must be positive, -queue-wait and -memory-limit at least 0\n")
 		return 2
 	}
 	if fl.NArg() > 0 {
@@ -54,8 +64,16 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
 		return 1
 	}
+	if *memLimit > 0 {
+		debug.SetMemoryLimit(int64(*memLimit) << 20)
+	}
+	qw := *queueWait
+	if qw == 0 {
+		qw = -1 // ShedConfig's zero is its default; the flag's 0 is no wait
+	}
 	srv := &http.Server{
-		Handler:           server.New(server.Config{Dist: os.DirFS(*dist), Base: *base}),
+		Handler: server.Shed(server.New(server.Config{Dist: os.DirFS(*dist), Base: *base}),
+			server.ShedConfig{Base: *base, InFlight: *inFlight, QueueWait: qw, Rate: *rateFlag, Burst: *burst}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

@@ -258,6 +258,42 @@ func TestEmbedInForeignFrame(t *testing.T) {
 	}
 }
 
+// TestEmbedHostIgnoresOtherFrames: embed.js sizes only our embeds. A
+// frame of another origin, framed by the same host page next to an embed,
+// posts the embeds' own message (a height as a number and as a string)
+// again and again: its iframe keeps its height, while the embed is sized.
+func TestEmbedHostIgnoresOtherFrames(t *testing.T) {
+	foreign := host(t, `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>other</title><link rel="icon" href="data:,"></head><body>
+<script>
+setInterval(function () {
+  parent.postMessage({type: 'retrylab:height', id: 'frame-1', height: 777}, '*');
+  parent.postMessage({type: 'retrylab:height', id: 'attempts', height: '888'}, '*');
+}, 20);
+</script></body></html>`)
+	src := env.site.URL + "/it/embed/attempts/?id=frame-1"
+	page := `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">
+<script>window.msgs = []; addEventListener('message', e => window.msgs.push({origin: e.origin, data: e.data}));</script>
+<script src="` + env.site.URL + asset(t, "embed.js") + `" defer></script></head>
+<body><h1>A blog post</h1>
+<iframe id="other" src="` + foreign + `" title="other" width="100%" height="150" style="border:0"></iframe>
+<iframe id="emb" src="` + src + `" title="embed" width="100%" height="150" style="border:0"></iframe>
+</body></html>`
+	ctx, _ := tab(t)
+	navigate(t, ctx, host(t, page))
+	waitJS(t, ctx, "embed.js to size the embed", `parseInt(document.getElementById('emb').style.height) > 300`)
+	// embed.js has handled every message the page's own listener saw.
+	waitJS(t, ctx, "ten messages from the other frame", `window.msgs.filter(m => m.origin !== `+strconv.Quote(env.site.URL)+`).length >= 10`)
+	if h := eval[string](t, ctx, `document.getElementById('other').style.height`); h != "" {
+		t.Errorf("the other frame's iframe was sized to %q", h)
+	}
+	if h := eval[string](t, ctx, `document.getElementById('other').getAttribute('data-retrylab-height') || ''`); h != "" {
+		t.Errorf("the other frame's iframe got data-retrylab-height %q", h)
+	}
+	if h := eval[int](t, ctx, `parseInt(document.getElementById('emb').style.height)`); h == 777 || h == 888 {
+		t.Errorf("the embed took the other frame's height %d", h)
+	}
+}
+
 // TestEmbedBadQuery: an unknown parameter and a refused value each show a
 // message at the top of the embed; the widget still shows a result.
 func TestEmbedBadQuery(t *testing.T) {

@@ -35,7 +35,11 @@ type Wrangler struct {
 		Binding          string `toml:"binding"`
 		HTMLHandling     string `toml:"html_handling"`
 		NotFoundHandling string `toml:"not_found_handling"`
+		RunWorkerFirst   bool   `toml:"run_worker_first"`
 	} `toml:"assets"`
+	Limits struct {
+		CPUMS int `toml:"cpu_ms"` // CPU time of one request, ms
+	} `toml:"limits"`
 	// AbsDirectory is Assets.Directory made absolute (wrangler resolves it
 	// against the folder of wrangler.toml).
 	AbsDirectory string `toml:"-"`
@@ -114,7 +118,10 @@ func Write(dist, public string, w Wrangler, handler http.Handler) (Stats, error)
 	if err := os.WriteFile(filepath.Join(public, "_headers"), []byte(text), 0o644); err != nil {
 		return st, err
 	}
-	conf := map[string]string{"headers": text}
+	conf := map[string]any{"headers": text}
+	if w.Assets.RunWorkerFirst {
+		conf["run_worker_first"] = true
+	}
 	if w.Assets.HTMLHandling != "" {
 		conf["html_handling"] = w.Assets.HTMLHandling
 	}

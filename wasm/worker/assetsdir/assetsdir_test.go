@@ -211,8 +211,18 @@ func TestWranglerConfig(t *testing.T) {
 	if w.AbsDirectory != abs {
 		t.Errorf("[assets] directory resolves to %s, want %s", w.AbsDirectory, abs)
 	}
-	if w.Main != "../../build/worker/worker.mjs" {
-		t.Errorf("main = %q, want the worker.mjs of workers-assets-gen in build/worker", w.Main)
+	if w.Main != "../../build/worker/entry.mjs" {
+		t.Errorf("main = %q, want the entry.mjs of workerassets in build/worker", w.Main)
+	}
+	if !w.Assets.RunWorkerFirst {
+		t.Errorf("[assets] run_worker_first is false: entry.mjs would not see the malformed and dot-segment paths")
+	}
+	if w.Limits.CPUMS <= 0 {
+		t.Errorf("[limits] cpu_ms is not set")
+	}
+	if !strings.Contains(mustRead(t, "../workerd.capnp"), `(name = "entry.mjs", esModule = embed "../../build/worker/entry.mjs"),
+    (name = "worker.mjs"`) {
+		t.Errorf("wasm/worker/workerd.capnp's first module (its main) is not entry.mjs")
 	}
 	if w.Assets.Binding != "ASSETS" {
 		t.Errorf("[assets] binding = %q; wasm/worker reads ASSETS", w.Assets.Binding)
@@ -232,4 +242,13 @@ func TestWranglerConfig(t *testing.T) {
 	if _, err := ReadWrangler(bad); err == nil || !strings.Contains(err.Error(), "directory") {
 		t.Errorf("a wrangler.toml without [assets]: error %v", err)
 	}
+}
+
+func mustRead(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -174,7 +174,7 @@ func TestSecurityHeadersKnown(t *testing.T) {
 func TestBundleSize(t *testing.T) {
 	const limit = 3_000_000
 	var raw, compressed int
-	for _, f := range []string{"worker.mjs", "shim.mjs", "wasm_exec.js", "app.wasm"} {
+	for _, f := range []string{"entry.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "app.wasm"} {
 		b, err := os.ReadFile(filepath.Join(root, local.Bundle, f))
 		if err != nil {
 			t.Fatal(err)
@@ -446,5 +446,173 @@ func TestRawQueries(t *testing.T) {
 	} {
 		w, n := both(t, "GET", p)
 		same(t, p, w, n)
+	}
+}
+
+// rawDo sends path exactly as written (Go's URL parser refuses a
+// malformed escape before sending it).
+func rawDo(t *testing.T, method, base, path string) answer {
+	t.Helper()
+	req, err := http.NewRequest(method, base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.URL.Opaque = path
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{res.StatusCode, res.Header, b}
+}
+
+// TestMalformedPaths: a path with a malformed percent-escape never reaches
+// the Go shim (which cannot parse it and would answer 500 without our
+// headers): 400 with the site's headers, the API's JSON error under
+// /api/.
+func TestMalformedPaths(t *testing.T) {
+	for _, tt := range []struct {
+		method, path string
+		api          bool
+	}{
+		{"GET", "/%zz", false},
+		{"GET", "/it/%zz/", false},
+		{"GET", "/%", false},
+		{"HEAD", "/%zz", false},
+		{"GET", "/api/v1/%zz", true},
+		{"GET", "/api/v1/attempts%2?q=0.5", true},
+		{"POST", "/api/v1/%zz", true},
+	} {
+		w := rawDo(t, tt.method, worker.URL, tt.path)
+		if w.Status != http.StatusBadRequest {
+			t.Errorf("%s %s: %d, want 400: %.200s", tt.method, tt.path, w.Status, w.Body)
+			continue
+		}
+		for k := range headers {
+			if got, want := w.Header.Get(k), headers.Get(k); got != want {
+				t.Errorf("%s %s: %s = %q, want %q", tt.method, tt.path, k, got, want)
+			}
+		}
+		if tt.method == "HEAD" {
+			if len(w.Body) != 0 {
+				t.Errorf("HEAD %s: %d bytes of body", tt.path, len(w.Body))
+			}
+			continue
+		}
+		if !tt.api {
+			if mediaType(w.Header.Get("Content-Type")) != "text/plain" {
+				t.Errorf("%s %s: Content-Type %q", tt.method, tt.path, w.Header.Get("Content-Type"))
+			}
+			continue
+		}
+		var e struct {
+			Error struct{ Code, Message string }
+		}
+		if err := json.Unmarshal(w.Body, &e); err != nil || e.Error.Code != "syntax" || w.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("%s %s: %q (%v), CORS %q", tt.method, tt.path, w.Body, err, w.Header.Get("Access-Control-Allow-Origin"))
+		}
+	}
+}
+
+// TestNormalizedPaths: paths that the assets layer would normalize to
+// another file (encoded or literal dot segments, empty segments) are what
+// they are natively: 404 with the 404 page, not the article they point
+// to with the embed's headers.
+func TestNormalizedPaths(t *testing.T) {
+	for _, p := range []string{
+		"/it/embed/%2e%2e/retries/",
+		"/it/embed/%2E%2E/retries/",
+		"/it/embed/../retries/",
+		"/it/%2e/retries/",
+		"/it//retries/",
+		"/it/embed/attempts/%2e%2e/%2e%2e/retries/",
+		"/assets/%2e%2e/it/retries/",
+	} {
+		w, n := rawDo(t, "GET", worker.URL, p), rawDo(t, "GET", native.URL, p)
+		if w.Status != http.StatusNotFound || n.Status != http.StatusNotFound {
+			t.Errorf("GET %s: Worker %d, native %d; want 404", p, w.Status, n.Status)
+		}
+		same(t, p, w, n)
+	}
+}
+
+// TestMethodsHeaders: a 405 carries Allow and the headers of the page it
+// refuses (an embed's own frame-ancestors), on the Worker as natively.
+func TestMethodsHeaders(t *testing.T) {
+	for _, p := range []string{"/it/embed/attempts/", "/it/", "/assets/", "/api/v1/attempts"} {
+		w, n := both(t, "POST", p)
+		if w.Status != http.StatusMethodNotAllowed || w.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("POST %s: %d, Allow %q; want 405, GET, HEAD", p, w.Status, w.Header.Get("Allow"))
+		}
+		if w.Status != n.Status || w.Header.Get("Allow") != n.Header.Get("Allow") {
+			t.Errorf("POST %s: Worker %d %q, native %d %q", p, w.Status, w.Header.Get("Allow"), n.Status, n.Header.Get("Allow"))
+		}
+		checkSecurityHeaders(t, "POST "+p, w, n)
+	}
+	w := do(t, "POST", worker.URL+"/it/embed/attempts/")
+	if !strings.Contains(w.Header.Get("Content-Security-Policy"), "frame-ancestors *") || w.Header.Get("X-Frame-Options") != "" {
+		t.Errorf("POST to an embed: CSP %q, X-Frame-Options %q", w.Header.Get("Content-Security-Policy"), w.Header.Get("X-Frame-Options"))
+	}
+}
+
+// workerAbuseHeavy are requests at the largest values the Worker accepts
+// (half of calc's ServerWork, wasm/worker's workScale), in the shapes of
+// site/cmd/retrylab's TestServeUnderAbuse.
+var workerAbuseHeavy = []string{
+	"/api/v1/dispatch?jobs=2500&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0",
+	"/api/v1/jitter?clients=50000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100",
+	"/api/v1/backoff?workers=35000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600",
+	"/api/v1/peak?clients=2000&bins=100&threshold=40",
+}
+
+// TestAbuse is site/cmd/retrylab's TestServeUnderAbuse, lighter, against
+// workerd: 2 clients sending the largest requests the Worker accepts back
+// to back for 3 s while a reader fetches a page every 100 ms. Every heavy
+// request gets a 200 within 10 s (a few hundred ms each on an idle
+// development machine, seconds when other tests hold its cores; workerd
+// sheds nothing: on Cloudflare, more isolates take more load), the
+// page's p99 stays under 2 s (an
+// isolate runs one request's code at a time and a Go computation does not
+// yield: the page waits for the computations ahead of it, at most a few
+// hundred ms each on the development machine), workerd's RSS grows by
+// less than 128 MiB, and nothing else happens (the page's latency is not
+// judged when the machine's load average is above twice its cores). The
+// issue's request (565,001 simulated calls) is a 422 at once.
+func TestAbuse(t *testing.T) {
+	if w := do(t, "GET", worker.URL+"/api/v1/dispatch?jobs=100000&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0"); w.Status != http.StatusUnprocessableEntity {
+		t.Errorf("the issue's request: %d, want 422: %.200s", w.Status, w.Body)
+	}
+	before, err := worker.RSS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := load.Abuse(context.Background(), load.AbuseConfig{
+		BaseURL: worker.URL, Heavy: workerAbuseHeavy, Concurrency: 2, Duration: 3 * time.Second,
+		Page: "/it/", PageEvery: 100 * time.Millisecond, Bound: 10 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := worker.RSS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v; workerd RSS %d MiB before, %d MiB after", res, before>>20, after>>20)
+	if res.Errors > 0 || res.OK == 0 || res.Pages < 1 {
+		t.Errorf("want only 200s, and the page: %v", res)
+	}
+	if after-before > 128<<20 {
+		t.Errorf("workerd's RSS grew by %d MiB", (after-before)>>20)
+	}
+	if res.PageP99 > 2*time.Second {
+		if busy, l := load.Busy(); busy {
+			t.Logf("page p99 %v not judged: the machine's load average is %.1f", res.PageP99, l)
+			return
+		}
+		t.Errorf("page p99 %v, want under 2 s", res.PageP99)
 	}
 }

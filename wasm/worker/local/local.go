@@ -54,7 +54,7 @@ func Check(root string) error {
 	if _, err := os.Stat(filepath.Join(root, "dist", "index.html")); err != nil {
 		missing = append(missing, "dist/index.html: run `make build`")
 	}
-	for _, f := range []string{"app.wasm", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
+	for _, f := range []string{"app.wasm", "entry.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
 		if _, err := os.Stat(filepath.Join(root, Bundle, f)); err != nil {
 			missing = append(missing, fmt.Sprintf("%s/%s: run `make worker`", Bundle, f))
 		}

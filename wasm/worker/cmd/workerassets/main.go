@@ -9,15 +9,22 @@
 // handler sends for them; and OUT/assets.json, the configuration of
 // workerd's assets service (wasm/worker/workerd.capnp): the [assets] options of
 // wrangler.toml and the text of _headers, so the local run and the
-// deployment read the same settings.
+// deployment read the same settings; and OUT/entry.mjs, the Worker's main
+// module, which runs before the Go program and the assets (see its
+// comment).
 package main
 
 import (
+	_ "embed"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"retrylab/wasm/worker/assetsdir"
 	"retrylab/wasm/worker/parity"
@@ -55,7 +62,38 @@ func run(dist, wrangler, out string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "workerassets: %d files (%d bytes) in %s, %d precompressed variants left out, %d header rules\n",
+	if err := writeEntry(filepath.Join(out, "entry.mjs"), h); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "workerassets: %d files (%d bytes) in %s, %d precompressed variants left out, %d header rules; entry.mjs\n",
 		st.Files, st.Bytes, public, st.Skipped, st.Rules)
 	return nil
+}
+
+//go:embed entry.mjs
+var entry string
+
+// writeEntry writes the Worker's main module (entry.mjs, see its comment)
+// with the headers the native handler h sends on the API's 400 answers.
+func writeEntry(file string, h http.Handler) error {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/attempts?q=%zz", nil))
+	if rec.Code != http.StatusBadRequest {
+		return fmt.Errorf("the native handler answers a bad escape with %d, want 400", rec.Code)
+	}
+	hd := map[string]string{}
+	for k, v := range rec.Result().Header {
+		if k != "Content-Length" {
+			hd[k] = strings.Join(v, ", ")
+		}
+	}
+	b, err := json.Marshal(hd) // sorted keys: the same file for the same handler
+	if err != nil {
+		return err
+	}
+	const mark = "/*HEADERS*/{}"
+	if strings.Count(entry, mark) != 1 {
+		return fmt.Errorf("entry.mjs: want one %s", mark)
+	}
+	return os.WriteFile(file, []byte(strings.Replace(entry, mark, string(b), 1)), 0o644)
 }

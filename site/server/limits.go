@@ -1,0 +1,93 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"retrylab/core/calc"
+)
+
+// apiLang returns the language of the API's error messages and removes
+// "lang" from values: ?lang=it|es|zh (once), else the first of those the
+// Accept-Language header prefers, else "" (English). A lang that is not
+// one of them is an error message (in English).
+func apiLang(r *http.Request, values url.Values) (string, string) {
+	if vs, ok := values["lang"]; ok {
+		delete(values, "lang")
+		for _, l := range svgLangs {
+			if len(vs) == 1 && vs[0] == l {
+				return l, ""
+			}
+		}
+		return "", "lang must be one of " + strings.Join(svgLangs, ", ") + " (once)"
+	}
+	return acceptLang(r.Header.Get("Accept-Language")), ""
+}
+
+// acceptLang returns the language of svgLangs that an Accept-Language
+// header prefers ("" when it prefers English or none of them): the tag
+// with the highest q whose primary subtag is one of them or "en", the
+// first of equals.
+func acceptLang(header string) string {
+	best, bestQ := "", 0.0
+	for _, part := range strings.Split(header, ",") {
+		tag, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		primary, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(tag)), "-")
+		q := 1.0
+		if v, ok := strings.CutPrefix(strings.ReplaceAll(strings.TrimSpace(params), " ", ""), "q="); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(f >= 0 && f <= 1) {
+				continue
+			}
+			q = f
+		}
+		if q <= bestQ {
+			continue
+		}
+		switch primary {
+		case "en":
+			best, bestQ = "", q
+		case svgLangs[0], svgLangs[1], svgLangs[2]:
+			best, bestQ = primary, q
+		}
+	}
+	return best
+}
+
+// calcError writes a calculator's refusal: 422 for the shared server's
+// work bound (calc.CodeServer), 400 otherwise, its message in lang
+// (English when lang is "").
+func (h *handler) calcError(w http.ResponseWriter, r *http.Request, c *calc.Calculator, lang string, err error) {
+	status, param, code, msg := http.StatusBadRequest, "", "", err.Error()
+	if ce, ok := err.(*calc.Error); ok {
+		param, code = ce.Param, string(ce.Code)
+		if ce.Code == calc.CodeServer {
+			status = http.StatusUnprocessableEntity
+		}
+		if lang != "" {
+			msg = h.locale(lang).Error(ce, c)
+		}
+	}
+	w.Header().Add("Vary", "Accept-Language")
+	writeJSONError(w, r, status, param, code, msg)
+}
+
+// serverCheck refuses values above the calculator's work bound for the
+// shared server (calc.Calculator.ServerCheck), naming the embed page
+// that computes them in the reader's browser.
+func (h *handler) serverCheck(c *calc.Calculator, a calc.Args, lang string) error {
+	page := lang
+	if page == "" {
+		page = svgLangs[0]
+	}
+	page = h.base + page + "/embed/" + c.Name + "/"
+	if q := url.Values(a.Query()).Encode(); q != "" {
+		page += "?" + q
+	}
+	if e := c.ServerCheck(a, h.work, page); e != nil {
+		return e
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+// entry.mjs: the main module of retrylab's Worker, written by
+// `make worker` (worker/cmd/workerassets) next to the modules of
+// workers-assets-gen. It runs first for every request (wrangler.toml:
+// [assets] run_worker_first = true) and decides, without starting the Go
+// program, where the request goes:
+//
+//   - a path with a malformed percent-escape (/%zz, /api/v1/%zz): 400
+//     here, with the headers the native handler sends on its 400s (the Go
+//     shim would fail to parse the URL and answer 500 without them);
+//   - the API, any method but GET and HEAD (405 with Allow), and any path
+//     the assets layer would normalize (an encoded or literal dot segment,
+//     an empty segment, a backslash: /it/embed/%2e%2e/retries/): the Go
+//     handler, which answers as `retrylab serve` does (404 for those
+//     paths, not the page they normalize to);
+//   - everything else: the static assets (env.ASSETS), and the Go
+//     handler's 404 page when there is no such file.
+//
+// An isolate runs one request's code at a time, and a computation of the
+// Go program does not yield: a page that reaches an isolate while it
+// computes waits for it. (Yielding before computing, to let the pages
+// queued behind go first, made the computations of an isolate interleave
+// and finish together, each as late as the last: worse.) The API's work
+// bound for the Worker (wasm/worker's workScale) keeps that wait short.
+import go from "./worker.mjs";
+
+// The headers of the native handler's 400 answer of the API (the security
+// headers, Cache-Control, CORS, Content-Type), written by workerassets.
+const HEADERS = /*HEADERS*/{};
+
+const API = "/api/";
+const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+
+// rawPath returns the path of a URL's text as the client sent it, before
+// any parser normalizes its dot segments.
+function rawPath(url) {
+  const s = url.indexOf("://");
+  const i = url.indexOf("/", s < 0 ? 0 : s + 3);
+  if (i < 0) { return "/"; }
+  const p = url.slice(i);
+  const e = p.search(/[?#]/);
+  return e < 0 ? p : p.slice(0, e);
+}
+
+// plain reports whether the assets layer serves path as it is: no
+// segment (once decoded) empty or starting with a dot, no backslash.
+function plain(path) {
+  const segs = path.slice(1).split("/");
+  for (let i = 0; i < segs.length; i++) {
+    let s;
+    try { s = decodeURIComponent(segs[i]); } catch (e) { return false; }
+    if ((s === "" && i !== segs.length - 1) || s.startsWith(".") || s.includes("\\") || s.includes("/")) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function badRequest(path, method) {
+  const h = new Headers(HEADERS);
+  let body;
+  if (path.startsWith(API)) {
+    body = JSON.stringify({ error: { param: "", code: "syntax", message: "bad escape in the path" } }) + "\n";
+  } else {
+    h.delete("Access-Control-Allow-Origin");
+    h.set("Content-Type", "text/plain; charset=utf-8");
+    body = "400 bad request: a malformed percent-escape in the path\n";
+  }
+  return new Response(method === "HEAD" ? null : body, { status: 400, headers: h });
+}
+
+export default {
+  async fetch(req, env, ctx) {
+    const path = rawPath(req.url);
+    if (BAD_ESCAPE.test(path)) {
+      return badRequest(path, req.method);
+    }
+    if (path.startsWith(API) || (req.method !== "GET" && req.method !== "HEAD") || !plain(path)) {
+      return go.fetch(req, env, ctx);
+    }
+    const res = await env.ASSETS.fetch(req);
+    if (res.status === 404) {
+      return go.fetch(req, env, ctx);
+    }
+    return res;
+  },
+  scheduled: go.scheduled,
+};

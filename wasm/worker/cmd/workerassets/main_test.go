@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"retrylab/site/server"
+)
+
+// TestWriteEntry: entry.mjs gets the headers of the native handler's 400
+// answers, as one JSON object in place of the mark.
+func TestWriteEntry(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "entry.mjs")
+	if err := writeEntry(file, server.New(server.Config{Dist: fstest.MapFS{}})); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{
+		`const HEADERS = {"Access-Control-Allow-Origin":"*","Cache-Control":"no-store","Content-Security-Policy":"` + server.PageCSP + `",`,
+		`"X-Content-Type-Options":"nosniff"`,
+		`import go from "./worker.mjs";`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("entry.mjs lacks %s", want)
+		}
+	}
+	if strings.Contains(s, "/*HEADERS*/") || strings.Contains(s, "Content-Length") {
+		t.Error("entry.mjs keeps the mark or a Content-Length")
+	}
+}
