@@ -95,9 +95,31 @@ func TestBackoffCalc(t *testing.T) {
 			t.Errorf("%s: %d attempts, %v s, %d retries; custom equivalent %d retries", tt.policy, r.MaxAttempts, r.MaxElapsedS, r.Retries, custom.Retries)
 		}
 	}
-	ra := mustCompute(t, "backoff", "retry_after_s=5", "max_elapsed_s=8").(BackoffResult)
-	if ra.RetryAfterS == nil || *ra.RetryAfterS != 5 || ra.GaveUp != 100 || ra.MaxElapsedUsedS != 8 {
-		t.Errorf("Retry-After 5 within 8 s: %+v", ra)
+	// Retry-After is a floor, never cut to the time left: with 5 s asked
+	// and 8 s allowed, every worker retries at 5 s and, with 3 s left,
+	// gives up; with 12 s asked and 20 s allowed, at 12 s, then gives up
+	// rather than call at 20 s. Without Retry-After nobody gives up on it.
+	for _, tt := range []struct {
+		args                      []string
+		retries, gaveUp, gaveUpRA int
+		lastCall                  float64
+	}{
+		{[]string{"retry_after_s=5", "max_elapsed_s=8"}, 100, 100, 100, 5},
+		{[]string{"retry_after_s=12"}, 100, 100, 100, 12},
+		{[]string{"retry_after_s=12", "max_elapsed_s=24"}, 200, 100, 0, 24},
+		{[]string{"retry_after_s=3"}, 300, 0, 0, 9},
+	} {
+		ra := mustCompute(t, "backoff", tt.args...).(BackoffResult)
+		if ra.RetryAfterS == nil || ra.Retries != tt.retries || ra.GaveUp != tt.gaveUp || ra.GaveUpRetryAfter != tt.gaveUpRA ||
+			ra.GaveUpElapsed != ra.GaveUp-ra.GaveUpRetryAfter || math.Abs(ra.MaxElapsedUsedS-tt.lastCall) > 0.6 {
+			t.Errorf("%v: retries %d, gave up %d (%d on Retry-After), last call %v", tt.args, ra.Retries, ra.GaveUp,
+				ra.GaveUpRetryAfter, ra.MaxElapsedUsedS)
+		}
+		for a, at := range ra.ArrivalsS {
+			if at < *ra.RetryAfterS*float64(1+a/100) {
+				t.Fatalf("%v: retry %d at %v s, before Retry-After allowed it", tt.args, a, at)
+			}
+		}
 	}
 	if big := mustCompute(t, "backoff", "workers=100000", "max_attempts=30", "max_elapsed_s=86400", "width_s=10").(BackoffResult); big.ArrivalsS != nil {
 		t.Error("arrivals listed for 2.9 million retries")
