@@ -158,6 +158,28 @@ func TestDispatchCalc(t *testing.T) {
 	if d.TokensReserved <= d.TokensUsed || d.QueueWaitP95S < d.QueueWaitP50S || len(d.DepthTS) == 0 || len(d.DepthTS) > 200 {
 		t.Errorf("dispatcher metrics: %+v", d)
 	}
+	if d.GaveUp != 0 || d.BurstTokens != 108000 || d.FirstMinuteTokens != 216000 || d.BurstRequests != 540 {
+		t.Errorf("dispatcher defaults: gave up %d, bursts %d and %d, first minute %v tokens", d.GaveUp, d.BurstRequests,
+			d.BurstTokens, d.FirstMinuteTokens)
+	}
+	// Retry-After in the calculator: in either form the naive workers get
+	// it with their 429s; with a 20 s deadline, those told to wait past it
+	// give up instead of calling early; and the date form gives dates.
+	for _, form := range []string{"seconds", "date"} {
+		r := mustCompute(t, "dispatch", "mode=naive", "deadline_s=20", "retry_after_form="+form).(DispatchResult)
+		if r.GaveUpByReason["retry_after_beyond_deadline"] == 0 || r.Completed+r.DeadLetters+r.GaveUp != r.Jobs {
+			t.Errorf("%s: completed %d, dead letters %d, gave up %v", form, r.Completed, r.DeadLetters, r.GaveUpByReason)
+		}
+		if _, err := strconv.Atoi(r.RetryAfterExample); (err == nil) != (form == "seconds") {
+			t.Errorf("%s: Retry-After %q", form, r.RetryAfterExample)
+		}
+	}
+	// A burst of 10 s: buckets of a sixth of a minute, and the first
+	// minute admits 7/6 of the rate instead of twice it.
+	b := mustCompute(t, "dispatch", "burst_s=10").(DispatchResult)
+	if b.BurstTokens != 18000 || b.FirstMinuteTokens != 126000 || b.Completed != b.Jobs {
+		t.Errorf("burst 10 s: %d tokens, first minute %v, completed %d", b.BurstTokens, b.FirstMinuteTokens, b.Completed)
+	}
 	again := mustCompute(t, "dispatch").(DispatchResult)
 	ja, _ := json.Marshal(d)
 	jb, _ := json.Marshal(again)
@@ -194,6 +216,10 @@ func TestArticle2BadInput(t *testing.T) {
 		{"backoff", []string{"seed=12ab"}, "seed", CodeNotInteger},
 		{"backoff", []string{"jitter=maybe"}, "jitter", CodeBool},
 		{"backoff", []string{"retry_after_s=-1"}, "retry_after_s", CodeRange},
+		{"dispatch", []string{"burst_s=1"}, "burst_s", CodeConstraint},
+		{"dispatch", []string{"burst_s=0"}, "burst_s", CodeRange},
+		{"dispatch", []string{"deadline_s=0"}, "deadline_s", CodeRange},
+		{"dispatch", []string{"retry_after_form=rfc850"}, "retry_after_form", CodeChoice},
 		{"backoff", []string{"workers=0"}, "workers", CodeRange},
 		{"backoff", []string{"max_attempts=31"}, "max_attempts", CodeRange},
 		{"idempotency-key", []string{"payload=NaN"}, "payload", CodeJSON},

@@ -309,13 +309,60 @@ func daysFromCivil(y, m, d int) int64 {
 	return int64(era)*146097 + int64(doe) - 719468
 }
 
-// civilYear returns the UTC year of Unix time t, s (Hinnant's
-// civil_from_days).
+// civilYear returns the UTC year of Unix time t, s.
 func civilYear(t int64) int {
-	z := t / 86400
+	days := t / 86400
 	if t%86400 < 0 {
-		z--
+		days--
 	}
+	y, _, _ := civilFromDays(days)
+	return y
+}
+
+// FormatDate writes Unix time t, s (years 0 to 9999), as an IMF-fixdate,
+// the form RFC 9110 §5.6.7 asks senders to generate:
+// "Sun, 06 Nov 1994 08:49:37 GMT".
+func FormatDate(t int64) string {
+	days := t / 86400
+	sec := int(t % 86400)
+	if sec < 0 {
+		days--
+		sec += 86400
+	}
+	y, m, d := civilFromDays(days)
+	wd := int(mod64(days+3, 7)) // 1970-01-01 was a Thursday (index 3)
+	b := make([]byte, 0, 29)
+	b = append(b, dayNames[wd]...)
+	b = append(b, ", "...)
+	b = pad(b, d, 2)
+	b = append(b, ' ')
+	b = append(b, months[m-1]...)
+	b = append(b, ' ')
+	b = pad(b, y, 4)
+	b = append(b, ' ')
+	b = pad(b, sec/3600, 2)
+	b = append(b, ':')
+	b = pad(b, sec/60%60, 2)
+	b = append(b, ':')
+	b = pad(b, sec%60, 2)
+	return string(append(b, " GMT"...))
+}
+
+func mod64(a, b int64) int64 { return ((a % b) + b) % b }
+
+// pad appends v >= 0 in n digits, zero-padded.
+func pad(b []byte, v, n int) []byte {
+	var d [4]byte
+	for k := n - 1; k >= 0; k-- {
+		d[k] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(b, d[:n]...)
+}
+
+// civilFromDays returns the date of day z from 1970-01-01 (Hinnant's
+// civil_from_days).
+func civilFromDays(z int64) (y, m, d int) {
 	z += 719468
 	era := z
 	if era < 0 {
@@ -324,11 +371,16 @@ func civilYear(t int64) int {
 	era /= 146097
 	doe := z - era*146097
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y := yoe + era*400
 	doy := doe - (365*yoe + yoe/4 - yoe/100)
 	mp := (5*doy + 2) / 153
-	if mp >= 10 { // January or February: the next civil year
+	d = int(doy - (153*mp+2)/5 + 1)
+	m = int(mp + 3)
+	if m > 12 {
+		m -= 12
+	}
+	y = int(yoe + era*400)
+	if m <= 2 {
 		y++
 	}
-	return int(y)
+	return y, m, d
 }

@@ -165,3 +165,34 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestFormatDate(t *testing.T) {
+	for _, u := range []int64{0, 784111777, now, 951782400, -1, -86400 * 365 * 1969, 253402300799} {
+		want := time.Unix(u, 0).UTC().Format(http.TimeFormat)
+		if got := FormatDate(u); got != want {
+			t.Errorf("FormatDate(%d) = %q, want %q", u, got, want)
+		}
+		v, err := Parse(FormatDate(u), now)
+		if err != nil || v.Form != IMFFixdate || v.Date != u {
+			t.Errorf("Parse(FormatDate(%d)) = %+v, %v", u, v, err)
+		}
+	}
+}
+
+// FuzzFormatDate holds FormatDate to net/http's format and Parse to its
+// inverse over years 0 to 9999.
+func FuzzFormatDate(f *testing.F) {
+	f.Add(int64(0))
+	f.Add(now)
+	f.Fuzz(func(t *testing.T, u int64) {
+		const lo, hi = -62167219200, 253402300799 // 0000-01-01, 9999-12-31T23:59:59
+		u = lo + mod64(u, hi-lo+1)
+		s := FormatDate(u)
+		if want := time.Unix(u, 0).UTC().Format(http.TimeFormat); s != want {
+			t.Fatalf("FormatDate(%d) = %q, want %q", u, s, want)
+		}
+		if v, err := Parse(s, now); err != nil || v.Date != u {
+			t.Fatalf("Parse(%q) = %+v, %v; want date %d", s, v, err, u)
+		}
+	})
+}
