@@ -238,7 +238,7 @@ type Result struct {
 	// RetryAfterExample is the first Retry-After header a provider sent,
 	// "" when none did.
 	RetryAfterExample string
-	Requests    int // calls sent to a provider, replays with a key included
+	Requests          int // calls sent to a provider, replays with a key included
 	// RequestsByStatus counts calls by outcome: "200", "429", "503",
 	// "connection_dropped" (finished and billed, answer lost).
 	RequestsByStatus map[string]int
