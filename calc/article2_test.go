@@ -58,6 +58,22 @@ func TestArticle2Figures(t *testing.T) {
 	if c := mustCompute(t, "capacity", "rpm_limit=10").(CapacityResult); c.RequestsPerMin != 10 || c.Binding != "rpm" {
 		t.Errorf("capacity with 10 RPM: %+v", c)
 	}
+	// The burst: a full bucket of a minute's worth admits 48 requests of
+	// 5,000 tokens in the first minute (120,000 + 120,000), twice the
+	// steady 24; a 10 s bucket, 28; with 10 RPM, 20 (10 + 10).
+	for _, tt := range []struct {
+		args         []string
+		burst, first int
+	}{
+		{nil, 120000, 48},
+		{[]string{"burst_s=10"}, 20000, 28},
+		{[]string{"rpm_limit=10"}, 120000, 20},
+		{[]string{"burst_s=2.5"}, 5000, 25},
+	} {
+		if c := mustCompute(t, "capacity", tt.args...).(CapacityResult); c.BurstTokens != tt.burst || c.FirstMinuteRequests != tt.first {
+			t.Errorf("capacity %v: burst %d, first minute %d; want %d, %d", tt.args, c.BurstTokens, c.FirstMinuteRequests, tt.burst, tt.first)
+		}
+	}
 	f20 := mustCompute(t, "concurrency").(ConcurrencyResult)
 	f90 := mustCompute(t, "concurrency", "latency_s=90").(ConcurrencyResult)
 	capped := mustCompute(t, "concurrency", "latency_s=90", "max_concurrency=20").(ConcurrencyResult)
@@ -206,6 +222,7 @@ func TestArticle2BadInput(t *testing.T) {
 		{"capacity", []string{"prompt_tokens=-1"}, "prompt_tokens", CodeRange},
 		{"capacity", []string{"rpm_limit=NaN"}, "rpm_limit", CodeNotFinite},
 		{"capacity", []string{"tpm_limit=1e999"}, "tpm_limit", CodeRange},
+		{"capacity", []string{"burst_s=2"}, "burst_s", CodeConstraint},
 		{"concurrency", []string{"latency_s=0"}, "latency_s", CodeRange},
 		{"concurrency", []string{"max_concurrency=-1"}, "max_concurrency", CodeRange},
 		{"concurrency", []string{"rpm=60", "rpm=61"}, "rpm", CodeRepeated},

@@ -312,6 +312,12 @@ func appendJSONCalcCapacityResult(e *jsonEnc, v *calc.CapacityResult) {
 	e.float(float64(v.TPMRequestsPerMin), 64)
 	e.lit(",\"binding\":")
 	e.string(string(v.Binding))
+	e.lit(",\"burst_tokens\":")
+	e.int(int64(v.BurstTokens))
+	e.lit(",\"burst_requests\":")
+	e.int(int64(v.BurstRequests))
+	e.lit(",\"first_minute_requests\":")
+	e.int(int64(v.FirstMinuteRequests))
 	e.byte('}')
 }
 
