@@ -758,8 +758,7 @@ func (s *sim) free(t int64) {
 	s.kick(t)
 }
 
-// fail decides what follows error k of j's call at t, as the shared
-// classification (core/errclass, the batch column) says:
+// fail does what Decide says after error k of j's call at t:
 //   - an error that allows a fallback "on provider_5xx" moves the job to
 //     the second provider at once; one that allows it "after the retry
 //     budget" moves it there once its attempts on the first are spent;
@@ -777,20 +776,21 @@ func (s *sim) free(t int64) {
 func (s *sim) fail(j int32, t int64, k int, notBefore int64) {
 	e := simErrors[k]
 	jb := &s.jobs[j]
-	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && e.Fallback
+	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0
+	step := Decide(e, canFallBack, s.c.Idempotency, jb.attempts < int32(s.c.MaxAttempts))
 	switch {
-	case e.Batch == errclass.Never:
+	case step == StepDeadLetter:
 		s.deadLetter(t)
-	case canFallBack && e.FallbackWhen == errclass.ReasonProvider5xx:
+	case step == StepFallback && e.FallbackWhen == errclass.ReasonProvider5xx:
 		s.fallBack(j, t, k, fb5xx)
-	case e.Processed != errclass.ProcessedNo && s.c.Idempotency:
+	case step == StepReplay:
 		jb.replay = true
 		if jb.attempts >= int32(s.c.MaxAttempts) {
 			jb.attempts-- // the replay does not spend the budget
 		}
 		s.retryBy[k]++
 		s.later(j, t, dur(s.c.ReconcileS))
-	case jb.attempts < int32(s.c.MaxAttempts):
+	case step == StepRetry:
 		wait := dur(s.policy.Wait(int(jb.attempts)-1, s.r.Float64()))
 		at := max(t+wait, notBefore)
 		if s.c.DeadlineS > 0 {
@@ -807,11 +807,47 @@ func (s *sim) fail(j int32, t int64, k int, notBefore int64) {
 		s.retryBy[k]++
 		jb.notBefore = notBefore
 		s.later(j, t, at-t)
-	case canFallBack && e.FallbackWhen == errclass.ReasonRateLimitAfterBudget:
+	default: // StepFallback after the budget
 		s.fallBack(j, t, k, fbBudget)
-	default:
-		s.deadLetter(t)
 	}
+}
+
+// Step is what the dispatcher does with a failed job.
+type Step string
+
+const (
+	StepRetry      Step = "retry"       // wait in delayed for max(backoff, Retry-After), then call the same provider
+	StepReplay     Step = "replay"      // after the reconciliation delay, call the same provider with the same idempotency key
+	StepFallback   Step = "fallback"    // move the job to the second provider, with a fresh budget
+	StepDeadLetter Step = "dead_letter" // stop: the job goes to the dead letters
+)
+
+// Decide returns the dispatcher's step after error e, as the shared
+// classification (core/errclass, the batch column) says:
+//   - an error never retried goes to the dead letters;
+//   - one that allows a fallback "on provider_5xx" moves the job to the
+//     second provider at once, when canFallBack (fallback on, the job still
+//     on the first provider);
+//   - one after which the provider may have processed the call is, with
+//     an operation table (idempotency), replayed with its key;
+//   - otherwise it is retried while budgetLeft; once the budget is spent,
+//     one that allows it "after the retry budget" falls back, and any
+//     other goes to the dead letters.
+func Decide(e errclass.Entry, canFallBack, idempotency, budgetLeft bool) Step {
+	canFallBack = canFallBack && e.Fallback
+	switch {
+	case e.Batch == errclass.Never:
+		return StepDeadLetter
+	case canFallBack && e.FallbackWhen == errclass.ReasonProvider5xx:
+		return StepFallback
+	case e.Processed != errclass.ProcessedNo && idempotency:
+		return StepReplay
+	case budgetLeft:
+		return StepRetry
+	case canFallBack && e.FallbackWhen == errclass.ReasonRateLimitAfterBudget:
+		return StepFallback
+	}
+	return StepDeadLetter
 }
 
 // fallBack moves j to the second provider with a fresh budget. Its

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"retrylab/core/errclass"
 	"retrylab/core/retryafter"
 )
 
@@ -340,5 +341,35 @@ func TestBurst(t *testing.T) {
 	var fe *FieldError
 	if err := c.Validate(); !errors.As(err, &fe) || fe.Field != "BurstS" {
 		t.Errorf("burst below the largest call: %v", err)
+	}
+}
+
+// TestDecide: the dispatcher's step for each error of the classification,
+// with fallback and an operation table, budget left and spent.
+func TestDecide(t *testing.T) {
+	for _, tt := range []struct {
+		key          string
+		left, spent  Step
+		noFallback   Step // budget left, fallback off
+		noIdempotent Step // budget left, no operation table
+	}{
+		{"rate_limited", StepRetry, StepFallback, StepRetry, StepRetry},
+		{"service_unavailable", StepFallback, StepFallback, StepRetry, StepFallback},
+		{"internal_error", StepFallback, StepFallback, StepReplay, StepFallback},
+		{"gateway_timeout", StepFallback, StepFallback, StepReplay, StepFallback},
+		{"connection_reset", StepReplay, StepReplay, StepReplay, StepRetry},
+		{"stream_cut", StepReplay, StepReplay, StepReplay, StepRetry},
+		{"read_timeout", StepReplay, StepReplay, StepReplay, StepRetry},
+		{"validation_error", StepDeadLetter, StepDeadLetter, StepDeadLetter, StepDeadLetter},
+		{"context_length_exceeded", StepDeadLetter, StepDeadLetter, StepDeadLetter, StepDeadLetter},
+	} {
+		e, ok := errclass.ByKey(tt.key)
+		if !ok {
+			t.Fatalf("no %s", tt.key)
+		}
+		got := [4]Step{Decide(e, true, true, true), Decide(e, true, true, false), Decide(e, false, true, true), Decide(e, true, false, true)}
+		if want := [4]Step{tt.left, tt.spent, tt.noFallback, tt.noIdempotent}; got != want {
+			t.Errorf("%s: %v, want %v", tt.key, got, want)
+		}
 	}
 }
