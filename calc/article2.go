@@ -10,5 +10,7 @@ func article2() []*Calculator {
 		backoffCalc(),
 		idempotencyCalc(),
 		dispatchCalc(),
+		errorsCalc(),
+		timeoutsCalc(),
 	}
 }

@@ -234,6 +234,12 @@ func TestArticle2BadInput(t *testing.T) {
 		{"backoff", []string{"jitter=maybe"}, "jitter", CodeBool},
 		{"backoff", []string{"retry_after_s=-1"}, "retry_after_s", CodeRange},
 		{"dispatch", []string{"burst_s=1"}, "burst_s", CodeConstraint},
+		{"errors", []string{"error=teapot"}, "error", CodeChoice},
+		{"errors", []string{"status=200"}, "status", CodeRange},
+		{"errors", []string{"status=503", "error=rate_limited"}, "status", CodeConstraint},
+		{"timeouts", []string{"calls=100000"}, "calls", CodeWork},
+		{"timeouts", []string{"idle_timeout_s=-1"}, "idle_timeout_s", CodeRange},
+		{"timeouts", []string{"first_token_shape=0.1"}, "first_token_shape", CodeRange},
 		{"dispatch", []string{"burst_s=0"}, "burst_s", CodeRange},
 		{"dispatch", []string{"deadline_s=0"}, "deadline_s", CodeRange},
 		{"dispatch", []string{"retry_after_form=rfc850"}, "retry_after_form", CodeChoice},
@@ -263,7 +269,7 @@ func TestArticle2BadInput(t *testing.T) {
 // of its Args reproduces the same result.
 func TestArticle2Defaults(t *testing.T) {
 	reg := New()
-	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch"} {
+	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch", "errors", "timeouts"} {
 		c, ok := reg.Lookup(name)
 		if !ok || c.Article != 2 {
 			t.Fatalf("%s missing from article 2", name)
@@ -319,7 +325,7 @@ func extremes(p Param) []string {
 // never a panic, never a NaN or an infinity in the result.
 func TestArticle2Extremes(t *testing.T) {
 	reg := New()
-	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch"} {
+	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch", "errors", "timeouts"} {
 		c, _ := reg.Lookup(name)
 		var sets [][]string
 		lo, hi := []string{}, []string{}
@@ -360,5 +366,68 @@ func TestArticle2Extremes(t *testing.T) {
 				t.Errorf("%s %v: %v", name, pairs, err)
 			}
 		}
+	}
+}
+
+// The errors calculator is the classification and the dispatcher's step:
+// by class, by status (listed or by its class), with the switches.
+func TestErrorsCalc(t *testing.T) {
+	for _, tt := range []struct {
+		args                                  []string
+		key, decision, processed, disp, after string
+		status                                int
+		standard, byClass, billed             bool
+	}{
+		{nil, "rate_limited", "retry", "no", "retry", "fallback", 429, true, false, false},
+		{[]string{"status=429"}, "rate_limited", "retry", "no", "retry", "fallback", 429, true, false, false},
+		{[]string{"status=500"}, "internal_error", "retry", "unknown", "fallback", "fallback", 500, true, false, true},
+		{[]string{"status=502", "fallback=false"}, "bad_gateway", "retry", "unknown", "replay", "replay", 502, true, false, true},
+		{[]string{"status=529"}, "overloaded", "retry", "no", "fallback", "fallback", 529, false, false, false},
+		{[]string{"status=599"}, "internal_error", "retry", "unknown", "fallback", "fallback", 599, false, true, true},
+		{[]string{"status=418"}, "validation_error", "never", "no", "dead_letter", "dead_letter", 418, false, true, false},
+		{[]string{"error=stream_cut"}, "stream_cut", "ask_user", "yes", "replay", "replay", 0, false, false, true},
+		{[]string{"error=stream_cut", "idempotency=false"}, "stream_cut", "ask_user", "yes", "retry", "dead_letter", 0, false, false, true},
+		{[]string{"error=context_length_exceeded"}, "context_length_exceeded", "never", "no", "dead_letter", "dead_letter", 400, true, false, false},
+		{[]string{"error=rate_limited", "fallback=false"}, "rate_limited", "retry", "no", "retry", "dead_letter", 429, true, false, false},
+	} {
+		r := mustCompute(t, "errors", tt.args...).(ErrorsResult)
+		if r.Error != tt.key || r.Decision != tt.decision || r.Processed != tt.processed || r.Dispatcher != tt.disp ||
+			r.DispatcherAfterBudget != tt.after || r.Status != tt.status || r.StandardStatus != tt.standard ||
+			r.ByStatusClass != tt.byClass || r.MayBeBilled != tt.billed {
+			t.Errorf("errors %v: %+v", tt.args, r)
+		}
+		if r.RetryClasses+r.NeverClasses+r.AskUserClasses != 18 {
+			t.Errorf("errors %v: %d classes", tt.args, r.RetryClasses+r.NeverClasses+r.AskUserClasses)
+		}
+	}
+}
+
+// The timeouts calculator: the cuts add up, a shorter first-token timeout
+// cuts more calls and causes more retries (the calls are the same), and
+// without timeouts every call completes.
+func TestTimeoutsCalc(t *testing.T) {
+	d := mustCompute(t, "timeouts").(TimeoutsResult)
+	if d.Completed+d.CutConnect+d.CutFirstToken+d.CutIdle+d.CutTotal != d.Calls ||
+		d.RetriesCaused != d.CutConnect+d.CutFirstToken || d.HandedToUser != d.CutIdle+d.CutTotal {
+		t.Fatalf("defaults do not add up: %+v", d)
+	}
+	if d.CutIdle == 0 || d.TokensThrownAway == 0 || d.FirstTokenTail <= 0 || len(d.FirstTokenCounts) != 40 {
+		t.Errorf("defaults: %+v", d)
+	}
+	short := mustCompute(t, "timeouts", "first_token_timeout_s=2").(TimeoutsResult)
+	if short.CutFirstToken <= d.CutFirstToken || short.RetriesCaused <= d.RetriesCaused || short.FirstTokenP50S != d.FirstTokenP50S {
+		t.Errorf("first-token timeout 2 s: %d cuts, %d retries (defaults %d, %d)", short.CutFirstToken, short.RetriesCaused,
+			d.CutFirstToken, d.RetriesCaused)
+	}
+	none := mustCompute(t, "timeouts", "connect_timeout_s=0", "first_token_timeout_s=0", "idle_timeout_s=0", "total_timeout_s=0").(TimeoutsResult)
+	if none.Completed != none.Calls || none.TokensThrownAway != 0 || none.FirstTokenTail != 0 {
+		t.Errorf("no timeout: %+v", none)
+	}
+	sum := 0
+	for _, n := range d.FirstTokenCounts {
+		sum += n
+	}
+	if sum != d.Calls-d.CutConnect {
+		t.Errorf("histogram holds %d calls, %d connected", sum, d.Calls-d.CutConnect)
 	}
 }

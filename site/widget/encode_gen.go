@@ -40,6 +40,10 @@ func encodeResult(b []byte, res any) (_ []byte, ok bool, err error) {
 		appendJSONCalcIdempotencyResult(e, &v)
 	case calc.DispatchResult:
 		appendJSONCalcDispatchResult(e, &v)
+	case calc.ErrorsResult:
+		appendJSONCalcErrorsResult(e, &v)
+	case calc.TimeoutsResult:
+		appendJSONCalcTimeoutsResult(e, &v)
 	default:
 		return b, false, nil
 	}
@@ -90,6 +94,10 @@ func encodeRateLimits(b []byte, res any) (_ []byte, ok bool, err error) {
 		appendJSONCalcIdempotencyResult(e, &v)
 	case calc.DispatchResult:
 		appendJSONCalcDispatchResult(e, &v)
+	case calc.ErrorsResult:
+		appendJSONCalcErrorsResult(e, &v)
+	case calc.TimeoutsResult:
+		appendJSONCalcTimeoutsResult(e, &v)
 	default:
 		return b, false, nil
 	}
@@ -476,6 +484,88 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 	appendJSONSliceOfInt(e, v.DepthDelayed)
 	e.lit(",\"depth_in_flight\":")
 	appendJSONSliceOfInt(e, v.DepthInFlight)
+	e.byte('}')
+}
+
+// appendJSONCalcErrorsResult writes the JSON encoding of a calc.ErrorsResult.
+func appendJSONCalcErrorsResult(e *jsonEnc, v *calc.ErrorsResult) {
+	e.lit("{\"error\":")
+	e.string(string(v.Error))
+	e.lit(",\"status\":")
+	e.int(int64(v.Status))
+	e.lit(",\"by_status_class\":")
+	e.bool(bool(v.ByStatusClass))
+	e.lit(",\"standard_status\":")
+	e.bool(bool(v.StandardStatus))
+	e.lit(",\"decision\":")
+	e.string(string(v.Decision))
+	e.lit(",\"batch_decision\":")
+	e.string(string(v.BatchDecision))
+	e.lit(",\"processed\":")
+	e.string(string(v.Processed))
+	e.lit(",\"may_be_billed\":")
+	e.bool(bool(v.MayBeBilled))
+	e.lit(",\"fallback\":")
+	e.bool(bool(v.Fallback))
+	e.lit(",\"fallback_when\":")
+	e.string(string(v.FallbackWhen))
+	e.lit(",\"dispatcher\":")
+	e.string(string(v.Dispatcher))
+	e.lit(",\"dispatcher_after_budget\":")
+	e.string(string(v.DispatcherAfterBudget))
+	e.lit(",\"retry_classes\":")
+	e.int(int64(v.RetryClasses))
+	e.lit(",\"never_classes\":")
+	e.int(int64(v.NeverClasses))
+	e.lit(",\"ask_user_classes\":")
+	e.int(int64(v.AskUserClasses))
+	e.lit(",\"may_be_billed_classes\":")
+	e.int(int64(v.MayBeBilledClasses))
+	e.lit(",\"note\":")
+	e.string(string(v.Note))
+	e.byte('}')
+}
+
+// appendJSONCalcTimeoutsResult writes the JSON encoding of a calc.TimeoutsResult.
+func appendJSONCalcTimeoutsResult(e *jsonEnc, v *calc.TimeoutsResult) {
+	e.lit("{\"calls\":")
+	e.int(int64(v.Calls))
+	e.lit(",\"completed\":")
+	e.int(int64(v.Completed))
+	e.lit(",\"cut_connect\":")
+	e.int(int64(v.CutConnect))
+	e.lit(",\"cut_first_token\":")
+	e.int(int64(v.CutFirstToken))
+	e.lit(",\"cut_idle\":")
+	e.int(int64(v.CutIdle))
+	e.lit(",\"cut_total\":")
+	e.int(int64(v.CutTotal))
+	e.lit(",\"retries_caused\":")
+	e.int(int64(v.RetriesCaused))
+	e.lit(",\"handed_to_user\":")
+	e.int(int64(v.HandedToUser))
+	e.lit(",\"tokens_thrown_away\":")
+	e.int(int64(v.TokensThrownAway))
+	e.lit(",\"output_tokens_thrown_away\":")
+	e.int(int64(v.OutputTokensThrownAway))
+	e.lit(",\"prompt_tokens_maybe_billed\":")
+	e.int(int64(v.PromptTokensMaybeBilled))
+	e.lit(",\"first_token_tail\":")
+	e.float(float64(v.FirstTokenTail), 64)
+	e.lit(",\"first_token_p50_s\":")
+	e.float(float64(v.FirstTokenP50S), 64)
+	e.lit(",\"first_token_p95_s\":")
+	e.float(float64(v.FirstTokenP95S), 64)
+	e.lit(",\"duration_p50_s\":")
+	e.float(float64(v.DurationP50S), 64)
+	e.lit(",\"duration_p95_s\":")
+	e.float(float64(v.DurationP95S), 64)
+	e.lit(",\"width_s\":")
+	e.float(float64(v.WidthS), 64)
+	e.lit(",\"first_token_counts\":")
+	appendJSONSliceOfInt(e, v.FirstTokenCounts)
+	e.lit(",\"first_token_bin_starts_s\":")
+	appendJSONSliceOfFloat64(e, v.FirstTokenBinStartsS)
 	e.byte('}')
 }
 

@@ -234,6 +234,7 @@ var hidden = map[string]bool{
 	"peak.note":               true,
 	"peak.max_note":           true,
 	"amplification.tree_note": true,
+	"errors.note":             true, // English; the classification view explains each class
 }
 
 // notes are the English notes of results, written in the reader's

@@ -157,5 +157,7 @@ func rateLimitsViews() viewTable {
 		"limits":   {{"utilization", limitsUtilization, false}},
 		"backoff":  {{"arrivals", backoffArrivals, false}},
 		"dispatch": {{"queue", dispatchQueue, false}},
+		"errors":   {{"classification", errorsClassification, false}},
+		"timeouts": {{"cuts", timeoutsCuts, false}, {"first_token", timeoutsFirstToken, false}},
 	}
 }
