@@ -234,9 +234,8 @@ func TestArticle2BadInput(t *testing.T) {
 		{"backoff", []string{"jitter=maybe"}, "jitter", CodeBool},
 		{"backoff", []string{"retry_after_s=-1"}, "retry_after_s", CodeRange},
 		{"dispatch", []string{"burst_s=1"}, "burst_s", CodeConstraint},
-		{"errors", []string{"error=teapot"}, "error", CodeChoice},
+		{"errors", []string{"class=teapot"}, "class", CodeChoice},
 		{"errors", []string{"status=200"}, "status", CodeRange},
-		{"errors", []string{"status=503", "error=rate_limited"}, "status", CodeConstraint},
 		{"timeouts", []string{"calls=100000"}, "calls", CodeWork},
 		{"timeouts", []string{"idle_timeout_s=-1"}, "idle_timeout_s", CodeRange},
 		{"timeouts", []string{"first_token_shape=0.1"}, "first_token_shape", CodeRange},
@@ -380,18 +379,19 @@ func TestErrorsCalc(t *testing.T) {
 	}{
 		{nil, "rate_limited", "retry", "no", "retry", "fallback", 429, true, false, false},
 		{[]string{"status=429"}, "rate_limited", "retry", "no", "retry", "fallback", 429, true, false, false},
+		{[]string{"status=503", "class=stream_cut"}, "service_unavailable", "retry", "no", "fallback", "fallback", 503, true, false, false},
 		{[]string{"status=500"}, "internal_error", "retry", "unknown", "fallback", "fallback", 500, true, false, true},
 		{[]string{"status=502", "fallback=false"}, "bad_gateway", "retry", "unknown", "replay", "replay", 502, true, false, true},
 		{[]string{"status=529"}, "overloaded", "retry", "no", "fallback", "fallback", 529, false, false, false},
 		{[]string{"status=599"}, "internal_error", "retry", "unknown", "fallback", "fallback", 599, false, true, true},
 		{[]string{"status=418"}, "validation_error", "never", "no", "dead_letter", "dead_letter", 418, false, true, false},
-		{[]string{"error=stream_cut"}, "stream_cut", "ask_user", "yes", "replay", "replay", 0, false, false, true},
-		{[]string{"error=stream_cut", "idempotency=false"}, "stream_cut", "ask_user", "yes", "retry", "dead_letter", 0, false, false, true},
-		{[]string{"error=context_length_exceeded"}, "context_length_exceeded", "never", "no", "dead_letter", "dead_letter", 400, true, false, false},
-		{[]string{"error=rate_limited", "fallback=false"}, "rate_limited", "retry", "no", "retry", "dead_letter", 429, true, false, false},
+		{[]string{"class=stream_cut"}, "stream_cut", "ask_user", "yes", "replay", "replay", 0, false, false, true},
+		{[]string{"class=stream_cut", "idempotency=false"}, "stream_cut", "ask_user", "yes", "retry", "dead_letter", 0, false, false, true},
+		{[]string{"class=context_length_exceeded"}, "context_length_exceeded", "never", "no", "dead_letter", "dead_letter", 400, true, false, false},
+		{[]string{"class=rate_limited", "fallback=false"}, "rate_limited", "retry", "no", "retry", "dead_letter", 429, true, false, false},
 	} {
 		r := mustCompute(t, "errors", tt.args...).(ErrorsResult)
-		if r.Error != tt.key || r.Decision != tt.decision || r.Processed != tt.processed || r.Dispatcher != tt.disp ||
+		if r.Class != tt.key || r.Decision != tt.decision || r.Processed != tt.processed || r.Dispatcher != tt.disp ||
 			r.DispatcherAfterBudget != tt.after || r.Status != tt.status || r.StandardStatus != tt.standard ||
 			r.ByStatusClass != tt.byClass || r.MayBeBilled != tt.billed {
 			t.Errorf("errors %v: %+v", tt.args, r)

@@ -10,7 +10,7 @@ import (
 // ErrorsResult is the result of the errors calculator: one class of the
 // classification (core/errclass) and what the dispatcher does with it.
 type ErrorsResult struct {
-	Error string `json:"error"` // the class's key
+	Class string `json:"class"` // the class's key
 	// Status is the HTTP status that signals it, 0 when none does (a
 	// network fault, a judgement on the body).
 	Status int `json:"status"`
@@ -62,23 +62,19 @@ func errorsCalc() *Calculator {
 		Article: 2,
 		Help:    "the classification of errors the dispatcher follows: retry, never retry or ask the user, whether the call may have been billed, and what the dispatcher does",
 		Params: []Param{
-			{Name: "error", Kind: Choice, Default: "rate_limited", Choices: keys,
+			{Name: "class", Kind: Choice, Default: "rate_limited", Choices: keys,
 				Help: "the class of error (core/errclass)"},
 			{Name: "status", Kind: Int, Optional: true, Min: Incl(400), Max: Incl(599), DefaultNote: "the error's",
-				Help: "an HTTP status instead of a class: the first class with that status, else its class (5xx: internal_error, 4xx: validation_error)"},
+				Help: "an HTTP status, which takes the place of class when set: the first class with that status, else its class (5xx: internal_error, 4xx: validation_error)"},
 			{Name: "fallback", Kind: Bool, Default: "true",
 				Help: "the dispatcher may move a job to a second provider"},
 			{Name: "idempotency", Kind: Bool, Default: "true",
 				Help: "the dispatcher keeps an operation table keyed by idempotency key"},
 		},
 		Run: func(a Args) (any, error) {
-			e, _ := errclass.ByKey(a.String("error"))
+			e, _ := errclass.ByKey(a.String("class"))
 			out := ErrorsResult{}
-			if a.Has("status") {
-				if a.Given("error") {
-					return nil, Refuse(name, "status", CodeConstraint, "detail.errors.both",
-						"give an error or a status, not both")
-				}
+			if a.Has("status") { // it takes the place of error
 				s := a.Int("status")
 				e, _ = errclass.ByStatus(s)
 				out.ByStatusClass = e.Status != s
@@ -86,7 +82,7 @@ func errorsCalc() *Calculator {
 			} else {
 				out.Status = e.Status
 			}
-			out.Error = e.Key
+			out.Class = e.Key
 			out.StandardStatus = e.Standard && !out.ByStatusClass
 			out.Decision, out.BatchDecision = string(e.Decision), string(e.Batch)
 			out.Processed, out.MayBeBilled = string(e.Processed), e.Processed != errclass.ProcessedNo

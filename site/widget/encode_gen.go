@@ -489,8 +489,8 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 
 // appendJSONCalcErrorsResult writes the JSON encoding of a calc.ErrorsResult.
 func appendJSONCalcErrorsResult(e *jsonEnc, v *calc.ErrorsResult) {
-	e.lit("{\"error\":")
-	e.string(string(v.Error))
+	e.lit("{\"class\":")
+	e.string(string(v.Class))
 	e.lit(",\"status\":")
 	e.int(int64(v.Status))
 	e.lit(",\"by_status_class\":")

@@ -14,7 +14,7 @@ import (
 // class, the chosen class's row marked, with the dispatcher's step for the
 // page's switches (fallback, idempotency), budget left and spent.
 func errorsClassification(o *outCtx) error {
-	raw, ok := o.r.raw("error")
+	raw, ok := o.r.raw("class")
 	if !ok {
 		return errNoData
 	}
@@ -49,7 +49,7 @@ func errorsClassification(o *outCtx) error {
 				status += " *"
 			}
 		}
-		rows[i] = []string{val("error", e.Key), status, val("decision", string(e.Decision)), val("decision", string(e.Batch)),
+		rows[i] = []string{val("class", e.Key), status, val("decision", string(e.Decision)), val("decision", string(e.Batch)),
 			val("processed", string(e.Processed)), val("dispatcher", string(dispatch.Decide(e, fb, id, true))),
 			val("dispatcher", string(dispatch.Decide(e, fb, id, false)))}
 		if e.Key == chosen {
