@@ -48,13 +48,19 @@ type DispatchResult struct {
 	DoubleBilledTokens   int64          `json:"double_billed_tokens"`
 	QueueWaitP50S        float64        `json:"queue_wait_p50_s"`
 	QueueWaitP95S        float64        `json:"queue_wait_p95_s"`
-	MakespanS            float64        `json:"makespan_s"`
-	CompletedPerMin      float64        `json:"completed_per_min"`
-	MaxQueueDepth        int            `json:"max_queue_depth"`
-	DepthTS              []float64      `json:"depth_t_s"`
-	DepthReady           []int          `json:"depth_ready"`
-	DepthDelayed         []int          `json:"depth_delayed"`
-	DepthInFlight        []int          `json:"depth_in_flight"`
+	// QueueWaitBuckets is the histogram of the completed jobs' queue
+	// waits, cumulative as Prometheus writes it: element i counts the
+	// waits of at most QueueWaitLeS[i] s, and the last element, one
+	// longer than QueueWaitLeS, counts them all (le="+Inf").
+	QueueWaitBuckets []int     `json:"queue_wait_buckets"`
+	QueueWaitLeS     []float64 `json:"queue_wait_le_s"`
+	MakespanS        float64   `json:"makespan_s"`
+	CompletedPerMin  float64   `json:"completed_per_min"`
+	MaxQueueDepth    int       `json:"max_queue_depth"`
+	DepthTS          []float64 `json:"depth_t_s"`
+	DepthReady       []int     `json:"depth_ready"`
+	DepthDelayed     []int     `json:"depth_delayed"`
+	DepthInFlight    []int     `json:"depth_in_flight"`
 }
 
 // dispatchMaxCalls bounds jobs × max_attempts, which bounds the events
@@ -211,7 +217,9 @@ func dispatchCalc() *Calculator {
 				MakespanS: res.MakespanS, MaxQueueDepth: res.MaxQueueDepth, DepthTS: res.DepthT,
 				DepthReady: res.DepthReady, DepthDelayed: res.DepthDelayed, DepthInFlight: res.DepthInFlight,
 				GaveUpByReason: res.GaveUp, RetryAfterExample: res.RetryAfterExample,
+				QueueWaitBuckets: res.QueueWaitBuckets, QueueWaitLeS: dispatch.QueueWaitLe(),
 			}
+			out.QueueWaitLeS = out.QueueWaitLeS[:len(out.QueueWaitLeS)-1] // JSON has no +Inf
 			for _, n := range res.GaveUp {
 				out.GaveUp += n
 			}

@@ -266,8 +266,12 @@ type Result struct {
 	// the time from arrival to the start of the call that answered, s,
 	// over completed jobs; 0 when none completed.
 	QueueWaitP50, QueueWaitP95 float64
-	MakespanS                  float64 // time of the last event, s
-	MaxQueueDepth              int     // most jobs in ready + delayed at once
+	// QueueWaitBuckets[i] counts the completed jobs whose queue wait was
+	// at most QueueWaitLe[i] s (cumulative, as a Prometheus histogram's
+	// buckets are; the last bound is +Inf, so the last count is Completed).
+	QueueWaitBuckets []int
+	MakespanS        float64 // time of the last event, s
+	MaxQueueDepth    int     // most jobs in ready + delayed at once
 	// The depth series: at DepthT[i] s, DepthReady jobs were ready (or
 	// waiting for a worker), DepthDelayed waited for not_before (naive:
 	// a worker sleeping on backoff), DepthInFlight calls were running.
@@ -944,6 +948,21 @@ func (s *sim) finish() {
 	slices.Sort(s.waits)
 	s.res.QueueWaitP50 = percentile(s.waits, 0.50)
 	s.res.QueueWaitP95 = percentile(s.waits, 0.95)
+	le := QueueWaitLe()
+	s.res.QueueWaitBuckets = make([]int, len(le))
+	k := 0
+	for i, b := range le {
+		for k < len(s.waits) && s.waits[k] <= b {
+			k++
+		}
+		s.res.QueueWaitBuckets[i] = k
+	}
+}
+
+// QueueWaitLe returns the upper bounds, s, of the queue-wait histogram's
+// buckets, the last one +Inf.
+func QueueWaitLe() []float64 {
+	return []float64{0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800, math.Inf(1)}
 }
 
 // percentile returns the nearest-rank p-quantile of sorted xs, 0 if empty.

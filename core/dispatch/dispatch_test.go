@@ -57,6 +57,15 @@ func checkInvariants(t *testing.T, c Config, r Result) {
 	if c.DeadlineS == 0 && r.Requests != c.Jobs+r.Retries || r.Requests > c.Jobs+r.Retries {
 		t.Errorf("requests %d != jobs %d + retries %d", r.Requests, c.Jobs, r.Retries)
 	}
+	if b := r.QueueWaitBuckets; len(b) != len(QueueWaitLe()) || b[len(b)-1] != r.Completed {
+		t.Errorf("queue-wait buckets %v, completed %d", b, r.Completed)
+	} else {
+		for i := 1; i < len(b); i++ {
+			if b[i] < b[i-1] {
+				t.Errorf("queue-wait buckets %v not cumulative", b)
+			}
+		}
+	}
 	if sum(r.RequestsByStatus) != r.Requests {
 		t.Errorf("requests by status %v sum to %d, requests %d", r.RequestsByStatus, sum(r.RequestsByStatus), r.Requests)
 	}

@@ -3,6 +3,7 @@ package widget
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"retrylab/calc"
 	"retrylab/core/canonjson"
@@ -182,5 +183,78 @@ func timeoutsFirstToken(o *outCtx) error {
 		OutField:   "first_token_counts", OutRaw: o.outRaw("first_token_counts"),
 	}
 	ch.write(o.b, o.loc)
+	return nil
+}
+
+// dispatchMetrics: the run's metrics as an engineer would export them, in
+// the Prometheus text format: counters with their labels, the queue-wait
+// histogram (cumulative buckets, _sum left out: the result does not
+// hold it), and gauges. The names are code, the same in every language;
+// the caption says what to watch.
+func dispatchMetrics(o *outCtx) error {
+	b := o.b
+	var lines []string
+	add := func(s string) { lines = append(lines, s) }
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	// counters from the result's small objects, one series per key
+	counters := []struct{ field, metric, label, help string }{
+		{"requests_by_status", "llm_requests_total", "status", "calls sent to a provider, by outcome"},
+		{"rate_limit_hits", "llm_rate_limited_total", "limit", "429 answers, by the limit that refused"},
+		{"retries_by_error", "llm_retries_total", "error", "retries, by the error that caused them"},
+		{"fallbacks_by_reason", "llm_fallbacks_total", "reason", "jobs moved to the second provider, by reason"},
+		{"gave_up_by_reason", "llm_jobs_gave_up_total", "reason", "jobs that gave up at their deadline, by reason"},
+	}
+	for _, c := range counters {
+		raw, ok := o.r.raw(c.field)
+		if !ok {
+			return errNoData
+		}
+		entries, ok := flatObject(raw)
+		if !ok {
+			return errNoData
+		}
+		add("# HELP " + c.metric + " " + c.help)
+		add("# TYPE " + c.metric + " counter")
+		for _, e := range entries {
+			add(c.metric + `{` + c.label + `="` + e.Name + `"} ` + string(e.Raw))
+		}
+	}
+	plain := []struct{ field, metric, typ, help string }{
+		{"tokens_reserved", "llm_tokens_reserved_total", "counter", "tokens the dispatcher's bucket reserved (prompt + max output)"},
+		{"tokens_used", "llm_tokens_used_total", "counter", "tokens the providers billed"},
+		{"duplicates_suppressed", "llm_duplicates_suppressed_total", "counter", "replays answered from the idempotency store"},
+		{"dead_letters", "llm_dead_letters_total", "counter", "jobs whose retry budget ran out"},
+		{"completed", "llm_jobs_completed_total", "counter", "jobs that got their answer"},
+		{"max_queue_depth", "llm_queue_depth_max", "gauge", "most jobs waiting at once"},
+	}
+	for _, p := range plain {
+		v, ok := o.r.num(p.field)
+		if !ok {
+			return errNoData
+		}
+		add("# HELP " + p.metric + " " + p.help)
+		add("# TYPE " + p.metric + " " + p.typ)
+		add(p.metric + " " + num(v))
+	}
+	buckets, ok1 := o.r.nums("queue_wait_buckets")
+	le, ok2 := o.r.nums("queue_wait_le_s")
+	if !ok1 || !ok2 || len(buckets) != len(le)+1 {
+		return errNoData
+	}
+	add("# HELP llm_queue_wait_seconds time from a job's arrival to the start of the call that answered")
+	add("# TYPE llm_queue_wait_seconds histogram")
+	for i, n := range buckets {
+		bound := "+Inf"
+		if i < len(le) {
+			bound = num(le[i])
+		}
+		add(`llm_queue_wait_seconds_bucket{le="` + bound + `"} ` + num(n))
+	}
+	add("llm_queue_wait_seconds_count " + num(buckets[len(buckets)-1]))
+	text := strings.Join(lines, "\n") + "\n"
+	writef(b, `<figure class="widget-chart" data-view="metrics"><pre class="widget-metrics" data-out="queue_wait_buckets" data-value="%s">%s</pre>`,
+		esc(o.outRaw("queue_wait_buckets")), esc(text))
+	writef(b, "<figcaption>%s</figcaption></figure>\n", esc(o.vt("metrics", "caption",
+		"The run's metrics in the Prometheus text format, as a dashboard would scrape them: counters by label, the queue-wait histogram. Watch 429s by limit, retries by error and reserved against used tokens together.")))
 	return nil
 }
