@@ -12,5 +12,6 @@ func article2() []*Calculator {
 		dispatchCalc(),
 		errorsCalc(),
 		timeoutsCalc(),
+		estimateCalc(),
 	}
 }

@@ -268,7 +268,7 @@ func TestArticle2BadInput(t *testing.T) {
 // of its Args reproduces the same result.
 func TestArticle2Defaults(t *testing.T) {
 	reg := New()
-	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch", "errors", "timeouts"} {
+	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch", "errors", "timeouts", "estimate"} {
 		c, ok := reg.Lookup(name)
 		if !ok || c.Article != 2 {
 			t.Fatalf("%s missing from article 2", name)
@@ -324,7 +324,7 @@ func extremes(p Param) []string {
 // never a panic, never a NaN or an infinity in the result.
 func TestArticle2Extremes(t *testing.T) {
 	reg := New()
-	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch", "errors", "timeouts"} {
+	for _, name := range []string{"limits", "capacity", "concurrency", "backoff", "idempotency-key", "dispatch", "errors", "timeouts", "estimate"} {
 		c, _ := reg.Lookup(name)
 		var sets [][]string
 		lo, hi := []string{}, []string{}
@@ -429,5 +429,24 @@ func TestTimeoutsCalc(t *testing.T) {
 	}
 	if sum != d.Calls-d.CutConnect {
 		t.Errorf("histogram holds %d calls, %d connected", sum, d.Calls-d.CutConnect)
+	}
+}
+
+// The estimate calculator: 20 % low admits more than the provider allows,
+// exact neither rejects nor wastes, high leaves capacity unused;
+// correction from usage bounds the gap by the calls in flight.
+func TestEstimateCalc(t *testing.T) {
+	low := mustCompute(t, "estimate").(EstimateResult)
+	if low.ReservedPerCall != 4200 || low.CountedPerCall != 5000 || low.PossiblePerMin != 24 || !(low.RejectedPerMin > 4.5) ||
+		low.UnusedShare != 0 || low.InFlight != 8 || low.CorrectedOverrunTokens != 6400 {
+		t.Errorf("20 %% low: %+v", low)
+	}
+	exact := mustCompute(t, "estimate", "estimate_bias=0").(EstimateResult)
+	if exact.RejectedPerMin != 0 || exact.UnusedShare != 0 || exact.AdmittedPerMin != 24 || exact.CorrectedOverrunTokens != 0 {
+		t.Errorf("exact: %+v", exact)
+	}
+	high := mustCompute(t, "estimate", "estimate_bias=0.25").(EstimateResult)
+	if high.RejectedPerMin != 0 || high.AdmittedPerMin != 20 || high.CorrectedUnusedTokens != 8000 {
+		t.Errorf("25 %% high: %+v", high)
 	}
 }

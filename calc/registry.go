@@ -27,7 +27,7 @@ func Retries() *Registry { return &Registry{list: article1()} }
 
 // RateLimits returns the registry of the calculators of the article on
 // rate limits (limits, capacity, concurrency, backoff, idempotency-key,
-// dispatch, errors, timeouts), in the order New lists them; see Retries.
+// dispatch, errors, timeouts, estimate), in the order New lists them; see Retries.
 func RateLimits() *Registry { return &Registry{list: article2()} }
 
 // List returns the calculators in order. The caller must not modify them.

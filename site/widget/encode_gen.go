@@ -44,6 +44,8 @@ func encodeResult(b []byte, res any) (_ []byte, ok bool, err error) {
 		appendJSONCalcErrorsResult(e, &v)
 	case calc.TimeoutsResult:
 		appendJSONCalcTimeoutsResult(e, &v)
+	case calc.EstimateResult:
+		appendJSONCalcEstimateResult(e, &v)
 	default:
 		return b, false, nil
 	}
@@ -98,6 +100,8 @@ func encodeRateLimits(b []byte, res any) (_ []byte, ok bool, err error) {
 		appendJSONCalcErrorsResult(e, &v)
 	case calc.TimeoutsResult:
 		appendJSONCalcTimeoutsResult(e, &v)
+	case calc.EstimateResult:
+		appendJSONCalcEstimateResult(e, &v)
 	default:
 		return b, false, nil
 	}
@@ -570,6 +574,33 @@ func appendJSONCalcTimeoutsResult(e *jsonEnc, v *calc.TimeoutsResult) {
 	appendJSONSliceOfInt(e, v.FirstTokenCounts)
 	e.lit(",\"first_token_bin_starts_s\":")
 	appendJSONSliceOfFloat64(e, v.FirstTokenBinStartsS)
+	e.byte('}')
+}
+
+// appendJSONCalcEstimateResult writes the JSON encoding of a calc.EstimateResult.
+func appendJSONCalcEstimateResult(e *jsonEnc, v *calc.EstimateResult) {
+	e.lit("{\"estimate_bias\":")
+	e.float(float64(v.EstimateBias), 64)
+	e.lit(",\"estimated_prompt_tokens\":")
+	e.float(float64(v.EstimatedPromptTokens), 64)
+	e.lit(",\"reserved_per_call\":")
+	e.float(float64(v.ReservedPerCall), 64)
+	e.lit(",\"counted_per_call\":")
+	e.float(float64(v.CountedPerCall), 64)
+	e.lit(",\"possible_per_min\":")
+	e.float(float64(v.PossiblePerMin), 64)
+	e.lit(",\"admitted_per_min\":")
+	e.float(float64(v.AdmittedPerMin), 64)
+	e.lit(",\"rejected_per_min\":")
+	e.float(float64(v.RejectedPerMin), 64)
+	e.lit(",\"unused_share\":")
+	e.float(float64(v.UnusedShare), 64)
+	e.lit(",\"in_flight\":")
+	e.float(float64(v.InFlight), 64)
+	e.lit(",\"corrected_overrun_tokens\":")
+	e.float(float64(v.CorrectedOverrunTokens), 64)
+	e.lit(",\"corrected_unused_tokens\":")
+	e.float(float64(v.CorrectedUnusedTokens), 64)
 	e.byte('}')
 }
 

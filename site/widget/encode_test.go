@@ -55,6 +55,7 @@ var calcQueries = map[string][]string{
 	"idempotency-key": {`payload=[1,2]`, "payload=" + url.QueryEscape(`{"b":"<&>","a":[1.0,1e16,"é\u2028"]}`),
 		"tenant=" + url.QueryEscape("a<b>&c") + "&task=" + url.QueryEscape("\u2029\x01\xff")},
 	"dispatch": {"jobs=50", "samples=2000&jobs=200"},
+	"estimate": {"estimate_bias=0", "estimate_bias=3&latency_s=0", "prompt_tokens=0&max_output_tokens=1"},
 	"errors":   {"status=599", "status=418", "class=stream_cut&idempotency=false"},
 	"timeouts": {"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},
 }

@@ -159,5 +159,6 @@ func rateLimitsViews() viewTable {
 		"dispatch": {{"queue", dispatchQueue, false}, {"metrics", dispatchMetrics, true}},
 		"errors":   {{"classification", errorsClassification, false}},
 		"timeouts": {{"cuts", timeoutsCuts, false}, {"first_token", timeoutsFirstToken, false}},
+		"estimate": {{"rate", estimateRate, false}},
 	}
 }

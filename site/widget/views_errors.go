@@ -258,3 +258,26 @@ func dispatchMetrics(o *outCtx) error {
 		"The run's metrics in the Prometheus text format, as a dashboard would scrape them: counters by label, the queue-wait histogram. Watch 429s by limit, retries by error and reserved against used tokens together.")))
 	return nil
 }
+
+// estimateRate: the calls a minute the limiter lets through on its
+// estimate against those the provider allows, the excess marked.
+func estimateRate(o *outCtx) error {
+	admitted, ok1 := o.r.num("admitted_per_min")
+	possible, ok2 := o.r.num("possible_per_min")
+	rejected, ok3 := o.r.num("rejected_per_min")
+	if !ok1 || !ok2 || !ok3 {
+		return errNoData
+	}
+	ch := chart{
+		View:  "rate",
+		Title: o.vt("rate", "title", "Calls a minute: the limiter's estimate against the provider's count"),
+		Desc: o.vt("rate", "desc", "Reserving the estimated prompt, the limiter lets {admitted} calls a minute through; the provider, counting the true prompt, allows {possible}; {rejected} a minute come back as 429.",
+			"admitted", o.loc.Number(admitted), "possible", o.loc.Number(possible), "rejected", o.loc.Number(rejected)),
+		YLabel:     o.vt("rate", "y", "calls a minute"),
+		Categories: []string{o.vt("rate", "admitted", "admitted by the limiter"), o.vt("rate", "possible", "allowed by the provider")},
+		Series:     []series{{Name: o.vt("rate", "y", "calls a minute"), Values: []float64{admitted, possible}, Mark: []bool{rejected > 0, false}}},
+		Rules:      []rule{{Y: possible, Label: o.vt("rate", "limit", "the provider's limit")}},
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
