@@ -174,7 +174,7 @@ func TestDispatchCalc(t *testing.T) {
 	if d.TokensReserved <= d.TokensUsed || d.QueueWaitP95S < d.QueueWaitP50S || len(d.DepthTS) == 0 || len(d.DepthTS) > 200 {
 		t.Errorf("dispatcher metrics: %+v", d)
 	}
-	if d.GaveUp != 0 || d.BurstTokens != 108000 || d.FirstMinuteTokens != 216000 || d.BurstRequests != 540 {
+	if d.GaveUp != 0 || d.RetryAfterExample != nil || d.BurstTokens != 108000 || d.FirstMinuteTokens != 216000 || d.BurstRequests != 540 {
 		t.Errorf("dispatcher defaults: gave up %d, bursts %d and %d, first minute %v tokens", d.GaveUp, d.BurstRequests,
 			d.BurstTokens, d.FirstMinuteTokens)
 	}
@@ -186,8 +186,11 @@ func TestDispatchCalc(t *testing.T) {
 		if r.GaveUpByReason["retry_after_beyond_deadline"] == 0 || r.Completed+r.DeadLetters+r.GaveUp != r.Jobs {
 			t.Errorf("%s: completed %d, dead letters %d, gave up %v", form, r.Completed, r.DeadLetters, r.GaveUpByReason)
 		}
-		if _, err := strconv.Atoi(r.RetryAfterExample); (err == nil) != (form == "seconds") {
-			t.Errorf("%s: Retry-After %q", form, r.RetryAfterExample)
+		if r.RetryAfterExample == nil {
+			t.Fatalf("%s: no Retry-After", form)
+		}
+		if _, err := strconv.Atoi(*r.RetryAfterExample); (err == nil) != (form == "seconds") {
+			t.Errorf("%s: Retry-After %q", form, *r.RetryAfterExample)
 		}
 	}
 	// A burst of 10 s: buckets of a sixth of a minute, and the first

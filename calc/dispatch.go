@@ -22,8 +22,8 @@ type DispatchResult struct {
 	GaveUp         int            `json:"gave_up"`
 	GaveUpByReason map[string]int `json:"gave_up_by_reason"`
 	// RetryAfterExample is the first Retry-After header a provider sent
-	// ("" when none did), in the form retry_after_form chose.
-	RetryAfterExample string `json:"retry_after_example"`
+	// (null when none did), in the form retry_after_form chose.
+	RetryAfterExample *string `json:"retry_after_example"`
 	// BurstRequests and BurstTokens are the capacities of the
 	// dispatcher's buckets; FirstMinuteRequests and FirstMinuteTokens the
 	// most they admit in the first minute from full: burst plus a minute
@@ -216,10 +216,13 @@ func dispatchCalc() *Calculator {
 				DoubleBilledTokens: res.DoubleBilledTokens, QueueWaitP50S: res.QueueWaitP50, QueueWaitP95S: res.QueueWaitP95,
 				MakespanS: res.MakespanS, MaxQueueDepth: res.MaxQueueDepth, DepthTS: res.DepthT,
 				DepthReady: res.DepthReady, DepthDelayed: res.DepthDelayed, DepthInFlight: res.DepthInFlight,
-				GaveUpByReason: res.GaveUp, RetryAfterExample: res.RetryAfterExample,
+				GaveUpByReason:   res.GaveUp,
 				QueueWaitBuckets: res.QueueWaitBuckets, QueueWaitLeS: dispatch.QueueWaitLe(),
 			}
 			out.QueueWaitLeS = out.QueueWaitLeS[:len(out.QueueWaitLeS)-1] // JSON has no +Inf
+			if ra := res.RetryAfterExample; ra != "" {
+				out.RetryAfterExample = &ra
+			}
 			for _, n := range res.GaveUp {
 				out.GaveUp += n
 			}

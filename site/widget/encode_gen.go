@@ -433,7 +433,11 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 	e.lit(",\"gave_up_by_reason\":")
 	appendJSONMapStringToInt(e, v.GaveUpByReason)
 	e.lit(",\"retry_after_example\":")
-	e.string(string(v.RetryAfterExample))
+	if p5 := v.RetryAfterExample; p5 == nil {
+		e.lit("null")
+	} else {
+		e.string(string((*p5)))
+	}
 	e.lit(",\"burst_requests\":")
 	e.int(int64(v.BurstRequests))
 	e.lit(",\"burst_tokens\":")
