@@ -55,7 +55,7 @@ unit: wasmtest
 # the dispatch simulation built on it.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/tokenbucket ./core/limits ./core/dispatch ./core/heapsort ./core/calc/crossarch
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/heapsort ./core/calc/crossarch
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget
 
 test: deps vet staticcheck build worker unit

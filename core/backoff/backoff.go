@@ -2,7 +2,10 @@
 // workers, as the article's retry wrapper does it: the wait before retry a
 // (counted from 0) is uniform(0, min(cap, base·2^a)), raised to the
 // server's Retry-After when there is one, and cut to what is left of a cap
-// on the total time spent retrying.
+// on the total time spent retrying. Retry-After itself is never cut: a
+// client must not call before it has passed, so a worker with less time
+// left than Retry-After gives up instead (RFC 9110 §10.2.3; the header is
+// read by core/retryafter).
 //
 // Randomness is an argument: a CPython-compatible generator (core/pyrand),
 // so that a seed gives the waits Python's random.Random(seed) gives. Times
@@ -25,7 +28,9 @@ type Config struct {
 	// retries at most MaxAttempts-1 times.
 	MaxAttempts int
 	// MaxElapsed > 0 is the time, s from the first failure, after which a
-	// worker stops retrying; a wait that would overrun it is cut short.
+	// worker stops retrying; a backoff wait that would overrun it is cut
+	// short, but never below RetryAfter: a worker whose time left is
+	// shorter than RetryAfter gives up.
 	MaxElapsed float64
 	// RetryAfter >= 0 is the server's Retry-After, s, a floor for every
 	// wait; 0 means the server sent none.
@@ -92,6 +97,10 @@ type Result struct {
 	// GaveUp counts the workers stopped by MaxElapsed while they still had
 	// attempts left; the others stopped after MaxAttempts calls.
 	GaveUp int
+	// GaveUpRetryAfter counts those of GaveUp that stopped because the
+	// server's Retry-After was longer than the time they had left: they
+	// gave up rather than call before it.
+	GaveUpRetryAfter int
 	// MaxElapsedUsed is the time of the last call of any worker, s.
 	MaxElapsedUsed float64
 	// Counts is the histogram of retry times: Counts[j] counts the
@@ -138,8 +147,11 @@ func Bin(t, w float64) int {
 // fails at once, so a worker's calls happen at the sums of its waits.
 // Width > 0 is the histogram bin width, s; keep asks for Arrivals.
 //
-// A worker whose call fails at t >= MaxElapsed stops; otherwise it waits
-// min(Wait, MaxElapsed - t), and a cut wait ends at MaxElapsed exactly.
+// A worker whose call fails at t >= MaxElapsed stops; so does one whose
+// time left, MaxElapsed - t, is shorter than RetryAfter (counted in
+// GaveUpRetryAfter), before drawing. Otherwise it waits
+// min(Wait, MaxElapsed - t), which is never below RetryAfter, and a cut
+// wait ends at MaxElapsed exactly.
 func Run(c Config, r *pyrand.Random, width float64, keep bool) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
@@ -168,12 +180,19 @@ func Run(c Config, r *pyrand.Random, width float64, keep bool) (Result, error) {
 				res.GaveUp++
 				continue
 			}
+			left := c.MaxElapsed - t[w]
+			if c.RetryAfter > left {
+				alive[w] = false
+				res.GaveUp++
+				res.GaveUpRetryAfter++
+				continue
+			}
 			u := 0.0
 			if c.Jitter {
 				u = r.Random()
 			}
 			d := c.Wait(a, u)
-			if left := c.MaxElapsed - t[w]; d >= left {
+			if d >= left {
 				t[w] = c.MaxElapsed
 			} else {
 				t[w] += d

@@ -76,26 +76,39 @@ func TestCPythonReference(t *testing.T) {
 		seed   int64
 		want   []float64
 		gaveUp int
+		// gaveUpRA counts those of gaveUp stopped by Retry-After.
+		gaveUpRA int
 	}{
 		{Config{Base: 0.5, Cap: 20, MaxAttempts: 4, MaxElapsed: 20, Jitter: true, Workers: 5}, 20261017,
 			[]float64{0.14024614926551626, 0.21892602064731792, 0.33173862144923993, 0.24225328449987138, 0.39657192499756855,
 				1.0795917588895858, 0.7404920745251723, 0.8868367672194765, 0.7956520415972623, 0.7263774823314247,
-				1.4322146773406739, 2.590973465160864, 1.9128178566455079, 1.895559641932281, 0.8991616048343872}, 0},
+				1.4322146773406739, 2.590973465160864, 1.9128178566455079, 1.895559641932281, 0.8991616048343872}, 0, 0},
 		{Config{Base: 0.5, Cap: 20, MaxAttempts: 8, MaxElapsed: 6, RetryAfter: 1.2, Jitter: true, Workers: 4}, 20261017,
 			[]float64{1.2, 1.2, 1.2, 1.2, 2.4, 2.4, 2.4, 2.4, 3.5999999999999996, 3.5999999999999996, 3.5999999999999996,
-				4.2504813906356915, 5.651962178852062, 5.799815200670038, 4.8, 6, 6, 6, 6}, 4},
+				4.2504813906356915, 5.651962178852062, 5.799815200670038, 4.8, 6, 6}, 4, 2},
 		{Config{Base: 0.5, Cap: 20, MaxAttempts: 6, MaxElapsed: 300, Jitter: true, Workers: 3}, -7,
 			[]float64{0.16191638241658118, 0.07542458696225096, 0.3254672365199269, 0.23435266908412394, 0.6113065912689402,
 				0.6911561534325124, 0.35035051863353756, 1.6261780576477807, 0.7661474703164821, 2.084933253283081,
-				1.9055997519462564, 1.1289995236919423, 5.481086766423193, 8.52041674932256, 2.1194152128891073}, 0},
+				1.9055997519462564, 1.1289995236919423, 5.481086766423193, 8.52041674932256, 2.1194152128891073}, 0, 0},
+		// The case: a Retry-After of 12 s within 20 s. Each worker
+		// calls once at 12 s; with 8 s left it gives up instead of calling
+		// at 20 s, 8 s after a 429 that asked for 12.
+		{Config{Base: 0.5, Cap: 20, MaxAttempts: 4, MaxElapsed: 20, RetryAfter: 12, Jitter: true, Workers: 6}, 20261017,
+			[]float64{12, 12, 12, 12, 12, 12}, 6, 6},
+		{Config{Base: 0.5, Cap: 20, MaxAttempts: 5, MaxElapsed: 9, RetryAfter: 0.7, Jitter: true, Workers: 6}, 20261017,
+			[]float64{0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 1.4, 1.4, 1.4, 1.4, 1.4, 1.6252406953178458, 2.425981089426031,
+				2.4999076003350185, 2.0999999999999996, 2.8180860696031456, 2.0999999999999996, 2.325240695317846,
+				4.223767884432404, 4.758950761504808, 4.936906488221403, 3.5180860696031457, 6.008132260385985,
+				5.520597362732131}, 0, 0},
 	}
 	for i, tt := range tests {
 		res, err := Run(tt.c, pyrand.NewInt64(tt.seed), 0.1, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Arrivals) != len(tt.want) || res.GaveUp != tt.gaveUp {
-			t.Fatalf("case %d: %d arrivals, %d gave up; want %d, %d", i, len(res.Arrivals), res.GaveUp, len(tt.want), tt.gaveUp)
+		if len(res.Arrivals) != len(tt.want) || res.GaveUp != tt.gaveUp || res.GaveUpRetryAfter != tt.gaveUpRA {
+			t.Fatalf("case %d: %d arrivals, %d gave up (%d on Retry-After); want %d, %d (%d)", i, len(res.Arrivals),
+				res.GaveUp, res.GaveUpRetryAfter, len(tt.want), tt.gaveUp, tt.gaveUpRA)
 		}
 		for k, a := range res.Arrivals {
 			if a != tt.want[k] {
@@ -129,13 +142,15 @@ func TestPolicies(t *testing.T) {
 			t.Errorf("%s: retries %d gave up %d max used %v", tt.p.Name, res.Retries, res.GaveUp, res.MaxElapsedUsed)
 		}
 	}
-	// A Retry-After of 5 s with the interactive limit: the second wait is
-	// cut at 8 s and nobody gets a third call.
+	// A Retry-After of 5 s with the interactive limit: every worker
+	// retries at 5 s; with 3 s left, shorter than the floor, it gives up
+	// rather than call at 8 s.
 	c := article(100, true)
 	c.MaxAttempts, c.MaxElapsed, c.RetryAfter = 4, 8, 5
 	res, _ := Run(c, pyrand.NewInt64(1), 0.1, true)
-	if res.GaveUp != 100 || res.MaxElapsedUsed != 8 || res.Retries != 200 {
-		t.Errorf("Retry-After 5 within 8 s: gave up %d, last %v, retries %d", res.GaveUp, res.MaxElapsedUsed, res.Retries)
+	if res.GaveUp != 100 || res.GaveUpRetryAfter != 100 || res.MaxElapsedUsed != 5 || res.Retries != 100 {
+		t.Errorf("Retry-After 5 within 8 s: gave up %d (%d on Retry-After), last %v, retries %d", res.GaveUp,
+			res.GaveUpRetryAfter, res.MaxElapsedUsed, res.Retries)
 	}
 }
 
@@ -205,6 +220,56 @@ func BenchmarkHundredThousandWorkers(b *testing.B) {
 	for b.Loop() {
 		if _, err := Run(c, pyrand.NewInt64(20261017), 0.1, false); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestRetryAfterIsAFloor plays many policies and checks the rule on every
+// worker's calls: no call comes sooner than Retry-After after the failure
+// before it, none after MaxElapsed, and a worker that stops with attempts
+// left either reached MaxElapsed or had less than Retry-After left.
+func TestRetryAfterIsAFloor(t *testing.T) {
+	for i := range 400 {
+		c := Config{
+			Base: 0.1 + float64(i%7)*0.3, Cap: 1 + float64(i%11), MaxAttempts: 2 + i%9,
+			MaxElapsed: 1 + float64(i%23), RetryAfter: float64(i%13) * 0.75, Jitter: i%5 != 0, Workers: 1 + i%17,
+		}
+		res, err := Run(c, pyrand.NewInt64(int64(i)), 0.25, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Arrivals are in draw order: retry by retry, worker by worker
+		// among those still retrying. Rebuild each worker's calls.
+		last := make([]float64, c.Workers)
+		alive := make([]bool, c.Workers)
+		for w := range alive {
+			alive[w] = true
+		}
+		k, gaveUp, gaveUpRA := 0, 0, 0
+		for a := 0; a < c.MaxAttempts-1; a++ {
+			for w := range last {
+				if !alive[w] {
+					continue
+				}
+				if last[w] >= c.MaxElapsed || c.MaxElapsed-last[w] < c.RetryAfter {
+					if !(last[w] >= c.MaxElapsed) {
+						gaveUpRA++
+					}
+					alive[w] = false
+					gaveUp++
+					continue
+				}
+				at := res.Arrivals[k]
+				k++
+				if at < last[w]+c.RetryAfter || at > c.MaxElapsed {
+					t.Fatalf("%+v: worker %d called at %v after a failure at %v", c, w, at, last[w])
+				}
+				last[w] = at
+			}
+		}
+		if k != len(res.Arrivals) || gaveUp != res.GaveUp || gaveUpRA != res.GaveUpRetryAfter {
+			t.Fatalf("%+v: %d of %d arrivals, gave up %d/%d, on Retry-After %d/%d", c, k, len(res.Arrivals),
+				gaveUp, res.GaveUp, gaveUpRA, res.GaveUpRetryAfter)
 		}
 	}
 }

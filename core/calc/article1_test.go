@@ -356,7 +356,7 @@ func ExampleRetries() {
 	fmt.Println(err)
 	// Output:
 	// attempts, amplification, budget, jitter, deadline, peak
-	// limits, capacity, concurrency, backoff, idempotency-key, dispatch
+	// limits, capacity, concurrency, backoff, idempotency-key, dispatch, errors, timeouts, estimate
 	// unknown calculator "limits"; the calculators are attempts, amplification, budget, jitter, deadline, peak
 }
 

@@ -10,5 +10,8 @@ func article2() []*Calculator {
 		backoffCalc(),
 		idempotencyCalc(),
 		dispatchCalc(),
+		errorsCalc(),
+		timeoutsCalc(),
+		estimateCalc(),
 	}
 }

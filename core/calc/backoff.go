@@ -16,8 +16,13 @@ type BackoffResult struct {
 	CeilingsS   []float64 `json:"ceilings_s"`    // min(cap, base × 2^a) for each retry a
 	Retries     int       `json:"retries"`
 	// RetriesByAttempt[a] counts the workers that made retry a.
-	RetriesByAttempt []int     `json:"retries_by_attempt"`
-	GaveUp           int       `json:"gave_up"` // workers stopped by max_elapsed_s with attempts left
+	RetriesByAttempt []int `json:"retries_by_attempt"`
+	GaveUp           int   `json:"gave_up"` // workers that stopped with attempts left, for either reason below
+	// GaveUpElapsed counts the workers whose last call failed at
+	// max_elapsed_s; GaveUpRetryAfter those that had less time left than
+	// retry_after_s and gave up rather than call before it.
+	GaveUpElapsed    int       `json:"gave_up_elapsed"`
+	GaveUpRetryAfter int       `json:"gave_up_retry_after"`
 	MaxElapsedUsedS  float64   `json:"max_elapsed_used_s"`
 	HorizonS         float64   `json:"horizon_s"` // the latest time a retry can happen
 	WidthS           float64   `json:"width_s"`
@@ -53,7 +58,7 @@ func backoffCalc() *Calculator {
 			{Name: "max_elapsed_s", Kind: Float, Default: "20", Min: Excl(0), Max: Incl(86400), Unit: "s",
 				SliderMin: 1, SliderMax: 600, Step: 1, Help: "time after the first failure when a worker stops retrying (custom policy)"},
 			{Name: "retry_after_s", Kind: Float, Optional: true, Min: Incl(0), Max: Incl(3600), Unit: "s",
-				DefaultNote: "none", SliderMax: 30, Step: 0.5, Help: "the server's Retry-After: a floor for every wait"},
+				DefaultNote: "none", SliderMax: 30, Step: 0.5, Help: "the server's Retry-After: a floor for every wait, never cut; a worker with less time left gives up"},
 			{Name: "jitter", Kind: Bool, Default: "true", Help: "draw each wait uniformly below its ceiling"},
 			{Name: "workers", Kind: Int, Default: "100", Min: Incl(1), Max: Incl(100000), SliderMax: 1000,
 				Help: "workers whose calls fail together at time 0"},
@@ -92,7 +97,8 @@ func backoffCalc() *Calculator {
 			out := BackoffResult{
 				Policy: policy, MaxAttempts: c.MaxAttempts, MaxElapsedS: c.MaxElapsed, Workers: c.Workers,
 				Jitter: c.Jitter, RetryAfterS: retryAfter, CeilingsS: res.Ceilings, Retries: res.Retries,
-				RetriesByAttempt: res.RetriesByAttempt, GaveUp: res.GaveUp, MaxElapsedUsedS: res.MaxElapsedUsed,
+				RetriesByAttempt: res.RetriesByAttempt, GaveUp: res.GaveUp,
+				GaveUpElapsed: res.GaveUp - res.GaveUpRetryAfter, GaveUpRetryAfter: res.GaveUpRetryAfter, MaxElapsedUsedS: res.MaxElapsedUsed,
 				HorizonS: c.Horizon(), WidthS: w, Counts: res.Counts, BinStartsS: make([]float64, len(res.Counts)),
 				Peak: res.Peak, PeakBinStartS: float64(res.PeakBin) * w, ArrivalsS: res.Arrivals,
 			}

@@ -11,10 +11,27 @@ import (
 // DispatchResult is the result of the dispatch calculator: the article's
 // metrics for one simulated run (see core/dispatch).
 type DispatchResult struct {
-	Mode                 string         `json:"mode"`
-	Jobs                 int            `json:"jobs"`
-	Completed            int            `json:"completed"`
-	DeadLetters          int            `json:"dead_letters"`
+	Mode        string `json:"mode"`
+	Jobs        int    `json:"jobs"`
+	Completed   int    `json:"completed"`
+	DeadLetters int    `json:"dead_letters"`
+	// GaveUp counts the jobs stopped by deadline_s, GaveUpByReason by
+	// reason: "deadline" (still waiting when it passed) and
+	// "retry_after_beyond_deadline" (a 429's Retry-After ended after it:
+	// the job gives up rather than call early).
+	GaveUp         int            `json:"gave_up"`
+	GaveUpByReason map[string]int `json:"gave_up_by_reason"`
+	// RetryAfterExample is the first Retry-After header a provider sent
+	// (null when none did), in the form retry_after_form chose.
+	RetryAfterExample *string `json:"retry_after_example"`
+	// BurstRequests and BurstTokens are the capacities of the
+	// dispatcher's buckets; FirstMinuteRequests and FirstMinuteTokens the
+	// most they admit in the first minute from full: burst plus a minute
+	// of refill.
+	BurstRequests        int            `json:"burst_requests"`
+	BurstTokens          int            `json:"burst_tokens"`
+	FirstMinuteRequests  float64        `json:"first_minute_requests"`
+	FirstMinuteTokens    float64        `json:"first_minute_tokens"`
 	Requests             int            `json:"requests"`
 	RequestsByStatus     map[string]int `json:"requests_by_status"`
 	RateLimited          int            `json:"rate_limited"`
@@ -31,13 +48,19 @@ type DispatchResult struct {
 	DoubleBilledTokens   int64          `json:"double_billed_tokens"`
 	QueueWaitP50S        float64        `json:"queue_wait_p50_s"`
 	QueueWaitP95S        float64        `json:"queue_wait_p95_s"`
-	MakespanS            float64        `json:"makespan_s"`
-	CompletedPerMin      float64        `json:"completed_per_min"`
-	MaxQueueDepth        int            `json:"max_queue_depth"`
-	DepthTS              []float64      `json:"depth_t_s"`
-	DepthReady           []int          `json:"depth_ready"`
-	DepthDelayed         []int          `json:"depth_delayed"`
-	DepthInFlight        []int          `json:"depth_in_flight"`
+	// QueueWaitBuckets is the histogram of the completed jobs' queue
+	// waits, cumulative as Prometheus writes it: element i counts the
+	// waits of at most QueueWaitLeS[i] s, and the last element, one
+	// longer than QueueWaitLeS, counts them all (le="+Inf").
+	QueueWaitBuckets []int     `json:"queue_wait_buckets"`
+	QueueWaitLeS     []float64 `json:"queue_wait_le_s"`
+	MakespanS        float64   `json:"makespan_s"`
+	CompletedPerMin  float64   `json:"completed_per_min"`
+	MaxQueueDepth    int       `json:"max_queue_depth"`
+	DepthTS          []float64 `json:"depth_t_s"`
+	DepthReady       []int     `json:"depth_ready"`
+	DepthDelayed     []int     `json:"depth_delayed"`
+	DepthInFlight    []int     `json:"depth_in_flight"`
 }
 
 // dispatchMaxCalls bounds jobs × max_attempts, which bounds the events
@@ -87,6 +110,10 @@ func dispatchParam(field string) string {
 		return "reconcile_s"
 	case "Samples":
 		return "samples"
+	case "BurstS":
+		return "burst_s"
+	case "DeadlineS":
+		return "deadline_s"
 	}
 	return ""
 }
@@ -143,6 +170,12 @@ func dispatchCalc() *Calculator {
 				Help: "operation table keyed by idempotency key: a dropped call is retried with its key and not billed twice"},
 			{Name: "reconcile_s", Kind: Float, Default: f(d.ReconcileS), Min: Incl(0), Max: Incl(3600), Unit: "s", SliderMax: 60, Step: 1,
 				Help: "wait before retrying a dropped call with its key"},
+			{Name: "burst_s", Kind: Float, Default: "60", Min: Excl(0), Max: Incl(3600), Unit: "s", SliderMin: 1, SliderMax: 120, Step: 1,
+				Help: "dispatcher: seconds of rate its buckets hold (60: a minute's worth); from full they admit burst + one minute of rate in the first minute"},
+			{Name: "deadline_s", Kind: Float, Optional: true, Min: Excl(0), Max: Incl(86400), Unit: "s", DefaultNote: "none",
+				SliderMax: 600, Step: 5, Help: "each job's time budget from its arrival: a job still waiting gives up, and so does one whose Retry-After ends after it"},
+			{Name: "retry_after_form", Kind: Choice, Default: "seconds", Choices: []string{"seconds", "date"},
+				Help: "the providers' Retry-After: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); the client reads both"},
 			{Name: "seed", Kind: Int, Default: "20261017", Min: Incl(0), Max: Incl(1 << 53),
 				Help: "seed of the simulation (math/rand/v2 PCG)"},
 			{Name: "samples", Kind: Int, Default: i(d.Samples), Min: Incl(2), Max: Incl(2000), SliderMax: 500,
@@ -158,7 +191,10 @@ func dispatchCalc() *Calculator {
 				LatencyS: a.Float("latency_s"), OutputPerS: a.Float("output_tokens_per_s"), MaxAttempts: a.Int("max_attempts"),
 				BaseS: a.Float("base_s"), CapS: a.Float("cap_s"), P5xx: a.Float("p_5xx"), PDrop: a.Float("p_drop"),
 				Fallback: a.Bool("fallback"), Idempotency: a.Bool("idempotency"), ReconcileS: a.Float("reconcile_s"),
-				Samples: a.Int("samples"),
+				Samples: a.Int("samples"), BurstS: a.Float("burst_s"), RetryAfterDate: a.String("retry_after_form") == "date",
+			}
+			if a.Has("deadline_s") {
+				c.DeadlineS = a.Float("deadline_s")
 			}
 			if c.Jobs*c.MaxAttempts > dispatchMaxCalls {
 				return nil, Refuse(name, "jobs", CodeWork, "detail.dispatch.calls",
@@ -181,7 +217,19 @@ func dispatchCalc() *Calculator {
 				DoubleBilledTokens: res.DoubleBilledTokens, QueueWaitP50S: res.QueueWaitP50, QueueWaitP95S: res.QueueWaitP95,
 				MakespanS: res.MakespanS, MaxQueueDepth: res.MaxQueueDepth, DepthTS: res.DepthT,
 				DepthReady: res.DepthReady, DepthDelayed: res.DepthDelayed, DepthInFlight: res.DepthInFlight,
+				GaveUpByReason:   res.GaveUp,
+				QueueWaitBuckets: res.QueueWaitBuckets, QueueWaitLeS: dispatch.QueueWaitLe(),
 			}
+			out.QueueWaitLeS = out.QueueWaitLeS[:len(out.QueueWaitLeS)-1] // JSON has no +Inf
+			if ra := res.RetryAfterExample; ra != "" {
+				out.RetryAfterExample = &ra
+			}
+			for _, n := range res.GaveUp {
+				out.GaveUp += n
+			}
+			out.BurstRequests, out.BurstTokens = c.Bursts()
+			out.FirstMinuteRequests = float64(out.BurstRequests) + c.RPMLimit*c.Headroom
+			out.FirstMinuteTokens = float64(out.BurstTokens) + c.TPMLimit*c.Headroom
 			for _, n := range res.FallbacksByReason {
 				out.Fallbacks += n
 			}

@@ -82,7 +82,7 @@ func TestUnknownParamSmallest(t *testing.T) {
 // rule of its own), and the names are the calculator's own.
 func TestDispatchParam(t *testing.T) {
 	c, _ := New().Lookup("dispatch")
-	unmapped := map[string]bool{"Fallback": true, "Idempotency": true, "CapS": true}
+	unmapped := map[string]bool{"Fallback": true, "Idempotency": true, "CapS": true, "RetryAfterDate": true}
 	typ := reflect.TypeFor[dispatch.Config]()
 	for i := range typ.NumField() {
 		field := typ.Field(i).Name

@@ -28,7 +28,7 @@ func Retries() *Registry { return &Registry{list: article1()} }
 
 // RateLimits returns the registry of the calculators of the article on
 // rate limits (limits, capacity, concurrency, backoff, idempotency-key,
-// dispatch), in the order New lists them; see Retries.
+// dispatch, errors, timeouts, estimate), in the order New lists them; see Retries.
 func RateLimits() *Registry { return &Registry{list: article2()} }
 
 // Policies returns the registry of the calculators of the article on the

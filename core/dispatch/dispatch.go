@@ -15,8 +15,11 @@
 //
 // Each provider enforces its own hard RPM and TPM (token buckets holding a
 // minute's worth, charging prompt + max output at admission, as providers
-// that count max_tokens do) and answers 429 with a Retry-After of whole
-// seconds. A call can also fail with a 503, or finish at the provider and
+// that count max_tokens do) and answers 429 with a Retry-After header, in
+// whole seconds or as an HTTP-date; the client reads it with
+// core/retryafter and never calls that job again before it has passed
+// (RFC 9110 §10.2.3). With a DeadlineS, a job whose Retry-After ends after
+// its deadline gives up at once rather than call early. A call can also fail with a 503, or finish at the provider and
 // lose its connection before the answer arrives: the provider bills it,
 // the client sees an error. With Idempotency the job's operation is keyed
 // by its idempotency key: after a dropped connection it is retried, after a
@@ -48,6 +51,7 @@ import (
 	"retrylab/core/backoff"
 	"retrylab/core/errclass"
 	"retrylab/core/limits"
+	"retrylab/core/retryafter"
 )
 
 // Mode chooses the architecture.
@@ -95,7 +99,25 @@ type Config struct {
 	// Samples bounds the queue-depth series (>= 2); the sampling interval
 	// doubles whenever the series would grow past it.
 	Samples int
+	// BurstS is how many seconds of their rate the dispatcher's buckets
+	// hold, >= 0; 0 means 60, a minute's worth. Starting full, they admit
+	// in the first minute up to (1 + BurstS/60) × Headroom × the limits
+	// (limits.Config.FirstMinute); a smaller burst spreads that start.
+	BurstS float64
+	// DeadlineS is each job's time budget, s from its arrival, >= 0; 0
+	// means none. A job still waiting when it passes gives up; a failed
+	// job whose Retry-After ends after it gives up at once (it must not
+	// call before Retry-After), and a backoff wait that would overrun it
+	// is cut to end at it.
+	DeadlineS float64
+	// RetryAfterDate makes the providers send Retry-After as an
+	// IMF-fixdate instead of delay-seconds; simulated time 0 is Epoch.
+	RetryAfterDate bool
 }
+
+// Epoch is the Unix time, s, of simulated time 0: 2026-12-01 00:00:00 UTC.
+// Only the HTTP-dates of Retry-After depend on it.
+const Epoch int64 = 1796083200
 
 // Default returns the defaults of the calculator: the article's capacity
 // example (120,000 TPM, 4,000-token prompts, 1,000 max output: 24 calls a
@@ -167,6 +189,10 @@ func (c Config) Validate() error {
 		return bad("ReconcileS", "must be finite and >= 0")
 	case c.Samples < 2:
 		return bad("Samples", "must be >= 2")
+	case !(c.BurstS >= 0) || !finite(c.BurstS) || c.BurstS > 3600:
+		return bad("BurstS", "must be in [0, 3600]")
+	case !(c.DeadlineS >= 0) || !finite(c.DeadlineS) || c.DeadlineS > seconds(MaxSimulated):
+		return bad("DeadlineS", "must be finite and >= 0")
 	}
 	if m := c.MaxReserved(); float64(m) > c.TPMLimit || float64(m) > math.Floor(c.TPMLimit*c.Headroom) {
 		return bad("MaxOutputTokens", "plus the largest prompt ("+strconv.Itoa(m)+" tokens) exceeds the token bucket ("+
@@ -175,7 +201,25 @@ func (c Config) Validate() error {
 	if c.RPMLimit*c.Headroom < 1 {
 		return bad("RPMLimit", "× Headroom must allow at least one request a minute")
 	}
+	if c.BurstS > 0 {
+		if rb, tb := c.Bursts(); tb < c.MaxReserved() {
+			return bad("BurstS", "gives a token bucket of "+strconv.Itoa(tb)+" tokens, less than the largest call ("+
+				strconv.Itoa(c.MaxReserved())+" tokens): no such call could ever be admitted")
+		} else if rb < 1 {
+			return bad("BurstS", "gives a request bucket of less than one request")
+		}
+	}
 	return nil
+}
+
+// Bursts returns the capacities of the dispatcher's request and token
+// buckets: BurstS seconds (default 60) of Headroom × the limits.
+func (c Config) Bursts() (requests, tokens int) {
+	b := c.BurstS
+	if b == 0 {
+		b = 60
+	}
+	return limits.BurstFor(c.RPMLimit*c.Headroom, b), limits.BurstFor(c.TPMLimit*c.Headroom, b)
 }
 
 // Result holds the article's metrics. Tokens count prompt + output.
@@ -186,7 +230,15 @@ type Result struct {
 	// DeadLetters are jobs whose retry budget ran out (on both providers
 	// when falling back).
 	DeadLetters int
-	Requests    int // calls sent to a provider, replays with a key included
+	// GaveUp counts jobs stopped by their deadline (Config.DeadlineS) by
+	// reason: "deadline" (still waiting when it passed) and
+	// "retry_after_beyond_deadline" (a 429's Retry-After ended after it).
+	// Completed + DeadLetters + the GaveUp counts = Jobs.
+	GaveUp map[string]int
+	// RetryAfterExample is the first Retry-After header a provider sent,
+	// "" when none did.
+	RetryAfterExample string
+	Requests          int // calls sent to a provider, replays with a key included
 	// RequestsByStatus counts calls by outcome: "200", "429", "503",
 	// "connection_dropped" (finished and billed, answer lost).
 	RequestsByStatus map[string]int
@@ -195,6 +247,8 @@ type Result struct {
 	Retries          int            // calls after a job's first
 	// RetriesByError counts retries by the errclass key of the error
 	// that caused them: rate_limited, service_unavailable, stream_cut.
+	// With a deadline, a retry scheduled for a job that then gives up is
+	// counted here but never made.
 	RetriesByError map[string]int
 	// FallbacksByReason counts jobs moved to the second provider:
 	// provider_5xx, rate_limit_after_retry_budget.
@@ -212,8 +266,12 @@ type Result struct {
 	// the time from arrival to the start of the call that answered, s,
 	// over completed jobs; 0 when none completed.
 	QueueWaitP50, QueueWaitP95 float64
-	MakespanS                  float64 // time of the last event, s
-	MaxQueueDepth              int     // most jobs in ready + delayed at once
+	// QueueWaitBuckets[i] counts the completed jobs whose queue wait was
+	// at most QueueWaitLe[i] s (cumulative, as a Prometheus histogram's
+	// buckets are; the last bound is +Inf, so the last count is Completed).
+	QueueWaitBuckets []int
+	MakespanS        float64 // time of the last event, s
+	MaxQueueDepth    int     // most jobs in ready + delayed at once
 	// The depth series: at DepthT[i] s, DepthReady jobs were ready (or
 	// waiting for a worker), DepthDelayed waited for not_before (naive:
 	// a worker sleeping on backoff), DepthInFlight calls were running.
@@ -279,7 +337,8 @@ type job struct {
 	replay     bool  // the next call carries a key the provider has completed
 	start      int64
 	result     outcome
-	retryAfter int64
+	retryAfter string // the 429's Retry-After header
+	notBefore  int64  // no call before this (Retry-After), ns
 }
 
 type provider struct {
@@ -319,6 +378,9 @@ type sim struct {
 	hits     [2]int // rpm, tpm
 	retryBy  [3]int // rate_limited, service_unavailable, stream_cut
 	fellBack [2]int // provider_5xx, rate_limit_after_retry_budget
+	gaveUp   [2]int // deadline, retry_after_beyond_deadline
+	// onCall, when set (by tests), sees every call before it is made.
+	onCall func(jb *job, t int64)
 }
 
 // The counter indices and the keys they are reported under.
@@ -327,6 +389,7 @@ var (
 	hitKeys      = [2]string{"rpm", "tpm"}
 	retryKeys    = [3]string{"rate_limited", "service_unavailable", "stream_cut"}
 	fallbackKeys = [2]string{errclass.ReasonProvider5xx, errclass.ReasonRateLimitAfterBudget}
+	gaveUpKeys   = [2]string{"deadline", "retry_after_beyond_deadline"}
 	// simErrors are the errclass entries of the errors the simulation
 	// produces, indexed like retryKeys: their decisions drive fail.
 	simErrors [3]errclass.Entry
@@ -347,6 +410,7 @@ const (
 	hitRPM, hitTPM                       = 0, 1
 	errRateLimited, err5xx, errStreamCut = 0, 1, 2
 	fb5xx, fbBudget                      = 0, 1
+	guDeadline, guRetryAfter             = 0, 1
 )
 
 func toMap(keys []string, counts []int) map[string]int {
@@ -379,18 +443,22 @@ func seconds(d int64) float64 {
 func dur(s float64) int64 { return int64(math.Round(s * 1e9)) }
 
 // Run simulates c with randomness from r (which it advances).
-func Run(c Config, r *rand.Rand) (Result, error) {
+func Run(c Config, r *rand.Rand) (Result, error) { return simulate(c, r, nil) }
+
+func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64)) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second}
+	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall}
+	rb, tb := c.Bursts()
 	s.policy = backoff.Config{Base: c.BaseS, Cap: c.CapS, MaxAttempts: c.MaxAttempts, MaxElapsed: math.MaxFloat64, Jitter: true, Workers: 1}
 	for i := range s.prov {
 		hard, err := limits.NewLimiter(limits.Config{RPM: c.RPMLimit, TPM: c.TPMLimit})
 		if err != nil {
 			return Result{}, err
 		}
-		disp, err := limits.NewLimiter(limits.Config{RPM: c.RPMLimit * c.Headroom, TPM: c.TPMLimit * c.Headroom})
+		disp, err := limits.NewLimiter(limits.Config{RPM: c.RPMLimit * c.Headroom, TPM: c.TPMLimit * c.Headroom,
+			RequestBurst: rb, TokenBurst: tb})
 		if err != nil {
 			return Result{}, err
 		}
@@ -490,8 +558,12 @@ func (s *sim) reserved(j int32) int {
 func (s *sim) kick(t int64) {
 	if s.c.Mode == ModeNaive {
 		for s.idle > 0 && s.readyLen() > 0 {
+			j := s.popReady()
+			if s.expired(j, t) {
+				continue
+			}
 			s.idle--
-			s.call(s.popReady(), t)
+			s.call(j, t)
 		}
 		return
 	}
@@ -499,10 +571,17 @@ func (s *sim) kick(t int64) {
 	// rate capacity is taken only for a call about to be made.
 	for s.pending < 0 && s.swHead == len(s.slotWait) && s.readyLen() > 0 {
 		j := s.popReady()
+		if s.expired(j, t) {
+			continue
+		}
 		p := &s.prov[s.jobs[j].provider]
 		rv, err := p.dispatch.Reserve(t, s.reserved(j))
 		if err != nil { // excluded by Validate
 			panic("dispatch: " + err.Error())
+		}
+		if s.expired(j, rv.At) { // its reservation matures too late
+			rv.Cancel(t)
+			continue
 		}
 		if ready := rv.At; ready > t {
 			s.pending = j
@@ -528,6 +607,9 @@ func (s *sim) takeSlot(j int32, t int64) {
 func (s *sim) call(j int32, t int64) {
 	jb := &s.jobs[j]
 	c := s.c
+	if s.onCall != nil {
+		s.onCall(jb, t)
+	}
 	if c.Mode == ModeNaive {
 		s.inFlight++
 	}
@@ -546,13 +628,13 @@ func (s *sim) call(j int32, t int64) {
 	case req < 1:
 		jb.result = out429
 		s.hits[hitRPM]++
-		jb.retryAfter = int64(math.Ceil((1-req)/p.rpmPerS)) * second
+		s.refuse(jb, t, math.Ceil((1-req)/p.rpmPerS))
 		s.push(t+errorLatency, evDone, j)
 		return
 	case tok < float64(n):
 		jb.result = out429
 		s.hits[hitTPM]++
-		jb.retryAfter = int64(math.Ceil((float64(n)-tok)/p.tpmPerS)) * second
+		s.refuse(jb, t, math.Ceil((float64(n)-tok)/p.tpmPerS))
 		s.push(t+errorLatency, evDone, j)
 		return
 	}
@@ -572,6 +654,44 @@ func (s *sim) call(j int32, t int64) {
 		jb.result = outDrop
 	}
 	s.push(t+dur(c.LatencyS+float64(jb.output)/c.OutputPerS), evDone, j)
+}
+
+// refuse writes the provider's Retry-After for a 429 at t: the capacity
+// is back after wait s (whole seconds), as delay-seconds or as the
+// HTTP-date of that moment.
+func (s *sim) refuse(jb *job, t int64, wait float64) {
+	if s.c.RetryAfterDate {
+		jb.retryAfter = retryafter.FormatDate(Epoch + (t+second-1)/second + int64(wait))
+	} else {
+		jb.retryAfter = strconv.FormatInt(int64(wait), 10)
+	}
+	if s.res.RetryAfterExample == "" {
+		s.res.RetryAfterExample = jb.retryAfter
+	}
+}
+
+// notBefore reads the Retry-After of j's 429, received at t, as the
+// client does: the moment before which it must not call again, ns.
+func (s *sim) notBefore(jb *job, t int64) int64 {
+	v, err := retryafter.Parse(jb.retryAfter, Epoch+t/second)
+	if err != nil { // the providers above write only valid headers
+		panic("dispatch: " + err.Error())
+	}
+	if v.Form == retryafter.Seconds {
+		return t + v.Delay*second
+	}
+	return max(t, (v.Date-Epoch)*second)
+}
+
+// expired gives up j, which would call at t, if its deadline has passed
+// by then.
+func (s *sim) expired(j int32, t int64) bool {
+	jb := &s.jobs[j]
+	if s.c.DeadlineS == 0 || t <= jb.arrival+dur(s.c.DeadlineS) {
+		return false
+	}
+	s.gaveUp[guDeadline]++
+	return true
 }
 
 // done handles the answer to j's call at t.
@@ -597,14 +717,14 @@ func (s *sim) done(j int32, t int64) {
 	case out429:
 		s.status[st429]++
 		s.res.RateLimited++
-		s.fail(j, t, errRateLimited, jb.retryAfter)
+		s.fail(j, t, errRateLimited, s.notBefore(jb, t))
 	case out503:
 		s.status[st503]++
-		s.fail(j, t, err5xx, 0)
+		s.fail(j, t, err5xx, t)
 	case outDrop:
 		s.status[stDrop]++
 		s.bill(jb)
-		s.fail(j, t, errStreamCut, 0)
+		s.fail(j, t, errStreamCut, t)
 	}
 	s.free(t)
 }
@@ -626,20 +746,23 @@ func (s *sim) free(t int64) {
 	if s.c.Mode == ModeNaive {
 		return // the worker's next step was decided by done
 	}
-	if s.swHead < len(s.slotWait) {
+	for s.swHead < len(s.slotWait) {
 		j := s.slotWait[s.swHead]
 		s.swHead++
 		if s.swHead == len(s.slotWait) {
 			s.slotWait, s.swHead = s.slotWait[:0], 0
 		}
+		if s.expired(j, t) {
+			continue
+		}
 		s.inFlight++
 		s.call(j, t)
+		break
 	}
 	s.kick(t)
 }
 
-// fail decides what follows error k of j's call at t, as the shared
-// classification (core/errclass, the batch column) says:
+// fail does what Decide says after error k of j's call at t:
 //   - an error that allows a fallback "on provider_5xx" moves the job to
 //     the second provider at once; one that allows it "after the retry
 //     budget" moves it there once its attempts on the first are spent;
@@ -649,32 +772,86 @@ func (s *sim) free(t int64) {
 //     not spend the budget); without one it is an ordinary retry, and the
 //     provider runs and bills the call again;
 //   - otherwise the job waits in delayed for max(backoff, Retry-After), or
-//     goes to the dead letters when its budget is spent.
-func (s *sim) fail(j int32, t int64, k int, retryAfter int64) {
+//     goes to the dead letters when its budget is spent. With a deadline,
+//     a Retry-After that ends after it makes the job give up at once, and
+//     a backoff that ends after it is cut to end there.
+//
+// notBefore is the end of the 429's Retry-After (t for other errors).
+func (s *sim) fail(j int32, t int64, k int, notBefore int64) {
 	e := simErrors[k]
 	jb := &s.jobs[j]
-	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && e.Fallback
+	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0
+	step := Decide(e, canFallBack, s.c.Idempotency, jb.attempts < int32(s.c.MaxAttempts))
 	switch {
-	case e.Batch == errclass.Never:
+	case step == StepDeadLetter:
 		s.deadLetter(t)
-	case canFallBack && e.FallbackWhen == errclass.ReasonProvider5xx:
+	case step == StepFallback && e.FallbackWhen == errclass.ReasonProvider5xx:
 		s.fallBack(j, t, k, fb5xx)
-	case e.Processed != errclass.ProcessedNo && s.c.Idempotency:
+	case step == StepReplay:
 		jb.replay = true
 		if jb.attempts >= int32(s.c.MaxAttempts) {
 			jb.attempts-- // the replay does not spend the budget
 		}
 		s.retryBy[k]++
 		s.later(j, t, dur(s.c.ReconcileS))
-	case jb.attempts < int32(s.c.MaxAttempts):
-		s.retryBy[k]++
+	case step == StepRetry:
 		wait := dur(s.policy.Wait(int(jb.attempts)-1, s.r.Float64()))
-		s.later(j, t, max(wait, retryAfter))
-	case canFallBack && e.FallbackWhen == errclass.ReasonRateLimitAfterBudget:
+		at := max(t+wait, notBefore)
+		if s.c.DeadlineS > 0 {
+			dl := jb.arrival + dur(s.c.DeadlineS)
+			if notBefore > dl {
+				s.gaveUp[guRetryAfter]++
+				if s.c.Mode == ModeNaive {
+					s.workerFree(t)
+				}
+				return
+			}
+			at = min(at, max(dl, t))
+		}
+		s.retryBy[k]++
+		jb.notBefore = notBefore
+		s.later(j, t, at-t)
+	default: // StepFallback after the budget
 		s.fallBack(j, t, k, fbBudget)
-	default:
-		s.deadLetter(t)
 	}
+}
+
+// Step is what the dispatcher does with a failed job.
+type Step string
+
+const (
+	StepRetry      Step = "retry"       // wait in delayed for max(backoff, Retry-After), then call the same provider
+	StepReplay     Step = "replay"      // after the reconciliation delay, call the same provider with the same idempotency key
+	StepFallback   Step = "fallback"    // move the job to the second provider, with a fresh budget
+	StepDeadLetter Step = "dead_letter" // stop: the job goes to the dead letters
+)
+
+// Decide returns the dispatcher's step after error e, as the shared
+// classification (core/errclass, the batch column) says:
+//   - an error never retried goes to the dead letters;
+//   - one that allows a fallback "on provider_5xx" moves the job to the
+//     second provider at once, when canFallBack (fallback on, the job still
+//     on the first provider);
+//   - one after which the provider may have processed the call is, with
+//     an operation table (idempotency), replayed with its key;
+//   - otherwise it is retried while budgetLeft; once the budget is spent,
+//     one that allows it "after the retry budget" falls back, and any
+//     other goes to the dead letters.
+func Decide(e errclass.Entry, canFallBack, idempotency, budgetLeft bool) Step {
+	canFallBack = canFallBack && e.Fallback
+	switch {
+	case e.Batch == errclass.Never:
+		return StepDeadLetter
+	case canFallBack && e.FallbackWhen == errclass.ReasonProvider5xx:
+		return StepFallback
+	case e.Processed != errclass.ProcessedNo && idempotency:
+		return StepReplay
+	case budgetLeft:
+		return StepRetry
+	case canFallBack && e.FallbackWhen == errclass.ReasonRateLimitAfterBudget:
+		return StepFallback
+	}
+	return StepDeadLetter
 }
 
 // fallBack moves j to the second provider with a fresh budget. Its
@@ -767,9 +944,25 @@ func (s *sim) finish() {
 	s.res.RateLimitHits = toMap(hitKeys[:], s.hits[:])
 	s.res.RetriesByError = toMap(retryKeys[:], s.retryBy[:])
 	s.res.FallbacksByReason = toMap(fallbackKeys[:], s.fellBack[:])
+	s.res.GaveUp = toMap(gaveUpKeys[:], s.gaveUp[:])
 	slices.Sort(s.waits)
 	s.res.QueueWaitP50 = percentile(s.waits, 0.50)
 	s.res.QueueWaitP95 = percentile(s.waits, 0.95)
+	le := QueueWaitLe()
+	s.res.QueueWaitBuckets = make([]int, len(le))
+	k := 0
+	for i, b := range le {
+		for k < len(s.waits) && s.waits[k] <= b {
+			k++
+		}
+		s.res.QueueWaitBuckets[i] = k
+	}
+}
+
+// QueueWaitLe returns the upper bounds, s, of the queue-wait histogram's
+// buckets, the last one +Inf.
+func QueueWaitLe() []float64 {
+	return []float64{0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800, math.Inf(1)}
 }
 
 // percentile returns the nearest-rank p-quantile of sorted xs, 0 if empty.

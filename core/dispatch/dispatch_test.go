@@ -5,16 +5,34 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
+
+	"retrylab/core/errclass"
+	"retrylab/core/retryafter"
 )
 
 func rng(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
 
+// run simulates c and checks the invariants, among them the Retry-After
+// rule on every call: none before the Retry-After of the job's last 429
+// has passed, and none after the job's deadline.
 func run(t *testing.T, c Config, seed uint64) Result {
 	t.Helper()
-	r, err := Run(c, rng(seed))
+	early, late := 0, 0
+	r, err := simulate(c, rng(seed), func(jb *job, at int64) {
+		if at < jb.notBefore {
+			early++
+		}
+		if c.DeadlineS > 0 && at > jb.arrival+dur(c.DeadlineS) {
+			late++
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if early > 0 || late > 0 {
+		t.Errorf("%d calls before Retry-After had passed, %d after the deadline", early, late)
 	}
 	checkInvariants(t, c, r)
 	return r
@@ -30,16 +48,28 @@ func sum(m map[string]int) int {
 
 func checkInvariants(t *testing.T, c Config, r Result) {
 	t.Helper()
-	if r.Completed+r.DeadLetters != c.Jobs {
-		t.Errorf("completed %d + dead letters %d != jobs %d", r.Completed, r.DeadLetters, c.Jobs)
+	if r.Completed+r.DeadLetters+sum(r.GaveUp) != c.Jobs {
+		t.Errorf("completed %d + dead letters %d + gave up %v != jobs %d", r.Completed, r.DeadLetters, r.GaveUp, c.Jobs)
 	}
-	if r.Requests != c.Jobs+r.Retries {
+	if c.DeadlineS == 0 && sum(r.GaveUp) != 0 {
+		t.Errorf("gave up %v without a deadline", r.GaveUp)
+	}
+	if c.DeadlineS == 0 && r.Requests != c.Jobs+r.Retries || r.Requests > c.Jobs+r.Retries {
 		t.Errorf("requests %d != jobs %d + retries %d", r.Requests, c.Jobs, r.Retries)
+	}
+	if b := r.QueueWaitBuckets; len(b) != len(QueueWaitLe()) || b[len(b)-1] != r.Completed {
+		t.Errorf("queue-wait buckets %v, completed %d", b, r.Completed)
+	} else {
+		for i := 1; i < len(b); i++ {
+			if b[i] < b[i-1] {
+				t.Errorf("queue-wait buckets %v not cumulative", b)
+			}
+		}
 	}
 	if sum(r.RequestsByStatus) != r.Requests {
 		t.Errorf("requests by status %v sum to %d, requests %d", r.RequestsByStatus, sum(r.RequestsByStatus), r.Requests)
 	}
-	if sum(r.RetriesByError) != r.Retries {
+	if c.DeadlineS == 0 && sum(r.RetriesByError) != r.Retries || sum(r.RetriesByError) < r.Retries {
 		t.Errorf("retries by error %v sum to %d, retries %d", r.RetriesByError, sum(r.RetriesByError), r.Retries)
 	}
 	if sum(r.RateLimitHits) != r.RateLimited || r.RequestsByStatus["429"] != r.RateLimited {
@@ -241,5 +271,114 @@ func TestSharedClassification(t *testing.T) {
 	}
 	if simErrors[errStreamCut].Fallback {
 		t.Error("a processed call must not go to another provider")
+	}
+}
+
+// TestRetryAfterInTheDispatcher: the providers' 429s carry Retry-After in
+// either form; no call comes before it has passed (checked by run on every
+// call), the two forms give the same schedule up to the rounding of dates to
+// whole seconds, and with a deadline shorter than the Retry-After the naive
+// workers give up instead of calling early.
+func TestRetryAfterInTheDispatcher(t *testing.T) {
+	c := Default()
+	c.Mode, c.Jobs = ModeNaive, 300
+	secs := run(t, c, 1)
+	if secs.RateLimited == 0 || secs.RetryAfterExample == "" {
+		t.Fatalf("naive run without 429s: %+v", secs)
+	}
+	if _, err := strconv.Atoi(secs.RetryAfterExample); err != nil {
+		t.Errorf("Retry-After %q is not delay-seconds", secs.RetryAfterExample)
+	}
+	c.RetryAfterDate = true
+	dates := run(t, c, 1)
+	if v, err := retryafter.Parse(dates.RetryAfterExample, Epoch); err != nil || v.Form != retryafter.IMFFixdate {
+		t.Errorf("Retry-After %q: %+v, %v; want an IMF-fixdate", dates.RetryAfterExample, v, err)
+	}
+	if dates.Completed == 0 || dates.RateLimited == 0 {
+		t.Errorf("with dates: %d completed, %d 429s", dates.Completed, dates.RateLimited)
+	}
+	// A deadline of 3 s: every 429 asking for more gives the job up.
+	c.RetryAfterDate, c.DeadlineS = false, 3
+	dl := run(t, c, 1)
+	if dl.GaveUp["retry_after_beyond_deadline"] == 0 {
+		t.Errorf("deadline 3 s: gave up %v", dl.GaveUp)
+	}
+	// The dispatcher with a deadline: jobs that wait in the queue past it
+	// give up; none is called late (run checks).
+	d := Default()
+	d.DeadlineS = 30
+	r := run(t, d, 1)
+	if r.GaveUp["deadline"] == 0 || r.Completed == 0 {
+		t.Errorf("dispatcher, deadline 30 s: completed %d, gave up %v", r.Completed, r.GaveUp)
+	}
+	if d.DeadlineS = 0; !reflect.DeepEqual(run(t, d, 1), run(t, Default(), 1)) {
+		t.Error("DeadlineS 0 changed the run")
+	}
+}
+
+// TestBurst: the dispatcher's buckets hold BurstS seconds of their rate;
+// the default, 0, is a minute's worth, and a smaller burst admits less at
+// the start: in the default backlog, fewer calls in the first minute.
+func TestBurst(t *testing.T) {
+	c := Default()
+	rb, tb := c.Bursts()
+	if rb != 540 || tb != 108000 {
+		t.Errorf("default bursts %d and %d, want a minute at 90%%: 540 and 108000", rb, tb)
+	}
+	c.BurstS = 60
+	if !reflect.DeepEqual(run(t, c, 1), run(t, Default(), 1)) {
+		t.Error("BurstS 60 differs from the default")
+	}
+	firstMinute := func(c Config) int {
+		n := 0
+		_, err := simulate(c, rng(1), func(jb *job, at int64) {
+			if at < 60*second {
+				n++
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	c.BurstS = 10
+	full, small := firstMinute(Default()), firstMinute(c)
+	if small >= full {
+		t.Errorf("calls in the first minute: burst 10 s %d, a minute %d", small, full)
+	}
+	c.BurstS = 1 // 1,800 tokens: less than the largest call
+	var fe *FieldError
+	if err := c.Validate(); !errors.As(err, &fe) || fe.Field != "BurstS" {
+		t.Errorf("burst below the largest call: %v", err)
+	}
+}
+
+// TestDecide: the dispatcher's step for each error of the classification,
+// with fallback and an operation table, budget left and spent.
+func TestDecide(t *testing.T) {
+	for _, tt := range []struct {
+		key          string
+		left, spent  Step
+		noFallback   Step // budget left, fallback off
+		noIdempotent Step // budget left, no operation table
+	}{
+		{"rate_limited", StepRetry, StepFallback, StepRetry, StepRetry},
+		{"service_unavailable", StepFallback, StepFallback, StepRetry, StepFallback},
+		{"internal_error", StepReplay, StepReplay, StepReplay, StepRetry}, // outcome unknown: same provider, same key
+		{"gateway_timeout", StepFallback, StepFallback, StepReplay, StepFallback},
+		{"connection_reset", StepReplay, StepReplay, StepReplay, StepRetry},
+		{"stream_cut", StepReplay, StepReplay, StepReplay, StepRetry},
+		{"read_timeout", StepReplay, StepReplay, StepReplay, StepRetry},
+		{"validation_error", StepDeadLetter, StepDeadLetter, StepDeadLetter, StepDeadLetter},
+		{"context_length_exceeded", StepDeadLetter, StepDeadLetter, StepDeadLetter, StepDeadLetter},
+	} {
+		e, ok := errclass.ByKey(tt.key)
+		if !ok {
+			t.Fatalf("no %s", tt.key)
+		}
+		got := [4]Step{Decide(e, true, true, true), Decide(e, true, true, false), Decide(e, false, true, true), Decide(e, true, false, true)}
+		if want := [4]Step{tt.left, tt.spent, tt.noFallback, tt.noIdempotent}; got != want {
+			t.Errorf("%s: %v, want %v", tt.key, got, want)
+		}
 	}
 }

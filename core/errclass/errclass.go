@@ -66,6 +66,10 @@ type Entry struct {
 	FallbackWhen string
 	// Processed says whether the provider probably processed the request.
 	Processed Processed
+	// Standard reports whether Status is a status code of the HTTP
+	// standards (RFC 9110, RFC 6585's 429); false for a provider's own
+	// code such as 529, and for entries without a status.
+	Standard bool
 	// Note is a one-line English explanation.
 	Note string
 }
@@ -76,30 +80,30 @@ type Entry struct {
 // the errors: first what to retry, then what never to retry, then the
 // timeouts that need judgement.
 var table = [...]Entry{
-	{Key: "rate_limited", Status: 429, Decision: Retry, Batch: Retry, Fallback: true, FallbackWhen: ReasonRateLimitAfterBudget, Processed: ProcessedNo,
+	{Key: "rate_limited", Status: 429, Decision: Retry, Batch: Retry, Fallback: true, FallbackWhen: ReasonRateLimitAfterBudget, Processed: ProcessedNo, Standard: true,
 		Note: "rate limit: wait at least Retry-After; go to another provider only once the retry budget is spent"},
-	{Key: "internal_error", Status: 500, Decision: Retry, Batch: Retry, Fallback: false, Processed: ProcessedUnknown,
+	{Key: "internal_error", Status: 500, Decision: Retry, Batch: Retry, Fallback: false, Processed: ProcessedUnknown, Standard: true,
 		Note: "the provider failed, possibly after running the model: outcome unknown, so retry on the same provider with the same idempotency key"},
-	{Key: "bad_gateway", Status: 502, Decision: Retry, Batch: Retry, Fallback: false, Processed: ProcessedUnknown,
+	{Key: "bad_gateway", Status: 502, Decision: Retry, Batch: Retry, Fallback: false, Processed: ProcessedUnknown, Standard: true,
 		Note: "a proxy in front of the provider got no valid answer; the call behind it may have been processed"},
-	{Key: "service_unavailable", Status: 503, Decision: Retry, Batch: Retry, Fallback: true, FallbackWhen: ReasonProvider5xx, Processed: ProcessedNo,
+	{Key: "service_unavailable", Status: 503, Decision: Retry, Batch: Retry, Fallback: true, FallbackWhen: ReasonProvider5xx, Processed: ProcessedNo, Standard: true,
 		Note: "provider temporarily unavailable"},
-	{Key: "gateway_timeout", Status: 504, Decision: Retry, Batch: Retry, Fallback: true, FallbackWhen: ReasonProvider5xx, Processed: ProcessedUnknown,
+	{Key: "gateway_timeout", Status: 504, Decision: Retry, Batch: Retry, Fallback: true, FallbackWhen: ReasonProvider5xx, Processed: ProcessedUnknown, Standard: true,
 		Note: "the gateway stopped waiting; the model may still have run, so send the same idempotency key"},
 	{Key: "overloaded", Status: 529, Decision: Retry, Batch: Retry, Fallback: true, FallbackWhen: ReasonProvider5xx, Processed: ProcessedNo,
-		Note: "overload, in a non-standard code that one provider (Anthropic) uses; the request was not processed"},
+		Standard: false, Note: "overload, in a non-standard code that one provider (Anthropic, overloaded_error) uses instead of an HTTP status of RFC 9110; the request was not processed"},
 	{Key: "connect_timeout", Status: 0, Decision: Retry, Batch: Retry, Fallback: true, FallbackWhen: ReasonPrimaryUnavailable, Processed: ProcessedNo,
 		Note: "no connection was made: the request probably never reached the provider"},
 	{Key: "connection_reset", Status: 0, Decision: Retry, Batch: Retry, Fallback: false, Processed: ProcessedUnknown,
 		Note: "the connection was reset: retry on the same provider with the same idempotency key"},
 
-	{Key: "validation_error", Status: 400, Decision: Never, Batch: Never, Processed: ProcessedNo,
+	{Key: "validation_error", Status: 400, Decision: Never, Batch: Never, Processed: ProcessedNo, Standard: true,
 		Note: "the request is malformed: it fails the same way every time"},
-	{Key: "context_length_exceeded", Status: 400, Decision: Never, Batch: Never, Fallback: true, FallbackWhen: ReasonContextLengthNeeded, Processed: ProcessedNo,
+	{Key: "context_length_exceeded", Status: 400, Decision: Never, Batch: Never, Fallback: true, FallbackWhen: ReasonContextLengthNeeded, Processed: ProcessedNo, Standard: true,
 		Note: "the prompt does not fit: retrying cannot help, only a model with a longer context window"},
-	{Key: "authentication_error", Status: 401, Decision: Never, Batch: Never, Processed: ProcessedNo,
+	{Key: "authentication_error", Status: 401, Decision: Never, Batch: Never, Processed: ProcessedNo, Standard: true,
 		Note: "bad or missing credentials"},
-	{Key: "permission_denied", Status: 403, Decision: Never, Batch: Never, Processed: ProcessedNo,
+	{Key: "permission_denied", Status: 403, Decision: Never, Batch: Never, Processed: ProcessedNo, Standard: true,
 		Note: "the key may not use this model or feature"},
 	{Key: "safety_refusal", Status: 0, Decision: Never, Batch: Never, Processed: ProcessedYes,
 		Note: "refused by a safety policy: do not shop the request around other models"},

@@ -16,6 +16,10 @@ type Config struct {
 	// RequestBurst and TokenBurst are the bucket capacities: how much may
 	// be spent at once after a quiet period. Zero means one minute's worth
 	// (RPM and TPM rounded down, at least 1), the bucket of the article.
+	// A bucket starts full and refills at RPM/60 (TPM/60) a second, so in
+	// the first minute after a quiet period it admits up to its burst
+	// plus one minute of refill: with the default, twice RPM and TPM (see
+	// [Config.FirstMinute]); a smaller burst lowers that peak.
 	RequestBurst, TokenBurst int
 }
 
@@ -49,6 +53,23 @@ func (c Config) Bursts() (requests, tokens int) {
 		tokens = minuteBurst(c.TPM)
 	}
 	return requests, tokens
+}
+
+// FirstMinute returns the most the limiter admits in the first 60 s after
+// a quiet period (its buckets full): each bucket's burst plus a minute of
+// refill, requests and tokens. With the default bursts that is 2·RPM and
+// 2·TPM (up to rounding); in any later minute, at most RPM and TPM plus
+// what the buckets had saved.
+func (c Config) FirstMinute() (requests, tokens float64) {
+	rb, tb := c.Bursts()
+	return float64(rb) + c.RPM, float64(tb) + c.TPM
+}
+
+// BurstFor returns the capacity of a bucket that holds seconds s of a
+// per-minute rate, rounded down and at least 1: BurstFor(600, 60) = 600,
+// a minute's worth; BurstFor(600, 6) = 60.
+func BurstFor(perMin, s float64) int {
+	return minuteBurst(perMin * s / 60)
 }
 
 func minuteBurst(perMin float64) int {

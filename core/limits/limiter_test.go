@@ -165,3 +165,35 @@ func ExampleLimiter_Reserve() {
 	// call 25 may start after 2.5 s
 	// call 26 may start after 5 s
 }
+
+// TestFirstMinute plays a limiter from full for 60 s, admitting every call
+// it can, and checks the count against FirstMinute: the burst plus a
+// minute of refill.
+func TestFirstMinute(t *testing.T) {
+	for _, c := range []Config{
+		{RPM: 60, TPM: 1e9},                    // requests bind, burst 60: 60 + 60
+		{RPM: 60, TPM: 1e9, RequestBurst: 6},   // burst 6: 6 + 60
+		{RPM: 1e6, TPM: 6000},                  // tokens bind: (6000 + 6000) / 100
+		{RPM: 1e6, TPM: 6000, TokenBurst: 500}, // (500 + 6000) / 100
+	} {
+		l, err := NewLimiter(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const cost = 100
+		n := 0
+		for ms := int64(0); ms < 60000; ms++ { // a call every millisecond if it fits
+			if l.Allow(ms*1e6, cost) {
+				n++
+			}
+		}
+		rq, tk := c.FirstMinute()
+		want := int(math.Min(rq, tk/cost))
+		if n < want-1 || n > want {
+			t.Errorf("%+v: %d calls in the first minute, FirstMinute says %d", c, n, want)
+		}
+	}
+	if BurstFor(600, 60) != 600 || BurstFor(600, 6) != 60 || BurstFor(1, 1) != 1 {
+		t.Error("BurstFor")
+	}
+}

@@ -87,3 +87,28 @@ func ExampleInFlight() {
 	fmt.Println(InFlight(60, 20, 0).InFlight, InFlight(60, 90, 0).InFlight)
 	// Output: 20 90
 }
+
+// TestEstimate: an estimate 20 % low admits more than the provider allows
+// (the excess is 429s), one 20 % high leaves capacity idle, an exact one
+// neither; correction leaves only the calls in flight uncorrected.
+func TestEstimate(t *testing.T) {
+	for _, tt := range []struct {
+		bias                       float64
+		reserved, admitted, reject float64
+		unused                     float64
+	}{
+		{0, 5000, 24, 0, 0},
+		{-0.2, 4200, 120000.0 / 4200, 120000.0/4200 - 24, 0},
+		{0.25, 6000, 20, 0, 1 - 5000.0/6000},
+	} {
+		e := EstimateOf(120000, 4000, 1000, tt.bias, 20)
+		if e.ReservedPerCall != tt.reserved || e.CountedPerCall != 5000 || e.PossiblePerMin != 24 ||
+			math.Abs(e.AdmittedPerMin-tt.admitted) > 1e-12 || math.Abs(e.RejectedPerMin-tt.reject) > 1e-12 ||
+			math.Abs(e.UnusedShare-tt.unused) > 1e-12 || e.InFlight != 8 {
+			t.Errorf("bias %v: %+v", tt.bias, e)
+		}
+		if want := 8 * math.Max(0, 5000-tt.reserved); e.CorrectedOverrunTokens != want {
+			t.Errorf("bias %v: corrected overrun %v, want %v", tt.bias, e.CorrectedOverrunTokens, want)
+		}
+	}
+}

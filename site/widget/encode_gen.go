@@ -40,6 +40,12 @@ func encodeResult(b []byte, res any) (_ []byte, ok bool, err error) {
 		appendJSONCalcIdempotencyResult(e, &v)
 	case calc.DispatchResult:
 		appendJSONCalcDispatchResult(e, &v)
+	case calc.ErrorsResult:
+		appendJSONCalcErrorsResult(e, &v)
+	case calc.TimeoutsResult:
+		appendJSONCalcTimeoutsResult(e, &v)
+	case calc.EstimateResult:
+		appendJSONCalcEstimateResult(e, &v)
 	case calc.PoliciesResult:
 		appendJSONCalcPoliciesResult(e, &v)
 	default:
@@ -92,6 +98,12 @@ func encodeRateLimits(b []byte, res any) (_ []byte, ok bool, err error) {
 		appendJSONCalcIdempotencyResult(e, &v)
 	case calc.DispatchResult:
 		appendJSONCalcDispatchResult(e, &v)
+	case calc.ErrorsResult:
+		appendJSONCalcErrorsResult(e, &v)
+	case calc.TimeoutsResult:
+		appendJSONCalcTimeoutsResult(e, &v)
+	case calc.EstimateResult:
+		appendJSONCalcEstimateResult(e, &v)
 	default:
 		return b, false, nil
 	}
@@ -329,6 +341,12 @@ func appendJSONCalcCapacityResult(e *jsonEnc, v *calc.CapacityResult) {
 	e.float(float64(v.TPMRequestsPerMin), 64)
 	e.lit(",\"binding\":")
 	e.string(string(v.Binding))
+	e.lit(",\"burst_tokens\":")
+	e.int(int64(v.BurstTokens))
+	e.lit(",\"burst_requests\":")
+	e.int(int64(v.BurstRequests))
+	e.lit(",\"first_minute_requests\":")
+	e.int(int64(v.FirstMinuteRequests))
 	e.byte('}')
 }
 
@@ -377,6 +395,10 @@ func appendJSONCalcBackoffResult(e *jsonEnc, v *calc.BackoffResult) {
 	appendJSONSliceOfInt(e, v.RetriesByAttempt)
 	e.lit(",\"gave_up\":")
 	e.int(int64(v.GaveUp))
+	e.lit(",\"gave_up_elapsed\":")
+	e.int(int64(v.GaveUpElapsed))
+	e.lit(",\"gave_up_retry_after\":")
+	e.int(int64(v.GaveUpRetryAfter))
 	e.lit(",\"max_elapsed_used_s\":")
 	e.float(float64(v.MaxElapsedUsedS), 64)
 	e.lit(",\"horizon_s\":")
@@ -423,6 +445,24 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 	e.int(int64(v.Completed))
 	e.lit(",\"dead_letters\":")
 	e.int(int64(v.DeadLetters))
+	e.lit(",\"gave_up\":")
+	e.int(int64(v.GaveUp))
+	e.lit(",\"gave_up_by_reason\":")
+	appendJSONMapStringToInt(e, v.GaveUpByReason)
+	e.lit(",\"retry_after_example\":")
+	if p5 := v.RetryAfterExample; p5 == nil {
+		e.lit("null")
+	} else {
+		e.string(string((*p5)))
+	}
+	e.lit(",\"burst_requests\":")
+	e.int(int64(v.BurstRequests))
+	e.lit(",\"burst_tokens\":")
+	e.int(int64(v.BurstTokens))
+	e.lit(",\"first_minute_requests\":")
+	e.float(float64(v.FirstMinuteRequests), 64)
+	e.lit(",\"first_minute_tokens\":")
+	e.float(float64(v.FirstMinuteTokens), 64)
 	e.lit(",\"requests\":")
 	e.int(int64(v.Requests))
 	e.lit(",\"requests_by_status\":")
@@ -455,6 +495,10 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 	e.float(float64(v.QueueWaitP50S), 64)
 	e.lit(",\"queue_wait_p95_s\":")
 	e.float(float64(v.QueueWaitP95S), 64)
+	e.lit(",\"queue_wait_buckets\":")
+	appendJSONSliceOfInt(e, v.QueueWaitBuckets)
+	e.lit(",\"queue_wait_le_s\":")
+	appendJSONSliceOfFloat64(e, v.QueueWaitLeS)
 	e.lit(",\"makespan_s\":")
 	e.float(float64(v.MakespanS), 64)
 	e.lit(",\"completed_per_min\":")
@@ -469,6 +513,115 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 	appendJSONSliceOfInt(e, v.DepthDelayed)
 	e.lit(",\"depth_in_flight\":")
 	appendJSONSliceOfInt(e, v.DepthInFlight)
+	e.byte('}')
+}
+
+// appendJSONCalcErrorsResult writes the JSON encoding of a calc.ErrorsResult.
+func appendJSONCalcErrorsResult(e *jsonEnc, v *calc.ErrorsResult) {
+	e.lit("{\"class\":")
+	e.string(string(v.Class))
+	e.lit(",\"status\":")
+	e.int(int64(v.Status))
+	e.lit(",\"by_status_class\":")
+	e.bool(bool(v.ByStatusClass))
+	e.lit(",\"standard_status\":")
+	e.bool(bool(v.StandardStatus))
+	e.lit(",\"decision\":")
+	e.string(string(v.Decision))
+	e.lit(",\"batch_decision\":")
+	e.string(string(v.BatchDecision))
+	e.lit(",\"processed\":")
+	e.string(string(v.Processed))
+	e.lit(",\"may_be_billed\":")
+	e.bool(bool(v.MayBeBilled))
+	e.lit(",\"fallback\":")
+	e.bool(bool(v.Fallback))
+	e.lit(",\"fallback_when\":")
+	e.string(string(v.FallbackWhen))
+	e.lit(",\"dispatcher\":")
+	e.string(string(v.Dispatcher))
+	e.lit(",\"dispatcher_after_budget\":")
+	e.string(string(v.DispatcherAfterBudget))
+	e.lit(",\"retry_classes\":")
+	e.int(int64(v.RetryClasses))
+	e.lit(",\"never_classes\":")
+	e.int(int64(v.NeverClasses))
+	e.lit(",\"ask_user_classes\":")
+	e.int(int64(v.AskUserClasses))
+	e.lit(",\"may_be_billed_classes\":")
+	e.int(int64(v.MayBeBilledClasses))
+	e.lit(",\"note\":")
+	e.string(string(v.Note))
+	e.byte('}')
+}
+
+// appendJSONCalcTimeoutsResult writes the JSON encoding of a calc.TimeoutsResult.
+func appendJSONCalcTimeoutsResult(e *jsonEnc, v *calc.TimeoutsResult) {
+	e.lit("{\"calls\":")
+	e.int(int64(v.Calls))
+	e.lit(",\"completed\":")
+	e.int(int64(v.Completed))
+	e.lit(",\"cut_connect\":")
+	e.int(int64(v.CutConnect))
+	e.lit(",\"cut_first_token\":")
+	e.int(int64(v.CutFirstToken))
+	e.lit(",\"cut_idle\":")
+	e.int(int64(v.CutIdle))
+	e.lit(",\"cut_total\":")
+	e.int(int64(v.CutTotal))
+	e.lit(",\"retries_caused\":")
+	e.int(int64(v.RetriesCaused))
+	e.lit(",\"handed_to_user\":")
+	e.int(int64(v.HandedToUser))
+	e.lit(",\"tokens_thrown_away\":")
+	e.int(int64(v.TokensThrownAway))
+	e.lit(",\"output_tokens_thrown_away\":")
+	e.int(int64(v.OutputTokensThrownAway))
+	e.lit(",\"prompt_tokens_maybe_billed\":")
+	e.int(int64(v.PromptTokensMaybeBilled))
+	e.lit(",\"first_token_tail\":")
+	e.float(float64(v.FirstTokenTail), 64)
+	e.lit(",\"first_token_p50_s\":")
+	e.float(float64(v.FirstTokenP50S), 64)
+	e.lit(",\"first_token_p95_s\":")
+	e.float(float64(v.FirstTokenP95S), 64)
+	e.lit(",\"duration_p50_s\":")
+	e.float(float64(v.DurationP50S), 64)
+	e.lit(",\"duration_p95_s\":")
+	e.float(float64(v.DurationP95S), 64)
+	e.lit(",\"width_s\":")
+	e.float(float64(v.WidthS), 64)
+	e.lit(",\"first_token_counts\":")
+	appendJSONSliceOfInt(e, v.FirstTokenCounts)
+	e.lit(",\"first_token_bin_starts_s\":")
+	appendJSONSliceOfFloat64(e, v.FirstTokenBinStartsS)
+	e.byte('}')
+}
+
+// appendJSONCalcEstimateResult writes the JSON encoding of a calc.EstimateResult.
+func appendJSONCalcEstimateResult(e *jsonEnc, v *calc.EstimateResult) {
+	e.lit("{\"estimate_bias\":")
+	e.float(float64(v.EstimateBias), 64)
+	e.lit(",\"estimated_prompt_tokens\":")
+	e.float(float64(v.EstimatedPromptTokens), 64)
+	e.lit(",\"reserved_per_call\":")
+	e.float(float64(v.ReservedPerCall), 64)
+	e.lit(",\"counted_per_call\":")
+	e.float(float64(v.CountedPerCall), 64)
+	e.lit(",\"possible_per_min\":")
+	e.float(float64(v.PossiblePerMin), 64)
+	e.lit(",\"admitted_per_min\":")
+	e.float(float64(v.AdmittedPerMin), 64)
+	e.lit(",\"rejected_per_min\":")
+	e.float(float64(v.RejectedPerMin), 64)
+	e.lit(",\"unused_share\":")
+	e.float(float64(v.UnusedShare), 64)
+	e.lit(",\"in_flight\":")
+	e.float(float64(v.InFlight), 64)
+	e.lit(",\"corrected_overrun_tokens\":")
+	e.float(float64(v.CorrectedOverrunTokens), 64)
+	e.lit(",\"corrected_unused_tokens\":")
+	e.float(float64(v.CorrectedUnusedTokens), 64)
 	e.byte('}')
 }
 
@@ -637,10 +790,10 @@ func appendJSONSliceOfPtrToFloat64(e *jsonEnc, v []*float64) {
 		if i > 0 {
 			e.byte(',')
 		}
-		if p5 := v[i]; p5 == nil {
+		if p6 := v[i]; p6 == nil {
 			e.lit("null")
 		} else {
-			e.float(float64((*p5)), 64)
+			e.float(float64((*p6)), 64)
 		}
 	}
 	e.byte(']')
@@ -682,10 +835,10 @@ func appendJSONCalcPolicyRun(e *jsonEnc, v *calc.PolicyRun) {
 	e.lit(",\"recovered\":")
 	e.bool(bool(v.Recovered))
 	e.lit(",\"recovery_s\":")
-	if p6 := v.RecoveryS; p6 == nil {
+	if p7 := v.RecoveryS; p7 == nil {
 		e.lit("null")
 	} else {
-		e.float(float64((*p6)), 64)
+		e.float(float64((*p7)), 64)
 	}
 	e.lit(",\"amplification\":")
 	e.float(float64(v.Amplification), 64)

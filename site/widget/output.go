@@ -245,6 +245,7 @@ var hidden = map[string]bool{
 	"policies.amplification": true,
 	"policies.goodput":       true,
 	"policies.wasted_work":   true,
+	"errors.note":             true, // English; the classification view explains each class
 }
 
 // notes are the English notes of results, written in the reader's

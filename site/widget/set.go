@@ -162,7 +162,10 @@ func rateLimitsViews() viewTable {
 	return viewTable{
 		"limits":   {{"utilization", limitsUtilization, false}},
 		"backoff":  {{"arrivals", backoffArrivals, false}},
-		"dispatch": {{"queue", dispatchQueue, false}},
+		"dispatch": {{"queue", dispatchQueue, false}, {"metrics", dispatchMetrics, true}},
+		"errors":   {{"classification", errorsClassification, false}},
+		"timeouts": {{"cuts", timeoutsCuts, false}, {"first_token", timeoutsFirstToken, false}},
+		"estimate": {{"rate", estimateRate, false}},
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 func TestBuildCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dist")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"build", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", "", "-base-url", "/sub/"}, &stdout, &stderr)
+	code := run([]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", "", "-base-url", "/sub/"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -23,7 +23,7 @@ func TestBuildCommand(t *testing.T) {
 		t.Error("the base URL is not applied")
 	}
 	// A second build replaces the first.
-	if code := run([]string{"build", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", ""}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", ""}, &stdout, &stderr); code != 0 {
 		t.Fatalf("rebuild: exit %d: %s", code, stderr.String())
 	}
 }

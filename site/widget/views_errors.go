@@ -1,0 +1,283 @@
+package widget
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"retrylab/core/calc"
+	"retrylab/core/canonjson"
+	"retrylab/core/dispatch"
+	"retrylab/core/errclass"
+)
+
+// errorsClassification: the whole classification as a table, one row per
+// class, the chosen class's row marked, with the dispatcher's step for the
+// page's switches (fallback, idempotency), budget left and spent.
+func errorsClassification(o *outCtx) error {
+	raw, ok := o.r.raw("class")
+	if !ok {
+		return errNoData
+	}
+	chosen, ok := canonjson.Unquote(raw)
+	if !ok {
+		return errNoData
+	}
+	fb, id := true, true
+	if p := o.c.Param("fallback"); p != nil && p.Kind == calc.Bool && o.a.Has("fallback") {
+		fb = o.a.Bool("fallback")
+	}
+	if p := o.c.Param("idempotency"); p != nil && p.Kind == calc.Bool && o.a.Has("idempotency") {
+		id = o.a.Bool("idempotency")
+	}
+	b := o.b
+	val := func(field, v string) string { return valueLabel(o.c, o.loc, field, v) }
+	cols := []struct {
+		key, def string
+		w        float64 // column width in the SVG
+	}{
+		{"error", "error", 230}, {"status", "HTTP status", 95}, {"decision", "user waiting", 135}, {"batch", "background job", 160},
+		{"billed", "may have been billed", 165}, {"dispatcher", "dispatcher, budget left", 180}, {"after", "dispatcher, budget spent", 180},
+	}
+	table := errclass.Table()
+	rows := make([][]string, len(table))
+	current := -1
+	for i, e := range table {
+		status := "—"
+		if e.Status != 0 {
+			status = strconv.Itoa(e.Status)
+			if !e.Standard {
+				status += " *"
+			}
+		}
+		rows[i] = []string{val("class", e.Key), status, val("decision", string(e.Decision)), val("decision", string(e.Batch)),
+			val("processed", string(e.Processed)), val("dispatcher", string(dispatch.Decide(e, fb, id, true))),
+			val("dispatcher", string(dispatch.Decide(e, fb, id, false)))}
+		if e.Key == chosen {
+			current = i
+		}
+	}
+	if current < 0 {
+		return errNoData
+	}
+	const rowH, headH, pad = 20.0, 28.0, 6.0
+	width := 0.0
+	for _, c := range cols {
+		width += c.w
+	}
+	height := headH + rowH*float64(len(rows)) + pad
+	title := o.vt("classification", "title", "How the dispatcher classifies errors")
+	desc := o.vt("classification", "desc", "{error}: with a user waiting, {decision}; in a background job, {batch}; processed by the provider: {processed}; the dispatcher: {dispatcher}, and once the retry budget is spent: {after}.",
+		"error", rows[current][0], "decision", rows[current][2], "batch", rows[current][3], "processed", rows[current][4],
+		"dispatcher", rows[current][5], "after", rows[current][6])
+	writef(b, `<figure class="widget-chart" data-view="classification"><svg class="chart" viewBox="0 0 %s %s" role="img" font-size="11" fill="currentColor">`,
+		strconv.Itoa(int(width)), f1(height))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
+	y := headH + rowH*float64(current)
+	writef(b, `<rect class="chart-bar-mark" x="0" y="%s" width="%s" height="%s" fill-opacity="0.25"/>`, f1(y), f1(width), f1(rowH))
+	x := 0.0
+	for _, c := range cols {
+		writef(b, `<text class="chart-label" x="%s" y="%s" font-weight="bold">%s</text>`, f1(x+4), f1(headH-10), esc(o.vt("classification", c.key, c.def)))
+		x += c.w
+	}
+	writef(b, `<line class="chart-axis" x1="0" x2="%s" y1="%s" y2="%s" stroke="currentColor"/>`, f1(width), f1(headH-4), f1(headH-4))
+	for i, r := range rows {
+		x = 0
+		for k, c := range cols {
+			writef(b, `<text class="chart-tick" x="%s" y="%s">%s</text>`, f1(x+4), f1(headH+rowH*float64(i)+14), esc(r[k]))
+			x += c.w
+		}
+	}
+	b.WriteString(`</svg>`)
+	writef(b, "<figcaption>%s</figcaption>", esc(o.vt("classification", "caption",
+		"The chosen error is marked. * is not a standard HTTP status: one provider's own code.")))
+	// text alternative
+	writef(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr>`, esc(title))
+	for _, c := range cols {
+		writef(b, `<th scope="col">%s</th>`, esc(o.vt("classification", c.key, c.def)))
+	}
+	b.WriteString("</tr></thead><tbody>")
+	for i, r := range rows {
+		cur := ""
+		if i == current {
+			cur = ` aria-current="true"`
+		}
+		writef(b, `<tr data-row="%s"%s><th scope="row">%s</th>`, esc(table[i].Key), cur, esc(r[0]))
+		for _, v := range r[1:] {
+			writef(b, "<td>%s</td>", esc(v))
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</tbody></table></figure>\n")
+	return nil
+}
+
+// timeoutsCuts: the calls each timeout cut, those after the first token
+// marked.
+func timeoutsCuts(o *outCtx) error {
+	names := []string{"cut_connect", "cut_first_token", "cut_idle", "cut_total"}
+	vals := make([]float64, len(names))
+	cats := make([]string, len(names))
+	mark := make([]bool, len(names))
+	for i, n := range names {
+		v, ok := o.r.num(n)
+		if !ok {
+			return errNoData
+		}
+		vals[i], cats[i], mark[i] = v, o.vt("cuts", n, n), i > 1
+	}
+	retries, _ := o.r.num("retries_caused")
+	user, _ := o.r.num("handed_to_user")
+	thrown, _ := o.r.num("tokens_thrown_away")
+	calls, _ := o.r.num("calls")
+	done, _ := o.r.num("completed")
+	ch := chart{
+		View:  "cuts",
+		Title: o.vt("cuts", "title", "Calls cut by each timeout"),
+		Desc: o.vt("cuts", "desc", "Of {calls} streamed calls {done} complete. Cuts before the first token cause {retries} transparent retries; cuts after it, marked, go to the user ({user}) and throw away {tokens} billed tokens.",
+			"calls", o.loc.Number(calls), "done", o.loc.Number(done), "retries", o.loc.Number(retries), "user", o.loc.Number(user), "tokens", o.loc.Number(thrown)),
+		XLabel:     "",
+		YLabel:     o.vt("cuts", "y", "calls"),
+		Categories: cats,
+		Series:     []series{{Name: o.vt("cuts", "y", "calls"), Values: vals, Mark: mark}},
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// timeoutsFirstToken: the time to the first token per bin, the bins past
+// the first-token timeout marked and a line at the timeout.
+func timeoutsFirstToken(o *outCtx) error {
+	counts, ok1 := o.r.nums("first_token_counts")
+	starts, ok2 := o.r.nums("first_token_bin_starts_s")
+	w, ok3 := o.r.num("width_s")
+	if !ok1 || !ok2 || !ok3 || len(counts) != len(starts) || len(counts) == 0 {
+		return errNoData
+	}
+	timeout, _ := argFloat(o.a, "first_token_timeout_s")
+	cats := make([]string, len(counts))
+	mark := make([]bool, len(counts))
+	vmark := 0
+	for i, s := range starts {
+		cats[i] = o.loc.Number(s)
+		if timeout > 0 && s+w > timeout {
+			mark[i] = true
+			if vmark == 0 && s >= timeout {
+				vmark = i + 1
+			}
+		}
+	}
+	cut, _ := o.r.num("cut_first_token")
+	p95, _ := o.r.num("first_token_p95_s")
+	ch := chart{
+		View:  "first_token",
+		Title: o.vt("first_token", "title", "Time to the first token"),
+		Desc: o.vt("first_token", "desc", "Connected calls by time from connection to first token, in bins of {w} s; the 95th percentile is {p95} s, and the timeout of {t} s cuts {cut} calls (marked bins; the last bin holds every later call).",
+			"w", o.loc.Number(w), "p95", o.loc.Number(math.Round(p95*100)/100), "t", o.loc.Number(timeout), "cut", o.loc.Number(cut)),
+		XLabel:     o.vt("first_token", "x", "time to the first token, start of the bin (s)"),
+		YLabel:     o.vt("first_token", "y", "calls"),
+		Categories: cats,
+		Series:     []series{{Name: o.vt("first_token", "y", "calls"), Values: counts, Mark: mark}},
+		VMark:      vmark,
+		VLabel:     o.vt("first_token", "timeout", "first-token timeout"),
+		OutField:   "first_token_counts", OutRaw: o.outRaw("first_token_counts"),
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
+
+// dispatchMetrics: the run's metrics as an engineer would export them, in
+// the Prometheus text format: counters with their labels, the queue-wait
+// histogram (cumulative buckets, _sum left out: the result does not
+// hold it), and gauges. The names are code, the same in every language;
+// the caption says what to watch.
+func dispatchMetrics(o *outCtx) error {
+	b := o.b
+	var lines []string
+	add := func(s string) { lines = append(lines, s) }
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	// counters from the result's small objects, one series per key
+	counters := []struct{ field, metric, label, help string }{
+		{"requests_by_status", "llm_requests_total", "status", "calls sent to a provider, by outcome"},
+		{"rate_limit_hits", "llm_rate_limited_total", "limit", "429 answers, by the limit that refused"},
+		{"retries_by_error", "llm_retries_total", "error", "retries, by the error that caused them"},
+		{"fallbacks_by_reason", "llm_fallbacks_total", "reason", "jobs moved to the second provider, by reason"},
+		{"gave_up_by_reason", "llm_jobs_gave_up_total", "reason", "jobs that gave up at their deadline, by reason"},
+	}
+	for _, c := range counters {
+		raw, ok := o.r.raw(c.field)
+		if !ok {
+			return errNoData
+		}
+		entries, ok := flatObject(raw)
+		if !ok {
+			return errNoData
+		}
+		add("# HELP " + c.metric + " " + c.help)
+		add("# TYPE " + c.metric + " counter")
+		for _, e := range entries {
+			add(c.metric + `{` + c.label + `="` + e.Name + `"} ` + string(e.Raw))
+		}
+	}
+	plain := []struct{ field, metric, typ, help string }{
+		{"tokens_reserved", "llm_tokens_reserved_total", "counter", "tokens the dispatcher's bucket reserved (prompt + max output)"},
+		{"tokens_used", "llm_tokens_used_total", "counter", "tokens the providers billed"},
+		{"duplicates_suppressed", "llm_duplicates_suppressed_total", "counter", "replays answered from the idempotency store"},
+		{"dead_letters", "llm_dead_letters_total", "counter", "jobs whose retry budget ran out"},
+		{"completed", "llm_jobs_completed_total", "counter", "jobs that got their answer"},
+		{"max_queue_depth", "llm_queue_depth_max", "gauge", "most jobs waiting at once"},
+	}
+	for _, p := range plain {
+		v, ok := o.r.num(p.field)
+		if !ok {
+			return errNoData
+		}
+		add("# HELP " + p.metric + " " + p.help)
+		add("# TYPE " + p.metric + " " + p.typ)
+		add(p.metric + " " + num(v))
+	}
+	buckets, ok1 := o.r.nums("queue_wait_buckets")
+	le, ok2 := o.r.nums("queue_wait_le_s")
+	if !ok1 || !ok2 || len(buckets) != len(le)+1 {
+		return errNoData
+	}
+	add("# HELP llm_queue_wait_seconds time from a job's arrival to the start of the call that answered")
+	add("# TYPE llm_queue_wait_seconds histogram")
+	for i, n := range buckets {
+		bound := "+Inf"
+		if i < len(le) {
+			bound = num(le[i])
+		}
+		add(`llm_queue_wait_seconds_bucket{le="` + bound + `"} ` + num(n))
+	}
+	add("llm_queue_wait_seconds_count " + num(buckets[len(buckets)-1]))
+	text := strings.Join(lines, "\n") + "\n"
+	writef(b, `<figure class="widget-chart" data-view="metrics"><pre class="widget-metrics" data-out="queue_wait_buckets" data-value="%s">%s</pre>`,
+		esc(o.outRaw("queue_wait_buckets")), esc(text))
+	writef(b, "<figcaption>%s</figcaption></figure>\n", esc(o.vt("metrics", "caption",
+		"The run's metrics in the Prometheus text format, as a dashboard would scrape them: counters by label, the queue-wait histogram. Watch 429s by limit, retries by error and reserved against used tokens together.")))
+	return nil
+}
+
+// estimateRate: the calls a minute the limiter lets through on its
+// estimate against those the provider allows, the excess marked.
+func estimateRate(o *outCtx) error {
+	admitted, ok1 := o.r.num("admitted_per_min")
+	possible, ok2 := o.r.num("possible_per_min")
+	rejected, ok3 := o.r.num("rejected_per_min")
+	if !ok1 || !ok2 || !ok3 {
+		return errNoData
+	}
+	ch := chart{
+		View:  "rate",
+		Title: o.vt("rate", "title", "Calls a minute: the limiter's estimate against the provider's count"),
+		Desc: o.vt("rate", "desc", "Reserving the estimated prompt, the limiter lets {admitted} calls a minute through; the provider, counting the true prompt, allows {possible}; {rejected} a minute come back as 429.",
+			"admitted", o.loc.Number(admitted), "possible", o.loc.Number(possible), "rejected", o.loc.Number(rejected)),
+		YLabel:     o.vt("rate", "y", "calls a minute"),
+		Categories: []string{o.vt("rate", "admitted", "admitted by the limiter"), o.vt("rate", "possible", "allowed by the provider")},
+		Series:     []series{{Name: o.vt("rate", "y", "calls a minute"), Values: []float64{admitted, possible}, Mark: []bool{rejected > 0, false}}},
+		Rules:      []rule{{Y: possible, Label: o.vt("rate", "limit", "the provider's limit")}},
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}
