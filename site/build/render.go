@@ -96,11 +96,7 @@ func (b *builder) converter(lang string) *markdown.Converter {
 		Cite: func(w *markdown.Widget, field, format string) (string, any, error) {
 			d, ok := decoded.Load(w)
 			if !ok {
-				raw, err := w.JSON()
-				if err != nil {
-					return "", nil, err
-				}
-				dd, err := widget.Decode(raw)
+				dd, err := widget.Decode(w.Result)
 				if err != nil {
 					return "", nil, err
 				}

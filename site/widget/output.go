@@ -177,8 +177,13 @@ func valueLabel(c *calc.Calculator, loc locale.Locale, field, value string) stri
 // flatObject decodes a small object of scalars (a count per status code),
 // its keys in order; ok is false for anything else.
 func flatObject(raw []byte) ([]field, bool) {
-	list, ok := splitObject(raw)
-	if !ok || len(list) == 0 || len(list) > maxTableList {
+	var list []field
+	ok := eachMember(raw, func(key, val []byte) bool {
+		name, ok := canonjson.Unquote(key)
+		list = append(list, field{name, val})
+		return ok && len(list) <= maxTableList
+	})
+	if !ok || len(list) == 0 {
 		return nil, false
 	}
 	for _, f := range list {

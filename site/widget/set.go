@@ -132,7 +132,7 @@ func (s *Set) table() viewTable {
 // encoder is the set's encoders; the nil set encodes no type of its own.
 func (s *Set) encoder() encoder {
 	if s == nil {
-		return func(b []byte, _ any) ([]byte, bool, error) { return b, false, nil }
+		return func(*jsonEnc, any) bool { return false }
 	}
 	return s.enc
 }
@@ -140,12 +140,12 @@ func (s *Set) encoder() encoder {
 // retriesViews is the view table of the article on retries.
 func retriesViews() viewTable {
 	return viewTable{
-		"attempts":      {{"curve", attemptsCurve, false}},
-		"amplification": {{"tree", amplificationTree, false}},
-		"budget":        {{"histogram", budgetHistogram, false}, {"tokens", budgetTokens, false}},
-		"jitter":        {{"histogram", jitterHistogram, false}},
-		"deadline":      {{"timeline", deadlineTimeline, false}},
-		"peak":          {{"distribution", peakDistribution, false}, {"bin", peakBin, true}},
+		"attempts":      {{"curve", typed(attemptsCurve), false}},
+		"amplification": {{"tree", typed(amplificationTree), false}},
+		"budget":        {{"histogram", typed(budgetHistogram), false}, {"tokens", typed(budgetTokens), false}},
+		"jitter":        {{"histogram", typed(jitterHistogram), false}},
+		"deadline":      {{"timeline", typed(deadlineTimeline), false}},
+		"peak":          {{"distribution", typed(peakDistribution), false}, {"bin", typed(peakBin), true}},
 	}
 }
 
@@ -154,8 +154,8 @@ func retriesViews() viewTable {
 // views).
 func rateLimitsViews() viewTable {
 	return viewTable{
-		"limits":   {{"utilization", limitsUtilization, false}},
-		"backoff":  {{"arrivals", backoffArrivals, false}},
-		"dispatch": {{"queue", dispatchQueue, false}},
+		"limits":   {{"utilization", typed(limitsUtilization), false}},
+		"backoff":  {{"arrivals", typed(backoffArrivals), false}},
+		"dispatch": {{"queue", typed(dispatchQueue), false}},
 	}
 }
