@@ -24,7 +24,6 @@ type outCtx struct {
 	a   calc.Args
 	r   *result
 	loc locale.Locale
-	enc encoder // the encoders of the set drawing (decodeWith)
 }
 
 // viewDef is one specialised view of a calculator.
@@ -49,26 +48,6 @@ func allViews() viewTable {
 		t[name] = vs
 	}
 	return t
-}
-
-// Views returns every view name calculator c offers.
-func Views(c *calc.Calculator) []string { return allViews().names(c) }
-
-// DefaultViews returns the views a widget of c shows when the page names
-// none: its table and its specialised charts, or the table and the
-// generic chart of its numeric lists.
-func DefaultViews(c *calc.Calculator) []string { return allViews().defaults(c) }
-
-// CheckViews reports a view name that c does not offer.
-func CheckViews(c *calc.Calculator, names []string) error { return allViews().check(c, names) }
-
-// RenderOutput writes the output of a widget: for each view in order, the
-// results table or a chart, computed from result (what c.Run(a)
-// returned). Every shown field sits in an element with data-out="FIELD"
-// and data-value holding its JSON (wasm/playground/DOM.md). An unknown view name is
-// skipped; a view that cannot be drawn from this result says so in a note.
-func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
-	return allViews().render(encodeResult, c, a, res, viewNames, loc)
 }
 
 func (t viewTable) names(c *calc.Calculator) []string {
@@ -107,7 +86,7 @@ func (t viewTable) check(c *calc.Calculator, names []string) error {
 }
 
 func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
-	r, err := decodeWith(enc, res)
+	r, err := encodeWith(enc, res)
 	if err != nil {
 		return "", err
 	}
@@ -116,7 +95,7 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 	}
 	var b strings.Builder
 	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
-	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc}
+	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc}
 	for _, name := range viewNames {
 		var fn view
 		switch name {

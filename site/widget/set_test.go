@@ -26,7 +26,7 @@ func TestSets(t *testing.T) {
 			if got, want := s.Views(c), all.Views(c); !slices.Equal(got, want) {
 				t.Errorf("%s: set %s offers views %v, All offers %v", c.Name, s.Name(), got, want)
 			}
-			if got, want := s.DefaultViews(c), DefaultViews(c); !slices.Equal(got, want) {
+			if got, want := s.DefaultViews(c), All().DefaultViews(c); !slices.Equal(got, want) {
 				t.Errorf("%s: set %s defaults to %v, want %v", c.Name, s.Name(), got, want)
 			}
 			a, err := c.Parse(nil)
@@ -41,20 +41,20 @@ func TestSets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := RenderOutput(c, a, res, Views(c), locale.Locale{})
+			want, err := All().RenderOutput(c, a, res, All().Views(c), locale.Locale{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got != want {
 				t.Errorf("%s: set %s renders another output than All", c.Name, s.Name())
 			}
-			d, err := s.Decode(res)
+			d, err := s.Encode(res)
 			if err != nil {
 				t.Fatal(err)
 			}
 			field := d.r.list[0].Name
 			gotText, gotValue, err1 := s.Cite(c, res, field, "", locale.Locale{})
-			wantText, wantValue, err2 := Cite(c, res, field, "", locale.Locale{})
+			wantText, wantValue, err2 := All().Cite(c, res, field, "", locale.Locale{})
 			if gotText != wantText || gotValue != wantValue || err1 != nil || err2 != nil {
 				t.Errorf("%s.%s: set %s cites %q %q (%v), All %q %q (%v)", c.Name, field, s.Name(), gotText, gotValue, err1, wantText, wantValue, err2)
 			}
@@ -63,7 +63,7 @@ func TestSets(t *testing.T) {
 					continue
 				}
 				// Another article's set links no encoder for this result.
-				if _, err := other.Decode(res); err == nil || !strings.Contains(err.Error(), "no JSON encoder") {
+				if _, err := other.Encode(res); err == nil || !strings.Contains(err.Error(), "no JSON encoder") {
 					t.Errorf("%s: set %s decodes a result of set %s: %v", c.Name, other.Name(), s.Name(), err)
 				}
 			}

@@ -122,7 +122,7 @@ func TestViewOnWrongResult(t *testing.T) {
 		Run: func(calc.Args) (any, error) { return jsonResult(map[string]any{"counts": "not a list"}), nil }}
 	a, _ := c.Parse(nil)
 	res, _ := c.Run(a)
-	out, err := RenderOutput(c, a, res, []string{"table", "histogram"}, locale.Locale{Lang: "it"})
+	out, err := All().RenderOutput(c, a, res, []string{"table", "histogram"}, locale.Locale{Lang: "it"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestGenericView(t *testing.T) {
 		Run: func(a calc.Args) (any, error) {
 			return jsonResult(map[string]any{"depth": []int{1, 4, 2}, "mean": 2.5, "ok": true, "mode": "fast"}), nil
 		}}
-	if v := DefaultViews(c); strings.Join(v, ",") != "table,bars" {
+	if v := All().DefaultViews(c); strings.Join(v, ",") != "table,bars" {
 		t.Errorf("DefaultViews = %v", v)
 	}
 	out, err := Render(Spec{Calc: c, ID: "g"}, locale.Locale{Lang: "es"})

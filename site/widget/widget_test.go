@@ -142,7 +142,7 @@ func TestFieldLabels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := decode(res)
+		r, err := encodeAll(res)
 		if err != nil {
 			t.Fatal(err)
 		}
