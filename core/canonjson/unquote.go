@@ -39,7 +39,7 @@ func Unquote(raw []byte) (string, bool) {
 				return "", false
 			}
 			switch s[r] {
-			case '"', '\\', '/', '\'':
+			case '"', '\\', '/':
 				b = append(b, s[r])
 				r++
 			case 'b':
