@@ -98,9 +98,8 @@ func dispatchCalc() *Calculator {
 	f := FormatFloat
 	i := strconv.Itoa
 	return &Calculator{
-		Name:    name,
-		Article: 2,
-		Help:    "simulate a queue with a rate-aware dispatcher against naive workers that all call at once",
+		Name: name,
+		Help: "simulate a queue with a rate-aware dispatcher against naive workers that all call at once",
 		Params: []Param{
 			{Name: "mode", Kind: Choice, Default: string(d.Mode), Choices: []string{"dispatcher", "naive"},
 				Help: "dispatcher: queue, request and token buckets, concurrency slots, delayed retries, fallback; naive: every worker calls at once"},

@@ -12,6 +12,7 @@ import (
 
 	"retrylab/core/calc"
 	"retrylab/site/i18n"
+	"retrylab/site/locale"
 )
 
 func contentDir(t testing.TB) string {
@@ -231,7 +232,7 @@ func TestBadText(t *testing.T) {
 }
 
 func TestStringsPresent(t *testing.T) {
-	for _, lang := range i18n.Langs {
+	for _, lang := range locale.Languages() {
 		loc, err := i18n.Load(contentDir(t), lang)
 		if err != nil {
 			t.Fatal(err)

@@ -126,3 +126,45 @@ func ExampleFor() {
 	// [dispatch] → rate-limits
 	// [budget backoff] → all
 }
+
+// The sets are calc.Articles, in order, then All: each article's set has
+// the article's slug as its name, the article's calculators, and the
+// views of All for exactly those of them that have specialised views
+// (the set constructors name their registry, view table and encoders
+// themselves, so that a module links one article only: this test holds
+// them to the one declaration).
+func TestSetsFollowArticles(t *testing.T) {
+	arts := calc.Articles()
+	sets := Sets()
+	if len(sets) != len(arts)+1 || sets[len(sets)-1].Name() != "all" {
+		t.Fatalf("Sets() has %d sets, want one per article of calc.Articles (%d) and all last", len(sets), len(arts))
+	}
+	all := allViews()
+	for i, a := range arts {
+		s := sets[i]
+		if s.Name() != a.Slug {
+			t.Errorf("set %d is %q, want the article's slug %q", i, s.Name(), a.Slug)
+		}
+		var got, want []string
+		for _, c := range s.Registry().List() {
+			got = append(got, c.Name)
+		}
+		for _, c := range a.Registry().List() {
+			want = append(want, c.Name)
+			if c.Article != a.Number {
+				t.Errorf("%s: Article %d, want %d", c.Name, c.Article, a.Number)
+			}
+			if vs := all[c.Name]; len(vs) != len(s.views[c.Name]) {
+				t.Errorf("set %s: %d views for %s, All has %d", s.Name(), len(s.views[c.Name]), c.Name, len(vs))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("set %s holds %v, the article %v", s.Name(), got, want)
+		}
+		for name := range s.views {
+			if !s.Holds(name) {
+				t.Errorf("set %s has views for %s, which is not in its article", s.Name(), name)
+			}
+		}
+	}
+}
