@@ -33,7 +33,7 @@ import (
 	"unicode/utf8"
 
 	"retrylab/core/heapsort"
-	"retrylab/core/sha256sum"
+	"retrylab/core/internal/sha256sum"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects accepted.
@@ -119,9 +119,9 @@ func parse(text []byte) (value, error) {
 // Key returns the idempotency key tenant:task:hex(sha256(canonical)) of a
 // payload, and its canonical form.
 //
-// The SHA-256 is core/sha256sum's, not crypto/sha256's: this package runs in
+// The SHA-256 is core/internal/sha256sum's, not crypto/sha256's: this package runs in
 // the browser's WebAssembly module, where crypto/sha256 would bring Go's
-// FIPS 140 module with it (see core/sha256sum for the measured cost).
+// FIPS 140 module with it (see core/internal/sha256sum for the measured cost).
 func Key(tenant, task string, payload []byte) (key, canonical string, err error) {
 	canonical, err = Canonical(payload)
 	if err != nil {

@@ -71,7 +71,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 	}
 	retries := []string{"retrylab_core_calc.peakCalc", "retrylab_core_crowd.", "retrylab_core_bigint.Int.Mul", "retrylab_core_retry.",
 		"retrylab_site_widget.peakDistribution", "retrylab_site_widget.jitterHistogram", "retrylab_site_widget.appendJSONCalcPeakResult"}
-	rateLimits := []string{"retrylab_core_calc.dispatchCalc", "retrylab_core_dispatch.Run", "retrylab_core_tokenbucket.", "retrylab_core_limits.", "retrylab_core_sha256sum.",
+	rateLimits := []string{"retrylab_core_calc.dispatchCalc", "retrylab_core_dispatch.Run", "retrylab_core_internal_tokenbucket.", "retrylab_core_limits.", "retrylab_core_internal_sha256sum.",
 		"retrylab_site_widget.dispatchQueue", "retrylab_site_widget.backoffArrivals", "retrylab_site_widget.appendJSONCalcDispatchResult"}
 	// (Both link core/bigint's parsing and printing: calc's generic
 	// parameter code handles every kind; the arithmetic is the retries'.)
