@@ -112,3 +112,101 @@ func getu4(s []byte) rune {
 	}
 	return r
 }
+
+// The functions below walk JSON that Valid accepted, without decoding it:
+// with Unquote they are the reader of the playground's JSON (the page's
+// data in site/locale, the results table and citations in site/widget).
+// On text that is not valid JSON their results are unspecified, but they
+// never read outside b.
+
+// SpaceEnd returns the index of the first byte of b at or after i that is
+// not JSON whitespace (len(b) when there is none).
+func SpaceEnd(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// ValueEnd returns the index just past the JSON value that starts at b[i]:
+// after the closing quote of a string, the closing bracket of an array or
+// object, the last byte of a number or literal.
+func ValueEnd(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			for j++; j < len(b) && b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				}
+			}
+			if depth == 0 {
+				return min(j+1, len(b))
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return j // a number or literal that ends its array or object
+			}
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		case ',', ':', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(b)
+}
+
+// Members calls fn with the key (a string literal, quotes included; see
+// Unquote) and the value of each member of the JSON object b, in order,
+// until fn returns false. It returns false when b is not an object or fn
+// returned false.
+func Members(b []byte, fn func(key, val []byte) bool) bool {
+	i := SpaceEnd(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = SpaceEnd(b, i+1)
+	for i < len(b) && b[i] != '}' {
+		kEnd := ValueEnd(b, i)
+		key := b[i:kEnd]
+		i = SpaceEnd(b, SpaceEnd(b, kEnd)+1) // past ':'
+		vEnd := ValueEnd(b, i)
+		if !fn(key, b[i:vEnd]) {
+			return false
+		}
+		i = SpaceEnd(b, vEnd)
+		if i < len(b) && b[i] == ',' {
+			i = SpaceEnd(b, i+1)
+		}
+	}
+	return true
+}
+
+// Elements calls fn with each element of the JSON array b, in order,
+// until fn returns false. It returns false when b is not an array or fn
+// returned false.
+func Elements(b []byte, fn func(elem []byte) bool) bool {
+	i := SpaceEnd(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return false
+	}
+	i = SpaceEnd(b, i+1)
+	for i < len(b) && b[i] != ']' {
+		end := ValueEnd(b, i)
+		if !fn(b[i:end]) {
+			return false
+		}
+		i = SpaceEnd(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = SpaceEnd(b, i+1)
+		}
+	}
+	return true
+}

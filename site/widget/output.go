@@ -157,7 +157,7 @@ func valueLabel(c *calc.Calculator, loc locale.Locale, field, value string) stri
 // its keys in order; ok is false for anything else.
 func flatObject(raw []byte) ([]field, bool) {
 	var list []field
-	ok := eachMember(raw, func(key, val []byte) bool {
+	ok := canonjson.Members(raw, func(key, val []byte) bool {
 		name, ok := canonjson.Unquote(key)
 		list = append(list, field{name, val})
 		return ok && len(list) <= maxTableList

@@ -68,94 +68,18 @@ func encodeWith(enc encoder, r any) (*result, error) {
 	return res, nil
 }
 
-// eachMember calls fn with the key (a string literal, quotes included) and
-// the value of each member of the valid JSON object b, in order, until fn
-// returns false; it returns false when b is not an object or fn did. The
-// results table reads a field that is a small map (a count per status
-// code) with it.
-func eachMember(b []byte, fn func(key, val []byte) bool) bool {
-	b = bytes.TrimSpace(b)
-	if len(b) < 2 || b[0] != '{' {
-		return false
-	}
-	i := skipSpace(b, 1)
-	for i < len(b) && b[i] != '}' {
-		kEnd := skipValue(b, i)
-		key := b[i:kEnd]
-		i = skipSpace(b, kEnd)
-		i = skipSpace(b, i+1) // ':'
-		vEnd := skipValue(b, i)
-		if !fn(key, bytes.TrimSpace(b[i:vEnd])) {
-			return false
-		}
-		i = skipSpace(b, vEnd)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-		}
-	}
-	return true
-}
-
-// splitList splits a valid JSON array into its elements (what
-// json.Unmarshal into a []json.RawMessage gives); ok is false when raw is
-// not an array.
+// splitList splits a JSON array into its elements (what json.Unmarshal
+// into a []json.RawMessage gives); ok is false when raw is not an array.
 func splitList(raw []byte) (elems [][]byte, ok bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) < 2 || raw[0] != '[' {
+	elems = [][]byte{}
+	ok = canonjson.Elements(raw, func(e []byte) bool {
+		elems = append(elems, e)
+		return true
+	})
+	if !ok {
 		return nil, false
 	}
-	i := skipSpace(raw, 1)
-	elems = [][]byte{}
-	for i < len(raw) && raw[i] != ']' {
-		end := skipValue(raw, i)
-		elems = append(elems, bytes.TrimSpace(raw[i:end]))
-		i = skipSpace(raw, end)
-		if i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
-	}
 	return elems, true
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the end of the JSON value that starts at b[i] (b is
-// valid JSON).
-func skipValue(b []byte, i int) int {
-	depth := 0
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			for j++; j < len(b) && b[j] != '"'; j++ {
-				if b[j] == '\\' {
-					j++
-				}
-			}
-			if depth == 0 {
-				return j + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-			if depth < 0 {
-				return j
-			}
-		case ',', ':':
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	return len(b)
 }
 
 func (r *result) raw(name string) ([]byte, bool) {
@@ -207,22 +131,14 @@ func numList(raw []byte) ([]float64, bool) {
 // listLen counts the elements of a JSON list, stopping once it passes
 // limit; ok is false when raw is not a list.
 func listLen(raw []byte, limit int) (n int, ok bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) < 2 || raw[0] != '[' {
-		return 0, false
-	}
-	i := skipSpace(raw, 1)
-	for i < len(raw) && raw[i] != ']' {
+	ok = canonjson.Elements(raw, func([]byte) bool {
 		n++
-		if n > limit {
-			return n, true
-		}
-		i = skipSpace(raw, skipValue(raw, i))
-		if i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
+		return n <= limit
+	})
+	if !ok && n > limit {
+		return n, true // stopped after the limit
 	}
-	return n, true
+	return n, ok
 }
 
 // jsonKind classifies a raw value by its first byte.
