@@ -19,8 +19,8 @@ import (
 //
 //	struct{ Lang string; Strings map[string]string; Locale *Locale }
 //
-// does, without encoding/json (which would add some 230 KB to the
-// WebAssembly module): names matched without regard to case, other members
+// does, without encoding/json (README.md, "Size-driven replacements"):
+// names matched without regard to case, other members
 // skipped, null leaving a field empty, a repeated member read again into
 // what the earlier one filled, and an error wherever json.Unmarshal returns
 // one (invalid JSON, a value of the wrong type).
