@@ -55,7 +55,7 @@ unit: wasmtest
 # the dispatch simulation built on it.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/internal/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/internal/tokenbucket ./core/limits ./core/dispatch ./core/heapsort ./core/calc/crossarch
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/internal/jsonread ./core/internal/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/internal/tokenbucket ./core/limits ./core/dispatch ./core/heapsort ./core/calc/crossarch
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget
 
 test: deps vet staticcheck build worker unit

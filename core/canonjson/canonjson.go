@@ -25,9 +25,10 @@
 // Python), an integer of more than 4300 digits (CPython's int limit),
 // nesting deeper than MaxDepth, invalid UTF-8, and invalid JSON.
 //
-// The package is also the playground's JSON reader (Valid, Unquote,
-// SpaceEnd, ValueEnd, Members, Elements), which site/locale and
-// site/widget read JSON with in place of encoding/json.
+// The package also holds the playground's JSON reader for site/ (Valid,
+// and Unquote, SpaceEnd, ValueEnd, Members and Elements of
+// core/internal/jsonread), which site/locale and site/widget read JSON
+// with in place of encoding/json.
 package canonjson
 
 import (

@@ -1,4 +1,9 @@
-package canonjson
+// Package jsonread reads JSON text without decoding it into Go values:
+// Unquote decodes a string literal, and SpaceEnd, ValueEnd, Members and
+// Elements walk a document that encoding/json's Valid accepts. It stands
+// in for encoding/json in the code the browser's module links (README.md,
+// "Size-driven replacements"); core/canonjson re-exports it for site/.
+package jsonread
 
 import "unicode/utf8"
 
@@ -113,11 +118,9 @@ func getu4(s []byte) rune {
 	return r
 }
 
-// The functions below walk JSON that Valid accepted, without decoding it:
-// with Unquote they are the reader of the playground's JSON (the page's
-// data in site/locale, the results table and citations in site/widget).
-// On text that is not valid JSON their results are unspecified, but they
-// never read outside b.
+// The functions below walk JSON that encoding/json's Valid accepts (and
+// canonjson.Valid). On text that is not valid JSON their results are
+// unspecified, but they never read outside b.
 
 // SpaceEnd returns the index of the first byte of b at or after i that is
 // not JSON whitespace (len(b) when there is none).

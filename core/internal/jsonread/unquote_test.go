@@ -1,4 +1,4 @@
-package canonjson
+package jsonread
 
 import (
 	"bytes"
