@@ -48,14 +48,14 @@ unit: wasmtest
 # calculator's result and the widgets' rendered HTML must be the same in
 # the browser and the Worker as in the build, and the generated encoders of
 # the results equal to encoding/json's; and the parsers and the hash
-# of core/canonjson and core/sha256sum, whose recursion depth and integer
+# of core/canonjson and core/internal/sha256sum, whose recursion depth and integer
 # arithmetic differ under wasm (the JavaScript engine's stack); and
 # core/bigint against math/big, with core/pyrand's CPython vectors; and
-# core/tokenbucket against golang.org/x/time/rate, with the limiter and
+# core/internal/tokenbucket against golang.org/x/time/rate, with the limiter and
 # the dispatch simulation built on it.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/heapsort ./core/calc/crossarch
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/internal/jsonread ./core/internal/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/internal/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/heapsort ./core/calc/crossarch
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget
 
 test: deps vet staticcheck build worker unit

@@ -1,17 +1,9 @@
 // Package bigint holds integers of any size and sign with only what the
 // calculators need: decimal text in and out, addition, multiplication,
 // comparison, the 32-bit words of the magnitude (CPython's random.seed)
-// and JSON numbers.
-//
-// It exists for the browser's WebAssembly module (wasm/playground), whose
-// only uses of big integers are seeds and exact call counts. math/big
-// (with math/rand, which it imports) brought 151 KB of code into the
-// module, its methods kept because *big.Int reaches fmt and the JSON
-// encoder through interfaces; this package is 11 KB of code. The module
-// went from 4,600 to 4,402 KB raw, 1,280 to 1,228 KB gzip -9 (Go 1.26.8,
-// GOOS=js GOARCH=wasm, -trimpath -ldflags='-s -w'; go run
-// ./site/e2e/cmd/wasmbench -only size). Code that never runs in the browser may
-// use math/big.
+// and JSON numbers. It stands in for math/big in the code the browser's
+// module links (README.md, "Size-driven replacements"); code that never
+// runs in the browser may use math/big.
 //
 // The numbers here are small (a seed has at most 4096 digits, a call count
 // at most 21), so schoolbook algorithms are enough: Parse and String take

@@ -29,9 +29,8 @@ type AmplificationResult struct {
 func amplificationCalc() *Calculator {
 	const name = "amplification"
 	return &Calculator{
-		Name:    name,
-		Article: 1,
-		Help:    "calls multiplied through nested layers that all retry (every final call fails)",
+		Name: name,
+		Help: "calls multiplied through nested layers that all retry (every final call fails)",
 		Params: []Param{
 			{Name: "attempts", Kind: IntList, Default: "3,3,3", Min: Incl(1), Max: Incl(100), MinLen: 1, MaxLen: 10,
 				Step: 1, SliderMax: 10,

@@ -3,7 +3,7 @@ package calc
 // article2 returns the calculators of article 2 (rate limits in LLM APIs),
 // in the order the article introduces them.
 func article2() []*Calculator {
-	return []*Calculator{
+	return inArticle(2,
 		limitsCalc(),
 		capacityCalc(),
 		concurrencyCalc(),
@@ -13,5 +13,5 @@ func article2() []*Calculator {
 		errorsCalc(),
 		timeoutsCalc(),
 		estimateCalc(),
-	}
+	)
 }

@@ -12,9 +12,8 @@ type AttemptsResult struct {
 
 func attemptsCalc() *Calculator {
 	return &Calculator{
-		Name:    "attempts",
-		Article: 1,
-		Help:    "expected attempts and success probability for independent failures",
+		Name: "attempts",
+		Help: "expected attempts and success probability for independent failures",
 		Params: []Param{
 			{Name: "q", Kind: Float, Default: "0.5", Min: Incl(0), Max: Incl(1), Step: 0.01,
 				Help: "probability that one attempt fails"},

@@ -17,7 +17,7 @@ import (
 // json tags), or an *Error for rules that link parameters and work bounds.
 type Calculator struct {
 	Name    string
-	Article int    // 1, 2 or 3: the article the experiment belongs to
+	Article int    // 1, 2 or 3: the article the experiment belongs to (set by Articles' lists: article1, article2, article3)
 	Help    string // one English line for `retrylab calc`
 	Params  []Param
 	Run     func(a Args) (any, error)

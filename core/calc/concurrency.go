@@ -14,9 +14,8 @@ type ConcurrencyResult struct {
 
 func concurrencyCalc() *Calculator {
 	return &Calculator{
-		Name:    "concurrency",
-		Article: 2,
-		Help:    "calls in flight at a request rate and a latency, and what a concurrency cap does to throughput",
+		Name: "concurrency",
+		Help: "calls in flight at a request rate and a latency, and what a concurrency cap does to throughput",
 		Params: []Param{
 			{Name: "rpm", Kind: Float, Default: "60", Min: Incl(0), Max: Incl(1e9), Unit: "1/min",
 				SliderMax: 600, Step: 1, Help: "requests started per minute"},

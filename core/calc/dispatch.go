@@ -2,6 +2,7 @@ package calc
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strconv"
 
@@ -124,9 +125,8 @@ func dispatchCalc() *Calculator {
 	f := FormatFloat
 	i := strconv.Itoa
 	return &Calculator{
-		Name:    name,
-		Article: 2,
-		Help:    "simulate a queue with a rate-aware dispatcher against naive workers that all call at once",
+		Name: name,
+		Help: "simulate a queue with a rate-aware dispatcher against naive workers that all call at once",
 		Params: []Param{
 			{Name: "mode", Kind: Choice, Default: string(d.Mode), Choices: []string{"dispatcher", "naive"},
 				Help: "dispatcher: queue, request and token buckets, concurrency slots, delayed retries, fallback; naive: every worker calls at once"},
@@ -204,7 +204,13 @@ func dispatchCalc() *Calculator {
 			res, err := dispatch.Run(c, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)))
 			if err != nil {
 				if fe, ok := errors.AsType[*dispatch.FieldError](err); ok {
-					return nil, Refuse(name, dispatchParam(fe.Field), CodeConstraint, "detail.dispatch."+dispatchParam(fe.Field), "{reason}", "reason", fe.Msg)
+					p := dispatchParam(fe.Field)
+					// the numbers a translation of detail.dispatch.PARAM
+					// may name (the English reason names them too)
+					kv := []string{"reason", fe.Msg,
+						"reserved", i(c.MaxReserved()), "bucket", i(int(math.Min(c.TPMLimit, math.Floor(c.TPMLimit*c.Headroom)))),
+						"years", i(int(dispatch.MaxSimulated / (365 * 24 * 3600 * 1e9)))}
+					return nil, Refuse(name, p, CodeConstraint, "detail.dispatch."+p, "{reason}", kv...)
 				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.dispatch.config", "{reason}", "reason", err.Error())
 			}

@@ -59,7 +59,6 @@ func errorsCalc() *Calculator {
 	}
 	return &Calculator{
 		Name:    name,
-		Article: 2,
 		Help:    "the classification of errors the dispatcher follows: retry, never retry or ask the user, whether the call may have been billed, and what the dispatcher does",
 		Params: []Param{
 			{Name: "class", Kind: Choice, Default: "rate_limited", Choices: keys,

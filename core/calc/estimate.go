@@ -21,7 +21,6 @@ type EstimateResult struct {
 func estimateCalc() *Calculator {
 	return &Calculator{
 		Name:    "estimate",
-		Article: 2,
 		Help:    "prompt tokens estimated before the call and corrected from usage after: what a low or high estimate costs against a token limit",
 		Params: []Param{
 			{Name: "tpm_limit", Kind: Float, Default: "120000", Min: Incl(1), Max: Incl(1e12), Unit: "tokens/min",

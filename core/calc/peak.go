@@ -33,9 +33,8 @@ type PeakResult struct {
 func peakCalc() *Calculator {
 	const name = "peak"
 	return &Calculator{
-		Name:    name,
-		Article: 1,
-		Help:    "how likely a crowded bin is when n clients each pick one of k bins at random",
+		Name: name,
+		Help: "how likely a crowded bin is when n clients each pick one of k bins at random",
 		Params: []Param{
 			{Name: "clients", Kind: Int, Default: "100", Min: Incl(1), Max: Incl(100000), SliderMax: 1000,
 				Help: "clients n, each picking a bin uniformly and independently"},

@@ -138,7 +138,6 @@ func policiesCalc() *Calculator {
 	}
 	return &Calculator{
 		Name:    name,
-		Article: 3,
 		Help:    "run retry policies of real systems (gRPC, Envoy, Finagle, AWS SDK, Google SRE) on the same outage: who recovers after the trigger",
 		Params: []Param{
 			{Name: "loop", Kind: Choice, Default: string(d.Loop), Choices: []string{"open", "closed"},

@@ -10,6 +10,30 @@ type Registry struct {
 	list []*Calculator
 }
 
+// An Article is one article of the site and its calculators. Articles
+// is the one declaration of which calculator belongs to which article:
+// the calculators' Article numbers, the playground's modules and their
+// sets (site/widget.Sets, wasm/playground/SLUG), the generated encoders
+// (site/widget/internal/encgen) and the worksheet (site/classroom) follow
+// it.
+type Article struct {
+	Number int    // 1, 2, 3: Calculator.Article of its calculators
+	Slug   string // its page (content/LANG/SLUG.md) and its module's name (wasm/playground/SLUG)
+	// Registry returns its calculators (Retries, RateLimits, Policies). A program
+	// that calls one of these functions, not Articles, links only that
+	// article's calculators.
+	Registry func() *Registry
+}
+
+// Articles returns the articles in order.
+func Articles() []Article {
+	return []Article{
+		{Number: 1, Slug: "retries", Registry: Retries},
+		{Number: 2, Slug: "rate-limits", Registry: RateLimits},
+		{Number: 3, Slug: "policies", Registry: Policies},
+	}
+}
+
 // New returns the registry of every calculator of the articles.
 func New() *Registry {
 	var list []*Calculator
@@ -20,21 +44,28 @@ func New() *Registry {
 }
 
 // Retries returns the registry of the calculators of the article on
-// retries (attempts, amplification, budget, jitter, deadline, peak), in
-// the order New lists them. A program that builds only this registry
-// links none of the other calculators' code: the playground's module for
-// the pages of that article is smaller (wasm/playground/retries).
+// retries (article1), in the order New lists them. A program that builds
+// only this registry links none of the other calculators' code: the
+// playground's module for the pages of that article is smaller
+// (wasm/playground/retries).
 func Retries() *Registry { return &Registry{list: article1()} }
 
 // RateLimits returns the registry of the calculators of the article on
-// rate limits (limits, capacity, concurrency, backoff, idempotency-key,
-// dispatch, errors, timeouts, estimate), in the order New lists them; see Retries.
+// rate limits (article2), in the order New lists them; see Retries.
 func RateLimits() *Registry { return &Registry{list: article2()} }
 
 // Policies returns the registry of the calculators of the article on the
-// retry policies of real systems (policies), in the order New lists them;
+// retry policies of real systems (article3), in the order New lists them;
 // see Retries.
 func Policies() *Registry { return &Registry{list: article3()} }
+
+// inArticle sets the Article number of the calculators of article n.
+func inArticle(n int, list ...*Calculator) []*Calculator {
+	for _, c := range list {
+		c.Article = n
+	}
+	return list
+}
 
 // List returns the calculators in order. The caller must not modify them.
 func (r *Registry) List() []*Calculator { return r.list }

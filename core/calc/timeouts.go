@@ -62,7 +62,6 @@ func timeoutsCalc() *Calculator {
 	}
 	return &Calculator{
 		Name:    name,
-		Article: 2,
 		Help:    "streamed calls against connect, first-token, idle and total timeouts: what each cuts, the tokens billed and thrown away, the retries caused",
 		Params: []Param{
 			{Name: "calls", Kind: Int, Default: i(d.Calls), Min: Incl(1), Max: Incl(100000), SliderMax: 5000, Step: 100,

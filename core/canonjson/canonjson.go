@@ -24,6 +24,11 @@
 // remain in the document (a later duplicate key may replace one, as in
 // Python), an integer of more than 4300 digits (CPython's int limit),
 // nesting deeper than MaxDepth, invalid UTF-8, and invalid JSON.
+//
+// The package also holds the playground's JSON reader for site/ (Valid,
+// and Unquote, SpaceEnd, ValueEnd, Members and Elements of
+// core/internal/jsonread), which site/locale and site/widget read JSON
+// with in place of encoding/json.
 package canonjson
 
 import (
@@ -33,7 +38,7 @@ import (
 	"unicode/utf8"
 
 	"retrylab/core/heapsort"
-	"retrylab/core/sha256sum"
+	"retrylab/core/internal/sha256sum"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects accepted.
@@ -119,9 +124,9 @@ func parse(text []byte) (value, error) {
 // Key returns the idempotency key tenant:task:hex(sha256(canonical)) of a
 // payload, and its canonical form.
 //
-// The SHA-256 is core/sha256sum's, not crypto/sha256's: this package runs in
-// the browser's WebAssembly module, where crypto/sha256 would bring Go's
-// FIPS 140 module with it (see core/sha256sum for the measured cost).
+// The SHA-256 is core/internal/sha256sum's, not crypto/sha256's: this
+// package runs in the browser's module (README.md, "Size-driven
+// replacements").
 func Key(tenant, task string, payload []byte) (key, canonical string, err error) {
 	canonical, err = Canonical(payload)
 	if err != nil {

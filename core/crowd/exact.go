@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"retrylab/core/errwrap"
 	"retrylab/core/fmath"
+	"retrylab/core/internal/errwrap"
 )
 
 // ErrTooLarge is returned (wrapped) when a computation would need more

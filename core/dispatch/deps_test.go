@@ -12,7 +12,7 @@ import (
 // TestNoClockPackages checks that the simulation, and the packages of
 // the module it links, import neither time, context nor x/time/rate (the
 // browser module links them: time alone costs some 42 KB gzip, context 50
-// KB more), and that dispatch, core/limits and core/tokenbucket import no
+// KB more), and that dispatch, core/limits and core/internal/tokenbucket import no
 // fmt.
 func TestNoClockPackages(t *testing.T) {
 	gobin, err := exec.LookPath("go")
@@ -36,12 +36,12 @@ func TestNoClockPackages(t *testing.T) {
 			switch {
 			case imp == "time" || imp == "context" || imp == "golang.org/x/time/rate":
 				t.Errorf("%s imports %s", f[0], imp)
-			case imp == "fmt" && (f[0] == "retrylab/core/dispatch" || f[0] == "retrylab/core/limits" || f[0] == "retrylab/core/tokenbucket"):
+			case imp == "fmt" && (f[0] == "retrylab/core/dispatch" || f[0] == "retrylab/core/limits" || f[0] == "retrylab/core/internal/tokenbucket"):
 				t.Errorf("%s imports fmt", f[0])
 			}
 		}
 	}
-	if !seen["retrylab/core/dispatch"] || !seen["retrylab/core/limits"] || !seen["retrylab/core/tokenbucket"] {
+	if !seen["retrylab/core/dispatch"] || !seen["retrylab/core/limits"] || !seen["retrylab/core/internal/tokenbucket"] {
 		t.Fatalf("go list -deps lists none of dispatch, limits, tokenbucket:\n%s", out)
 	}
 }

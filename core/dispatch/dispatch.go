@@ -34,7 +34,7 @@
 // order, so a seed gives one result: the same on amd64, where pages are
 // built, and in the browser's WebAssembly. This package keeps its own
 // arithmetic unfused, and so do the buckets (core/limits on
-// core/tokenbucket: x/time/rate's arithmetic on int64 nanoseconds), so
+// core/internal/tokenbucket: x/time/rate's arithmetic on int64 nanoseconds), so
 // architectures whose compiler fuses multiply-adds, such as arm64, round
 // them the same. Events live in a container/heap ordered by time, then by
 // the order they were scheduled. The package imports neither time nor fmt:

@@ -1,12 +1,11 @@
 // Package heapsort sorts in place with a heap sort over index functions:
 // O(n log n) comparisons and swaps whatever the input, no allocation, no
-// recursion. One non-generic body serves every element type, where each
-// element type given to slices.Sort or slices.SortStableFunc adds its own
-// pattern-defeating quicksort or merge sort, 10 to 20 KB of WebAssembly,
-// to the browser's module (wasm/playground). It is not stable: callers
-// that need a stable order compare positions too (core/canonjson does).
-// Sorts of large slices in the mathematics (core/dispatch's waits, up to
-// 100,000) keep slices.Sort, which is faster.
+// recursion, and one non-generic body for every element type. It stands
+// in for slices.Sort and slices.SortStableFunc in the code the browser's
+// module links (README.md, "Size-driven replacements"). It is not stable:
+// callers that need a stable order compare positions too (core/canonjson
+// does). Sorts of large slices in the mathematics (core/dispatch's waits,
+// up to 100,000) keep slices.Sort, which is faster.
 package heapsort
 
 // Sort sorts the n elements that less and swap address by index (0 ≤ i,

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"retrylab/core/errwrap"
-	"retrylab/core/tokenbucket"
+	"retrylab/core/internal/errwrap"
+	"retrylab/core/internal/tokenbucket"
 )
 
 // Config sets the two budgets of a [Limiter].

@@ -1,17 +1,11 @@
 // Package query reads and writes URL query strings ("a=1&b=x+y") exactly
 // as net/url does: Parse is url.ParseQuery, Encode is url.Values.Encode and
 // Escape is url.QueryEscape, with the same results and the same errors for
-// every input (the tests compare them byte for byte).
-//
-// It exists for the browser's WebAssembly module (wasm/playground) and the
-// packages it links (calc, site/widget), whose only use of net/url is the
-// query string. Importing net/url links net/netip, unique and weak with it
-// (for url.URL's hosts, which the playground never parses), and the
-// runtime's support for them: the module was 24.9 KB of gzip -9 larger
-// (113.7 KB raw, 21.3 KB of the brotli served; site/e2e/cmd/wasmbench -only
-// size, Go 1.26.8, GOOS=js GOARCH=wasm, -trimpath -ldflags='-s -w'). Code
-// that never runs in the browser (site/server, site/build, the command
-// line, the tests) may keep using net/url: a url.Values is a Values.
+// every input (the tests compare them byte for byte). It stands in for
+// net/url in the code the browser's module links (README.md, "Size-driven
+// replacements"). Code that never runs in the browser (site/server,
+// site/build, the command line, the tests) may keep using net/url: a
+// url.Values is a Values.
 package query
 
 import (

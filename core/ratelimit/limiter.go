@@ -6,8 +6,8 @@
 //
 // Time is still an argument, never read from a clock by this package: the
 // caller's Clock is the clock. The browser module does not link this
-// package (time and context would cost it some 90 KB gzip); simulations
-// use core/limits, which the tests hold to this Limiter's results.
+// package (it would link time and context); simulations use core/limits,
+// which the tests hold to this Limiter's results.
 package ratelimit
 
 import (

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"retrylab/core/bigint"
-	"retrylab/core/errwrap"
+	"retrylab/core/internal/errwrap"
 )
 
 // Amplification is the count of calls through nested retrying layers when

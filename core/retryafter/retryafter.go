@@ -33,7 +33,7 @@ import (
 	"errors"
 	"strconv"
 
-	"retrylab/core/errwrap"
+	"retrylab/core/internal/errwrap"
 )
 
 // Form is the form a Retry-After value was written in.

@@ -25,9 +25,6 @@ import (
 	"retrylab/site/markdown"
 )
 
-// Languages are the site's languages, in the order the switcher lists them.
-var Languages = []string{"it", "es", "zh"}
-
 // Config says what to build.
 type Config struct {
 	// Content is the content tree: <lang>/*.md and <lang>/strings.toml.
@@ -55,7 +52,7 @@ type Config struct {
 	// CacheDir, when set, keeps the compressed forms of large assets (the
 	// wasm) between builds, by content hash.
 	CacheDir string
-	// Languages overrides the languages (nil: Languages).
+	// Languages overrides the languages (nil: locale.Languages).
 	Languages []string
 }
 
@@ -84,7 +81,7 @@ func Build(cfg Config) (*Site, error) {
 	}
 	langs := cfg.Languages
 	if langs == nil {
-		langs = Languages
+		langs = locale.Languages()
 	}
 	base, err := parseBase(cfg.BaseURL)
 	if err != nil {

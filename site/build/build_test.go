@@ -192,7 +192,7 @@ func TestBuildBadContent(t *testing.T) {
 		{"page missing in one language", func(c fstest.MapFS) { delete(c, "zh/second.md") },
 			"content/it/second.md:1: the page has no zh translation: content/zh/second.md is missing"},
 		{"missing index", func(c fstest.MapFS) {
-			for _, l := range Languages {
+			for _, l := range locale.Languages() {
 				delete(c, l+"/index.md")
 			}
 		}, "content/it/index.md:0: missing: every language needs an index.md"},
@@ -307,7 +307,7 @@ func checkLinks(t *testing.T, s *Site, base string) {
 		for _, m := range altRE.FindAllStringSubmatch(string(data), -1) {
 			alts[m[1]] = m[2]
 		}
-		for _, l := range Languages {
+		for _, l := range locale.Languages() {
 			want := base + l + "/" + strings.TrimSuffix(rest, "index.html")
 			if got := alts[l]; !strings.HasSuffix(got, want) {
 				t.Errorf("%s: hreflang %s is %q, want %s", name, l, got, want)

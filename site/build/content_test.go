@@ -8,6 +8,8 @@ import (
 	"retrylab/site/widget"
 	"strings"
 	"testing"
+
+	"retrylab/site/locale"
 )
 
 // These tests run on the repository's own content/: the real site must
@@ -29,7 +31,7 @@ func TestRealContentLinks(t *testing.T) {
 
 func TestRealContentParity(t *testing.T) {
 	s := buildReal(t)
-	for _, msg := range CheckParity(s.Pages, Languages) {
+	for _, msg := range CheckParity(s.Pages, locale.Languages()) {
 		t.Error(msg)
 	}
 }
@@ -50,13 +52,13 @@ func TestParityDetectsDifferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msgs := CheckParity(s.Pages, Languages); len(msgs) != 0 {
+	if msgs := CheckParity(s.Pages, locale.Languages()); len(msgs) != 0 {
 		t.Fatalf("the test tree is not in parity: %v", msgs)
 	}
 	es := s.Pages["es"]["demo"]
 	es.Widgets[0], es.Widgets[1] = es.Widgets[1], es.Widgets[0]
 	es.Citations = es.Citations[1:]
-	msgs := strings.Join(CheckParity(s.Pages, Languages), "\n")
+	msgs := strings.Join(CheckParity(s.Pages, locale.Languages()), "\n")
 	for _, want := range []string{
 		"content/es/demo.md: block 1 is calc attempts id=low q=0.1; in content/it/demo.md it is widget attempts id=a q=0.9",
 		"content/es/demo.md: lacks citations of content/it/demo.md: {=a.q}",
@@ -115,7 +117,7 @@ func TestRealContentSubPath(t *testing.T) {
 func TestRealPlayground(t *testing.T) {
 	s := buildReal(t)
 	all := calc.New().List()
-	for _, lang := range Languages {
+	for _, lang := range locale.Languages() {
 		p := s.Pages[lang]["playground"]
 		if p == nil {
 			t.Fatalf("%s: no playground page", lang)

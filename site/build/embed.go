@@ -58,7 +58,7 @@ func (b *builder) embeds() error {
 			}
 			data, err := json.Marshal(pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: wasm, WasmExec: b.asset["wasm_exec.js"], Worker: b.asset["playground-worker.js"],
 				Locale:  b.calcLocale(loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."), c.Name),
-				Widgets: []widgetData{{ID: c.Name, Calc: c.Name, Defaults: "", Views: strings.Join(widget.DefaultViews(c), ",")}}})
+				Widgets: []widgetData{{ID: c.Name, Calc: c.Name, Defaults: "", Views: strings.Join(widget.All().DefaultViews(c), ",")}}})
 			if err != nil {
 				return err
 			}

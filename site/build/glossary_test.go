@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"retrylab/site/locale"
 	"sort"
 	"strings"
 	"testing"
@@ -136,7 +137,7 @@ func contentTexts(t *testing.T, lang string) (texts map[string]string, keys []st
 // glossary one way, addresses the reader one way, and its glossary page
 // defines every term.
 func TestGlossaryVariants(t *testing.T) {
-	for _, lang := range Languages {
+	for _, lang := range locale.Languages() {
 		g := readGlossary(t, lang)
 		page, err := os.ReadFile(filepath.Join("../../content", lang, "glossary.md"))
 		if err != nil {

@@ -86,7 +86,8 @@ func (b *builder) module(calcs []string) (string, error) {
 // citations rendered by site/widget in that language.
 func (b *builder) converter(lang string) *markdown.Converter {
 	loc := b.locales[lang]
-	var decoded sync.Map // *markdown.Widget → widget.Decoded: encode a result once, cite it many times
+	set := widget.All()
+	var encoded sync.Map // *markdown.Widget → widget.Encoded: encode a result once, cite it many times
 	return markdown.New(markdown.Options{
 		Registry: b.cfg.Registry,
 		Include:  b.cfg.Repo,
@@ -95,19 +96,15 @@ func (b *builder) converter(lang string) *markdown.Converter {
 			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title, Args: w.Args, Result: w.Result}, loc)
 		},
 		Cite: func(w *markdown.Widget, field, format string) (string, any, error) {
-			d, ok := decoded.Load(w)
+			d, ok := encoded.Load(w)
 			if !ok {
-				raw, err := w.JSON()
+				dd, err := set.Encode(w.Result)
 				if err != nil {
 					return "", nil, err
 				}
-				dd, err := widget.Decode(raw)
-				if err != nil {
-					return "", nil, err
-				}
-				d, _ = decoded.LoadOrStore(w, dd)
+				d, _ = encoded.LoadOrStore(w, dd)
 			}
-			text, value, err := widget.Cite(w.Calc, d, field, format, loc)
+			text, value, err := set.Cite(w.Calc, d, field, format, loc)
 			if err != nil {
 				return "", nil, err
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"retrylab/site/i18n"
+	"retrylab/site/locale"
 )
 
 // TestSiteKeysDeclared checks that every site.* key the templates and the
@@ -34,7 +35,7 @@ func TestSiteKeysDeclared(t *testing.T) {
 			t.Errorf("%s is used but not in SiteKeys", k)
 		}
 	}
-	for _, lang := range Languages {
+	for _, lang := range locale.Languages() {
 		loc, err := i18n.Load("../../content", lang)
 		if err != nil {
 			t.Fatal(err)

@@ -52,7 +52,7 @@ type Exercise struct {
 	ID   string `json:"id"`
 	Calc string `json:"calc"`
 	// Slug is the article the exercise belongs to ("retries",
-	// "rate-limits", "policies").
+	// "rate-limits", "policies"), its calculator's (calc.Articles).
 	Slug string `json:"slug"`
 	// Fixed parameters, the same for every student.
 	Fixed map[string]string `json:"fixed"`
@@ -114,29 +114,29 @@ func Exercises() []*Exercise {
 	for _, t := range grid(list("2 3 4 5"), list("2 3 4 5"), list("2 3 4 5")) {
 		amp = append(amp, []string{strings.Join(t, ",")})
 	}
-	return []*Exercise{
-		{ID: "attempts", Calc: "attempts", Slug: "retries",
+	list := []*Exercise{
+		{ID: "attempts", Calc: "attempts",
 			Names: []string{"q", "n"}, Options: grid(seq(0.05, 0.95, 0.05), seq(2, 8, 1)),
 			Questions: []Question{
 				{Field: "expected_attempts", Decimals: 2, Abs: 0.005, Rel: 0.002},
 				{Field: "success_probability", Percent: true, Decimals: 1, Abs: 0.05, Rel: 0.002},
 			}},
-		{ID: "amplification", Calc: "amplification", Slug: "retries",
+		{ID: "amplification", Calc: "amplification",
 			Names: []string{"attempts"}, Options: amp,
 			Questions: []Question{{Field: "final_calls"}}},
-		{ID: "budget", Calc: "budget", Slug: "retries",
+		{ID: "budget", Calc: "budget",
 			Fixed: map[string]string{"processes": "1", "order": "rounds"},
 			Names: []string{"requests", "attempts", "tokens"}, Options: grid(list("50 100 200 400"), list("2 3 4 5"), list("0 10 20 50 100")),
 			Questions: []Question{{Field: "total_attempts"}, {Field: "unbudgeted_total"}}},
-		{ID: "jitter", Calc: "jitter", Slug: "retries",
+		{ID: "jitter", Calc: "jitter",
 			Fixed: map[string]string{"clients": "100", "base_ms": "100", "width_ms": "10", "strategy": "full", "waves": "1"},
 			Names: []string{"seed"}, Options: grid(seq(1, 64, 1)),
 			Questions: []Question{{Field: "peak"}, {Field: "peak_bin_start_ms"}}},
-		{ID: "deadline", Calc: "deadline", Slug: "retries",
+		{ID: "deadline", Calc: "deadline",
 			Fixed: map[string]string{"attempts": "3", "waits_ms": "50,100", "min_attempt_ms": "100"},
 			Names: []string{"timeout_ms", "deadline_ms"}, Options: grid(list("100 150 200 250 300"), list("400 500 600 700 800 1000")),
 			Questions: []Question{{Field: "worst_case_ms"}, {Field: "attempts_admitted"}}},
-		{ID: "peak", Calc: "peak", Slug: "retries",
+		{ID: "peak", Calc: "peak",
 			Names: []string{"clients", "bins", "threshold"},
 			Options: [][]string{
 				{"100", "10", "16"}, {"100", "10", "18"}, {"100", "10", "20"},
@@ -145,14 +145,14 @@ func Exercises() []*Exercise {
 				{"200", "20", "18"}, {"200", "20", "20"}, {"200", "20", "22"},
 			},
 			Questions: []Question{{Field: "exact_any_bin", Percent: true, Decimals: 3, Rel: 0.02, Abs: 0.0005}}},
-		{ID: "limits", Calc: "limits", Slug: "rate-limits",
+		{ID: "limits", Calc: "limits",
 			Names:   []string{"rpm_limit", "tpm_limit", "calls_per_min", "tokens_per_call"},
 			Options: grid(list("500 600 1000"), list("200000 300000"), list("300 600 900 1200"), list("100 200 500 1000")),
 			Questions: []Question{
 				{Field: "binding", Choices: []string{"rpm", "tpm", "both"}},
 				{Field: "tpm_utilization", Percent: true, Decimals: 1, Abs: 0.05, Rel: 0.002},
 			}},
-		{ID: "capacity", Calc: "capacity", Slug: "rate-limits",
+		{ID: "capacity", Calc: "capacity",
 			Fixed:   map[string]string{"rpm_limit": "0"},
 			Names:   []string{"tpm_limit", "prompt_tokens", "max_output_tokens"},
 			Options: grid(list("60000 90000 120000 240000"), list("1000 2000 4000"), list("500 1000 2000")),
@@ -160,7 +160,7 @@ func Exercises() []*Exercise {
 				{Field: "requests_per_min", Decimals: 2, Abs: 0.005, Rel: 0.002},
 				{Field: "seconds_between_requests", Decimals: 2, Abs: 0.005, Rel: 0.002},
 			}},
-		{ID: "concurrency", Calc: "concurrency", Slug: "rate-limits",
+		{ID: "concurrency", Calc: "concurrency",
 			Fixed: map[string]string{"max_concurrency": "0"},
 			Names: []string{"rpm", "latency_s"}, Options: grid(list("30 60 120 300 600"), list("2 5 10 20 45")),
 			Questions: []Question{{Field: "in_flight", Decimals: 1, Abs: 0.05, Rel: 0.002}}},
@@ -209,6 +209,21 @@ func Exercises() []*Exercise {
 				{Field: "utilization", Percent: true, Decimals: 1, Abs: 0.05, Rel: 0.002},
 			}},
 	}
+	for _, e := range list {
+		e.Slug = articleSlug(e.Calc)
+	}
+	return list
+}
+
+// articleSlug is the slug of the article calculator name belongs to
+// (calc.Articles), "" for no calculator.
+func articleSlug(name string) string {
+	for _, a := range calc.Articles() {
+		if _, ok := a.Registry().Lookup(name); ok {
+			return a.Slug
+		}
+	}
+	return ""
 }
 
 // Normalize is the form of a class code or student name that the

@@ -233,7 +233,7 @@ func TestBadText(t *testing.T) {
 }
 
 func TestStringsPresent(t *testing.T) {
-	for _, lang := range i18n.Langs {
+	for _, lang := range locale.Languages() {
 		loc, err := i18n.Load(contentDir(t), lang)
 		if err != nil {
 			t.Fatal(err)

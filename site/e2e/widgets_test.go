@@ -127,7 +127,7 @@ func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values ur
 		if !ok {
 			continue
 		}
-		text, value, err := widget.Cite(c, res, field, ci.Format, loc)
+		text, value, err := widget.All().Cite(c, res, field, ci.Format, loc)
 		if err != nil {
 			bad = append(bad, fmt.Sprintf("citation %s|%s: %v", ci.Cite, ci.Format, err))
 			continue

@@ -26,7 +26,7 @@ import (
 // ChartView returns the view an SVG of c draws: its first own chart, or
 // "bars" (the chart of its numeric lists); "" when c draws no chart.
 func ChartView(c *calc.Calculator) string {
-	for _, v := range widget.DefaultViews(c) {
+	for _, v := range widget.All().DefaultViews(c) {
 		if v != "table" {
 			return v
 		}
@@ -77,7 +77,7 @@ func SVG(reg *calc.Registry, loc locale.Locale, name string, values url.Values) 
 	if err != nil {
 		return nil, refusal(loc, c, err)
 	}
-	out, err := widget.RenderOutput(c, a, res, []string{view}, loc)
+	out, err := widget.All().RenderOutput(c, a, res, []string{view}, loc)
 	if err != nil {
 		return nil, &Error{Msg: err.Error()}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"retrylab/core/calc"
 	"retrylab/site/i18n"
+	"retrylab/site/locale"
 )
 
 func wellFormed(t *testing.T, b []byte) {
@@ -38,7 +39,7 @@ func TestEveryChart(t *testing.T) {
 	}
 	reg := calc.New()
 	drawn := 0
-	for _, lang := range i18n.Langs {
+	for _, lang := range locale.Languages() {
 		for _, c := range reg.List() {
 			b, err := SVG(reg, locs[lang], c.Name, url.Values{})
 			if err != nil {

@@ -17,9 +17,6 @@ import (
 	"retrylab/site/locale"
 )
 
-// Langs are the site's languages, in the order the site lists them.
-var Langs = []string{"it", "es", "zh"}
-
 // Load reads dir/<lang>/strings.toml (dir is the content folder).
 func Load(dir, lang string) (locale.Locale, error) {
 	path := filepath.Join(dir, lang, "strings.toml")
@@ -34,10 +31,10 @@ func Load(dir, lang string) (locale.Locale, error) {
 	return locale.Locale{Lang: lang, Strings: strs}, nil
 }
 
-// LoadAll loads every language of Langs.
+// LoadAll loads every language of locale.Languages.
 func LoadAll(dir string) (map[string]locale.Locale, error) {
 	out := map[string]locale.Locale{}
-	for _, l := range Langs {
+	for _, l := range locale.Languages() {
 		loc, err := Load(dir, l)
 		if err != nil {
 			return nil, err

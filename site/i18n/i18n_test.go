@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func loadAll(t *testing.T) map[string]locale.Locale {
 func TestSameKeys(t *testing.T) {
 	all := loadAll(t)
 	union := map[string]string{} // key → a language that has it
-	for _, lang := range Langs {
+	for _, lang := range locale.Languages() {
 		for k := range all[lang].Strings {
 			union[k] = lang
 		}
@@ -43,7 +44,7 @@ func TestSameKeys(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, lang := range Langs {
+	for _, lang := range locale.Languages() {
 		for _, k := range Missing(all[lang], keys) {
 			t.Errorf("content/%s/strings.toml lacks %s (content/%s has it)", lang, k, union[k])
 		}
@@ -53,7 +54,7 @@ func TestSameKeys(t *testing.T) {
 			continue // page chrome may format differently (zh dates use {m}, not {month})
 		}
 		ref := ""
-		for _, lang := range Langs {
+		for _, lang := range locale.Languages() {
 			s, ok := all[lang].Strings[k]
 			if !ok {
 				continue
@@ -90,7 +91,7 @@ func TestCalculatorKeys(t *testing.T) {
 	for _, code := range codes {
 		want = append(want, "err."+string(code))
 	}
-	for _, lang := range Langs {
+	for _, lang := range locale.Languages() {
 		for _, k := range Missing(all[lang], want) {
 			t.Errorf("content/%s/strings.toml lacks %s", lang, k)
 		}
@@ -100,7 +101,7 @@ func TestCalculatorKeys(t *testing.T) {
 		for _, v := range placeholders(calc.EnglishTemplate(code)) {
 			allowed[v] = true
 		}
-		for _, lang := range Langs {
+		for _, lang := range locale.Languages() {
 			for _, v := range placeholders(all[lang].Strings["err."+string(code)]) {
 				if !allowed[v] {
 					t.Errorf("%s err.%s uses {%s}, which the English template does not have", lang, code, v)
@@ -118,7 +119,7 @@ func TestDetailKeys(t *testing.T) {
 	if len(keys) == 0 {
 		t.Skip("no calculator refuses with a detail key yet")
 	}
-	for _, lang := range Langs {
+	for _, lang := range locale.Languages() {
 		for _, k := range Missing(all[lang], keys) {
 			t.Errorf("content/%s/strings.toml lacks %s (a calculator refuses with it)", lang, k)
 		}
@@ -254,7 +255,7 @@ func TestJSONDetails(t *testing.T) {
 			continue
 		}
 		reached[tc.code] = true
-		for _, lang := range Langs {
+		for _, lang := range locale.Languages() {
 			msg := all[lang].Error(e, c)
 			if !strings.Contains(msg, tc.has) || strings.ContainsAny(msg, "{}") && tc.code != "object_sep" ||
 				strings.Contains(msg, "expected") || strings.Contains(msg, "unexpected") {
@@ -262,11 +263,29 @@ func TestJSONDetails(t *testing.T) {
 			}
 		}
 	}
-	for _, lang := range Langs {
+	for _, lang := range locale.Languages() {
 		for k := range all[lang].Subset("detail.json.").Strings {
 			if code := strings.TrimPrefix(k, "detail.json."); !reached[code] && code != "utf8" {
 				t.Errorf("content/%s/strings.toml has %s, which no case reaches", lang, k)
 			}
 		}
+	}
+}
+
+// content/ has one folder for each of locale.Languages and no other.
+func TestContentLanguages(t *testing.T) {
+	entries, err := os.ReadDir(contentDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	want := slices.Sorted(slices.Values(locale.Languages()))
+	if !slices.Equal(dirs, want) {
+		t.Errorf("content/ has the folders %v, locale.Languages %v", dirs, want)
 	}
 }

@@ -10,6 +10,13 @@ import (
 	"strings"
 )
 
+// Languages returns the site's languages, BCP 47 codes in the order the
+// site lists them (the language switcher, the sitemap); the first is the
+// default where a language is optional (the SVG endpoint). This is the one
+// list: content/LANG/, the build, the string tables and the server read
+// it; this package holds the number and list data of each.
+func Languages() []string { return []string{"it", "es", "zh"} }
+
 // Locale is one language: its BCP 47 code ("it", "es", "zh") and its string
 // table (dotted keys, as content/<lang>/strings.toml flattened by
 // site/i18n). The zero Locale is English with no strings: every key falls

@@ -19,8 +19,8 @@ import (
 //
 //	struct{ Lang string; Strings map[string]string; Locale *Locale }
 //
-// does, without encoding/json (which would add some 230 KB to the
-// WebAssembly module): names matched without regard to case, other members
+// does, without encoding/json (README.md, "Size-driven replacements"):
+// names matched without regard to case, other members
 // skipped, null leaving a field empty, a repeated member read again into
 // what the earlier one filled, and an error wherever json.Unmarshal returns
 // one (invalid JSON, a value of the wrong type).
@@ -66,17 +66,14 @@ func ParsePageData(b []byte) (Locale, error) {
 
 var errType = errors.New("locale: the page data has a value of the wrong type")
 
-// reader walks JSON that canonjson.Valid accepted.
+// reader walks JSON that canonjson.Valid accepted, with canonjson's
+// SpaceEnd, ValueEnd and Unquote.
 type reader struct {
 	b []byte
 	i int
 }
 
-func (r *reader) space() {
-	for r.i < len(r.b) && (r.b[r.i] == ' ' || r.b[r.i] == '\t' || r.b[r.i] == '\n' || r.b[r.i] == '\r') {
-		r.i++
-	}
-}
+func (r *reader) space() { r.i = canonjson.SpaceEnd(r.b, r.i) }
 
 // literal consumes word (null, true, false) when it comes next.
 func (r *reader) literal(word string) bool {
@@ -178,54 +175,12 @@ func (r *reader) locale(l *Locale) error {
 }
 
 // stringEnd returns the index just past the string literal at r.i.
-func (r *reader) stringEnd() int {
-	j := r.i + 1
-	for j < len(r.b) && r.b[j] != '"' {
-		if r.b[j] == '\\' {
-			j++
-		}
-		j++
-	}
-	return j + 1
-}
+func (r *reader) stringEnd() int { return canonjson.ValueEnd(r.b, r.i) }
 
 // skip passes over the value at r.i and the space after it.
 func (r *reader) skip() {
-	depth := 0
-	for r.i < len(r.b) {
-		switch c := r.b[r.i]; c {
-		case '"':
-			r.i = r.stringEnd()
-			if depth == 0 {
-				r.space()
-				return
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				r.space()
-				return
-			}
-			depth--
-			if depth == 0 {
-				r.i++
-				r.space()
-				return
-			}
-		case ',', ':':
-			if depth == 0 {
-				return
-			}
-		case ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				r.space()
-				return
-			}
-		}
-		r.i++
-	}
+	r.i = canonjson.ValueEnd(r.b, r.i)
+	r.space()
 }
 
 // foldName is encoding/json's folding of member names: ASCII letters in

@@ -18,10 +18,6 @@ const EmbedCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; work
 // /api/v1/NAME.svg): nothing to load, no script, its own style element.
 const SVGCSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *"
 
-// svgLangs are the languages /api/v1/NAME.svg speaks; the first is the
-// default.
-var svgLangs = []string{"it", "es", "zh"}
-
 // isEmbedPath reports whether rel (relative to the base) is under an
 // embed folder: LANG/embed/….
 func isEmbedPath(rel string) bool {
@@ -51,17 +47,18 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
 		return
 	}
-	lang := svgLangs[0]
+	langs := locale.Languages() // the first is the default
+	lang := langs[0]
 	if vs, ok := values["lang"]; ok {
 		delete(values, "lang")
 		lang = ""
-		for _, l := range svgLangs {
+		for _, l := range langs {
 			if len(vs) == 1 && vs[0] == l {
 				lang = l
 			}
 		}
 		if lang == "" {
-			writeJSONError(w, r, http.StatusBadRequest, "lang", "lang", "lang must be one of "+strings.Join(svgLangs, ", ")+" (once)")
+			writeJSONError(w, r, http.StatusBadRequest, "lang", "lang", "lang must be one of "+strings.Join(langs, ", ")+" (once)")
 			return
 		}
 	}

@@ -3,10 +3,12 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"retrylab/core/calc"
+	"retrylab/site/locale"
 )
 
 // apiLang returns the language of the API's error messages and removes
@@ -16,17 +18,17 @@ import (
 func apiLang(r *http.Request, values url.Values) (string, string) {
 	if vs, ok := values["lang"]; ok {
 		delete(values, "lang")
-		for _, l := range svgLangs {
+		for _, l := range locale.Languages() {
 			if len(vs) == 1 && vs[0] == l {
 				return l, ""
 			}
 		}
-		return "", "lang must be one of " + strings.Join(svgLangs, ", ") + " (once)"
+		return "", "lang must be one of " + strings.Join(locale.Languages(), ", ") + " (once)"
 	}
 	return acceptLang(r.Header.Get("Accept-Language")), ""
 }
 
-// acceptLang returns the language of svgLangs that an Accept-Language
+// acceptLang returns the language of locale.Languages that an Accept-Language
 // header prefers ("" when it prefers English or none of them): the tag
 // with the highest q whose primary subtag is one of them or "en", the
 // first of equals.
@@ -46,10 +48,10 @@ func acceptLang(header string) string {
 		if q <= bestQ {
 			continue
 		}
-		switch primary {
-		case "en":
+		switch {
+		case primary == "en":
 			best, bestQ = "", q
-		case svgLangs[0], svgLangs[1], svgLangs[2]:
+		case slices.Contains(locale.Languages(), primary):
 			best, bestQ = primary, q
 		}
 	}
@@ -80,7 +82,7 @@ func (h *handler) calcError(w http.ResponseWriter, r *http.Request, c *calc.Calc
 func (h *handler) serverCheck(c *calc.Calculator, a calc.Args, lang string) error {
 	page := lang
 	if page == "" {
-		page = svgLangs[0]
+		page = locale.Languages()[0]
 	}
 	page = h.base + page + "/embed/" + c.Name + "/"
 	if q := url.Values(a.Query()).Encode(); q != "" {

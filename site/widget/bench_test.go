@@ -23,10 +23,10 @@ func BenchmarkRenderOutput(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		views := DefaultViews(c)
+		views := All().DefaultViews(c)
 		b.Run(c.Name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := RenderOutput(c, a, res, views, loc); err != nil {
+				if _, err := All().RenderOutput(c, a, res, views, loc); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -60,11 +60,11 @@ func BenchmarkRenderOutputLarge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		views := DefaultViews(c)
+		views := All().DefaultViews(c)
 		b.Run(tc.name, func(b *testing.B) {
 			var n int
 			for b.Loop() {
-				out, err := RenderOutput(c, a, res, views, loc)
+				out, err := All().RenderOutput(c, a, res, views, loc)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -78,7 +78,7 @@ func BenchmarkRenderOutputLarge(b *testing.B) {
 func BenchmarkCite(b *testing.B) {
 	loc := locale.Locale{Lang: "it"}
 	for b.Loop() {
-		if _, _, err := Cite(nil, sample, "counts", "list", loc); err != nil {
+		if _, _, err := All().Cite(nil, sample, "counts", "list", loc); err != nil {
 			b.Fatal(err)
 		}
 	}

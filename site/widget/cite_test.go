@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -26,18 +27,38 @@ type citeResult struct {
 	Huger  json.Number `json:"huger"`
 }
 
-// sample is a result with a field of each kind, as its JSON (Decode
-// encodes only the calculators' result types; any other comes as JSON).
-var sample = mustJSON(citeResult{Peak: 14, Counts: []int{9, 7, 9, 12}, Mean: 48.43125, Tail: 1.30728e-5, Fits: false,
+// sample is a result with a field of each kind, encoded (Set.Encode
+// encodes only the calculators' result types).
+var sample = jsonResult(citeResult{Peak: 14, Counts: []int{9, 7, 9, 12}, Mean: 48.43125, Tail: 1.30728e-5, Fits: false,
 	Key: "acme:summarize:ab<c>", Util: 1.6666666666666667, Waits: []float64{50, 100.5}, Big: 20261017,
 	Huge: "100000000000000000000", Huger: "1000000000000000000000000000000"})
 
-func mustJSON(v any) json.RawMessage {
+// jsonResult is v encoded as Set.Encode encodes a calculator's result, for
+// a type no calculator returns: encoding/json writes it and reads its
+// top-level members back in order.
+func jsonResult(v any) Encoded {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
-	return b
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		panic("not an object")
+	}
+	r := &result{val: v, index: map[string]int{}}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			panic(err)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			panic(err)
+		}
+		r.index[k.(string)] = len(r.list)
+		r.list = append(r.list, field{k.(string), raw})
+	}
+	return Encoded{r}
 }
 
 func TestCite(t *testing.T) {
@@ -66,7 +87,7 @@ func TestCite(t *testing.T) {
 		{"it", "huge", "", "100.000.000.000.000.000.000", "100000000000000000000"},
 		{"it", "huger", "", "1×10³⁰", "1000000000000000000000000000000"},
 	} {
-		text, value, err := Cite(nil, sample, tc.field, tc.format, locale.Locale{Lang: tc.lang})
+		text, value, err := All().Cite(nil, sample, tc.field, tc.format, locale.Locale{Lang: tc.lang})
 		if err != nil {
 			t.Errorf("%s %s|%s: %v", tc.lang, tc.field, tc.format, err)
 			continue
@@ -95,15 +116,15 @@ func TestCiteErrors(t *testing.T) {
 		{"key", "2", "needs a number"},
 		{"counts", "2", "needs a number"},
 	} {
-		_, _, err := Cite(nil, sample, tc.field, tc.format, locale.Locale{Lang: "it"})
+		_, _, err := All().Cite(nil, sample, tc.field, tc.format, locale.Locale{Lang: "it"})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s|%s: error %v, want %q", tc.field, tc.format, err, tc.want)
 		}
 	}
-	if _, _, err := Cite(nil, make(chan int), "x", "", locale.Locale{}); err == nil {
+	if _, _, err := All().Cite(nil, make(chan int), "x", "", locale.Locale{}); err == nil {
 		t.Error("a result that is not JSON: no error")
 	}
-	if _, _, err := Cite(nil, []int{1}, "x", "", locale.Locale{}); err == nil {
+	if _, _, err := All().Cite(nil, []int{1}, "x", "", locale.Locale{}); err == nil {
 		t.Error("a result that is not an object: no error")
 	}
 }
@@ -117,18 +138,18 @@ func FuzzCite(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, field, format string) {
-		text, value, err := Cite(nil, sample, field, format, locale.Locale{Lang: "it"})
+		text, value, err := All().Cite(nil, sample, field, format, locale.Locale{Lang: "it"})
 		if err == nil && value == "" {
 			t.Fatalf("%q|%q: no value and no error (text %q)", field, format, text)
 		}
 	})
 }
 
-func ExampleCite() {
+func ExampleSet_Cite() {
 	c, _ := calc.New().Lookup("attempts")
 	res, _ := c.Compute(url.Values{"q": {"0.9"}})
 	for _, lang := range []string{"it", "es", "zh"} {
-		text, value, _ := Cite(nil, res, "success_probability", "%1", locale.Locale{Lang: lang})
+		text, value, _ := All().Cite(nil, res, "success_probability", "%1", locale.Locale{Lang: lang})
 		fmt.Println(lang, text, value)
 	}
 	// Output:
@@ -171,30 +192,28 @@ func TestNumListAndListLen(t *testing.T) {
 	}
 }
 
-// A Decoded result renders and cites exactly as the value it came from.
-func TestDecoded(t *testing.T) {
-	d, err := Decode(sample)
+// A Encoded result renders and cites exactly as the value it came from.
+func TestEncoded(t *testing.T) {
+	if _, err := All().Encode(json.RawMessage(`{"a":1}`)); err == nil {
+		t.Error("JSON text: no error")
+	}
+	c, _ := calc.New().Lookup("jitter")
+	a, _ := c.Parse(nil)
+	res, _ := c.Run(a)
+	dr, err := All().Encode(res)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := json.Marshal(sample)
-	for _, in := range []any{sample, d, json.RawMessage(raw)} {
-		text, value, err := Cite(nil, in, "counts", "list", locale.Locale{Lang: "it"})
-		if err != nil || text != "9, 7, 9 e 12" || value != "[9,7,9,12]" {
+	for _, in := range []any{res, dr} {
+		text, value, err := All().Cite(c, in, "counts", "list", locale.Locale{Lang: "it"})
+		if err != nil || text != "9, 7, 9, 12, 14, 14, 7, 11, 6 e 11" || value != "[9,7,9,12,14,14,7,11,6,11]" {
 			t.Errorf("%T: %q %q %v", in, text, value, err)
 		}
 	}
-	if _, err := Decode(json.RawMessage(`{"a":`)); err == nil {
-		t.Error("invalid JSON: no error")
-	}
-	c, _ := calc.New().Lookup("attempts")
-	a, _ := c.Parse(nil)
-	res, _ := c.Run(a)
-	dr, _ := Decode(res)
-	o1, _ := RenderOutput(c, a, res, nil, locale.Locale{Lang: "zh"})
-	o2, _ := RenderOutput(c, a, dr, nil, locale.Locale{Lang: "zh"})
-	if o1 != o2 {
-		t.Error("RenderOutput of a Decoded result differs")
+	o1, _ := All().RenderOutput(c, a, res, nil, locale.Locale{Lang: "zh"})
+	o2, _ := All().RenderOutput(c, a, dr, nil, locale.Locale{Lang: "zh"})
+	if o1 != o2 || !strings.Contains(o1, `data-view="histogram"`) {
+		t.Error("RenderOutput of a Encoded result differs")
 	}
 }
 
@@ -239,12 +258,12 @@ func TestCiteEnumLabel(t *testing.T) {
 		{nil, both, "binding", "both", `"both"`},
 		{c, both, "rpm_ok", "sì", "true"},
 	} {
-		text, value, err := Cite(tc.c, tc.res, tc.field, "", loc)
+		text, value, err := All().Cite(tc.c, tc.res, tc.field, "", loc)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.field, err)
 		}
 		if text != tc.text || value != tc.json {
-			t.Errorf("Cite(%v, %s) = %q, %s; want %q, %s", tc.c != nil, tc.field, text, value, tc.text, tc.json)
+			t.Errorf("All().Cite(%v, %s) = %q, %s; want %q, %s", tc.c != nil, tc.field, text, value, tc.text, tc.json)
 		}
 	}
 }

@@ -9,12 +9,11 @@ import (
 	"retrylab/core/retry"
 )
 
-// encodeResult appends to b the JSON encoding of res (the bytes
-// json.Marshal(res) returns) when res is of a type a calculator returns;
-// ok is false for any other type. On an error b holds what was written
-// before the value that failed.
-func encodeResult(b []byte, res any) (_ []byte, ok bool, err error) {
-	e := &jsonEnc{b: b}
+// encodeResult appends to e the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type a calculator returns,
+// and marks its top-level members; ok is false for any other type. On an
+// error (e.err) e.b holds what was written before the value that failed.
+func encodeResult(e *jsonEnc, res any) (ok bool) {
 	switch v := res.(type) {
 	case calc.AttemptsResult:
 		appendJSONCalcAttemptsResult(e, &v)
@@ -49,17 +48,16 @@ func encodeResult(b []byte, res any) (_ []byte, ok bool, err error) {
 	case calc.PoliciesResult:
 		appendJSONCalcPoliciesResult(e, &v)
 	default:
-		return b, false, nil
+		return false
 	}
-	return e.b, true, e.err
+	return true
 }
 
-// encodeRetries appends to b the JSON encoding of res (the bytes
-// json.Marshal(res) returns) when res is of a type a calculator of calc.Retries returns;
-// ok is false for any other type. On an error b holds what was written
-// before the value that failed.
-func encodeRetries(b []byte, res any) (_ []byte, ok bool, err error) {
-	e := &jsonEnc{b: b}
+// encodeRetries appends to e the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type a calculator of calc.Retries returns,
+// and marks its top-level members; ok is false for any other type. On an
+// error (e.err) e.b holds what was written before the value that failed.
+func encodeRetries(e *jsonEnc, res any) (ok bool) {
 	switch v := res.(type) {
 	case calc.AttemptsResult:
 		appendJSONCalcAttemptsResult(e, &v)
@@ -74,17 +72,16 @@ func encodeRetries(b []byte, res any) (_ []byte, ok bool, err error) {
 	case calc.PeakResult:
 		appendJSONCalcPeakResult(e, &v)
 	default:
-		return b, false, nil
+		return false
 	}
-	return e.b, true, e.err
+	return true
 }
 
-// encodeRateLimits appends to b the JSON encoding of res (the bytes
-// json.Marshal(res) returns) when res is of a type a calculator of calc.RateLimits returns;
-// ok is false for any other type. On an error b holds what was written
-// before the value that failed.
-func encodeRateLimits(b []byte, res any) (_ []byte, ok bool, err error) {
-	e := &jsonEnc{b: b}
+// encodeRateLimits appends to e the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type a calculator of calc.RateLimits returns,
+// and marks its top-level members; ok is false for any other type. On an
+// error (e.err) e.b holds what was written before the value that failed.
+func encodeRateLimits(e *jsonEnc, res any) (ok bool) {
 	switch v := res.(type) {
 	case calc.LimitsResult:
 		appendJSONCalcLimitsResult(e, &v)
@@ -105,34 +102,37 @@ func encodeRateLimits(b []byte, res any) (_ []byte, ok bool, err error) {
 	case calc.EstimateResult:
 		appendJSONCalcEstimateResult(e, &v)
 	default:
-		return b, false, nil
+		return false
 	}
-	return e.b, true, e.err
+	return true
 }
 
-// encodePolicies appends to b the JSON encoding of res (the bytes
-// json.Marshal(res) returns) when res is of a type a calculator of calc.Policies returns;
-// ok is false for any other type. On an error b holds what was written
-// before the value that failed.
-func encodePolicies(b []byte, res any) (_ []byte, ok bool, err error) {
-	e := &jsonEnc{b: b}
+// encodePolicies appends to e the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type a calculator of calc.Policies returns,
+// and marks its top-level members; ok is false for any other type. On an
+// error (e.err) e.b holds what was written before the value that failed.
+func encodePolicies(e *jsonEnc, res any) (ok bool) {
 	switch v := res.(type) {
 	case calc.PoliciesResult:
 		appendJSONCalcPoliciesResult(e, &v)
 	default:
-		return b, false, nil
+		return false
 	}
-	return e.b, true, e.err
+	return true
 }
 
 // appendJSONCalcAttemptsResult writes the JSON encoding of a calc.AttemptsResult.
 func appendJSONCalcAttemptsResult(e *jsonEnc, v *calc.AttemptsResult) {
+	e.member("q", 5)
 	e.lit("{\"q\":")
 	e.float(float64(v.Q), 64)
+	e.member("n", 5)
 	e.lit(",\"n\":")
 	e.int(int64(v.N))
+	e.member("expected_attempts", 21)
 	e.lit(",\"expected_attempts\":")
 	e.float(float64(v.ExpectedAttempts), 64)
+	e.member("success_probability", 23)
 	e.lit(",\"success_probability\":")
 	e.float(float64(v.SuccessProbability), 64)
 	e.byte('}')
@@ -140,12 +140,16 @@ func appendJSONCalcAttemptsResult(e *jsonEnc, v *calc.AttemptsResult) {
 
 // appendJSONCalcAmplificationResult writes the JSON encoding of a calc.AmplificationResult.
 func appendJSONCalcAmplificationResult(e *jsonEnc, v *calc.AmplificationResult) {
+	e.member("attempts", 12)
 	e.lit("{\"attempts\":")
 	appendJSONSliceOfInt(e, v.Attempts)
+	e.member("levels", 10)
 	e.lit(",\"levels\":")
 	e.int(int64(v.Levels))
+	e.member("calls_per_level", 19)
 	e.lit(",\"calls_per_level\":")
 	appendJSONSliceOfBigintInt(e, v.CallsPerLevel)
+	e.member("final_calls", 15)
 	e.lit(",\"final_calls\":")
 	{
 		m, err := v.FinalCalls.MarshalJSON()
@@ -153,12 +157,14 @@ func appendJSONCalcAmplificationResult(e *jsonEnc, v *calc.AmplificationResult) 
 	}
 	next := byte(',')
 	if len(v.Tree) != 0 {
+		e.member("tree", 8)
 		e.byte(next)
 		next = ','
 		e.lit("\"tree\":")
 		appendJSONSliceOfRetryNode(e, v.Tree)
 	}
 	if len(v.TreeNote) != 0 {
+		e.member("tree_note", 13)
 		e.byte(next)
 		next = ','
 		e.lit("\"tree_note\":")
@@ -172,20 +178,27 @@ func appendJSONCalcAmplificationResult(e *jsonEnc, v *calc.AmplificationResult) 
 
 // appendJSONCalcBudgetResult writes the JSON encoding of a calc.BudgetResult.
 func appendJSONCalcBudgetResult(e *jsonEnc, v *calc.BudgetResult) {
+	e.member("first_attempts", 18)
 	e.lit("{\"first_attempts\":")
 	e.int(int64(v.FirstAttempts))
+	e.member("retries", 11)
 	e.lit(",\"retries\":")
 	e.int(int64(v.Retries))
+	e.member("total_attempts", 18)
 	e.lit(",\"total_attempts\":")
 	e.int(int64(v.TotalAttempts))
+	e.member("unbudgeted_total", 20)
 	e.lit(",\"unbudgeted_total\":")
 	e.int(int64(v.UnbudgetedTotal))
+	e.member("attempts_histogram", 22)
 	e.lit(",\"attempts_histogram\":")
 	appendJSONSliceOfInt64(e, v.AttemptsHistogram)
+	e.member("tokens_left", 15)
 	e.lit(",\"tokens_left\":")
 	e.int(int64(v.TokensLeft))
 	next := byte(',')
 	if len(v.AttemptsPerRequest) != 0 {
+		e.member("attempts_per_request", 24)
 		e.byte(next)
 		next = ','
 		e.lit("\"attempts_per_request\":")
@@ -199,31 +212,41 @@ func appendJSONCalcBudgetResult(e *jsonEnc, v *calc.BudgetResult) {
 
 // appendJSONCalcJitterResult writes the JSON encoding of a calc.JitterResult.
 func appendJSONCalcJitterResult(e *jsonEnc, v *calc.JitterResult) {
+	e.member("total", 9)
 	e.lit("{\"total\":")
 	e.int(int64(v.Total))
+	e.member("counts", 10)
 	e.lit(",\"counts\":")
 	appendJSONSliceOfInt(e, v.Counts)
+	e.member("bin_starts_ms", 17)
 	e.lit(",\"bin_starts_ms\":")
 	appendJSONSliceOfFloat64(e, v.BinStartsMS)
+	e.member("peak", 8)
 	e.lit(",\"peak\":")
 	e.int(int64(v.Peak))
+	e.member("peak_bin_start_ms", 21)
 	e.lit(",\"peak_bin_start_ms\":")
 	e.float(float64(v.PeakBinStartMS), 64)
+	e.member("mean_arrival_ms", 19)
 	e.lit(",\"mean_arrival_ms\":")
 	e.float(float64(v.MeanArrivalMS), 64)
+	e.member("max_arrival_ms", 18)
 	e.lit(",\"max_arrival_ms\":")
 	e.float(float64(v.MaxArrivalMS), 64)
 	next := byte(',')
 	if len(v.ArrivalsMS) != 0 {
+		e.member("arrivals_ms", 15)
 		e.byte(next)
 		next = ','
 		e.lit("\"arrivals_ms\":")
 		appendJSONSliceOfFloat64(e, v.ArrivalsMS)
 	}
+	e.member("cap_ms", 10)
 	e.byte(next)
 	next = ','
 	e.lit("\"cap_ms\":")
 	e.float(float64(v.CapMS), 64)
+	e.member("ceilings_ms", 15)
 	e.byte(next)
 	next = ','
 	e.lit("\"ceilings_ms\":")
@@ -236,16 +259,22 @@ func appendJSONCalcJitterResult(e *jsonEnc, v *calc.JitterResult) {
 
 // appendJSONCalcDeadlineResult writes the JSON encoding of a calc.DeadlineResult.
 func appendJSONCalcDeadlineResult(e *jsonEnc, v *calc.DeadlineResult) {
+	e.member("worst_case_ms", 17)
 	e.lit("{\"worst_case_ms\":")
 	e.float(float64(v.WorstCaseMS), 64)
+	e.member("fits", 8)
 	e.lit(",\"fits\":")
 	e.bool(bool(v.Fits))
+	e.member("remaining_before_attempt_ms", 31)
 	e.lit(",\"remaining_before_attempt_ms\":")
 	appendJSONSliceOfFloat64(e, v.RemainingBeforeAttemptMS)
+	e.member("attempt_budget_ms", 21)
 	e.lit(",\"attempt_budget_ms\":")
 	appendJSONSliceOfFloat64(e, v.AttemptBudgetMS)
+	e.member("attempts_admitted", 21)
 	e.lit(",\"attempts_admitted\":")
 	e.int(int64(v.AttemptsAdmitted))
+	e.member("waits_ms", 12)
 	e.lit(",\"waits_ms\":")
 	appendJSONSliceOfFloat64(e, v.WaitsMS)
 	e.byte('}')
@@ -253,16 +282,22 @@ func appendJSONCalcDeadlineResult(e *jsonEnc, v *calc.DeadlineResult) {
 
 // appendJSONCalcPeakResult writes the JSON encoding of a calc.PeakResult.
 func appendJSONCalcPeakResult(e *jsonEnc, v *calc.PeakResult) {
+	e.member("p_bin", 9)
 	e.lit("{\"p_bin\":")
 	e.float(float64(v.PBin), 64)
+	e.member("expected_per_bin", 20)
 	e.lit(",\"expected_per_bin\":")
 	e.float(float64(v.ExpectedPerBin), 64)
+	e.member("single_bin_tail", 19)
 	e.lit(",\"single_bin_tail\":")
 	e.float(float64(v.SingleBinTail), 64)
+	e.member("single_bin_tail_log10", 25)
 	e.lit(",\"single_bin_tail_log10\":")
 	e.float(float64(v.SingleBinTailLog10), 64)
+	e.member("union_bound", 15)
 	e.lit(",\"union_bound\":")
 	e.float(float64(v.UnionBound), 64)
+	e.member("exact_any_bin", 17)
 	e.lit(",\"exact_any_bin\":")
 	if p1 := v.ExactAnyBin; p1 == nil {
 		e.lit("null")
@@ -271,18 +306,21 @@ func appendJSONCalcPeakResult(e *jsonEnc, v *calc.PeakResult) {
 	}
 	next := byte(',')
 	if len(v.Note) != 0 {
+		e.member("note", 8)
 		e.byte(next)
 		next = ','
 		e.lit("\"note\":")
 		e.string(string(v.Note))
 	}
 	if len(v.MaxAtLeast) != 0 {
+		e.member("max_at_least", 16)
 		e.byte(next)
 		next = ','
 		e.lit("\"max_at_least\":")
 		appendJSONSliceOfFloat64(e, v.MaxAtLeast)
 	}
 	if v.MaxMostLikely != nil {
+		e.member("max_most_likely", 19)
 		e.byte(next)
 		next = ','
 		e.lit("\"max_most_likely\":")
@@ -293,6 +331,7 @@ func appendJSONCalcPeakResult(e *jsonEnc, v *calc.PeakResult) {
 		}
 	}
 	if len(v.MaxNote) != 0 {
+		e.member("max_note", 12)
 		e.byte(next)
 		next = ','
 		e.lit("\"max_note\":")
@@ -306,22 +345,31 @@ func appendJSONCalcPeakResult(e *jsonEnc, v *calc.PeakResult) {
 
 // appendJSONCalcLimitsResult writes the JSON encoding of a calc.LimitsResult.
 func appendJSONCalcLimitsResult(e *jsonEnc, v *calc.LimitsResult) {
+	e.member("rpm_limit", 13)
 	e.lit("{\"rpm_limit\":")
 	e.float(float64(v.RPMLimit), 64)
+	e.member("tpm_limit", 13)
 	e.lit(",\"tpm_limit\":")
 	e.float(float64(v.TPMLimit), 64)
+	e.member("requests_per_min", 20)
 	e.lit(",\"requests_per_min\":")
 	e.float(float64(v.RequestsPerMin), 64)
+	e.member("tokens_per_min", 18)
 	e.lit(",\"tokens_per_min\":")
 	e.float(float64(v.TokensPerMin), 64)
+	e.member("rpm_utilization", 19)
 	e.lit(",\"rpm_utilization\":")
 	e.float(float64(v.RPMUtilization), 64)
+	e.member("tpm_utilization", 19)
 	e.lit(",\"tpm_utilization\":")
 	e.float(float64(v.TPMUtilization), 64)
+	e.member("rpm_ok", 10)
 	e.lit(",\"rpm_ok\":")
 	e.bool(bool(v.RPMOK))
+	e.member("tpm_ok", 10)
 	e.lit(",\"tpm_ok\":")
 	e.bool(bool(v.TPMOK))
+	e.member("binding", 11)
 	e.lit(",\"binding\":")
 	e.string(string(v.Binding))
 	e.byte('}')
@@ -329,22 +377,31 @@ func appendJSONCalcLimitsResult(e *jsonEnc, v *calc.LimitsResult) {
 
 // appendJSONCalcCapacityResult writes the JSON encoding of a calc.CapacityResult.
 func appendJSONCalcCapacityResult(e *jsonEnc, v *calc.CapacityResult) {
+	e.member("reserved_tokens_per_request", 31)
 	e.lit("{\"reserved_tokens_per_request\":")
 	e.int(int64(v.ReservedTokensPerRequest))
+	e.member("requests_per_min", 20)
 	e.lit(",\"requests_per_min\":")
 	e.float(float64(v.RequestsPerMin), 64)
+	e.member("whole_requests_per_min", 26)
 	e.lit(",\"whole_requests_per_min\":")
 	e.int(int64(v.WholeRequestsPerMin))
+	e.member("seconds_between_requests", 28)
 	e.lit(",\"seconds_between_requests\":")
 	e.float(float64(v.SecondsBetweenRequests), 64)
+	e.member("tpm_requests_per_min", 24)
 	e.lit(",\"tpm_requests_per_min\":")
 	e.float(float64(v.TPMRequestsPerMin), 64)
+	e.member("binding", 11)
 	e.lit(",\"binding\":")
 	e.string(string(v.Binding))
+	e.member("burst_tokens", 16)
 	e.lit(",\"burst_tokens\":")
 	e.int(int64(v.BurstTokens))
+	e.member("burst_requests", 18)
 	e.lit(",\"burst_requests\":")
 	e.int(int64(v.BurstRequests))
+	e.member("first_minute_requests", 25)
 	e.lit(",\"first_minute_requests\":")
 	e.int(int64(v.FirstMinuteRequests))
 	e.byte('}')
@@ -352,18 +409,23 @@ func appendJSONCalcCapacityResult(e *jsonEnc, v *calc.CapacityResult) {
 
 // appendJSONCalcConcurrencyResult writes the JSON encoding of a calc.ConcurrencyResult.
 func appendJSONCalcConcurrencyResult(e *jsonEnc, v *calc.ConcurrencyResult) {
+	e.member("in_flight", 13)
 	e.lit("{\"in_flight\":")
 	e.float(float64(v.InFlight), 64)
+	e.member("in_flight_capped", 20)
 	e.lit(",\"in_flight_capped\":")
 	e.float(float64(v.InFlightCapped), 64)
+	e.member("throughput_per_min", 22)
 	e.lit(",\"throughput_per_min\":")
 	e.float(float64(v.ThroughputPerMin), 64)
+	e.member("cap_throughput_per_min", 26)
 	e.lit(",\"cap_throughput_per_min\":")
 	if p3 := v.CapThroughputPerMin; p3 == nil {
 		e.lit("null")
 	} else {
 		e.float(float64((*p3)), 64)
 	}
+	e.member("limited_by", 14)
 	e.lit(",\"limited_by\":")
 	e.string(string(v.LimitedBy))
 	e.byte('}')
@@ -371,48 +433,68 @@ func appendJSONCalcConcurrencyResult(e *jsonEnc, v *calc.ConcurrencyResult) {
 
 // appendJSONCalcBackoffResult writes the JSON encoding of a calc.BackoffResult.
 func appendJSONCalcBackoffResult(e *jsonEnc, v *calc.BackoffResult) {
+	e.member("policy", 10)
 	e.lit("{\"policy\":")
 	e.string(string(v.Policy))
+	e.member("max_attempts", 16)
 	e.lit(",\"max_attempts\":")
 	e.int(int64(v.MaxAttempts))
+	e.member("max_elapsed_s", 17)
 	e.lit(",\"max_elapsed_s\":")
 	e.float(float64(v.MaxElapsedS), 64)
+	e.member("workers", 11)
 	e.lit(",\"workers\":")
 	e.int(int64(v.Workers))
+	e.member("jitter", 10)
 	e.lit(",\"jitter\":")
 	e.bool(bool(v.Jitter))
+	e.member("retry_after_s", 17)
 	e.lit(",\"retry_after_s\":")
 	if p4 := v.RetryAfterS; p4 == nil {
 		e.lit("null")
 	} else {
 		e.float(float64((*p4)), 64)
 	}
+	e.member("ceilings_s", 14)
 	e.lit(",\"ceilings_s\":")
 	appendJSONSliceOfFloat64(e, v.CeilingsS)
+	e.member("retries", 11)
 	e.lit(",\"retries\":")
 	e.int(int64(v.Retries))
+	e.member("retries_by_attempt", 22)
 	e.lit(",\"retries_by_attempt\":")
 	appendJSONSliceOfInt(e, v.RetriesByAttempt)
+	e.member("gave_up", 11)
 	e.lit(",\"gave_up\":")
 	e.int(int64(v.GaveUp))
+	e.member("gave_up_elapsed", 19)
 	e.lit(",\"gave_up_elapsed\":")
 	e.int(int64(v.GaveUpElapsed))
+	e.member("gave_up_retry_after", 23)
 	e.lit(",\"gave_up_retry_after\":")
 	e.int(int64(v.GaveUpRetryAfter))
+	e.member("max_elapsed_used_s", 22)
 	e.lit(",\"max_elapsed_used_s\":")
 	e.float(float64(v.MaxElapsedUsedS), 64)
+	e.member("horizon_s", 13)
 	e.lit(",\"horizon_s\":")
 	e.float(float64(v.HorizonS), 64)
+	e.member("width_s", 11)
 	e.lit(",\"width_s\":")
 	e.float(float64(v.WidthS), 64)
+	e.member("counts", 10)
 	e.lit(",\"counts\":")
 	appendJSONSliceOfInt(e, v.Counts)
+	e.member("bin_starts_s", 16)
 	e.lit(",\"bin_starts_s\":")
 	appendJSONSliceOfFloat64(e, v.BinStartsS)
+	e.member("peak", 8)
 	e.lit(",\"peak\":")
 	e.int(int64(v.Peak))
+	e.member("peak_bin_start_s", 20)
 	e.lit(",\"peak_bin_start_s\":")
 	e.float(float64(v.PeakBinStartS), 64)
+	e.member("arrivals_s", 14)
 	e.lit(",\"arrivals_s\":")
 	appendJSONSliceOfFloat64(e, v.ArrivalsS)
 	e.byte('}')
@@ -420,16 +502,22 @@ func appendJSONCalcBackoffResult(e *jsonEnc, v *calc.BackoffResult) {
 
 // appendJSONCalcIdempotencyResult writes the JSON encoding of a calc.IdempotencyResult.
 func appendJSONCalcIdempotencyResult(e *jsonEnc, v *calc.IdempotencyResult) {
+	e.member("tenant", 10)
 	e.lit("{\"tenant\":")
 	e.string(string(v.Tenant))
+	e.member("task", 8)
 	e.lit(",\"task\":")
 	e.string(string(v.Task))
+	e.member("canonical", 13)
 	e.lit(",\"canonical\":")
 	e.string(string(v.Canonical))
+	e.member("sha256", 10)
 	e.lit(",\"sha256\":")
 	e.string(string(v.SHA256))
+	e.member("key", 7)
 	e.lit(",\"key\":")
 	e.string(string(v.Key))
+	e.member("bytes", 9)
 	e.lit(",\"bytes\":")
 	e.int(int64(v.Bytes))
 	e.byte('}')
@@ -437,80 +525,116 @@ func appendJSONCalcIdempotencyResult(e *jsonEnc, v *calc.IdempotencyResult) {
 
 // appendJSONCalcDispatchResult writes the JSON encoding of a calc.DispatchResult.
 func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
+	e.member("mode", 8)
 	e.lit("{\"mode\":")
 	e.string(string(v.Mode))
+	e.member("jobs", 8)
 	e.lit(",\"jobs\":")
 	e.int(int64(v.Jobs))
+	e.member("completed", 13)
 	e.lit(",\"completed\":")
 	e.int(int64(v.Completed))
+	e.member("dead_letters", 16)
 	e.lit(",\"dead_letters\":")
 	e.int(int64(v.DeadLetters))
+	e.member("gave_up", 11)
 	e.lit(",\"gave_up\":")
 	e.int(int64(v.GaveUp))
+	e.member("gave_up_by_reason", 21)
 	e.lit(",\"gave_up_by_reason\":")
 	appendJSONMapStringToInt(e, v.GaveUpByReason)
+	e.member("retry_after_example", 23)
 	e.lit(",\"retry_after_example\":")
 	if p5 := v.RetryAfterExample; p5 == nil {
 		e.lit("null")
 	} else {
 		e.string(string((*p5)))
 	}
+	e.member("burst_requests", 18)
 	e.lit(",\"burst_requests\":")
 	e.int(int64(v.BurstRequests))
+	e.member("burst_tokens", 16)
 	e.lit(",\"burst_tokens\":")
 	e.int(int64(v.BurstTokens))
+	e.member("first_minute_requests", 25)
 	e.lit(",\"first_minute_requests\":")
 	e.float(float64(v.FirstMinuteRequests), 64)
+	e.member("first_minute_tokens", 23)
 	e.lit(",\"first_minute_tokens\":")
 	e.float(float64(v.FirstMinuteTokens), 64)
+	e.member("requests", 12)
 	e.lit(",\"requests\":")
 	e.int(int64(v.Requests))
+	e.member("requests_by_status", 22)
 	e.lit(",\"requests_by_status\":")
 	appendJSONMapStringToInt(e, v.RequestsByStatus)
+	e.member("rate_limited", 16)
 	e.lit(",\"rate_limited\":")
 	e.int(int64(v.RateLimited))
+	e.member("rate_limit_hits", 19)
 	e.lit(",\"rate_limit_hits\":")
 	appendJSONMapStringToInt(e, v.RateLimitHits)
+	e.member("retries", 11)
 	e.lit(",\"retries\":")
 	e.int(int64(v.Retries))
+	e.member("retries_by_error", 20)
 	e.lit(",\"retries_by_error\":")
 	appendJSONMapStringToInt(e, v.RetriesByError)
+	e.member("fallbacks", 13)
 	e.lit(",\"fallbacks\":")
 	e.int(int64(v.Fallbacks))
+	e.member("fallbacks_by_reason", 23)
 	e.lit(",\"fallbacks_by_reason\":")
 	appendJSONMapStringToInt(e, v.FallbacksByReason)
+	e.member("tokens_reserved", 19)
 	e.lit(",\"tokens_reserved\":")
 	e.int(int64(v.TokensReserved))
+	e.member("tokens_used", 15)
 	e.lit(",\"tokens_used\":")
 	e.int(int64(v.TokensUsed))
+	e.member("reserved_over_used", 22)
 	e.lit(",\"reserved_over_used\":")
 	e.float(float64(v.ReservedOverUsed), 64)
+	e.member("duplicates_suppressed", 25)
 	e.lit(",\"duplicates_suppressed\":")
 	e.int(int64(v.DuplicatesSuppressed))
+	e.member("double_billed", 17)
 	e.lit(",\"double_billed\":")
 	e.int(int64(v.DoubleBilled))
+	e.member("double_billed_tokens", 24)
 	e.lit(",\"double_billed_tokens\":")
 	e.int(int64(v.DoubleBilledTokens))
+	e.member("queue_wait_p50_s", 20)
 	e.lit(",\"queue_wait_p50_s\":")
 	e.float(float64(v.QueueWaitP50S), 64)
+	e.member("queue_wait_p95_s", 20)
 	e.lit(",\"queue_wait_p95_s\":")
 	e.float(float64(v.QueueWaitP95S), 64)
+	e.member("queue_wait_buckets", 22)
 	e.lit(",\"queue_wait_buckets\":")
 	appendJSONSliceOfInt(e, v.QueueWaitBuckets)
+	e.member("queue_wait_le_s", 19)
 	e.lit(",\"queue_wait_le_s\":")
 	appendJSONSliceOfFloat64(e, v.QueueWaitLeS)
+	e.member("makespan_s", 14)
 	e.lit(",\"makespan_s\":")
 	e.float(float64(v.MakespanS), 64)
+	e.member("completed_per_min", 21)
 	e.lit(",\"completed_per_min\":")
 	e.float(float64(v.CompletedPerMin), 64)
+	e.member("max_queue_depth", 19)
 	e.lit(",\"max_queue_depth\":")
 	e.int(int64(v.MaxQueueDepth))
+	e.member("depth_t_s", 13)
 	e.lit(",\"depth_t_s\":")
 	appendJSONSliceOfFloat64(e, v.DepthTS)
+	e.member("depth_ready", 15)
 	e.lit(",\"depth_ready\":")
 	appendJSONSliceOfInt(e, v.DepthReady)
+	e.member("depth_delayed", 17)
 	e.lit(",\"depth_delayed\":")
 	appendJSONSliceOfInt(e, v.DepthDelayed)
+	e.member("depth_in_flight", 19)
 	e.lit(",\"depth_in_flight\":")
 	appendJSONSliceOfInt(e, v.DepthInFlight)
 	e.byte('}')
@@ -518,38 +642,55 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 
 // appendJSONCalcErrorsResult writes the JSON encoding of a calc.ErrorsResult.
 func appendJSONCalcErrorsResult(e *jsonEnc, v *calc.ErrorsResult) {
+	e.member("class", 9)
 	e.lit("{\"class\":")
 	e.string(string(v.Class))
+	e.member("status", 10)
 	e.lit(",\"status\":")
 	e.int(int64(v.Status))
+	e.member("by_status_class", 19)
 	e.lit(",\"by_status_class\":")
 	e.bool(bool(v.ByStatusClass))
+	e.member("standard_status", 19)
 	e.lit(",\"standard_status\":")
 	e.bool(bool(v.StandardStatus))
+	e.member("decision", 12)
 	e.lit(",\"decision\":")
 	e.string(string(v.Decision))
+	e.member("batch_decision", 18)
 	e.lit(",\"batch_decision\":")
 	e.string(string(v.BatchDecision))
+	e.member("processed", 13)
 	e.lit(",\"processed\":")
 	e.string(string(v.Processed))
+	e.member("may_be_billed", 17)
 	e.lit(",\"may_be_billed\":")
 	e.bool(bool(v.MayBeBilled))
+	e.member("fallback", 12)
 	e.lit(",\"fallback\":")
 	e.bool(bool(v.Fallback))
+	e.member("fallback_when", 17)
 	e.lit(",\"fallback_when\":")
 	e.string(string(v.FallbackWhen))
+	e.member("dispatcher", 14)
 	e.lit(",\"dispatcher\":")
 	e.string(string(v.Dispatcher))
+	e.member("dispatcher_after_budget", 27)
 	e.lit(",\"dispatcher_after_budget\":")
 	e.string(string(v.DispatcherAfterBudget))
+	e.member("retry_classes", 17)
 	e.lit(",\"retry_classes\":")
 	e.int(int64(v.RetryClasses))
+	e.member("never_classes", 17)
 	e.lit(",\"never_classes\":")
 	e.int(int64(v.NeverClasses))
+	e.member("ask_user_classes", 20)
 	e.lit(",\"ask_user_classes\":")
 	e.int(int64(v.AskUserClasses))
+	e.member("may_be_billed_classes", 25)
 	e.lit(",\"may_be_billed_classes\":")
 	e.int(int64(v.MayBeBilledClasses))
+	e.member("note", 8)
 	e.lit(",\"note\":")
 	e.string(string(v.Note))
 	e.byte('}')
@@ -557,42 +698,61 @@ func appendJSONCalcErrorsResult(e *jsonEnc, v *calc.ErrorsResult) {
 
 // appendJSONCalcTimeoutsResult writes the JSON encoding of a calc.TimeoutsResult.
 func appendJSONCalcTimeoutsResult(e *jsonEnc, v *calc.TimeoutsResult) {
+	e.member("calls", 9)
 	e.lit("{\"calls\":")
 	e.int(int64(v.Calls))
+	e.member("completed", 13)
 	e.lit(",\"completed\":")
 	e.int(int64(v.Completed))
+	e.member("cut_connect", 15)
 	e.lit(",\"cut_connect\":")
 	e.int(int64(v.CutConnect))
+	e.member("cut_first_token", 19)
 	e.lit(",\"cut_first_token\":")
 	e.int(int64(v.CutFirstToken))
+	e.member("cut_idle", 12)
 	e.lit(",\"cut_idle\":")
 	e.int(int64(v.CutIdle))
+	e.member("cut_total", 13)
 	e.lit(",\"cut_total\":")
 	e.int(int64(v.CutTotal))
+	e.member("retries_caused", 18)
 	e.lit(",\"retries_caused\":")
 	e.int(int64(v.RetriesCaused))
+	e.member("handed_to_user", 18)
 	e.lit(",\"handed_to_user\":")
 	e.int(int64(v.HandedToUser))
+	e.member("tokens_thrown_away", 22)
 	e.lit(",\"tokens_thrown_away\":")
 	e.int(int64(v.TokensThrownAway))
+	e.member("output_tokens_thrown_away", 29)
 	e.lit(",\"output_tokens_thrown_away\":")
 	e.int(int64(v.OutputTokensThrownAway))
+	e.member("prompt_tokens_maybe_billed", 30)
 	e.lit(",\"prompt_tokens_maybe_billed\":")
 	e.int(int64(v.PromptTokensMaybeBilled))
+	e.member("first_token_tail", 20)
 	e.lit(",\"first_token_tail\":")
 	e.float(float64(v.FirstTokenTail), 64)
+	e.member("first_token_p50_s", 21)
 	e.lit(",\"first_token_p50_s\":")
 	e.float(float64(v.FirstTokenP50S), 64)
+	e.member("first_token_p95_s", 21)
 	e.lit(",\"first_token_p95_s\":")
 	e.float(float64(v.FirstTokenP95S), 64)
+	e.member("duration_p50_s", 18)
 	e.lit(",\"duration_p50_s\":")
 	e.float(float64(v.DurationP50S), 64)
+	e.member("duration_p95_s", 18)
 	e.lit(",\"duration_p95_s\":")
 	e.float(float64(v.DurationP95S), 64)
+	e.member("width_s", 11)
 	e.lit(",\"width_s\":")
 	e.float(float64(v.WidthS), 64)
+	e.member("first_token_counts", 22)
 	e.lit(",\"first_token_counts\":")
 	appendJSONSliceOfInt(e, v.FirstTokenCounts)
+	e.member("first_token_bin_starts_s", 28)
 	e.lit(",\"first_token_bin_starts_s\":")
 	appendJSONSliceOfFloat64(e, v.FirstTokenBinStartsS)
 	e.byte('}')
@@ -600,26 +760,37 @@ func appendJSONCalcTimeoutsResult(e *jsonEnc, v *calc.TimeoutsResult) {
 
 // appendJSONCalcEstimateResult writes the JSON encoding of a calc.EstimateResult.
 func appendJSONCalcEstimateResult(e *jsonEnc, v *calc.EstimateResult) {
+	e.member("estimate_bias", 17)
 	e.lit("{\"estimate_bias\":")
 	e.float(float64(v.EstimateBias), 64)
+	e.member("estimated_prompt_tokens", 27)
 	e.lit(",\"estimated_prompt_tokens\":")
 	e.float(float64(v.EstimatedPromptTokens), 64)
+	e.member("reserved_per_call", 21)
 	e.lit(",\"reserved_per_call\":")
 	e.float(float64(v.ReservedPerCall), 64)
+	e.member("counted_per_call", 20)
 	e.lit(",\"counted_per_call\":")
 	e.float(float64(v.CountedPerCall), 64)
+	e.member("possible_per_min", 20)
 	e.lit(",\"possible_per_min\":")
 	e.float(float64(v.PossiblePerMin), 64)
+	e.member("admitted_per_min", 20)
 	e.lit(",\"admitted_per_min\":")
 	e.float(float64(v.AdmittedPerMin), 64)
+	e.member("rejected_per_min", 20)
 	e.lit(",\"rejected_per_min\":")
 	e.float(float64(v.RejectedPerMin), 64)
+	e.member("unused_share", 16)
 	e.lit(",\"unused_share\":")
 	e.float(float64(v.UnusedShare), 64)
+	e.member("in_flight", 13)
 	e.lit(",\"in_flight\":")
 	e.float(float64(v.InFlight), 64)
+	e.member("corrected_overrun_tokens", 28)
 	e.lit(",\"corrected_overrun_tokens\":")
 	e.float(float64(v.CorrectedOverrunTokens), 64)
+	e.member("corrected_unused_tokens", 27)
 	e.lit(",\"corrected_unused_tokens\":")
 	e.float(float64(v.CorrectedUnusedTokens), 64)
 	e.byte('}')
@@ -627,26 +798,37 @@ func appendJSONCalcEstimateResult(e *jsonEnc, v *calc.EstimateResult) {
 
 // appendJSONCalcPoliciesResult writes the JSON encoding of a calc.PoliciesResult.
 func appendJSONCalcPoliciesResult(e *jsonEnc, v *calc.PoliciesResult) {
+	e.member("loop", 8)
 	e.lit("{\"loop\":")
 	e.string(string(v.Loop))
+	e.member("utilization", 15)
 	e.lit(",\"utilization\":")
 	e.float(float64(v.Utilization), 64)
+	e.member("trigger_end_s", 17)
 	e.lit(",\"trigger_end_s\":")
 	e.float(float64(v.TriggerEndS), 64)
+	e.member("policy", 10)
 	e.lit(",\"policy\":")
 	appendJSONSliceOfString(e, v.Policy)
+	e.member("recovered", 13)
 	e.lit(",\"recovered\":")
 	appendJSONSliceOfBool(e, v.Recovered)
+	e.member("recovery_s", 14)
 	e.lit(",\"recovery_s\":")
 	appendJSONSliceOfPtrToFloat64(e, v.RecoveryS)
+	e.member("amplification", 17)
 	e.lit(",\"amplification\":")
 	appendJSONSliceOfFloat64(e, v.Amplification)
+	e.member("goodput", 11)
 	e.lit(",\"goodput\":")
 	appendJSONSliceOfFloat64(e, v.Goodput)
+	e.member("wasted_work", 15)
 	e.lit(",\"wasted_work\":")
 	appendJSONSliceOfFloat64(e, v.WastedWork)
+	e.member("t_s", 7)
 	e.lit(",\"t_s\":")
 	appendJSONSliceOfFloat64(e, v.TS)
+	e.member("results", 11)
 	e.lit(",\"results\":")
 	appendJSONSliceOfCalcPolicyRun(e, v.Results)
 	e.byte('}')

@@ -9,12 +9,11 @@ import (
 	"retrylab/site/widget/internal/enctest"
 )
 
-// encodeTestValue appends to b the JSON encoding of res (the bytes
-// json.Marshal(res) returns) when res is of a type of package enctest;
-// ok is false for any other type. On an error b holds what was written
-// before the value that failed.
-func encodeTestValue(b []byte, res any) (_ []byte, ok bool, err error) {
-	e := &jsonEnc{b: b}
+// encodeTestValue appends to e the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type of package enctest,
+// and marks its top-level members; ok is false for any other type. On an
+// error (e.err) e.b holds what was written before the value that failed.
+func encodeTestValue(e *jsonEnc, res any) (ok bool) {
 	switch v := res.(type) {
 	case enctest.Kinds:
 		appendTestJSONEnctestKinds(e, &v)
@@ -33,82 +32,99 @@ func encodeTestValue(b []byte, res any) (_ []byte, ok bool, err error) {
 	case [2]enctest.PtrJSON:
 		appendTestJSONArray2OfEnctestPtrJSON(e, v)
 	default:
-		return b, false, nil
+		return false
 	}
-	return e.b, true, e.err
+	return true
 }
 
 // appendTestJSONEnctestKinds writes the JSON encoding of a enctest.Kinds.
 func appendTestJSONEnctestKinds(e *jsonEnc, v *enctest.Kinds) {
+	e.member("B", 5)
 	e.lit("{\"B\":")
 	e.bool(bool(v.B))
+	e.member("i", 5)
 	e.lit(",\"i\":")
 	e.int(int64(v.I))
+	e.member("I8", 6)
 	e.lit(",\"I8\":")
 	e.int(int64(v.I8))
 	next := byte(',')
 	if v.I16 != 0 {
+		e.member("I16", 7)
 		e.byte(next)
 		next = ','
 		e.lit("\"I16\":")
 		e.int(int64(v.I16))
 	}
+	e.member("I32", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"I32\":")
 	e.int(int64(v.I32))
+	e.member("i64", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"i64\":")
 	e.byte('"')
 	e.int(int64(v.I64))
 	e.byte('"')
+	e.member("U", 5)
 	e.byte(next)
 	next = ','
 	e.lit("\"U\":")
 	e.uint(uint64(v.U))
+	e.member("u8", 6)
 	e.byte(next)
 	next = ','
 	e.lit("\"u8\":")
 	e.byte('"')
 	e.uint(uint64(v.U8))
 	e.byte('"')
+	e.member("U16", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"U16\":")
 	e.uint(uint64(v.U16))
+	e.member("U32", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"U32\":")
 	e.uint(uint64(v.U32))
+	e.member("U64", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"U64\":")
 	e.uint(uint64(v.U64))
+	e.member("UP", 6)
 	e.byte(next)
 	next = ','
 	e.lit("\"UP\":")
 	e.uint(uint64(v.UP))
+	e.member("F32", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"F32\":")
 	e.float(float64(v.F32), 32)
+	e.member("f64", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"f64\":")
 	e.byte('"')
 	e.float(float64(v.F64), 64)
 	e.byte('"')
+	e.member("s", 5)
 	e.byte(next)
 	next = ','
 	e.lit("\"s\":")
 	e.quotedString(string(v.S))
+	e.member("qb", 6)
 	e.byte(next)
 	next = ','
 	e.lit("\"qb\":")
 	e.byte('"')
 	e.bool(bool(v.QB))
 	e.byte('"')
+	e.member("ps", 6)
 	e.byte(next)
 	next = ','
 	e.lit("\"ps\":")
@@ -117,6 +133,7 @@ func appendTestJSONEnctestKinds(e *jsonEnc, v *enctest.Kinds) {
 	} else {
 		e.quotedString(string((*p1)))
 	}
+	e.member("PPF", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"PPF\":")
@@ -129,48 +146,59 @@ func appendTestJSONEnctestKinds(e *jsonEnc, v *enctest.Kinds) {
 			e.float(float64((*p3)), 64)
 		}
 	}
+	e.member("bytes", 9)
 	e.byte(next)
 	next = ','
 	e.lit("\"bytes\":")
 	e.bytes([]byte(v.Bytes))
+	e.member("arr", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"arr\":")
 	appendTestJSONArray3OfInt(e, v.Arr)
 	if len(v.Empty) != 0 {
+		e.member("empty", 9)
 		e.byte(next)
 		next = ','
 		e.lit("\"empty\":")
 		appendTestJSONArray0OfInt(e, v.Empty)
 	}
+	e.member("M", 5)
 	e.byte(next)
 	next = ','
 	e.lit("\"M\":")
 	appendTestJSONMapStringToSliceOfFloat32(e, v.M)
+	e.member("MI", 6)
 	e.byte(next)
 	next = ','
 	e.lit("\"MI\":")
 	appendTestJSONMapInt64ToString(e, v.MI)
+	e.member("MU", 6)
 	e.byte(next)
 	next = ','
 	e.lit("\"MU\":")
 	appendTestJSONMapUint16ToPtrToInt(e, v.MU)
+	e.member("MT", 6)
 	e.byte(next)
 	next = ','
 	e.lit("\"MT\":")
 	appendTestJSONMapEnctestTextKeyToInt(e, v.MT)
+	e.member("Named", 9)
 	e.byte(next)
 	next = ','
 	e.lit("\"Named\":")
 	appendTestJSONEnctestFloats(e, v.Named)
+	e.member("-", 5)
 	e.byte(next)
 	next = ','
 	e.lit("\"-\":")
 	e.int(int64(v.Dash))
+	e.member("Bad", 7)
 	e.byte(next)
 	next = ','
 	e.lit("\"Bad\":")
 	e.int(int64(v.Bad))
+	e.member("<&>", 22)
 	e.byte(next)
 	next = ','
 	e.lit("\"\\u003c\\u0026\\u003e\":")
@@ -183,26 +211,31 @@ func appendTestJSONEnctestKinds(e *jsonEnc, v *enctest.Kinds) {
 
 // appendTestJSONEnctestEmbeds writes the JSON encoding of a enctest.Embeds.
 func appendTestJSONEnctestEmbeds(e *jsonEnc, v *enctest.Embeds) {
+	e.member("a", 5)
 	e.lit("{\"a\":")
 	e.int(int64(v.Inner.A))
 	next := byte(',')
 	if len(v.Inner.B) != 0 {
+		e.member("b", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"b\":")
 		e.string(string(v.Inner.B))
 	}
+	e.member("C", 5)
 	e.byte(next)
 	next = ','
 	e.lit("\"C\":")
 	appendTestJSONSliceOfInt(e, v.Inner.C)
 	if v.Other != nil {
+		e.member("A", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"A\":")
 		e.int(int64(v.Other.A))
 	}
 	if v.Other != nil {
+		e.member("E", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"E\":")
@@ -212,10 +245,12 @@ func appendTestJSONEnctestEmbeds(e *jsonEnc, v *enctest.Embeds) {
 			appendTestJSONEnctestInner(e, p4)
 		}
 	}
+	e.member("d", 5)
 	e.byte(next)
 	next = ','
 	e.lit("\"d\":")
 	e.int(int64(v.D))
+	e.member("Named", 9)
 	e.byte(next)
 	next = ','
 	e.lit("\"Named\":")
@@ -228,10 +263,13 @@ func appendTestJSONEnctestEmbeds(e *jsonEnc, v *enctest.Embeds) {
 
 // appendTestJSONEnctestConflict writes the JSON encoding of a enctest.Conflict.
 func appendTestJSONEnctestConflict(e *jsonEnc, v *enctest.Conflict) {
+	e.member("t", 5)
 	e.lit("{\"t\":")
 	e.int(int64(v.Left.T))
+	e.member("T", 5)
 	e.lit(",\"T\":")
 	e.int(int64(v.Right.T))
+	e.member("X", 5)
 	e.lit(",\"X\":")
 	e.int(int64(v.X))
 	e.byte('}')
@@ -239,11 +277,13 @@ func appendTestJSONEnctestConflict(e *jsonEnc, v *enctest.Conflict) {
 
 // appendTestJSONEnctestMethods writes the JSON encoding of a enctest.Methods.
 func appendTestJSONEnctestMethods(e *jsonEnc, v *enctest.Methods) {
+	e.member("V", 5)
 	e.lit("{\"V\":")
 	{
 		m, err := v.V.MarshalJSON()
 		e.marshaled(m, err, "enctest.ValJSON")
 	}
+	e.member("PV", 6)
 	e.lit(",\"PV\":")
 	{
 		if v.PV == nil {
@@ -253,8 +293,10 @@ func appendTestJSONEnctestMethods(e *jsonEnc, v *enctest.Methods) {
 			e.marshaled(m, err, "*enctest.ValJSON")
 		}
 	}
+	e.member("P", 5)
 	e.lit(",\"P\":")
 	appendTestJSONEnctestPtrJSON(e, &v.P)
+	e.member("PP", 6)
 	e.lit(",\"PP\":")
 	{
 		if v.PP == nil {
@@ -264,25 +306,33 @@ func appendTestJSONEnctestMethods(e *jsonEnc, v *enctest.Methods) {
 			e.marshaled(m, err, "*enctest.PtrJSON")
 		}
 	}
+	e.member("LP", 6)
 	e.lit(",\"LP\":")
 	appendTestJSONSliceOfEnctestPtrJSON(e, v.LP)
+	e.member("T", 5)
 	e.lit(",\"T\":")
 	appendTestJSONEnctestPtrText(e, &v.T)
+	e.member("LT", 6)
 	e.lit(",\"LT\":")
 	appendTestJSONSliceOfEnctestPtrText(e, v.LT)
+	e.member("E", 5)
 	e.lit(",\"E\":")
 	{
 		m, err := v.E.MarshalJSON()
 		e.marshaled(m, err, "enctest.ErrJSON")
 	}
+	e.member("MK", 6)
 	e.lit(",\"MK\":")
 	appendTestJSONMapEnctestTextKeyToEnctestValJSON(e, v.MK)
+	e.member("MV", 6)
 	e.lit(",\"MV\":")
 	appendTestJSONMapStringToEnctestPtrJSON(e, v.MV)
+	e.member("Ar", 6)
 	e.lit(",\"Ar\":")
 	appendTestJSONArray1OfEnctestPtrJSON(e, v.Ar)
 	next := byte(',')
 	if v.Text != nil {
+		e.member("Text", 8)
 		e.byte(next)
 		next = ','
 		e.lit("\"Text\":")
@@ -305,36 +355,42 @@ func appendTestJSONEnctestMethods(e *jsonEnc, v *enctest.Methods) {
 func appendTestJSONEnctestOmits(e *jsonEnc, v *enctest.Omits) {
 	next := byte('{')
 	if v.B {
+		e.member("b", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"b\":")
 		e.bool(bool(v.B))
 	}
 	if v.I != 0 {
+		e.member("i", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"i\":")
 		e.int(int64(v.I))
 	}
 	if v.U != 0 {
+		e.member("u", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"u\":")
 		e.uint(uint64(v.U))
 	}
 	if v.F != 0 {
+		e.member("f", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"f\":")
 		e.float(float64(v.F), 64)
 	}
 	if len(v.S) != 0 {
+		e.member("s", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"s\":")
 		e.string(string(v.S))
 	}
 	if v.P != nil {
+		e.member("p", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"p\":")
@@ -345,23 +401,27 @@ func appendTestJSONEnctestOmits(e *jsonEnc, v *enctest.Omits) {
 		}
 	}
 	if len(v.L) != 0 {
+		e.member("l", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"l\":")
 		appendTestJSONSliceOfInt(e, v.L)
 	}
 	if len(v.M) != 0 {
+		e.member("m", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"m\":")
 		appendTestJSONMapStringToBool(e, v.M)
 	}
 	if len(v.A) != 0 {
+		e.member("a", 5)
 		e.byte(next)
 		next = ','
 		e.lit("\"a\":")
 		appendTestJSONArray0OfBool(e, v.A)
 	}
+	e.member("st", 6)
 	e.byte(next)
 	next = ','
 	e.lit("\"st\":")
@@ -756,11 +816,13 @@ func appendTestJSONArray0OfBool(e *jsonEnc, v [0]bool) {
 
 // appendTestJSONEnctestMethodsAddr writes the JSON encoding of a enctest.Methods.
 func appendTestJSONEnctestMethodsAddr(e *jsonEnc, v *enctest.Methods) {
+	e.member("V", 5)
 	e.lit("{\"V\":")
 	{
 		m, err := (&v.V).MarshalJSON()
 		e.marshaled(m, err, "enctest.ValJSON")
 	}
+	e.member("PV", 6)
 	e.lit(",\"PV\":")
 	{
 		if v.PV == nil {
@@ -770,11 +832,13 @@ func appendTestJSONEnctestMethodsAddr(e *jsonEnc, v *enctest.Methods) {
 			e.marshaled(m, err, "*enctest.ValJSON")
 		}
 	}
+	e.member("P", 5)
 	e.lit(",\"P\":")
 	{
 		m, err := (&v.P).MarshalJSON()
 		e.marshaled(m, err, "enctest.PtrJSON")
 	}
+	e.member("PP", 6)
 	e.lit(",\"PP\":")
 	{
 		if v.PP == nil {
@@ -784,28 +848,36 @@ func appendTestJSONEnctestMethodsAddr(e *jsonEnc, v *enctest.Methods) {
 			e.marshaled(m, err, "*enctest.PtrJSON")
 		}
 	}
+	e.member("LP", 6)
 	e.lit(",\"LP\":")
 	appendTestJSONSliceOfEnctestPtrJSON(e, v.LP)
+	e.member("T", 5)
 	e.lit(",\"T\":")
 	{
 		m, err := (&v.T).MarshalText()
 		e.marshaledText(m, err, "enctest.PtrText")
 	}
+	e.member("LT", 6)
 	e.lit(",\"LT\":")
 	appendTestJSONSliceOfEnctestPtrText(e, v.LT)
+	e.member("E", 5)
 	e.lit(",\"E\":")
 	{
 		m, err := (&v.E).MarshalJSON()
 		e.marshaled(m, err, "enctest.ErrJSON")
 	}
+	e.member("MK", 6)
 	e.lit(",\"MK\":")
 	appendTestJSONMapEnctestTextKeyToEnctestValJSON(e, v.MK)
+	e.member("MV", 6)
 	e.lit(",\"MV\":")
 	appendTestJSONMapStringToEnctestPtrJSON(e, v.MV)
+	e.member("Ar", 6)
 	e.lit(",\"Ar\":")
 	appendTestJSONArray1OfEnctestPtrJSONAddr(e, v.Ar)
 	next := byte(',')
 	if v.Text != nil {
+		e.member("Text", 8)
 		e.byte(next)
 		next = ','
 		e.lit("\"Text\":")

@@ -19,12 +19,39 @@ import (
 	"retrylab/site/widget/internal/enctest"
 )
 
+// encodeBytes runs the dispatcher enc on v: the bytes it writes, whether
+// it knows v's type, and its error.
+func encodeBytes(enc encoder, v any) ([]byte, bool, error) {
+	e := &jsonEnc{}
+	ok := enc(e, v)
+	return e.b, ok, e.err
+}
+
 // sameAsJSON checks that encodeResult writes json.Marshal's bytes for v,
-// or fails where it fails.
+// or fails where it fails, and that the members it marks are the
+// object's members: joined again they give the same bytes.
 func sameAsJSON(t *testing.T, name string, v any) {
 	t.Helper()
 	want, werr := json.Marshal(v)
-	got, ok, gerr := encodeResult(nil, v)
+	got, ok, gerr := encodeBytes(encodeResult, v)
+	if ok && werr == nil && gerr == nil {
+		r, err := encodeAll(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		joined := []byte{'{'}
+		for i, f := range r.list {
+			if i > 0 {
+				joined = append(joined, ',')
+			}
+			k, _ := json.Marshal(f.Name)
+			joined = append(append(append(joined, k...), ':'), f.Raw...)
+		}
+		joined = append(joined, '}')
+		if !bytes.Equal(joined, want) {
+			t.Errorf("%s: the marked members do not make the object:\n got %s\nwant %s", name, joined, want)
+		}
+	}
 	switch {
 	case !ok:
 		t.Errorf("%s: no generated encoder for %T (go generate ./site/widget)", name, v)
@@ -148,7 +175,7 @@ func TestEncodeCalcGoldens(t *testing.T) {
 		if err := json.Compact(&want, raw); err != nil {
 			t.Fatal(err)
 		}
-		got, ok, err := encodeResult(nil, p.Elem().Interface())
+		got, ok, err := encodeBytes(encodeResult, p.Elem().Interface())
 		if !ok || err != nil || !bytes.Equal(got, want.Bytes()) {
 			t.Errorf("%s: encodeResult %v %v:\n got %s\nwant %s", file, ok, err, got, want.Bytes())
 		}
@@ -396,22 +423,13 @@ func FuzzEncode(f *testing.F) {
 	})
 }
 
-// A value of a type no calculator returns is a clear error, not a panic;
-// a json.RawMessage is read as given.
+// A value of a type no calculator returns (JSON text included) is a clear
+// error, not a panic.
 func TestDecodeUnknownType(t *testing.T) {
-	for _, v := range []any{nil, make(chan int), []int{1}, struct{ A int }{1}, &calc.AttemptsResult{}, citeResult{}} {
-		_, err := decode(v)
+	for _, v := range []any{nil, make(chan int), []int{1}, struct{ A int }{1}, &calc.AttemptsResult{}, citeResult{}, json.RawMessage(`{"a":1}`)} {
+		_, err := encodeAll(v)
 		if err == nil || !strings.Contains(err.Error(), "go generate ./site/widget") {
 			t.Errorf("%T: %v", v, err)
-		}
-	}
-	r, err := decode(json.RawMessage(` {"a" : [1, 2]} `))
-	if err != nil || len(r.list) != 1 || string(r.list[0].Raw) != "[1, 2]" {
-		t.Errorf("RawMessage: %v %v", r, err)
-	}
-	for _, raw := range []string{"", "null", `{"a":`, "[1]", `{"a":1}x`} {
-		if _, err := decode(json.RawMessage(raw)); err == nil {
-			t.Errorf("RawMessage %q: no error", raw)
 		}
 	}
 }
@@ -464,7 +482,7 @@ func BenchmarkEncode(b *testing.B) {
 	for _, n := range all {
 		b.Run(n.name+"/encodeResult", func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := encodeResult(nil, n.res); err != nil {
+				if _, _, err := encodeBytes(encodeResult, n.res); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -479,29 +497,6 @@ func BenchmarkEncode(b *testing.B) {
 	}
 }
 
-// decodeNodes reads a call tree as json.Unmarshal into []treeNode does.
-func FuzzDecodeNodes(f *testing.F) {
-	for _, s := range []string{
-		`[{"level":0,"index":0,"parent":-1,"attempt":0},{"level":1,"index":0,"parent":0,"attempt":1}]`,
-		`[{"LEVEL":2,"Index":-0,"parent":null,"x":{"level":9}},null]`, `[{"level":1,"level":2}]`, `[{"le\u0076el":3}]`,
-		`[{"level":1.0}]`, `[{"level":1e2}]`, `[{"level":"1"}]`, `[{"level":true}]`, `[{"level":[1]}]`, `[5]`, `["x"]`, `[[]]`,
-		`[{"level":99999999999999999999}]`, `[{"level":-9223372036854775808}]`, `[{"level":9223372036854775807}]`, `[]`, `{}`, `null`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if !json.Valid(b) || len(bytes.TrimSpace(b)) == 0 || bytes.TrimSpace(b)[0] != '[' {
-			return // decodeNodes reads a list of a valid result
-		}
-		var want []treeNode
-		werr := json.Unmarshal(b, &want)
-		got, ok := decodeNodes(b)
-		if (werr == nil) != ok || ok && !slices.Equal(got, want) {
-			t.Fatalf("decodeNodes(%q) = %v %v; json.Unmarshal: %v %v", b, got, ok, want, werr)
-		}
-	})
-}
-
 // encgen's encoders follow encoding/json on the types of package enctest,
 // which reach the rules no result type reaches yet (embedded structs,
 // ",string", arrays, []byte, integer and TextMarshaler map keys, methods
@@ -513,7 +508,7 @@ func TestEncodeFeatures(t *testing.T) {
 			v := reflect.New(reflect.TypeOf(zero)).Elem()
 			f.fill(v)
 			want, werr := json.Marshal(v.Interface())
-			got, ok, gerr := encodeTestValue(nil, v.Interface())
+			got, ok, gerr := encodeBytes(encodeTestValue, v.Interface())
 			switch {
 			case !ok:
 				t.Fatalf("%T: no encoder in encode_gen_test.go (go generate ./site/widget)", zero)

@@ -11,7 +11,7 @@ import (
 )
 
 // Render writes the whole widget; the build puts it in the page and the
-// playground recomputes its output with RenderOutput.
+// playground recomputes its output with Set.RenderOutput.
 func ExampleRender() {
 	c, _ := calc.New().Lookup("attempts")
 	loc := locale.Locale{Lang: "it", Strings: map[string]string{"field.attempts.expected_attempts": "tentativi attesi"}}

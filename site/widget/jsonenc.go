@@ -2,8 +2,8 @@ package widget
 
 // The helpers of encode_gen.go, the JSON encoder of the calculators'
 // results that encgen (internal/encgen) writes: json.Marshal's bytes
-// without reflect or encoding/json, which would add to the browser's
-// module (reflect alone about 100 KB gzip-compressed). encode_test.go
+// without reflect or encoding/json, which the browser's module does not
+// link (README.md, "The playground"). encode_test.go
 // compares the encoder with encoding/json on every calculator and on
 // random values of every result type.
 
@@ -53,6 +53,36 @@ func (e *mapKeyError) Unwrap() error { return e.err }
 type jsonEnc struct {
 	b   []byte
 	err error
+	// members are the top-level members of a result (member): their
+	// names and where their values lie in b
+	members []memberSpan
+}
+
+// memberSpan is one top-level member of an encoded result: its value is
+// b[start:end].
+type memberSpan struct {
+	name       string
+	start, end int
+}
+
+// member marks a top-level member of a result: the generated encoder of a
+// result type calls it before writing the separator, the key and the
+// colon (n bytes), and then the value. The value of the member before
+// ends here; the last one ends before the closing brace (members). A
+// result type holds no other result type (encgen checks it).
+func (e *jsonEnc) member(name string, n int) {
+	if k := len(e.members); k > 0 {
+		e.members[k-1].end = len(e.b)
+	}
+	e.members = append(e.members, memberSpan{name: name, start: len(e.b) + n})
+}
+
+// spans returns the members of the result just encoded.
+func (e *jsonEnc) spans() []memberSpan {
+	if k := len(e.members); k > 0 {
+		e.members[k-1].end = len(e.b) - 1 // the closing brace
+	}
+	return e.members
 }
 
 func (e *jsonEnc) fail(err error) {

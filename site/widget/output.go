@@ -24,7 +24,6 @@ type outCtx struct {
 	a   calc.Args
 	r   *result
 	loc locale.Locale
-	enc encoder // the encoders of the set drawing (decodeWith)
 }
 
 // viewDef is one specialised view of a calculator.
@@ -52,26 +51,6 @@ func allViews() viewTable {
 		t[name] = vs
 	}
 	return t
-}
-
-// Views returns every view name calculator c offers.
-func Views(c *calc.Calculator) []string { return allViews().names(c) }
-
-// DefaultViews returns the views a widget of c shows when the page names
-// none: its table and its specialised charts, or the table and the
-// generic chart of its numeric lists.
-func DefaultViews(c *calc.Calculator) []string { return allViews().defaults(c) }
-
-// CheckViews reports a view name that c does not offer.
-func CheckViews(c *calc.Calculator, names []string) error { return allViews().check(c, names) }
-
-// RenderOutput writes the output of a widget: for each view in order, the
-// results table or a chart, computed from result (what c.Run(a)
-// returned). Every shown field sits in an element with data-out="FIELD"
-// and data-value holding its JSON (wasm/playground/DOM.md). An unknown view name is
-// skipped; a view that cannot be drawn from this result says so in a note.
-func RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
-	return allViews().render(encodeResult, c, a, res, viewNames, loc)
 }
 
 func (t viewTable) names(c *calc.Calculator) []string {
@@ -110,7 +89,7 @@ func (t viewTable) check(c *calc.Calculator, names []string) error {
 }
 
 func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
-	r, err := decodeWith(enc, res)
+	r, err := encodeWith(enc, res)
 	if err != nil {
 		return "", err
 	}
@@ -119,7 +98,7 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 	}
 	var b strings.Builder
 	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
-	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc}
+	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc}
 	for _, name := range viewNames {
 		var fn view
 		switch name {
@@ -180,8 +159,13 @@ func valueLabel(c *calc.Calculator, loc locale.Locale, field, value string) stri
 // flatObject decodes a small object of scalars (a count per status code),
 // its keys in order; ok is false for anything else.
 func flatObject(raw []byte) ([]field, bool) {
-	list, ok := splitObject(raw)
-	if !ok || len(list) == 0 || len(list) > maxTableList {
+	var list []field
+	ok := canonjson.Members(raw, func(key, val []byte) bool {
+		name, ok := canonjson.Unquote(key)
+		list = append(list, field{name, val})
+		return ok && len(list) <= maxTableList
+	})
+	if !ok || len(list) == 0 {
 		return nil, false
 	}
 	for _, f := range list {
@@ -245,7 +229,7 @@ var hidden = map[string]bool{
 	"policies.amplification": true,
 	"policies.goodput":       true,
 	"policies.wasted_work":   true,
-	"errors.note":             true, // English; the classification view explains each class
+	"errors.note":            true, // English; the classification view explains each class
 }
 
 // notes are the English notes of results, written in the reader's

@@ -2,70 +2,30 @@ package widget
 
 import (
 	"math"
-	"strconv"
 
-	"retrylab/core/canonjson"
+	"retrylab/core/calc"
 )
 
-// policyRun is what the views of the policies calculator read of one
-// element of its results list.
-type policyRun struct {
-	name                           string
-	recovered                      bool
-	recovery                       float64 // s; NaN when never
-	amplification, goodput, wasted float64
-	offered, good, retries, queue  []float64
+// policyRuns is the typed list of a policies result, checked for the
+// views: ok is false for an empty list or a run without its series.
+func policyRuns(r *calc.PoliciesResult) ([]calc.PolicyRun, bool) {
+	if len(r.Results) == 0 {
+		return nil, false
+	}
+	for _, p := range r.Results {
+		if p.OfferedPerS == nil || p.GoodputPerS == nil || p.RetriesPerS == nil || p.Queue == nil {
+			return nil, false
+		}
+	}
+	return r.Results, true
 }
 
-// policyRuns decodes the results list of a policies result.
-func policyRuns(r *result) ([]policyRun, bool) {
-	raw, ok := r.raw("results")
-	if !ok {
-		return nil, false
+// recoveryOf is a run's recovery time in s, NaN when it never recovers.
+func recoveryOf(p calc.PolicyRun) float64 {
+	if p.RecoveryS == nil {
+		return nan()
 	}
-	elems, ok := splitList(raw)
-	if !ok || len(elems) == 0 {
-		return nil, false
-	}
-	runs := make([]policyRun, 0, len(elems))
-	for _, e := range elems {
-		fields, ok := splitObject(e)
-		if !ok {
-			return nil, false
-		}
-		obj := &result{list: fields, index: make(map[string]int, len(fields))}
-		for i, f := range fields {
-			obj.index[f.Name] = i
-		}
-		var p policyRun
-		nameRaw, ok1 := obj.raw("policy")
-		name, ok2 := canonjson.Unquote(nameRaw)
-		rec, ok3 := obj.raw("recovered")
-		recS, ok4 := obj.raw("recovery_s")
-		amp, ok5 := obj.num("amplification")
-		good, ok6 := obj.num("goodput")
-		wasted, ok7 := obj.num("wasted_work")
-		off, ok8 := obj.nums("offered_per_s")
-		gps, ok9 := obj.nums("goodput_per_s")
-		rps, ok10 := obj.nums("retries_per_s")
-		q, ok11 := obj.nums("queue")
-		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11) {
-			return nil, false
-		}
-		p.name, p.recovered = name, string(rec) == "true"
-		p.recovery = nan()
-		if string(recS) != "null" {
-			v, err := strconv.ParseFloat(string(recS), 64)
-			if err != nil {
-				return nil, false
-			}
-			p.recovery = v
-		}
-		p.amplification, p.goodput, p.wasted = amp, good, wasted
-		p.offered, p.good, p.retries, p.queue = off, gps, rps, q
-		runs = append(runs, p)
-	}
-	return runs, true
+	return *p.RecoveryS
 }
 
 func nan() float64 { return math.NaN() }
@@ -77,8 +37,8 @@ func (o *outCtx) policyLabel(name string) string {
 
 // policiesSummary: a bar per policy, the share of requests served, the
 // policies that never recover marked.
-func policiesSummary(o *outCtx) error {
-	runs, ok := policyRuns(o.r)
+func policiesSummary(o *outCtx, r *calc.PoliciesResult) error {
+	runs, ok := policyRuns(r)
 	if !ok {
 		return errNoData
 	}
@@ -87,8 +47,8 @@ func policiesSummary(o *outCtx) error {
 	mark := make([]bool, len(runs))
 	var stuck []string
 	for i, p := range runs {
-		cats[i], vals[i], mark[i] = o.policyLabel(p.name), p.goodput, !p.recovered
-		if !p.recovered {
+		cats[i], vals[i], mark[i] = o.policyLabel(p.Policy), p.Goodput, !p.Recovered
+		if !p.Recovered {
 			stuck = append(stuck, cats[i])
 		}
 	}
@@ -112,8 +72,8 @@ func policiesSummary(o *outCtx) error {
 
 // policiesCompare: a table, a row per policy: recovered or not, after how
 // long, attempts per request, goodput and wasted work.
-func policiesCompare(o *outCtx) error {
-	runs, ok := policyRuns(o.r)
+func policiesCompare(o *outCtx, r *calc.PoliciesResult) error {
+	runs, ok := policyRuns(r)
 	if !ok {
 		return errNoData
 	}
@@ -129,14 +89,14 @@ func policiesCompare(o *outCtx) error {
 	}
 	b.WriteString("</tr></thead><tbody>\n")
 	for _, p := range runs {
-		rec := o.loc.YesNo(p.recovered)
+		rec := o.loc.YesNo(p.Recovered)
 		after := o.vt("compare", "never", "never, within the horizon")
-		if p.recovered {
-			after = o.loc.Number(p.recovery)
+		if p.Recovered {
+			after = o.loc.Number(recoveryOf(p))
 		}
 		writef(b, `<tr data-row="%s"><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`+"\n",
-			esc(p.name), esc(o.policyLabel(p.name)), esc(rec), esc(after), esc(o.loc.Fixed(p.amplification, 2)),
-			esc(o.loc.Percent(p.goodput, 1)), esc(o.loc.Number(float64(int64(p.wasted*10+0.5))/10)))
+			esc(p.Policy), esc(o.policyLabel(p.Policy)), esc(rec), esc(after), esc(o.loc.Fixed(p.Amplification, 2)),
+			esc(o.loc.Percent(p.Goodput, 1)), esc(o.loc.Number(float64(int64(p.WastedWork*10+0.5))/10)))
 	}
 	b.WriteString("</tbody></table>\n")
 	return nil
@@ -144,11 +104,11 @@ func policiesCompare(o *outCtx) error {
 
 // policiesTimeline: per policy, the attempts sent, the retries among them
 // and the answers in time, per second, with the server's capacity.
-func policiesTimeline(o *outCtx) error {
-	runs, ok := policyRuns(o.r)
-	ts, ok2 := o.r.nums("t_s")
-	end, ok3 := o.r.num("trigger_end_s")
-	if !ok || !ok2 || !ok3 || len(ts) < 2 {
+func policiesTimeline(o *outCtx, r *calc.PoliciesResult) error {
+	runs, ok := policyRuns(r)
+	ts, ok2 := floats(r.TS)
+	end := r.TriggerEndS
+	if !ok || !ok2 || len(ts) < 2 {
 		return errNoData
 	}
 	start, _ := argFloat(o.a, "trigger_start_s")
@@ -159,14 +119,14 @@ func policiesTimeline(o *outCtx) error {
 		rules = append(rules, rule{Y: slots * 1000 / svc, Label: o.vt("timeline", "capacity", "server capacity")})
 	}
 	for _, p := range runs {
-		if len(p.offered) != len(ts) || len(p.good) != len(ts) || len(p.retries) != len(ts) {
+		if len(p.OfferedPerS) != len(ts) || len(p.GoodputPerS) != len(ts) || len(p.RetriesPerS) != len(ts) {
 			return errNoData
 		}
 		verdict := o.vt("timeline", "never", "goodput does not come back within the horizon")
-		if p.recovered {
-			verdict = o.vt("timeline", "recovered", "goodput is back {after} s after the trigger", "after", o.loc.Number(p.recovery))
+		if p.Recovered {
+			verdict = o.vt("timeline", "recovered", "goodput is back {after} s after the trigger", "after", o.loc.Number(recoveryOf(p)))
 		}
-		name := o.policyLabel(p.name)
+		name := o.policyLabel(p.Policy)
 		ch := chart{
 			View: "timeline", Line: true, X: ts, Rules: rules,
 			Title: o.vt("timeline", "title", "{policy}: load and goodput per second", "policy", name),
@@ -175,9 +135,9 @@ func policiesTimeline(o *outCtx) error {
 			XLabel: o.vt("timeline", "x", "time (s)"),
 			YLabel: o.vt("timeline", "y", "per second"),
 			Series: []series{
-				{Name: o.vt("timeline", "offered", "attempts sent"), Values: p.offered},
-				{Name: o.vt("timeline", "goodput", "answers in time"), Values: p.good},
-				{Name: o.vt("timeline", "retries", "retries"), Values: p.retries},
+				{Name: o.vt("timeline", "offered", "attempts sent"), Values: p.OfferedPerS},
+				{Name: o.vt("timeline", "goodput", "answers in time"), Values: p.GoodputPerS},
+				{Name: o.vt("timeline", "retries", "retries"), Values: p.RetriesPerS},
 			},
 		}
 		ch.write(o.b, o.loc)
@@ -186,9 +146,9 @@ func policiesTimeline(o *outCtx) error {
 }
 
 // policiesQueue: per policy, the calls waiting in the server's queue.
-func policiesQueue(o *outCtx) error {
-	runs, ok := policyRuns(o.r)
-	ts, ok2 := o.r.nums("t_s")
+func policiesQueue(o *outCtx, r *calc.PoliciesResult) error {
+	runs, ok := policyRuns(r)
+	ts, ok2 := floats(r.TS)
 	if !ok || !ok2 || len(ts) < 2 {
 		return errNoData
 	}
@@ -197,17 +157,18 @@ func policiesQueue(o *outCtx) error {
 		rules = append(rules, rule{Y: qcap, Label: o.vt("queue", "cap", "queue limit")})
 	}
 	for _, p := range runs {
-		if len(p.queue) != len(ts) {
+		q, _ := floats(p.Queue)
+		if len(q) != len(ts) {
 			return errNoData
 		}
-		name := o.policyLabel(p.name)
+		name := o.policyLabel(p.Policy)
 		ch := chart{
 			View: "queue", Line: true, X: ts, Rules: rules,
 			Title:  o.vt("queue", "title", "{policy}: the server's queue", "policy", name),
 			Desc:   o.vt("queue", "desc", "{policy}: calls waiting for a worker at the end of each interval, those the client has given up on included.", "policy", name),
 			XLabel: o.vt("queue", "x", "time (s)"),
 			YLabel: o.vt("queue", "y", "calls in the queue"),
-			Series: []series{{Name: o.vt("queue", "y", "calls in the queue"), Values: p.queue}},
+			Series: []series{{Name: o.vt("queue", "y", "calls in the queue"), Values: q}},
 		}
 		ch.write(o.b, o.loc)
 	}

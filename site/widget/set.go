@@ -92,36 +92,56 @@ func (s *Set) HoldsAll(names []string) bool {
 	return true
 }
 
-// Views is Views for a calculator of the set.
+// Views returns every view name calculator c offers: "table", its
+// specialised views (none when the set does not hold c) and "bars".
 func (s *Set) Views(c *calc.Calculator) []string { return s.table().names(c) }
 
-// DefaultViews is DefaultViews for a calculator of the set.
+// DefaultViews returns the views a widget of c shows when the page names
+// none: its table and its specialised charts, or the table and the
+// generic chart of its numeric lists.
 func (s *Set) DefaultViews(c *calc.Calculator) []string { return s.table().defaults(c) }
 
-// CheckViews is CheckViews for a calculator of the set.
+// CheckViews reports a view name that c does not offer.
 func (s *Set) CheckViews(c *calc.Calculator, names []string) error {
 	return s.table().check(c, names)
 }
 
-// RenderOutput is RenderOutput for a calculator of the set: a calculator
-// the set does not hold has only the table and the generic bars, and its
-// result must come Decoded or as JSON (a json.Marshaler).
+// RenderOutput writes the output of a widget: for each view in order, the
+// results table or a chart, computed from res (what c.Run(a) returned, or
+// its Encoded form). Every shown field sits in an element with
+// data-out="FIELD" and data-value holding its JSON
+// (wasm/playground/DOM.md). An unknown view name is skipped; a view that
+// cannot be drawn from this result says so in a note. A result of a type
+// the set's calculators do not return is an error, unless it comes
+// Encoded.
 func (s *Set) RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
 	return s.table().render(s.encoder(), c, a, res, viewNames, loc)
 }
 
-// Decode is Decode for a result of a calculator of the set.
-func (s *Set) Decode(res any) (Decoded, error) {
-	r, err := decodeWith(s.encoder(), res)
+// Encode encodes res, a result of a calculator of the set, to JSON once
+// and marks its top-level fields, for RenderOutput and Cite.
+func (s *Set) Encode(res any) (Encoded, error) {
+	r, err := encodeWith(s.encoder(), res)
 	if err != nil {
-		return Decoded{}, err
+		return Encoded{}, err
 	}
-	return Decoded{r}, nil
+	return Encoded{r}, nil
 }
 
-// Cite is Cite for a result of a calculator of the set.
+// Cite returns the text and the JSON value of a citation {=ID.FIELD|FORMAT}
+// of res, a result of a calculator of the set or its Encoded form
+// (content/README.md): field is "NAME" or "NAME[i]"; format is
+// "" (integers grouped, other numbers to at most 6 significant digits,
+// scientific below 10^-4; booleans yes/no; lists in the list style), "N"
+// (N decimals), "%N" (percentage with N decimals), "eN" (scientific, N
+// significant digits), "list" or "yesno". The text is plain (not
+// HTML-escaped). A field the result lacks, an index out of range or a
+// format that does not fit the value is an error naming them. A text field
+// cited whole in the default format is one of the calculator's
+// enumerations (limits' binding: rpm, tpm, both) and reads as its label
+// field.CALC.NAME.VALUE, as in the widget's table; c nil leaves it as it is.
 func (s *Set) Cite(c *calc.Calculator, res any, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
-	r, err := decodeWith(s.encoder(), res)
+	r, err := encodeWith(s.encoder(), res)
 	if err != nil {
 		return "", "", err
 	}
@@ -138,7 +158,7 @@ func (s *Set) table() viewTable {
 // encoder is the set's encoders; the nil set encodes no type of its own.
 func (s *Set) encoder() encoder {
 	if s == nil {
-		return func(b []byte, _ any) ([]byte, bool, error) { return b, false, nil }
+		return func(*jsonEnc, any) bool { return false }
 	}
 	return s.enc
 }
@@ -146,12 +166,12 @@ func (s *Set) encoder() encoder {
 // retriesViews is the view table of the article on retries.
 func retriesViews() viewTable {
 	return viewTable{
-		"attempts":      {{"curve", attemptsCurve, false}},
-		"amplification": {{"tree", amplificationTree, false}},
-		"budget":        {{"histogram", budgetHistogram, false}, {"tokens", budgetTokens, false}},
-		"jitter":        {{"histogram", jitterHistogram, false}},
-		"deadline":      {{"timeline", deadlineTimeline, false}},
-		"peak":          {{"distribution", peakDistribution, false}, {"bin", peakBin, true}},
+		"attempts":      {{"curve", typed(attemptsCurve), false}},
+		"amplification": {{"tree", typed(amplificationTree), false}},
+		"budget":        {{"histogram", typed(budgetHistogram), false}, {"tokens", typed(budgetTokens), false}},
+		"jitter":        {{"histogram", typed(jitterHistogram), false}},
+		"deadline":      {{"timeline", typed(deadlineTimeline), false}},
+		"peak":          {{"distribution", typed(peakDistribution), false}, {"bin", typed(peakBin), true}},
 	}
 }
 
@@ -160,18 +180,18 @@ func retriesViews() viewTable {
 // views).
 func rateLimitsViews() viewTable {
 	return viewTable{
-		"limits":   {{"utilization", limitsUtilization, false}},
-		"backoff":  {{"arrivals", backoffArrivals, false}},
-		"dispatch": {{"queue", dispatchQueue, false}, {"metrics", dispatchMetrics, true}},
-		"errors":   {{"classification", errorsClassification, false}},
-		"timeouts": {{"cuts", timeoutsCuts, false}, {"first_token", timeoutsFirstToken, false}},
-		"estimate": {{"rate", estimateRate, false}},
+		"limits":   {{"utilization", typed(limitsUtilization), false}},
+		"backoff":  {{"arrivals", typed(backoffArrivals), false}},
+		"dispatch": {{"queue", typed(dispatchQueue), false}, {"metrics", typed(dispatchMetrics), true}},
+		"errors":   {{"classification", typed(errorsClassification), false}},
+		"timeouts": {{"cuts", typed(timeoutsCuts), false}, {"first_token", typed(timeoutsFirstToken), false}},
+		"estimate": {{"rate", typed(estimateRate), false}},
 	}
 }
 
 // policiesViews is the view table of the article on retry policies.
 func policiesViews() viewTable {
 	return viewTable{
-		"policies": {{"summary", policiesSummary, false}, {"compare", policiesCompare, false}, {"timeline", policiesTimeline, false}, {"queue", policiesQueue, true}},
+		"policies": {{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), false}, {"queue", typed(policiesQueue), true}},
 	}
 }

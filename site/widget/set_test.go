@@ -26,7 +26,7 @@ func TestSets(t *testing.T) {
 			if got, want := s.Views(c), all.Views(c); !slices.Equal(got, want) {
 				t.Errorf("%s: set %s offers views %v, All offers %v", c.Name, s.Name(), got, want)
 			}
-			if got, want := s.DefaultViews(c), DefaultViews(c); !slices.Equal(got, want) {
+			if got, want := s.DefaultViews(c), All().DefaultViews(c); !slices.Equal(got, want) {
 				t.Errorf("%s: set %s defaults to %v, want %v", c.Name, s.Name(), got, want)
 			}
 			a, err := c.Parse(nil)
@@ -41,20 +41,20 @@ func TestSets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := RenderOutput(c, a, res, Views(c), locale.Locale{})
+			want, err := All().RenderOutput(c, a, res, All().Views(c), locale.Locale{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got != want {
 				t.Errorf("%s: set %s renders another output than All", c.Name, s.Name())
 			}
-			d, err := s.Decode(res)
+			d, err := s.Encode(res)
 			if err != nil {
 				t.Fatal(err)
 			}
 			field := d.r.list[0].Name
 			gotText, gotValue, err1 := s.Cite(c, res, field, "", locale.Locale{})
-			wantText, wantValue, err2 := Cite(c, res, field, "", locale.Locale{})
+			wantText, wantValue, err2 := All().Cite(c, res, field, "", locale.Locale{})
 			if gotText != wantText || gotValue != wantValue || err1 != nil || err2 != nil {
 				t.Errorf("%s.%s: set %s cites %q %q (%v), All %q %q (%v)", c.Name, field, s.Name(), gotText, gotValue, err1, wantText, wantValue, err2)
 			}
@@ -63,7 +63,7 @@ func TestSets(t *testing.T) {
 					continue
 				}
 				// Another article's set links no encoder for this result.
-				if _, err := other.Decode(res); err == nil || !strings.Contains(err.Error(), "no JSON encoder") {
+				if _, err := other.Encode(res); err == nil || !strings.Contains(err.Error(), "no JSON encoder") {
 					t.Errorf("%s: set %s decodes a result of set %s: %v", c.Name, other.Name(), s.Name(), err)
 				}
 			}
@@ -127,4 +127,46 @@ func ExampleFor() {
 	// [jitter peak] → retries
 	// [dispatch] → rate-limits
 	// [budget backoff] → all
+}
+
+// The sets are calc.Articles, in order, then All: each article's set has
+// the article's slug as its name, the article's calculators, and the
+// views of All for exactly those of them that have specialised views
+// (the set constructors name their registry, view table and encoders
+// themselves, so that a module links one article only: this test holds
+// them to the one declaration).
+func TestSetsFollowArticles(t *testing.T) {
+	arts := calc.Articles()
+	sets := Sets()
+	if len(sets) != len(arts)+1 || sets[len(sets)-1].Name() != "all" {
+		t.Fatalf("Sets() has %d sets, want one per article of calc.Articles (%d) and all last", len(sets), len(arts))
+	}
+	all := allViews()
+	for i, a := range arts {
+		s := sets[i]
+		if s.Name() != a.Slug {
+			t.Errorf("set %d is %q, want the article's slug %q", i, s.Name(), a.Slug)
+		}
+		var got, want []string
+		for _, c := range s.Registry().List() {
+			got = append(got, c.Name)
+		}
+		for _, c := range a.Registry().List() {
+			want = append(want, c.Name)
+			if c.Article != a.Number {
+				t.Errorf("%s: Article %d, want %d", c.Name, c.Article, a.Number)
+			}
+			if vs := all[c.Name]; len(vs) != len(s.views[c.Name]) {
+				t.Errorf("set %s: %d views for %s, All has %d", s.Name(), len(s.views[c.Name]), c.Name, len(vs))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("set %s holds %v, the article %v", s.Name(), got, want)
+		}
+		for name := range s.views {
+			if !s.Holds(name) {
+				t.Errorf("set %s has views for %s, which is not in its article", s.Name(), name)
+			}
+		}
+	}
 }

@@ -39,10 +39,10 @@ func TestErrorTextsAsFmt(t *testing.T) {
 		t.Fatal("no jitter calculator")
 	}
 	for _, s := range odd {
-		err := CheckViews(c, []string{s})
-		want := fmt.Sprintf("calculator %s has no view %q; its views are %s", c.Name, s, strings.Join(Views(c), ", "))
+		err := All().CheckViews(c, []string{s})
+		want := fmt.Sprintf("calculator %s has no view %q; its views are %s", c.Name, s, strings.Join(All().Views(c), ", "))
 		if err == nil || err.Error() != want {
-			t.Errorf("CheckViews(%q) = %v, want %s", s, err, want)
+			t.Errorf("All().CheckViews(%q) = %v, want %s", s, err, want)
 		}
 	}
 	loc := locale.Locale{Lang: "it"}
@@ -50,15 +50,15 @@ func TestErrorTextsAsFmt(t *testing.T) {
 		if s == "" || strings.ContainsAny(s, "[") {
 			continue
 		}
-		_, _, err := Cite(nil, sample, s, "", loc)
+		_, _, err := All().Cite(nil, sample, s, "", loc)
 		want := fmt.Sprintf("the result has no field %q; its fields are %s", s, "peak, counts, mean_arrival_ms, single_bin_tail, fits, exact_any_bin, key, rpm_utilization, waits, big, huge, huger")
 		if err == nil || err.Error() != want {
-			t.Errorf("Cite(%q) = %v\nwant %s", s, err, want)
+			t.Errorf("All().Cite(%q) = %v\nwant %s", s, err, want)
 		}
-		_, _, err = Cite(nil, sample, "peak", s, loc)
+		_, _, err = All().Cite(nil, sample, "peak", s, loc)
 		want = fmt.Sprintf("peak|%s: unknown format %q: use N, %%N, eN, list or yesno (N a number of digits)", s, s)
 		if err == nil || err.Error() != want {
-			t.Errorf("Cite(peak|%q) = %v\nwant %s", s, err, want)
+			t.Errorf("All().Cite(peak|%q) = %v\nwant %s", s, err, want)
 		}
 	}
 	for _, tc := range []struct {
@@ -74,9 +74,9 @@ func TestErrorTextsAsFmt(t *testing.T) {
 		{"peak", "list", fmt.Sprintf("%s|%s: list needs a list value, got %s", "peak", "list", "14")},
 		{"key", "2", fmt.Sprintf("%s|%s: format %s needs a number, got %s", "key", "2", "2", `"acme:summarize:ab\u003cc\u003e"`)},
 	} {
-		_, _, err := Cite(nil, sample, tc.field, tc.format, loc)
+		_, _, err := All().Cite(nil, sample, tc.field, tc.format, loc)
 		if err == nil || err.Error() != tc.want {
-			t.Errorf("Cite(%q|%q) = %v\nwant %s", tc.field, tc.format, err, tc.want)
+			t.Errorf("All().Cite(%q|%q) = %v\nwant %s", tc.field, tc.format, err, tc.want)
 		}
 	}
 	if _, err := Render(Spec{ID: "x"}, loc); err == nil || err.Error() != "widget: no calculator" {

@@ -1,15 +1,13 @@
 package widget
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"strconv"
 	"strings"
 
 	"retrylab/core/calc"
-	"retrylab/core/canonjson"
-	"retrylab/core/fmath"
+	"retrylab/core/crowd"
 	"retrylab/core/retry"
 	"retrylab/site/locale"
 )
@@ -17,15 +15,37 @@ import (
 // errNoData is returned by a view whose result lacks the fields it draws.
 var errNoData = errors.New("the result lacks the fields this view draws")
 
+// typed adapts a view of the results of type R (a calculator's result
+// struct, calc.JitterResult): fn gets the value the calculator returned,
+// so that a field renamed or retyped in core/calc is a compile error
+// here. A result of another type cannot be drawn (errNoData).
+func typed[R any](fn func(o *outCtx, r *R) error) view {
+	return func(o *outCtx) error {
+		r, ok := o.r.val.(R)
+		if !ok {
+			return errNoData
+		}
+		return fn(o, &r)
+	}
+}
+
+// floats converts a list of a result to float64 for a chart; ok is false
+// for a nil list (which the result encodes as null).
+func floats[T int | int64 | float64](xs []T) ([]float64, bool) {
+	if xs == nil {
+		return nil, false
+	}
+	fs := make([]float64, len(xs))
+	for i, x := range xs {
+		fs[i] = float64(x)
+	}
+	return fs, true
+}
+
 // attemptsCurve: expected attempts and success probability against N,
 // for N from 1 to max(10, n) (at most 100), the page's n marked.
-func attemptsCurve(o *outCtx) error {
-	q, ok1 := argFloat(o.a, "q")
-	nf, ok2 := argFloat(o.a, "n")
-	if !ok1 || !ok2 {
-		return errNoData
-	}
-	n := int(nf)
+func attemptsCurve(o *outCtx, r *calc.AttemptsResult) error {
+	q, n := r.Q, r.N
 	top := min(max(10, n), 100)
 	xs := make([]float64, top)
 	exp := make([]float64, top)
@@ -59,11 +79,11 @@ func attemptsCurve(o *outCtx) error {
 }
 
 // jitterHistogram: arrivals per bin, the peak bins marked.
-func jitterHistogram(o *outCtx) error {
-	counts, ok1 := o.r.nums("counts")
-	starts, ok2 := o.r.nums("bin_starts_ms")
-	peak, ok3 := o.r.num("peak")
-	if !ok1 || !ok2 || !ok3 || len(starts) != len(counts) {
+func jitterHistogram(o *outCtx, r *calc.JitterResult) error {
+	counts, ok1 := floats(r.Counts)
+	starts, ok2 := floats(r.BinStartsMS)
+	peak := float64(r.Peak)
+	if !ok1 || !ok2 || len(starts) != len(counts) {
 		return errNoData
 	}
 	g := groupSize(len(counts))
@@ -84,8 +104,7 @@ func jitterHistogram(o *outCtx) error {
 	if g > 1 {
 		outField, outRaw = "", "" // the chart shows sums of bins, not the field
 	}
-	total, _ := o.r.num("total")
-	peakStart, _ := o.r.num("peak_bin_start_ms")
+	total, peakStart := float64(r.Total), r.PeakBinStartMS
 	ch := chart{
 		View:  "histogram",
 		Title: o.vt("histogram", "title", "Retries per {w} ms bin", "w", width),
@@ -102,8 +121,8 @@ func jitterHistogram(o *outCtx) error {
 }
 
 // budgetHistogram: how many requests made 1, 2, … attempts.
-func budgetHistogram(o *outCtx) error {
-	h, ok := o.r.nums("attempts_histogram")
+func budgetHistogram(o *outCtx, r *calc.BudgetResult) error {
+	h, ok := floats(r.AttemptsHistogram)
 	if !ok || len(h) == 0 {
 		return errNoData
 	}
@@ -128,13 +147,8 @@ func budgetHistogram(o *outCtx) error {
 
 // budgetTokens: calls made with the budget against without it, first
 // attempts and retries side by side.
-func budgetTokens(o *outCtx) error {
-	first, ok1 := o.r.num("first_attempts")
-	retries, ok2 := o.r.num("retries")
-	unb, ok3 := o.r.num("unbudgeted_total")
-	if !ok1 || !ok2 || !ok3 {
-		return errNoData
-	}
+func budgetTokens(o *outCtx, r *calc.BudgetResult) error {
+	first, retries, unb := float64(r.FirstAttempts), float64(r.Retries), float64(r.UnbudgetedTotal)
 	with := o.vt("tokens", "with", "with the budget")
 	without := o.vt("tokens", "without", "without a budget")
 	ch := chart{
@@ -156,12 +170,8 @@ func budgetTokens(o *outCtx) error {
 
 // limitsUtilization: the share of each limit the workload uses, 100 %
 // drawn as a rule.
-func limitsUtilization(o *outCtx) error {
-	rpm, ok1 := o.r.num("rpm_utilization")
-	tpm, ok2 := o.r.num("tpm_utilization")
-	if !ok1 || !ok2 {
-		return errNoData
-	}
+func limitsUtilization(o *outCtx, r *calc.LimitsResult) error {
+	rpm, tpm := r.RPMUtilization, r.TPMUtilization
 	ch := chart{
 		View:  "utilization",
 		Title: o.vt("utilization", "title", "Share of each limit used"),
@@ -183,10 +193,10 @@ func limitsUtilization(o *outCtx) error {
 // result's max_at_least (P(max >= m)); the values at or above the
 // threshold marked. Without it (too large to compute) the distribution of
 // one bin's count stands in, under its own title.
-func peakDistribution(o *outCtx) error {
-	atLeast, ok := o.r.nums("max_at_least")
-	if !ok || len(atLeast) < 2 {
-		return peakBin(o)
+func peakDistribution(o *outCtx, r *calc.PeakResult) error {
+	atLeast := r.MaxAtLeast
+	if len(atLeast) < 2 {
+		return peakBin(o, r)
 	}
 	tf, ok1 := argFloat(o.a, "threshold")
 	nf, ok2 := argFloat(o.a, "clients")
@@ -221,7 +231,10 @@ func peakDistribution(o *outCtx) error {
 			vmark = len(cats)
 		}
 	}
-	mode, _ := o.r.num("max_most_likely")
+	mode := 0.0
+	if r.MaxMostLikely != nil {
+		mode = float64(*r.MaxMostLikely)
+	}
 	anyBin := "?"
 	if t < len(atLeast) {
 		anyBin = o.loc.Number(atLeast[t])
@@ -250,7 +263,7 @@ func peakDistribution(o *outCtx) error {
 
 // peakBin: the distribution of one bin's count, Binomial(n, 1/k), the
 // values at or above the threshold marked.
-func peakBin(o *outCtx) error {
+func peakBin(o *outCtx, r *calc.PeakResult) error {
 	nf, ok1 := argFloat(o.a, "clients")
 	kf, ok2 := argFloat(o.a, "bins")
 	tf, ok3 := argFloat(o.a, "threshold")
@@ -272,13 +285,13 @@ func peakBin(o *outCtx) error {
 	vmark := 0
 	for x := lo; x <= hi; x++ {
 		cats = append(cats, o.loc.Int(int64(x)))
-		vals = append(vals, binomPMF(n, x, p))
+		vals = append(vals, math.Exp(crowd.LogBinomialPMF(x, n, p)))
 		mark = append(mark, x >= t)
 		if x == t {
 			vmark = len(cats)
 		}
 	}
-	tail, _ := o.r.num("single_bin_tail")
+	tail := r.SingleBinTail
 	ch := chart{
 		View:  "bin",
 		Title: o.vt("distribution", "title", "How many clients land in one bin"),
@@ -295,32 +308,18 @@ func peakBin(o *outCtx) error {
 	return nil
 }
 
-// binomPMF is P(X = x) for X ~ Binomial(n, p), through log-gamma.
-func binomPMF(n, x int, p float64) float64 {
-	switch {
-	case p <= 0:
-		if x == 0 {
-			return 1
-		}
-		return 0
-	case p >= 1:
-		if x == n {
-			return 1
-		}
-		return 0
-	}
-	ln, _ := fmath.Lgamma(float64(n + 1))
-	lx, _ := fmath.Lgamma(float64(x + 1))
-	lnx, _ := fmath.Lgamma(float64(n - x + 1))
-	return fmath.Exp(ln - lx - lnx + float64(x)*fmath.Log(p) + float64(n-x)*math.Log1p(-p))
-}
-
 // amplificationTree: calls per level as bars, and the call tree itself
 // when it is small enough to draw.
-func amplificationTree(o *outCtx) error {
-	per, ok := o.r.nums("calls_per_level")
+func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
+	if r.CallsPerLevel == nil {
+		return errNoData
+	}
+	per := make([]float64, len(r.CallsPerLevel))
+	for i, c := range r.CallsPerLevel {
+		per[i], _ = strconv.ParseFloat(c.String(), 64) // the nearest float64, as a JSON reader gets it
+	}
 	att, ok2 := argFloats(o.a, "attempts")
-	if !ok || !ok2 || len(per) != len(att) || len(per) == 0 {
+	if !ok2 || len(per) != len(att) || len(per) == 0 {
 		return errNoData
 	}
 	cats := make([]string, len(per))
@@ -341,7 +340,7 @@ func amplificationTree(o *outCtx) error {
 	}
 	ch.write(o.b, o.loc)
 	const maxLeaves = 81
-	nodes, ok := treeNodes(o.r)
+	nodes, ok := treeNodes(r.Tree)
 	switch {
 	case final > maxLeaves:
 		writef(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
@@ -356,22 +355,10 @@ func amplificationTree(o *outCtx) error {
 	return nil
 }
 
-// treeNode is one node of the amplification result's tree field.
-type treeNode struct {
-	Level  int `json:"level"`
-	Index  int `json:"index"`
-	Parent int `json:"parent"`
-}
-
-// treeNodes decodes the result's call tree, checking that every parent
-// comes before its children and that levels are consistent.
-func treeNodes(r *result) ([]treeNode, bool) {
-	raw, ok := r.raw("tree")
-	if !ok || jsonKind(raw) != 'a' {
-		return nil, false
-	}
-	nodes, ok := decodeNodes(raw)
-	if !ok || len(nodes) == 0 || nodes[0].Parent != -1 {
+// treeNodes checks the result's call tree: every parent comes before its
+// children, levels are consistent.
+func treeNodes(nodes []retry.Node) ([]retry.Node, bool) {
+	if len(nodes) == 0 || nodes[0].Parent != -1 {
 		return nil, false
 	}
 	for i, n := range nodes[1:] {
@@ -382,80 +369,10 @@ func treeNodes(r *result) ([]treeNode, bool) {
 	return nodes, true
 }
 
-// decodeNodes reads a list of {"level":L,"index":I,"parent":P,…} as
-// json.Unmarshal into []treeNode would: other members ignored, names
-// matched without regard to case, null leaves a zero; a value that is not
-// an integer is refused.
-func decodeNodes(raw []byte) ([]treeNode, bool) {
-	elems, ok := splitList(raw)
-	if !ok {
-		return nil, false
-	}
-	nodes := make([]treeNode, len(elems))
-	for i, el := range elems {
-		if string(el) == "null" {
-			continue
-		}
-		n := &nodes[i]
-		ok := eachMember(el, func(key, val []byte) bool {
-			name := key[1 : len(key)-1]
-			if bytes.IndexByte(name, '\\') >= 0 {
-				s, _ := canonjson.Unquote(key)
-				name = []byte(s)
-			}
-			var dst *int
-			switch {
-			case bytes.EqualFold(name, []byte("level")):
-				dst = &n.Level
-			case bytes.EqualFold(name, []byte("index")):
-				dst = &n.Index
-			case bytes.EqualFold(name, []byte("parent")):
-				dst = &n.Parent
-			default:
-				return true
-			}
-			if string(val) == "null" {
-				return true
-			}
-			v, ok := jsonInt(val)
-			*dst = v
-			return ok
-		})
-		if !ok {
-			return nil, false
-		}
-	}
-	return nodes, true
-}
-
-// jsonInt reads a JSON number that json.Unmarshal accepts into an int: an
-// integer literal within int's range.
-func jsonInt(b []byte) (int, bool) {
-	digits := b
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || len(digits) > 18 {
-		n, err := strconv.ParseInt(string(b), 10, 0)
-		return int(n), err == nil && len(digits) > 0 && digits[0] != '+'
-	}
-	n := 0
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if len(digits) < len(b) {
-		n = -n
-	}
-	return n, true
-}
-
 // writeTree draws the call tree: the request at the top, each call below
 // the call that made it, the deepest calls evenly spread and every other
 // node centred over its children.
-func writeTree(b *strings.Builder, nodes []treeNode, title, desc string) {
+func writeTree(b *strings.Builder, nodes []retry.Node, title, desc string) {
 	depth := 0
 	for _, n := range nodes {
 		depth = max(depth, n.Level)
@@ -509,14 +426,13 @@ func writeTree(b *strings.Builder, nodes []treeNode, title, desc string) {
 
 // deadlineTimeline: the worst case, attempt by attempt, against the
 // deadline: each attempt runs to its timeout, then waits.
-func deadlineTimeline(o *outCtx) error {
+func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	timeout, ok1 := argFloat(o.a, "timeout_ms")
 	deadline, ok2 := argFloat(o.a, "deadline_ms")
 	waits, ok3 := argFloats(o.a, "waits_ms")
 	attemptsF, ok4 := argFloat(o.a, "attempts")
-	admitted, ok5 := o.r.num("attempts_admitted")
-	worst, _ := o.r.num("worst_case_ms")
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+	admitted, worst := float64(r.AttemptsAdmitted), r.WorstCaseMS
+	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return errNoData
 	}
 	n := int(attemptsF)
@@ -601,9 +517,9 @@ func numsText(loc locale.Locale, xs []float64) string {
 // backoffArrivals: the retries per bin with jitter and without it (the
 // same parameters computed again with jitter flipped), so the reader sees
 // the synchronized spikes that jitter removes.
-func backoffArrivals(o *outCtx) error {
-	counts, ok1 := o.r.nums("counts")
-	starts, ok2 := o.r.nums("bin_starts_s")
+func backoffArrivals(o *outCtx, r *calc.BackoffResult) error {
+	counts, ok1 := floats(r.Counts)
+	starts, ok2 := floats(r.BinStartsS)
 	p := o.c.Param("jitter")
 	if !ok1 || !ok2 || p == nil || p.Kind != calc.Bool || len(starts) != len(counts) {
 		return errNoData
@@ -612,18 +528,18 @@ func backoffArrivals(o *outCtx) error {
 	// The other setting is computed again, unless the run is large (the
 	// page would pay twice the calculator's time on every change).
 	var otherCounts []float64
-	if retries, _ := o.r.num("retries"); retries <= maxCompareRetries {
+	if r.Retries <= maxCompareRetries {
 		q := o.a.Query()
 		q["jitter"] = []string{strconv.FormatBool(!jitter)}
 		other, err := o.c.Compute(q)
 		if err != nil {
 			return err
 		}
-		or, err := decodeWith(o.enc, other)
-		if err != nil {
-			return err
+		or, ok := other.(calc.BackoffResult)
+		if !ok {
+			return errNoData
 		}
-		oc, ok := or.nums("counts")
+		oc, ok := floats(or.Counts)
 		if !ok {
 			return errNoData
 		}
@@ -637,7 +553,7 @@ func backoffArrivals(o *outCtx) error {
 	g := groupSize(n)
 	with, without = group(with, g), group(without, g)
 	cats := make([]string, max(len(with), len(without)))
-	w, _ := o.r.num("width_s")
+	w := r.WidthS
 	for i := range cats {
 		cats[i] = o.loc.Number(float64(i*g) * w)
 	}
@@ -653,7 +569,7 @@ func backoffArrivals(o *outCtx) error {
 		}
 		return m
 	}
-	workers, _ := o.r.num("workers")
+	workers := float64(r.Workers)
 	peakText := func(xs []float64) string {
 		if xs == nil {
 			return none(o.loc) // not computed
@@ -687,15 +603,15 @@ func backoffArrivals(o *outCtx) error {
 
 // dispatchQueue: jobs ready in the queue, delayed for a retry and in
 // flight, over the simulated time.
-func dispatchQueue(o *outCtx) error {
-	ts, ok1 := o.r.nums("depth_t_s")
-	ready, ok2 := o.r.nums("depth_ready")
-	delayed, ok3 := o.r.nums("depth_delayed")
-	inflight, ok4 := o.r.nums("depth_in_flight")
+func dispatchQueue(o *outCtx, r *calc.DispatchResult) error {
+	ts, ok1 := floats(r.DepthTS)
+	ready, ok2 := floats(r.DepthReady)
+	delayed, ok3 := floats(r.DepthDelayed)
+	inflight, ok4 := floats(r.DepthInFlight)
 	if !ok1 || !ok2 || !ok3 || !ok4 || len(ts) < 2 || len(ready) != len(ts) || len(delayed) != len(ts) || len(inflight) != len(ts) {
 		return errNoData
 	}
-	maxDepth, _ := o.r.num("max_queue_depth")
+	maxDepth := float64(r.MaxQueueDepth)
 	ch := chart{
 		View: "queue", Line: true, X: ts,
 		Title:  o.vt("queue", "title", "The queue over time"),

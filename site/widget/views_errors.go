@@ -6,23 +6,16 @@ import (
 	"strings"
 
 	"retrylab/core/calc"
-	"retrylab/core/canonjson"
 	"retrylab/core/dispatch"
 	"retrylab/core/errclass"
+	"retrylab/core/heapsort"
 )
 
 // errorsClassification: the whole classification as a table, one row per
 // class, the chosen class's row marked, with the dispatcher's step for the
 // page's switches (fallback, idempotency), budget left and spent.
-func errorsClassification(o *outCtx) error {
-	raw, ok := o.r.raw("class")
-	if !ok {
-		return errNoData
-	}
-	chosen, ok := canonjson.Unquote(raw)
-	if !ok {
-		return errNoData
-	}
+func errorsClassification(o *outCtx, r *calc.ErrorsResult) error {
+	chosen := r.Class
 	fb, id := true, true
 	if p := o.c.Param("fallback"); p != nil && p.Kind == calc.Bool && o.a.Has("fallback") {
 		fb = o.a.Bool("fallback")
@@ -114,23 +107,16 @@ func errorsClassification(o *outCtx) error {
 
 // timeoutsCuts: the calls each timeout cut, those after the first token
 // marked.
-func timeoutsCuts(o *outCtx) error {
+func timeoutsCuts(o *outCtx, r *calc.TimeoutsResult) error {
 	names := []string{"cut_connect", "cut_first_token", "cut_idle", "cut_total"}
-	vals := make([]float64, len(names))
+	vals := []float64{float64(r.CutConnect), float64(r.CutFirstToken), float64(r.CutIdle), float64(r.CutTotal)}
 	cats := make([]string, len(names))
 	mark := make([]bool, len(names))
 	for i, n := range names {
-		v, ok := o.r.num(n)
-		if !ok {
-			return errNoData
-		}
-		vals[i], cats[i], mark[i] = v, o.vt("cuts", n, n), i > 1
+		cats[i], mark[i] = o.vt("cuts", n, n), i > 1
 	}
-	retries, _ := o.r.num("retries_caused")
-	user, _ := o.r.num("handed_to_user")
-	thrown, _ := o.r.num("tokens_thrown_away")
-	calls, _ := o.r.num("calls")
-	done, _ := o.r.num("completed")
+	retries, user, thrown := float64(r.RetriesCaused), float64(r.HandedToUser), float64(r.TokensThrownAway)
+	calls, done := float64(r.Calls), float64(r.Completed)
 	ch := chart{
 		View:  "cuts",
 		Title: o.vt("cuts", "title", "Calls cut by each timeout"),
@@ -147,11 +133,11 @@ func timeoutsCuts(o *outCtx) error {
 
 // timeoutsFirstToken: the time to the first token per bin, the bins past
 // the first-token timeout marked and a line at the timeout.
-func timeoutsFirstToken(o *outCtx) error {
-	counts, ok1 := o.r.nums("first_token_counts")
-	starts, ok2 := o.r.nums("first_token_bin_starts_s")
-	w, ok3 := o.r.num("width_s")
-	if !ok1 || !ok2 || !ok3 || len(counts) != len(starts) || len(counts) == 0 {
+func timeoutsFirstToken(o *outCtx, r *calc.TimeoutsResult) error {
+	counts, ok1 := floats(r.FirstTokenCounts)
+	starts, ok2 := floats(r.FirstTokenBinStartsS)
+	w := r.WidthS
+	if !ok1 || !ok2 || len(counts) != len(starts) || len(counts) == 0 {
 		return errNoData
 	}
 	timeout, _ := argFloat(o.a, "first_token_timeout_s")
@@ -167,8 +153,7 @@ func timeoutsFirstToken(o *outCtx) error {
 			}
 		}
 	}
-	cut, _ := o.r.num("cut_first_token")
-	p95, _ := o.r.num("first_token_p95_s")
+	cut, p95 := float64(r.CutFirstToken), r.FirstTokenP95S
 	ch := chart{
 		View:  "first_token",
 		Title: o.vt("first_token", "title", "Time to the first token"),
@@ -191,53 +176,57 @@ func timeoutsFirstToken(o *outCtx) error {
 // histogram (cumulative buckets, _sum left out: the result does not
 // hold it), and gauges. The names are code, the same in every language;
 // the caption says what to watch.
-func dispatchMetrics(o *outCtx) error {
+func dispatchMetrics(o *outCtx, r *calc.DispatchResult) error {
 	b := o.b
 	var lines []string
 	add := func(s string) { lines = append(lines, s) }
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	// counters from the result's small objects, one series per key
-	counters := []struct{ field, metric, label, help string }{
-		{"requests_by_status", "llm_requests_total", "status", "calls sent to a provider, by outcome"},
-		{"rate_limit_hits", "llm_rate_limited_total", "limit", "429 answers, by the limit that refused"},
-		{"retries_by_error", "llm_retries_total", "error", "retries, by the error that caused them"},
-		{"fallbacks_by_reason", "llm_fallbacks_total", "reason", "jobs moved to the second provider, by reason"},
-		{"gave_up_by_reason", "llm_jobs_gave_up_total", "reason", "jobs that gave up at their deadline, by reason"},
+	// counters from the result's small maps, one series per key, in the
+	// order of their JSON (sorted keys)
+	counters := []struct {
+		m                   map[string]int
+		metric, label, help string
+	}{
+		{r.RequestsByStatus, "llm_requests_total", "status", "calls sent to a provider, by outcome"},
+		{r.RateLimitHits, "llm_rate_limited_total", "limit", "429 answers, by the limit that refused"},
+		{r.RetriesByError, "llm_retries_total", "error", "retries, by the error that caused them"},
+		{r.FallbacksByReason, "llm_fallbacks_total", "reason", "jobs moved to the second provider, by reason"},
+		{r.GaveUpByReason, "llm_jobs_gave_up_total", "reason", "jobs that gave up at their deadline, by reason"},
 	}
 	for _, c := range counters {
-		raw, ok := o.r.raw(c.field)
-		if !ok {
+		if c.m == nil {
 			return errNoData
 		}
-		entries, ok := flatObject(raw)
-		if !ok {
-			return errNoData
+		keys := make([]string, 0, len(c.m))
+		for k := range c.m {
+			keys = append(keys, k)
 		}
+		heapsort.Strings(keys)
 		add("# HELP " + c.metric + " " + c.help)
 		add("# TYPE " + c.metric + " counter")
-		for _, e := range entries {
-			add(c.metric + `{` + c.label + `="` + e.Name + `"} ` + string(e.Raw))
+		for _, k := range keys {
+			add(c.metric + `{` + c.label + `="` + k + `"} ` + strconv.Itoa(c.m[k]))
 		}
 	}
-	plain := []struct{ field, metric, typ, help string }{
-		{"tokens_reserved", "llm_tokens_reserved_total", "counter", "tokens the dispatcher's bucket reserved (prompt + max output)"},
-		{"tokens_used", "llm_tokens_used_total", "counter", "tokens the providers billed"},
-		{"duplicates_suppressed", "llm_duplicates_suppressed_total", "counter", "replays answered from the idempotency store"},
-		{"dead_letters", "llm_dead_letters_total", "counter", "jobs whose retry budget ran out"},
-		{"completed", "llm_jobs_completed_total", "counter", "jobs that got their answer"},
-		{"max_queue_depth", "llm_queue_depth_max", "gauge", "most jobs waiting at once"},
+	plain := []struct {
+		v                 float64
+		metric, typ, help string
+	}{
+		{float64(r.TokensReserved), "llm_tokens_reserved_total", "counter", "tokens the dispatcher's bucket reserved (prompt + max output)"},
+		{float64(r.TokensUsed), "llm_tokens_used_total", "counter", "tokens the providers billed"},
+		{float64(r.DuplicatesSuppressed), "llm_duplicates_suppressed_total", "counter", "replays answered from the idempotency store"},
+		{float64(r.DeadLetters), "llm_dead_letters_total", "counter", "jobs whose retry budget ran out"},
+		{float64(r.Completed), "llm_jobs_completed_total", "counter", "jobs that got their answer"},
+		{float64(r.MaxQueueDepth), "llm_queue_depth_max", "gauge", "most jobs waiting at once"},
 	}
 	for _, p := range plain {
-		v, ok := o.r.num(p.field)
-		if !ok {
-			return errNoData
-		}
 		add("# HELP " + p.metric + " " + p.help)
 		add("# TYPE " + p.metric + " " + p.typ)
-		add(p.metric + " " + num(v))
+		add(p.metric + " " + num(p.v))
 	}
-	buckets, ok1 := o.r.nums("queue_wait_buckets")
-	le, ok2 := o.r.nums("queue_wait_le_s")
+	buckets, ok1 := floats(r.QueueWaitBuckets)
+	le, ok2 := floats(r.QueueWaitLeS)
 	if !ok1 || !ok2 || len(buckets) != len(le)+1 {
 		return errNoData
 	}
@@ -261,13 +250,8 @@ func dispatchMetrics(o *outCtx) error {
 
 // estimateRate: the calls a minute the limiter lets through on its
 // estimate against those the provider allows, the excess marked.
-func estimateRate(o *outCtx) error {
-	admitted, ok1 := o.r.num("admitted_per_min")
-	possible, ok2 := o.r.num("possible_per_min")
-	rejected, ok3 := o.r.num("rejected_per_min")
-	if !ok1 || !ok2 || !ok3 {
-		return errNoData
-	}
+func estimateRate(o *outCtx, r *calc.EstimateResult) error {
+	admitted, possible, rejected := r.AdmittedPerMin, r.PossiblePerMin, r.RejectedPerMin
 	ch := chart{
 		View:  "rate",
 		Title: o.vt("rate", "title", "Calls a minute: the limiter's estimate against the provider's count"),

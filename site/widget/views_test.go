@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"retrylab/core/bigint"
 	"retrylab/core/calc"
 	"retrylab/site/locale"
 )
@@ -19,13 +20,13 @@ func contractCalcs() []*calc.Calculator {
 			{Name: "attempts", Kind: calc.IntList, Default: "3,3,3", Min: calc.Incl(1), Max: calc.Incl(100), MaxLen: 10},
 		}, Run: func(a calc.Args) (any, error) {
 			att := a.Ints("attempts")
-			per := make([]int, len(att))
-			p := 1
+			per := make([]bigint.Int, len(att))
+			p := int64(1)
 			for i, x := range att {
-				p *= x
-				per[i] = p
+				p *= int64(x)
+				per[i] = bigint.FromInt64(p)
 			}
-			return map[string]any{"attempts": att, "levels": len(att), "calls_per_level": per, "final_calls": p}, nil
+			return calc.AmplificationResult{Attempts: att, Levels: len(att), CallsPerLevel: per, FinalCalls: bigint.FromInt64(p)}, nil
 		}},
 		{Name: "budget", Params: []calc.Param{
 			{Name: "requests", Kind: calc.Int, Default: "100", Min: calc.Incl(1), Max: calc.Incl(1e6)},
@@ -34,7 +35,7 @@ func contractCalcs() []*calc.Calculator {
 			{Name: "processes", Kind: calc.Int, Default: "1", Min: calc.Incl(1), Max: calc.Incl(1000)},
 			{Name: "order", Kind: calc.Choice, Default: "rounds", Choices: []string{"rounds", "depth"}},
 		}, Run: func(a calc.Args) (any, error) {
-			return map[string]any{"first_attempts": 100, "retries": 20, "total_attempts": 120, "unbudgeted_total": 300, "attempts_histogram": []int{80, 20, 0}}, nil
+			return calc.BudgetResult{FirstAttempts: 100, Retries: 20, TotalAttempts: 120, UnbudgetedTotal: 300, AttemptsHistogram: []int64{80, 20, 0}}, nil
 		}},
 		{Name: "jitter", Params: []calc.Param{
 			{Name: "clients", Kind: calc.Int, Default: "100", Min: calc.Incl(1), Max: calc.Incl(1e6)},
@@ -45,9 +46,9 @@ func contractCalcs() []*calc.Calculator {
 			{Name: "waves", Kind: calc.Int, Default: "1", Min: calc.Incl(1), Max: calc.Incl(30)},
 			{Name: "cap_ms", Kind: calc.Float, Optional: true, DefaultNote: "base_ms × 2^(waves-1)", Min: calc.Excl(0), Unit: "ms"},
 		}, Run: func(a calc.Args) (any, error) {
-			return map[string]any{"total": 100, "counts": []int{9, 7, 9, 12, 14, 14, 7, 11, 6, 11},
-				"bin_starts_ms": []float64{0, 10, 20, 30, 40, 50, 60, 70, 80, 90}, "peak": 14, "peak_bin_start_ms": 40,
-				"mean_arrival_ms": 48.4, "max_arrival_ms": 99.1, "arrivals_ms": []float64{1, 2}}, nil
+			return calc.JitterResult{Total: 100, Counts: []int{9, 7, 9, 12, 14, 14, 7, 11, 6, 11},
+				BinStartsMS: []float64{0, 10, 20, 30, 40, 50, 60, 70, 80, 90}, Peak: 14, PeakBinStartMS: 40,
+				MeanArrivalMS: 48.4, MaxArrivalMS: 99.1, ArrivalsMS: []float64{1, 2}}, nil
 		}},
 		{Name: "deadline", Params: []calc.Param{
 			{Name: "attempts", Kind: calc.Int, Default: "3", Min: calc.Incl(1), Max: calc.Incl(100)},
@@ -56,27 +57,16 @@ func contractCalcs() []*calc.Calculator {
 			{Name: "deadline_ms", Kind: calc.Float, Default: "600", Min: calc.Excl(0), Unit: "ms"},
 			{Name: "min_attempt_ms", Kind: calc.Float, Default: "0", Min: calc.Incl(0), Unit: "ms"},
 		}, Run: func(a calc.Args) (any, error) {
-			return map[string]any{"worst_case_ms": 750, "fits": false, "remaining_before_attempt_ms": []float64{600, 350, 50},
-				"attempt_budget_ms": []float64{200, 200, 50}, "attempts_admitted": 3}, nil
+			return calc.DeadlineResult{WorstCaseMS: 750, Fits: false, RemainingBeforeAttemptMS: []float64{600, 350, 50},
+				AttemptBudgetMS: []float64{200, 200, 50}, AttemptsAdmitted: 3}, nil
 		}},
 		{Name: "peak", Params: []calc.Param{
 			{Name: "clients", Kind: calc.Int, Default: "100", Min: calc.Incl(1), Max: calc.Incl(100000)},
 			{Name: "bins", Kind: calc.Int, Default: "10", Min: calc.Incl(1), Max: calc.Incl(10000)},
 			{Name: "threshold", Kind: calc.Int, Default: "25", Min: calc.Incl(0), Max: calc.Incl(100000)},
 		}, Run: func(a calc.Args) (any, error) {
-			return map[string]any{"p_bin": 0.1, "expected_per_bin": 10, "single_bin_tail": 1.30728e-5, "union_bound": 1.30728e-4, "exact_any_bin": nil, "note": "too large"}, nil
+			return calc.PeakResult{PBin: 0.1, ExpectedPerBin: 10, SingleBinTail: 1.30728e-5, UnionBound: 1.30728e-4, Note: "too large"}, nil
 		}},
-	}
-	// outside calc.New(), a result has no generated encoder: it comes as JSON
-	for _, c := range list {
-		run := c.Run
-		c.Run = func(a calc.Args) (any, error) {
-			res, err := run(a)
-			if err != nil {
-				return nil, err
-			}
-			return mustJSON(res), nil
-		}
 	}
 	return list
 }
@@ -129,10 +119,10 @@ func TestTreeTooLarge(t *testing.T) {
 // broken markup.
 func TestViewOnWrongResult(t *testing.T) {
 	c := &calc.Calculator{Name: "jitter", Params: []calc.Param{{Name: "x", Kind: calc.Int, Default: "1"}},
-		Run: func(calc.Args) (any, error) { return mustJSON(map[string]any{"counts": "not a list"}), nil }}
+		Run: func(calc.Args) (any, error) { return jsonResult(map[string]any{"counts": "not a list"}), nil }}
 	a, _ := c.Parse(nil)
 	res, _ := c.Run(a)
-	out, err := RenderOutput(c, a, res, []string{"table", "histogram"}, locale.Locale{Lang: "it"})
+	out, err := All().RenderOutput(c, a, res, []string{"table", "histogram"}, locale.Locale{Lang: "it"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,13 +133,13 @@ func TestViewOnWrongResult(t *testing.T) {
 
 // Calculators without a specialised view get the table and a bar chart
 // of their numeric lists. (A calculator outside calc.New() has no
-// generated encoder: its result comes as JSON.)
+// generated encoder: its result comes already encoded, jsonResult.)
 func TestGenericView(t *testing.T) {
 	c := &calc.Calculator{Name: "brand-new", Params: []calc.Param{{Name: "k", Kind: calc.Int, Default: "3", Min: calc.Incl(1), Max: calc.Incl(10)}},
 		Run: func(a calc.Args) (any, error) {
-			return mustJSON(map[string]any{"depth": []int{1, 4, 2}, "mean": 2.5, "ok": true, "mode": "fast"}), nil
+			return jsonResult(map[string]any{"depth": []int{1, 4, 2}, "mean": 2.5, "ok": true, "mode": "fast"}), nil
 		}}
-	if v := DefaultViews(c); strings.Join(v, ",") != "table,bars" {
+	if v := All().DefaultViews(c); strings.Join(v, ",") != "table,bars" {
 		t.Errorf("DefaultViews = %v", v)
 	}
 	out, err := Render(Spec{Calc: c, ID: "g"}, locale.Locale{Lang: "es"})

@@ -6,8 +6,7 @@
 // WebAssembly module loads. wasm/playground/DOM.md is the DOM contract.
 //
 // The package is compiled to WebAssembly: it imports only the standard
-// library's small packages, retrylab/calc, retrylab/core/... and
-// retrylab/site/locale.
+// library's small packages, retrylab/core/... and retrylab/site/locale.
 package widget
 
 import (

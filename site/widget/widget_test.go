@@ -43,7 +43,7 @@ func renderDefaults(t *testing.T, c *calc.Calculator, loc locale.Locale) string 
 func TestGolden(t *testing.T) {
 	all := locales(t)
 	for _, c := range calc.New().List() {
-		for _, lang := range i18n.Langs {
+		for _, lang := range locale.Languages() {
 			got := renderDefaults(t, c, all[lang])
 			path := filepath.Join("testdata", c.Name+"."+lang+".golden")
 			if *update {
@@ -79,7 +79,7 @@ func TestDataOutMatchesJSON(t *testing.T) {
 		if err := json.Unmarshal(b, &fields); err != nil {
 			t.Fatal(err)
 		}
-		for _, lang := range i18n.Langs {
+		for _, lang := range locale.Languages() {
 			out := renderDefaults(t, c, all[lang])
 			ms := dataOut.FindAllStringSubmatch(out, -1)
 			if len(ms) == 0 {
@@ -142,7 +142,7 @@ func TestFieldLabels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := decode(res)
+		r, err := encodeAll(res)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestFieldLabels(t *testing.T) {
 			if !tableField(c, a, f) {
 				continue
 			}
-			for _, lang := range i18n.Langs {
+			for _, lang := range locale.Languages() {
 				if _, ok := all[lang].Lookup("field." + c.Name + "." + f.Name); !ok {
 					t.Errorf("content/%s/strings.toml lacks field.%s.%s", lang, c.Name, f.Name)
 				}

@@ -31,7 +31,7 @@ func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, 
 	if err != nil {
 		return outcome{}, err
 	}
-	res, err := set.Decode(raw)
+	res, err := set.Encode(raw)
 	if err != nil {
 		panic(err) // a result that does not encode is a bug of the calculator
 	}

@@ -13,11 +13,11 @@ import (
 // README says are kept out of it, each for its measured size: net/url
 // (core/query instead) with net/netip, unique and weak; encoding/json
 // (site/widget's encoder); crypto/sha256 and the FIPS 140 module
-// (core/sha256sum); math/big with math/rand (core/bigint); fmt and
+// (core/internal/sha256sum); math/big with math/rand (core/bigint); fmt and
 // encoding/hex (messages and markup built with strconv), and with them
 // os, syscall's JavaScript file system, internal/poll and internal/godebug;
 // time, context and golang.org/x/time/rate (core/limits on
-// core/tokenbucket, time in int64 nanoseconds); runtime/debug (the loader
+// core/internal/tokenbucket, time in int64 nanoseconds); runtime/debug (the loader
 // sets GOGC in the runtime's environment); embed and io/fs (site/widget's
 // CSS is only in native builds); reflect (site/widget encodes the
 // calculators' results with the functions encgen generates, not by

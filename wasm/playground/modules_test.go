@@ -14,13 +14,33 @@ import (
 	"strings"
 	"testing"
 
+	"retrylab/core/calc"
 	"retrylab/site/widget"
 )
 
-// TestModuleDirs checks that every calculator set has its module here,
-// NAME/main.go running Main on that set, as build.sh and the build expect.
+// TestModuleDirs checks that every calculator set (site/widget.Sets: one
+// per article of calc.Articles, then all) has its module here,
+// NAME/main.go running Main on that set, and that there is no other:
+// build.sh compiles every NAME/main.go, the build looks each set's up.
 func TestModuleDirs(t *testing.T) {
-	funcs := map[string]string{"retries": "widget.Retries()", "rate-limits": "widget.RateLimits()", "policies": "widget.Policies()", "all": "widget.All()"}
+	funcs := map[string]string{"all": "widget.All()"}
+	for _, a := range calc.Articles() {
+		// widget.Retries() for the article "retries", …
+		name := ""
+		for _, w := range strings.Split(a.Slug, "-") {
+			name += strings.ToUpper(w[:1]) + w[1:]
+		}
+		funcs[a.Slug] = "widget." + name + "()"
+	}
+	dirs, err := filepath.Glob(filepath.Join("*", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if name := filepath.Dir(d); !slices.ContainsFunc(widget.Sets(), func(s *widget.Set) bool { return s.Name() == name }) {
+			t.Errorf("%s: a module of no calculator set (build.sh would build it; site/widget.Sets has no set %q)", d, name)
+		}
+	}
 	for _, s := range widget.Sets() {
 		src, err := os.ReadFile(filepath.Join(s.Name(), "main.go"))
 		if err != nil {
@@ -51,7 +71,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 	}
 	retries := []string{"retrylab_core_calc.peakCalc", "retrylab_core_crowd.", "retrylab_core_bigint.Int.Mul", "retrylab_core_retry.",
 		"retrylab_site_widget.peakDistribution", "retrylab_site_widget.jitterHistogram", "retrylab_site_widget.appendJSONCalcPeakResult"}
-	rateLimits := []string{"retrylab_core_calc.dispatchCalc", "retrylab_core_dispatch.Run", "retrylab_core_tokenbucket.", "retrylab_core_limits.", "retrylab_core_sha256sum.",
+	rateLimits := []string{"retrylab_core_calc.dispatchCalc", "retrylab_core_dispatch.Run", "retrylab_core_internal_tokenbucket.", "retrylab_core_limits.", "retrylab_core_internal_sha256sum.",
 		"retrylab_site_widget.dispatchQueue", "retrylab_site_widget.backoffArrivals", "retrylab_site_widget.appendJSONCalcDispatchResult"}
 	pols := []string{"retrylab_core_calc.policiesCalc", "retrylab_core_policies.Run",
 		"retrylab_site_widget.policiesTimeline", "retrylab_site_widget.appendJSONCalcPoliciesResult"}

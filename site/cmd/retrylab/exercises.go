@@ -14,6 +14,7 @@ import (
 	"retrylab/site/assets"
 	"retrylab/site/classroom"
 	"retrylab/site/i18n"
+	"retrylab/site/locale"
 )
 
 func init() { commands["exercises"] = runExercises }
@@ -27,7 +28,7 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 	code := fl.String("code", "", "the class code (required): the same code gives the same worksheets")
 	students := fl.Int("students", 0, "number of students, named 1 … N (or give -names)")
 	names := fl.String("names", "", "comma-separated student names, instead of numbers")
-	lang := fl.String("lang", "it", "language: "+strings.Join(i18n.Langs, ", "))
+	lang := fl.String("lang", "it", "language: "+strings.Join(locale.Languages(), ", "))
 	out := fl.String("out", "exercises", "output directory (created; files in it are replaced)")
 	formats := fl.String("format", "html,md", "comma-separated formats: html, md")
 	content := fl.String("content", "content", "the content tree that holds <lang>/strings.toml")
@@ -63,11 +64,11 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	okLang := false
-	for _, l := range i18n.Langs {
+	for _, l := range locale.Languages() {
 		okLang = okLang || l == *lang
 	}
 	if !okLang {
-		return bad("-lang must be one of %s, got %q", strings.Join(i18n.Langs, ", "), *lang)
+		return bad("-lang must be one of %s, got %q", strings.Join(locale.Languages(), ", "), *lang)
 	}
 	var fmts []classroom.Format
 	for _, f := range strings.Split(*formats, ",") {

@@ -35,6 +35,10 @@ type gen struct {
 	queue   []key
 	imports map[string]string // path → name used in the source
 	n       int               // variables made so far, for unique names
+	// roots are the dispatchers' struct types: their encoders mark each
+	// member (jsonEnc.member), so that the widget reads a
+	// result's top-level fields from the encoding without parsing it
+	roots map[reflect.Type]bool
 }
 
 // dispatcher is one generated function that encodes a value of any of
@@ -50,22 +54,24 @@ type dispatcher struct {
 // source returns the Go source of encode_gen.go: the encoders of the
 // types of every dispatcher, and the dispatchers.
 func source(ds []dispatcher, prefix string) ([]byte, error) {
-	g := &gen{prefix: prefix, names: map[key]string{}, byName: map[string]key{}, imports: map[string]string{}}
+	g := &gen{prefix: prefix, names: map[key]string{}, byName: map[string]key{}, imports: map[string]string{}, roots: map[reflect.Type]bool{}}
 	for _, d := range ds {
 		for _, t := range d.types {
 			if err := checkType(t, nil); err != nil {
 				return nil, fmt.Errorf("%v: %v", t, err)
 			}
+			if t.Kind() == reflect.Struct {
+				g.roots[t] = true
+			}
 		}
 	}
 	var top bytes.Buffer
 	for _, d := range ds {
-		fmt.Fprintf(&top, `// %s appends to b the JSON encoding of res (the bytes
-// json.Marshal(res) returns) when res is of a type %s;
-// ok is false for any other type. On an error b holds what was written
-// before the value that failed.
-func %s(b []byte, res any) (_ []byte, ok bool, err error) {
-	e := &jsonEnc{b: b}
+		fmt.Fprintf(&top, `// %s appends to e the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type %s,
+// and marks its top-level members; ok is false for any other type. On an
+// error (e.err) e.b holds what was written before the value that failed.
+func %s(e *jsonEnc, res any) (ok bool) {
 	switch v := res.(type) {
 `, d.fn, d.what, d.fn)
 		for _, t := range d.types {
@@ -83,7 +89,7 @@ func %s(b []byte, res any) (_ []byte, ok bool, err error) {
 			}
 			fmt.Fprintf(&top, "case %s:\n%s(e, %s)\n", te, name, arg)
 		}
-		top.WriteString("default:\nreturn b, false, nil\n}\nreturn e.b, true, e.err\n}\n\n")
+		top.WriteString("default:\nreturn false\n}\nreturn true\n}\n\n")
 	}
 
 	var funcs bytes.Buffer
@@ -553,6 +559,10 @@ func (g *gen) structBody(w *bytes.Buffer, t reflect.Type, addr bool) error {
 		}
 		for _, c := range conds {
 			fmt.Fprintf(w, "if %s {\n", c)
+		}
+		if g.roots[t] {
+			// the member's value starts after the separator, the key and ':'
+			fmt.Fprintf(w, "e.member(%q, %d)\n", f.name, len(kb)+2)
 		}
 		switch {
 		case static && i == 0:

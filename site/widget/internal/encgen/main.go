@@ -2,10 +2,10 @@
 // calculator returns (found by running every calculator of calc.New() at
 // its defaults), a function that appends exactly the bytes json.Marshal
 // writes for it, without reflect, so that the browser's module links
-// neither reflect nor encoding/json; and three functions that pick the
+// neither reflect nor encoding/json; and the functions that pick the
 // encoder by the value's type: encodeResult for every calculator's
-// result, encodeRetries, encodeRateLimits and encodePolicies for those of
-// calc.Retries, calc.RateLimits and calc.Policies, so that an article's module (site/widget.Set) links
+// result, and one for each article of calc.Articles (encodeRetries for
+// calc.Retries, …), so that an article's module (site/widget.Set) links
 // the encoders of its own calculators only.
 //
 // Run it with `go generate ./site/widget` (natively). It follows
@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"strings"
 
 	"retrylab/core/calc"
 	"retrylab/site/widget/internal/enctest"
@@ -54,16 +55,18 @@ func main() {
 
 // generate returns the source of encode_gen.go.
 func generate() ([]byte, error) {
-	var ds []dispatcher
-	for _, r := range []struct {
+	type registry struct {
 		fn, what string
 		reg      *calc.Registry
-	}{
-		{"encodeResult", "a calculator returns", calc.New()},
-		{"encodeRetries", "a calculator of calc.Retries returns", calc.Retries()},
-		{"encodeRateLimits", "a calculator of calc.RateLimits returns", calc.RateLimits()},
-		{"encodePolicies", "a calculator of calc.Policies returns", calc.Policies()},
-	} {
+	}
+	regs := []registry{{"encodeResult", "a calculator returns", calc.New()}}
+	for _, a := range calc.Articles() {
+		// encodeRetries for the article "retries" (calc.Retries), …
+		name := exportedSlug(a.Slug)
+		regs = append(regs, registry{"encode" + name, "a calculator of calc." + name + " returns", a.Registry()})
+	}
+	var ds []dispatcher
+	for _, r := range regs {
 		types, err := resultTypes(r.reg)
 		if err != nil {
 			return nil, err
@@ -71,6 +74,19 @@ func generate() ([]byte, error) {
 		ds = append(ds, dispatcher{fn: r.fn, what: r.what, types: types})
 	}
 	return source(ds, "appendJSON")
+}
+
+// exportedSlug writes an article's slug as a Go name: "rate-limits" →
+// "RateLimits", the name of its registry function in core/calc and of its
+// set in site/widget.
+func exportedSlug(slug string) string {
+	var b strings.Builder
+	for _, w := range strings.Split(slug, "-") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
 }
 
 // generateTest returns the source of encode_gen_test.go: the encoders of

@@ -4,13 +4,10 @@
 // (syscall/js): the dozen element, event and window operations the
 // playground uses, and nothing else.
 //
-// It replaces honnef.co/go/js/dom/v2, measured with `go build -ldflags=-s
-// -w` of the playground (Go 1.26): dom/v2 wraps every element and event
-// type of the DOM, and since its wrappers are reached through interfaces
-// the linker keeps all of their methods (2,192 functions): 2.0 MB of the
-// raw module (6.97 MB with it, 4.95 MB without) and 239 KB of the gzipped
-// one (1,598 KB against 1,359 KB), with the compile time in the browser
-// that goes with it. dom/v2's Window.History also returns nil.
+// It stands in for honnef.co/go/js/dom/v2, which wraps every element and
+// event type of the DOM and whose wrappers the linker keeps whole
+// (README.md, "Size-driven replacements"); dom/v2's Window.History also
+// returns nil.
 package dom
 
 import "syscall/js"

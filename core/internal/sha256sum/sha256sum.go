@@ -1,17 +1,11 @@
 // Package sha256sum computes SHA-256 as FIPS 180-4 defines it, in plain
-// Go and in one call.
-//
-// It exists for the browser's WebAssembly module (wasm/playground), whose
-// only use of SHA-256 is the idempotency key of core/canonjson. Importing
-// crypto/sha256 links Go's FIPS 140 module with it (crypto/internal/fips140
-// and its sha256, sha512, sha3, hmac, aes, gcm, drbg and self-check
-// packages, crypto/internal/sysrand, crypto/cipher, crypto/fips140): 47,432
-// bytes of gzip -9 (151,280 bytes raw) in the playground, against 560 bytes
-// of gzip (3,222 raw) for this package (Go 1.26.8, GOOS=js GOARCH=wasm,
-// -trimpath -ldflags='-s -w'). The texts hashed there are small (the
-// calculator's payload is at most 16 KB), so speed does not matter;
-// BenchmarkSum sets it beside crypto/sha256 for the record. Code that never
-// runs in the browser should keep using crypto/sha256.
+// Go and in one call. It stands in for crypto/sha256, which links Go's
+// FIPS 140 module, in the code the browser's module links: the idempotency
+// key of core/canonjson (README.md, "Size-driven replacements"). The texts
+// hashed there are small (the calculator's payload is at most 16 KB), so
+// speed does not matter; BenchmarkSum sets it beside crypto/sha256 for the
+// record. Code that never runs in the browser should keep using
+// crypto/sha256.
 package sha256sum
 
 import "math/bits"

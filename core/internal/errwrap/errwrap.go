@@ -1,7 +1,8 @@
 // Package errwrap adds a detail to a sentinel error without fmt, which the
-// browser's WebAssembly module does not link (wasm/playground TestKeptOut):
-// Detail(err, d) is what fmt.Errorf("%w: %s", err, d) returns, the same
-// text, and errors.Is and errors.As see err through it.
+// browser's module does not link (README.md, "Size-driven replacements";
+// wasm/playground TestKeptOut): Detail(err, d) is what
+// fmt.Errorf("%w: %s", err, d) returns, the same text, and errors.Is and
+// errors.As see err through it.
 package errwrap
 
 // Detail returns an error whose text is err's, ": " and detail, and which

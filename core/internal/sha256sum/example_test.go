@@ -3,7 +3,7 @@ package sha256sum_test
 import (
 	"fmt"
 
-	"retrylab/core/sha256sum"
+	"retrylab/core/internal/sha256sum"
 )
 
 func ExampleSum() {

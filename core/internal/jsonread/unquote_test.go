@@ -1,4 +1,4 @@
-package canonjson
+package jsonread
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 var unquoteCases = []string{
 	`"a"`, `""`, `"\u00e9\ud83d\ude00"`, `"\ud800x"`, `"\ud800\u0041"`, `"\udc00\ud800"`, `"\ud83d"`, "\"\xff\"", "\"é\xe2\x80\"",
-	`"\/\b\f\n\r\t\\\""`, `"\u0000"`, `"\uD83D\uDE00"`, `"a`, `a"`, `"`, `1`, `null`, "\"\x01\"", `"\x"`, `"\u12"`, `"a"b"`,
+	`"\/\b\f\n\r\t\\\""`, `"\u0000"`, `"\uD83D\uDE00"`, `"a`, `a"`, `"`, `1`, `null`, "\"\x01\"", `"\x"`, `"\u12"`, `"a"b"`, `"\'0000"`,
 }
 
 // Unquote reads a string literal as json.Unmarshal into a string does.
@@ -24,12 +24,12 @@ func checkUnquote(t *testing.T, b []byte) {
 	var want string
 	werr := json.Unmarshal(b, &want)
 	got, ok := Unquote(b)
-	if !json.Valid(b) || b[0] != '"' {
+	if !json.Valid(b) || len(b) == 0 || b[0] != '"' {
 		// Unquote reads valid string literals (null, which json.Unmarshal
-		// reads as "", is its caller's business); it must not accept
-		// anything else
-		if ok && (len(b) < 2 || b[0] != '"') {
-			t.Errorf("Unquote(%q) accepts a non-string", b)
+		// reads as "", is its caller's business); it refuses anything
+		// else: other values, broken literals, text after the literal
+		if ok {
+			t.Errorf("Unquote(%q) = %q, accepted; want a refusal (json.Unmarshal: %v)", b, got, werr)
 		}
 		return
 	}
