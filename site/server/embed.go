@@ -65,8 +65,15 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 	}
+	if c, ok := h.reg.Lookup(name); ok {
+		if a, err := c.Parse(values); err == nil && h.cacheable(w, r, APIKey(name, a, true, lang)) {
+			frameable(w, SVGCSP)
+			return
+		}
+	}
 	b, err := embed.SVG(h.reg, h.locale(lang), name, values)
 	if err != nil {
+		clearCacheable(w)
 		param := ""
 		if e, ok := err.(*embed.Error); ok {
 			param = e.Param
@@ -75,8 +82,6 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	frameable(w, SVGCSP)
-	w.Header().Set("Cache-Control", cacheAPI)
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	writeBody(w, r, http.StatusOK, "image/svg+xml", b)
 }
 

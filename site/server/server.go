@@ -28,6 +28,10 @@ type Config struct {
 	// Base is the path the site lives under ("/" when empty); the API is
 	// at Base+"api/v1/".
 	Base string
+	// Version names the deployed code in the API's ETags (etag.go): a
+	// new version invalidates every cached answer. Empty: the module
+	// version or VCS revision of the binary, "dev" without either.
+	Version string
 }
 
 // PageCSP is the Content-Security-Policy header of every response: the
@@ -48,11 +52,14 @@ type handler struct {
 	etag sync.Map // file name → ETag of its identity content
 	// locales holds the strings of the SVG endpoint by language (embed.go).
 	locales sync.Map
+	// version is Config.Version, settled on first use (etag.go).
+	version     string
+	versionOnce sync.Once
 }
 
 // New returns the handler.
 func New(cfg Config) http.Handler {
-	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base}
+	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, version: cfg.Version}
 	if h.reg == nil {
 		h.reg = calc.New()
 	}
@@ -124,8 +131,16 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
 		return
 	}
-	res, err := c.Compute(values)
+	a, err := c.Parse(values)
+	if err == nil && h.cacheable(w, r, APIKey(name, a, false, "")) {
+		return
+	}
+	var res any
+	if err == nil {
+		res, err = c.Run(a)
+	}
 	if err != nil {
+		clearCacheable(w)
 		param, code := "", ""
 		if ce, ok := err.(*calc.Error); ok {
 			param, code = ce.Param, string(ce.Code)
@@ -135,12 +150,11 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
+		clearCacheable(w)
 		writeJSONError(w, r, http.StatusInternalServerError, "", "", "cannot encode the result")
 		return
 	}
 	b = append(b, '\n')
-	w.Header().Set("Cache-Control", cacheAPI)
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	writeBody(w, r, http.StatusOK, "application/json", b)
 }
 
