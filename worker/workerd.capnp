@@ -28,10 +28,16 @@ const config :Workerd.Config = (
   sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "site")],
 );
 
-# The Go Worker: the modules that workers-assets-gen -mode=go writes and the
-# wasm that `make worker` builds from ./wasm/worker, as wrangler uploads them.
+# The Go Worker: the edge layer (worker/edge), the modules that
+# workers-assets-gen -mode=go writes and the wasm that `make worker` builds
+# from ./wasm/worker, as wrangler uploads them.
 const app :Workerd.Worker = (
   modules = [
+    # The main module (the first): the edge layer of worker/edge in front
+    # of syumai/workers' shim.
+    (name = "entry.mjs", esModule = embed "../build/worker/entry.mjs"),
+    (name = "edge.mjs", esModule = embed "../build/worker/edge.mjs"),
+    (name = "edge-data.mjs", esModule = embed "../build/worker/edge-data.mjs"),
     (name = "worker.mjs", esModule = embed "../build/worker/worker.mjs"),
     (name = "shim.mjs", esModule = embed "../build/worker/shim.mjs"),
     (name = "wasm_exec.js", esModule = embed "../build/worker/wasm_exec.js"),

@@ -22,6 +22,10 @@ const SVGCSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *
 // default.
 var svgLangs = []string{"it", "es", "zh"}
 
+// ChartLangs returns the languages of /api/v1/NAME.svg's lang parameter,
+// the default first.
+func ChartLangs() []string { return append([]string(nil), svgLangs...) }
+
 // isEmbedPath reports whether rel (relative to the base) is under an
 // embed folder: LANG/embed/….
 func isEmbedPath(rel string) bool {

@@ -21,7 +21,18 @@ import (
 )
 
 func main() {
-	workers.Serve(adapt(server.New(server.Config{Dist: assetsFS{}})))
+	workers.Serve(adapt(server.New(server.Config{Dist: assetsFS{}, Version: version()})))
+}
+
+// version returns the bundle's version that the edge layer sets before it
+// starts Go (worker/edge/entry.mjs), so that the handler's ETags and the
+// edge's cache keys name the same deployment; "" (the build's VCS
+// revision) without it.
+func version() string {
+	if v := js.Global().Get("RETRYLAB_VERSION"); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
 }
 
 // adapt fits the handler to syumai/workers v0.27.0, which runs one Go

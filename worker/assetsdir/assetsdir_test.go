@@ -211,8 +211,8 @@ func TestWranglerConfig(t *testing.T) {
 	if w.AbsDirectory != abs {
 		t.Errorf("[assets] directory resolves to %s, want %s", w.AbsDirectory, abs)
 	}
-	if w.Main != "../build/worker/worker.mjs" {
-		t.Errorf("main = %q, want the worker.mjs of workers-assets-gen in build/worker", w.Main)
+	if w.Main != "../build/worker/entry.mjs" {
+		t.Errorf("main = %q, want the entry.mjs of worker/edge in build/worker", w.Main)
 	}
 	if w.Assets.Binding != "ASSETS" {
 		t.Errorf("[assets] binding = %q; wasm/worker reads ASSETS", w.Assets.Binding)

@@ -9,7 +9,8 @@
 // handler sends for them; and OUT/assets.json, the configuration of
 // workerd's assets service (worker/workerd.capnp): the [assets] options of
 // wrangler.toml and the text of _headers, so the local run and the
-// deployment read the same settings.
+// deployment read the same settings. It also writes the Worker's edge
+// layer next to app.wasm (worker/edge: entry.mjs, edge.mjs, edge-data.mjs).
 package main
 
 import (
@@ -18,8 +19,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"retrylab/calc"
 	"retrylab/worker/assetsdir"
+	"retrylab/worker/edge"
 	"retrylab/worker/parity"
 )
 
@@ -57,5 +61,9 @@ func run(dist, wrangler, out string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "workerassets: %d files (%d bytes) in %s, %d precompressed variants left out, %d header rules\n",
 		st.Files, st.Bytes, public, st.Skipped, st.Rules)
+	if err := edge.Write(out, calc.New()); err != nil {
+		return fmt.Errorf("the edge layer: %v", err)
+	}
+	fmt.Fprintf(stdout, "workerassets: the edge layer (%s) in %s\n", strings.Join(edge.Modules, ", "), out)
 	return nil
 }
