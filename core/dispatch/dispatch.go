@@ -44,6 +44,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 
 	"retrylab/core/backoff"
 	"retrylab/core/errclass"
@@ -327,19 +328,24 @@ var (
 	hitKeys      = [2]string{"rpm", "tpm"}
 	retryKeys    = [3]string{"rate_limited", "service_unavailable", "stream_cut"}
 	fallbackKeys = [2]string{errclass.ReasonProvider5xx, errclass.ReasonRateLimitAfterBudget}
-	// simErrors are the errclass entries of the errors the simulation
-	// produces, indexed like retryKeys: their decisions drive fail.
-	simErrors [3]errclass.Entry
+	simOnce      sync.Once
+	simErrs      [3]errclass.Entry
 )
 
-func init() {
-	for i, k := range retryKeys {
-		e, ok := errclass.ByKey(k)
-		if !ok {
-			panic("dispatch: errclass has no " + k)
+// simErrors returns the errclass entries of the errors the simulation
+// produces, indexed like retryKeys: their decisions drive fail. Looked up
+// on first use, not when the program starts.
+func simErrors() *[3]errclass.Entry {
+	simOnce.Do(func() {
+		for i, k := range retryKeys {
+			e, ok := errclass.ByKey(k)
+			if !ok {
+				panic("dispatch: errclass has no " + k)
+			}
+			simErrs[i] = e
 		}
-		simErrors[i] = e
-	}
+	})
+	return &simErrs
 }
 
 const (
@@ -651,7 +657,7 @@ func (s *sim) free(t int64) {
 //   - otherwise the job waits in delayed for max(backoff, Retry-After), or
 //     goes to the dead letters when its budget is spent.
 func (s *sim) fail(j int32, t int64, k int, retryAfter int64) {
-	e := simErrors[k]
+	e := simErrors()[k]
 	jb := &s.jobs[j]
 	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && e.Fallback
 	switch {

@@ -45,8 +45,8 @@ func frameable(w http.ResponseWriter, csp string) {
 // drawn by site/widget as in the pages. Bad parameters: 400 with the
 // API's JSON error, its message in LANG.
 func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
-	if _, ok := h.reg.Lookup(name); !ok {
-		e := h.reg.UnknownError(name)
+	if _, ok := h.registry().Lookup(name); !ok {
+		e := h.registry().UnknownError(name)
 		writeJSONError(w, r, http.StatusNotFound, "", string(e.Code), e.Message)
 		return
 	}
@@ -69,13 +69,13 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 	}
-	if c, ok := h.reg.Lookup(name); ok {
+	if c, ok := h.registry().Lookup(name); ok {
 		if a, err := c.Parse(values); err == nil && h.cacheable(w, r, APIKey(name, a, true, lang)) {
 			frameable(w, SVGCSP)
 			return
 		}
 	}
-	b, err := embed.SVG(h.reg, h.locale(lang), name, values)
+	b, err := embed.SVG(h.registry(), h.locale(lang), name, values)
 	if err != nil {
 		clearCacheable(w)
 		param := ""

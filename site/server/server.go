@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -52,6 +51,9 @@ type handler struct {
 	etag sync.Map // file name → ETag of its identity content
 	// locales holds the strings of the SVG endpoint by language (embed.go).
 	locales sync.Map
+	// regOnce builds the registry on first use when Config has none
+	// (lazy.go): a static request never needs it.
+	regOnce sync.Once
 	// version is Config.Version, settled on first use (etag.go).
 	version     string
 	versionOnce sync.Once
@@ -60,9 +62,6 @@ type handler struct {
 // New returns the handler.
 func New(cfg Config) http.Handler {
 	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, version: cfg.Version}
-	if h.reg == nil {
-		h.reg = calc.New()
-	}
 	if h.base == "" {
 		h.base = "/"
 	}
@@ -120,9 +119,9 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		h.svg(w, r, chart)
 		return
 	}
-	c, ok := h.reg.Lookup(name)
+	c, ok := h.registry().Lookup(name)
 	if !ok {
-		e := h.reg.UnknownError(name)
+		e := h.registry().UnknownError(name)
 		writeJSONError(w, r, http.StatusNotFound, "", string(e.Code), e.Message)
 		return
 	}
@@ -185,25 +184,6 @@ func writeBody(w http.ResponseWriter, r *http.Request, status int, ctype string,
 	}
 }
 
-var hashedName = regexp.MustCompile(`\.[0-9a-f]{12}\.[a-z0-9]+$`)
-
-// contentTypes maps extensions to media types (not the OS table: the
-// answer must not depend on the machine).
-var contentTypes = map[string]string{
-	".html":  "text/html; charset=utf-8",
-	".css":   "text/css; charset=utf-8",
-	".js":    "text/javascript; charset=utf-8",
-	".json":  "application/json",
-	".wasm":  "application/wasm",
-	".svg":   "image/svg+xml",
-	".xml":   "application/xml; charset=utf-8",
-	".txt":   "text/plain; charset=utf-8",
-	".png":   "image/png",
-	".ico":   "image/x-icon",
-	".webp":  "image/webp",
-	".woff2": "font/woff2",
-}
-
 // static serves a file of dist/: rel "" or "dir/" is dir/index.html; a
 // directory without its slash is redirected; a missing file is the 404
 // page.
@@ -235,7 +215,7 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
 	} else if strings.HasSuffix(name, ".svg") && strings.Contains(name, "/charts/") {
 		frameable(w, SVGCSP)
 	}
-	if hashedName.MatchString(name) {
+	if hashedName(name) {
 		hd.Set("Cache-Control", cacheImmutable)
 	} else {
 		hd.Set("Cache-Control", cacheShort)
@@ -247,10 +227,7 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
 // sibling chosen by Accept-Encoding, with ETag and conditional GET.
 func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string, data []byte, status int) {
 	hd := w.Header()
-	ctype, ok := contentTypes[path.Ext(name)]
-	if !ok {
-		ctype = "application/octet-stream"
-	}
+	ctype := contentType(path.Ext(name))
 	etag := h.etagOf(name, data)
 	body, enc := data, ""
 	for _, e := range acceptedEncodings(r.Header.Get("Accept-Encoding")) {
