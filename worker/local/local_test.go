@@ -114,3 +114,19 @@ func FuzzParseVmRSS(f *testing.F) {
 		}
 	})
 }
+
+func TestParseStatCPU(t *testing.T) {
+	stat := "12345 (work erd) S 1 12345 12345 0 -1 4194560 1000 0 0 0 250 75 0 0 20 0 9 0 100 1000000 5000 18446744073709551615\n"
+	d, err := parseStatCPU([]byte(stat))
+	if err != nil || d != 3250*time.Millisecond {
+		t.Errorf("parseStatCPU = %v, %v; want 3.25s", d, err)
+	}
+	for _, bad := range []string{"", "1 (x) S 1", "1 (x) S 1 2 3 4 5 6 7 8 9 10 x 2 0"} {
+		if _, err := parseStatCPU([]byte(bad)); err == nil {
+			t.Errorf("parseStatCPU(%q): no error", bad)
+		}
+	}
+	if d, err := CPU(os.Getpid()); err != nil || d < 0 {
+		t.Errorf("CPU(self) = %v, %v", d, err)
+	}
+}
