@@ -3,25 +3,30 @@
 //
 //	workerbench [-n 2000] [-c 2] [-timeout 15m]
 //
-// It serves, one after the other, each on its own workerd process:
+// It starts two workerd processes: bare, a syumai/workers handler that
+// answers a constant (wasm/workerbare: the cost of starting Go per
+// request, without our code), and the Worker of `make worker`
+// (worker/workerd.capnp). After a warm-up it measures, n requests each, c
+// at a time:
 //
-//   - bare: a syumai/workers handler that answers a constant
-//     (wasm/workerbare), the cost of starting Go per request;
-//   - then the Worker of `make worker` (worker/workerd.capnp), with
-//     api-uncached: /api/v1/attempts on n distinct questions, each a miss
-//     of the edge layer's caches (worker/edge), so each starts Go;
-//     api-repeated: one question n times, answered by the edge layer;
-//     svg: /api/v1/jitter.svg on n distinct seeds (a seed is a big
+//   - bare, and api-uncached (/api/v1/attempts on n distinct questions,
+//     each a miss of the edge layer's caches, worker/edge, so each starts
+//     Go), alternating in 10 chunks so that both see the same load of the
+//     machine;
+//   - api-repeated: one question n times, answered by the edge layer;
+//   - svg: /api/v1/jitter.svg on n distinct seeds (a seed is a big
 //     integer, which the edge layer leaves to Go: each starts Go);
-//     static: a CSS file of the static assets.
+//   - static: a CSS file of the static assets;
+//   - mixed: 5,000 requests of the four kinds of the Worker in turn, in 10
+//     steps, with workerd's resident memory after each.
 //
 // For each it prints requests per second, latency p50/p99 and workerd's CPU
 // time per request (user+system of the process, /proc/PID/stat), then the
-// goals' verdicts: api-uncached at least 0.85× bare's rate; api-repeated at
-// least 10× bare's; no error; workerd's memory flat (resident memory at the
-// end within 32 MiB of what it was after the first 200 requests of the
-// Worker). It exits 1 when a goal is missed. Run it from the repository
-// after `make worker`; it builds the bare handler into build/workerbench.
+// goals' verdicts: api-uncached at least 0.85× bare's rate; api-repeated
+// at least 10× bare's; no error; workerd's memory flat (the peak of the
+// mixed run's second half within 16 MiB of its first half's). It exits 1
+// when a goal is missed. Run it from the repository after `make worker`;
+// it builds the bare handler into build/workerbench.
 package main
 
 import (
@@ -32,6 +37,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,7 +62,9 @@ func main() {
 const (
 	uncachedGoal = 0.85     // api-uncached rate / bare rate, at least
 	repeatedGoal = 10.0     // api-repeated rate / bare rate, at least
-	memoryGoal   = 32 << 20 // RSS growth over the Worker's runs, at most
+	memoryGoal   = 16 << 20 // RSS growth from the first half of the mixed run to the second, at most
+	// memoryRequests is the length of the mixed run that checks memory.
+	memoryRequests = 5000
 )
 
 type scenario struct {
@@ -123,69 +131,120 @@ func run(n, c int, timeout time.Duration) error {
 
 	ctx := context.Background()
 	fmt.Printf("workerd %s, %d requests per scenario, %d at a time, on 127.0.0.1\n", workerdVersion(root), n, c)
-	var all []measure
-	bench := func(s *local.Server, sc scenario) (measure, error) {
+	// runOn sends targets (round-robin, count requests) to s and
+	// measures workerd's CPU time over the run.
+	runOn := func(s *local.Server, targets []load.Target, count int) (load.Result, time.Duration, error) {
 		before, err := s.CPU()
 		if err != nil {
-			return measure{}, err
+			return load.Result{}, 0, err
 		}
-		res, err := load.Run(ctx, load.Config{BaseURL: s.URL, Targets: sc.targets, Requests: n, Concurrency: c, Timeout: timeout})
+		res, err := load.Run(ctx, load.Config{BaseURL: s.URL, Targets: targets, Requests: count, Concurrency: c, Timeout: timeout})
 		if err != nil {
-			return measure{}, err
+			return load.Result{}, 0, err
 		}
 		after, err := s.CPU()
-		if err != nil {
-			return measure{}, err
-		}
-		m := measure{sc.name, res, after - before}
+		return res, after - before, err
+	}
+	var all []measure
+	report := func(m measure) {
 		fmt.Println(m)
-		for _, f := range res.Failures {
+		for _, f := range m.res.Failures {
 			fmt.Printf("              error: %s\n", f)
 		}
 		all = append(all, m)
-		return m, nil
 	}
 
 	bare, err := local.StartConfig(ctx, root, bareConfig, time.Minute)
 	if err != nil {
 		return err
 	}
-	floor, err := bench(bare, scenario{"bare", []load.Target{{Path: "/", Status: 200}}})
-	bare.Stop()
-	if err != nil {
-		return err
-	}
-
+	defer bare.Stop()
 	w, err := local.Start(ctx, root, time.Minute)
 	if err != nil {
 		return err
 	}
 	defer w.Stop()
-	// warm up: the first requests of an isolate compile the wasm
-	if _, err := load.Run(ctx, load.Config{BaseURL: w.URL, Targets: distinct(func(i int) string { return "/api/v1/attempts?n=" + strconv.Itoa(1+i) }), Requests: 200, Concurrency: c, Timeout: timeout}); err != nil {
+	// Warm up both: the first requests of an isolate compile the wasm.
+	if _, _, err := runOn(bare, []load.Target{{Path: "/", Status: 200}}, 50); err != nil {
 		return err
 	}
-	rssStart, err := w.RSS()
-	if err != nil {
+	warm := distinct(func(i int) string { return "/api/v1/attempts?n=" + strconv.Itoa(1+i%1000) })
+	if _, _, err := runOn(w, warm, 200); err != nil {
 		return err
 	}
-	var got = map[string]measure{"bare": floor}
+
+	// bare and api-uncached alternate in chunks, so that the ratio of
+	// their rates holds under the same load of the machine.
+	const chunks = 10
+	var bareRes, apiRes []load.Result
+	var bareCPU, apiCPU time.Duration
+	for k := 0; k < chunks; k++ {
+		lo, hi := k*n/chunks, (k+1)*n/chunks
+		r, cpu, err := runOn(bare, []load.Target{{Path: "/", Status: 200}}, hi-lo)
+		if err != nil {
+			return err
+		}
+		bareRes, bareCPU = append(bareRes, r), bareCPU+cpu
+		r, cpu, err = runOn(w, uncached[lo:hi], hi-lo)
+		if err != nil {
+			return err
+		}
+		apiRes, apiCPU = append(apiRes, r), apiCPU+cpu
+	}
+	floor := measure{"bare", load.Merge(bareRes...), bareCPU}
+	report(floor)
+	report(measure{"api-uncached", load.Merge(apiRes...), apiCPU})
 	for _, sc := range []scenario{
-		{"api-uncached", uncached},
 		{"api-repeated", repeated},
 		{"svg", svg},
 		{"static", []load.Target{{Path: static, Status: 200}}},
 	} {
-		m, err := bench(w, sc)
+		r, cpu, err := runOn(w, sc.targets, n)
 		if err != nil {
 			return err
 		}
-		got[sc.name] = m
+		report(measure{sc.name, r, cpu})
 	}
-	rssEnd, err := w.RSS()
-	if err != nil {
-		return err
+	got := map[string]measure{}
+	for _, m := range all {
+		got[m.name] = m
 	}
+
+	// Memory: 5,000 requests of the four kinds in turn (new questions,
+	// so that the caches fill), in 10 steps; workerd's resident memory
+	// after each. Flat: the second half's peak within memoryGoal of the
+	// first half's.
+	var mixed []load.Target
+	for i := 0; i < memoryRequests/4; i++ {
+		mixed = append(mixed,
+			load.Target{Path: "/api/v1/attempts?n=9&q=" + strconv.FormatFloat(float64(i+1)/1e6, 'f', -1, 64), Status: 200},
+			repeated[0],
+			load.Target{Path: "/api/v1/jitter.svg?lang=es&seed=" + strconv.Itoa(50000+i), Status: 200},
+			load.Target{Path: static, Status: 200})
+	}
+	var rss []int64
+	var memRes []load.Result
+	var memCPU time.Duration
+	step := len(mixed) / 10
+	for k := 0; k < 10; k++ {
+		r, cpu, err := runOn(w, mixed[k*step:(k+1)*step], step)
+		if err != nil {
+			return err
+		}
+		memRes, memCPU = append(memRes, r), memCPU+cpu
+		m, err := w.RSS()
+		if err != nil {
+			return err
+		}
+		rss = append(rss, m)
+	}
+	report(measure{"mixed", load.Merge(memRes...), memCPU})
+	peak := func(xs []int64) int64 { return slices.Max(xs) }
+	var mib []string
+	for _, m := range rss {
+		mib = append(mib, strconv.FormatFloat(float64(m)/(1<<20), 'f', 1, 64))
+	}
+	fmt.Printf("workerd RSS (MiB) after each %d of the %d mixed requests: %s\n", step, len(mixed), strings.Join(mib, " "))
 
 	errors := 0
 	for _, m := range all {
@@ -205,11 +264,17 @@ func run(n, c int, timeout time.Duration) error {
 		}
 		return got[name].res.PerSecond() / floor.res.PerSecond()
 	}
-	verdict(ratio("api-uncached") >= uncachedGoal, "api-uncached %.2f× bare (goal ≥ %.2f×)", ratio("api-uncached"), uncachedGoal)
-	verdict(ratio("api-repeated") >= repeatedGoal, "api-repeated %.1f× bare (goal ≥ %.0f×)", ratio("api-repeated"), repeatedGoal)
-	verdict(errors == 0, "%d errors over %d requests (goal 0)", errors, n*len(all))
-	verdict(rssEnd-rssStart <= memoryGoal, "workerd RSS %.1f MiB after the warm-up, %.1f MiB after %d requests on the Worker (goal: growth ≤ %d MiB)",
-		float64(rssStart)/(1<<20), float64(rssEnd)/(1<<20), 4*n, memoryGoal>>20)
+	cpuRatio := float64(bareCPU) / float64(max(apiCPU, 1))
+	verdict(ratio("api-uncached") >= uncachedGoal, "api-uncached %.2f× bare's rate (goal ≥ %.2f×); by workerd's CPU per request, %.2f×", ratio("api-uncached"), uncachedGoal, cpuRatio)
+	verdict(ratio("api-repeated") >= repeatedGoal, "api-repeated %.1f× bare's rate (goal ≥ %.0f×)", ratio("api-repeated"), repeatedGoal)
+	total := 0
+	for _, m := range all {
+		total += m.res.Requests + m.res.Errors
+	}
+	verdict(errors == 0, "%d errors over %d requests (goal 0)", errors, total)
+	first, second := peak(rss[:5]), peak(rss[5:])
+	verdict(second-first <= memoryGoal, "workerd RSS peak %.1f MiB in the second half of the mixed run, %.1f MiB in the first (goal: flat, within %d MiB)",
+		float64(second)/(1<<20), float64(first)/(1<<20), memoryGoal>>20)
 	if !ok {
 		return fmt.Errorf("goals missed")
 	}
