@@ -44,7 +44,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"sync"
 
 	"retrylab/core/backoff"
 	"retrylab/core/errclass"
@@ -320,6 +319,8 @@ type sim struct {
 	hits     [2]int // rpm, tpm
 	retryBy  [3]int // rate_limited, service_unavailable, stream_cut
 	fellBack [2]int // provider_5xx, rate_limit_after_retry_budget
+	// errs are simErrors(), looked up when the run starts
+	errs [3]errclass.Entry
 }
 
 // The counter indices and the keys they are reported under.
@@ -328,24 +329,21 @@ var (
 	hitKeys      = [2]string{"rpm", "tpm"}
 	retryKeys    = [3]string{"rate_limited", "service_unavailable", "stream_cut"}
 	fallbackKeys = [2]string{errclass.ReasonProvider5xx, errclass.ReasonRateLimitAfterBudget}
-	simOnce      sync.Once
-	simErrs      [3]errclass.Entry
 )
 
 // simErrors returns the errclass entries of the errors the simulation
-// produces, indexed like retryKeys: their decisions drive fail. Looked up
-// on first use, not when the program starts.
-func simErrors() *[3]errclass.Entry {
-	simOnce.Do(func() {
-		for i, k := range retryKeys {
-			e, ok := errclass.ByKey(k)
-			if !ok {
-				panic("dispatch: errclass has no " + k)
-			}
-			simErrs[i] = e
+// produces, indexed like retryKeys: their decisions drive fail. Each run
+// looks them up once (sim.errs), not the program at start-up.
+func simErrors() [3]errclass.Entry {
+	var errs [3]errclass.Entry
+	for i, k := range retryKeys {
+		e, ok := errclass.ByKey(k)
+		if !ok {
+			panic("dispatch: errclass has no " + k)
 		}
-	})
-	return &simErrs
+		errs[i] = e
+	}
+	return errs
 }
 
 const (
@@ -389,7 +387,7 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second}
+	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, errs: simErrors()}
 	s.policy = backoff.Config{Base: c.BaseS, Cap: c.CapS, MaxAttempts: c.MaxAttempts, MaxElapsed: math.MaxFloat64, Jitter: true, Workers: 1}
 	for i := range s.prov {
 		hard, err := limits.NewLimiter(limits.Config{RPM: c.RPMLimit, TPM: c.TPMLimit})
@@ -657,7 +655,7 @@ func (s *sim) free(t int64) {
 //   - otherwise the job waits in delayed for max(backoff, Retry-After), or
 //     goes to the dead letters when its budget is spent.
 func (s *sim) fail(j int32, t int64, k int, retryAfter int64) {
-	e := simErrors()[k]
+	e := s.errs[k]
 	jb := &s.jobs[j]
 	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0 && e.Fallback
 	switch {
