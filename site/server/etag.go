@@ -3,7 +3,9 @@ package server
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -41,9 +43,8 @@ func ETag(version, key string) string {
 	return `"` + version + "-" + hex.EncodeToString(sum[:8]) + `"`
 }
 
-// version returns the deployed version the API's ETags carry:
-// Config.Version, else the module version or VCS revision the binary was
-// built from ("dev" without either), reduced to the characters
+// apiVersion returns the deployed version the API's ETags carry:
+// Config.Version, else buildVersion's, reduced to the characters
 // [0-9A-Za-z._+] (an ETag cannot hold a quote). Computed once, on the
 // first API request.
 func (h *handler) apiVersion() string {
@@ -57,33 +58,58 @@ func (h *handler) apiVersion() string {
 	return h.version
 }
 
+// buildVersion names the running code: the module version it was
+// installed at, else the VCS revision it was built from when the tree was
+// clean, else the first 12 hexadecimal digits of the SHA-256 of the
+// executable (`go run` and modified trees stamp no usable revision, and a
+// changed program must not keep the old ETags), else "dev".
 func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
 	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return v
 		}
-	}
-	if rev == "" {
-		return "dev"
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
 	}
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	if dirty {
-		rev += "+dirty"
+	if rev != "" && !dirty {
+		return rev
 	}
-	return rev
+	if h := executableHash(); h != "" {
+		return h
+	}
+	if rev != "" {
+		return rev + "+dirty"
+	}
+	return "dev"
+}
+
+// executableHash returns the first 12 hexadecimal digits of the SHA-256 of
+// the running executable, or "" when it cannot be read (WebAssembly).
+func executableHash() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
 }
 
 func sanitizeVersion(v string) string {

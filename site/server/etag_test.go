@@ -1,7 +1,9 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -93,5 +95,20 @@ func TestSanitizeVersion(t *testing.T) {
 		if got := sanitizeVersion(in); got != want {
 			t.Errorf("sanitizeVersion(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestBuildVersion: without Config.Version the ETags name this very
+// executable (a test binary stamps no VCS revision).
+func TestBuildVersion(t *testing.T) {
+	v := buildVersion()
+	if bi, ok := debug.ReadBuildInfo(); ok && len(bi.Settings) > 0 && strings.Contains(fmt.Sprint(bi.Settings), "vcs.revision") {
+		t.Logf("this test binary carries a VCS revision: buildVersion() = %q", v)
+	} else if v != executableHash() || len(v) != 12 {
+		t.Errorf("buildVersion() = %q, executableHash() = %q; want the executable's 12 hex digits", v, executableHash())
+	}
+	w := do(t, New(Config{Dist: testDist()}), "GET", "/api/v1/attempts")
+	if got := w.Header().Get("ETag"); !strings.HasPrefix(got, `"`+v+"-") {
+		t.Errorf("ETag %q, want the version %s", got, v)
 	}
 }
