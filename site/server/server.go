@@ -29,7 +29,8 @@ type Config struct {
 	Base string
 	// Version names the deployed code in the API's ETags (etag.go): a
 	// new version invalidates every cached answer. Empty: the module
-	// version or VCS revision of the binary, "dev" without either.
+	// version, the clean VCS revision or the executable's hash
+	// (buildVersion).
 	Version string
 }
 
