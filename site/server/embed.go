@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"net/http"
@@ -69,13 +71,16 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 	}
+	loc, digest := h.locale(lang)
 	if c, ok := h.registry().Lookup(name); ok {
-		if a, err := c.Parse(values); err == nil && h.cacheable(w, r, APIKey(name, a, true, lang)) {
+		// The chart's words come from dist/, not from the code: the ETag
+		// covers them too.
+		if a, err := c.Parse(values); err == nil && h.cacheable(w, r, APIKey(name, a, true, lang)+"\n"+digest) {
 			frameable(w, SVGCSP)
 			return
 		}
 	}
-	b, err := embed.SVG(h.registry(), h.locale(lang), name, values)
+	b, err := embed.SVG(h.registry(), loc, name, values)
 	if err != nil {
 		clearCacheable(w)
 		param := ""
@@ -89,19 +94,29 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 	writeBody(w, r, http.StatusOK, "image/svg+xml", b)
 }
 
+// svgLocale is what locale keeps of a language.
+type svgLocale struct {
+	loc    locale.Locale
+	digest string // hex SHA-256 of strings.json; "" without it
+}
+
 // locale returns the strings of lang that the build wrote for the SVG
-// endpoint (LANG/embed/strings.json); without them, English.
-func (h *handler) locale(lang string) locale.Locale {
+// endpoint (LANG/embed/strings.json; without them, English) and the
+// digest of that file, which the charts' ETags include.
+func (h *handler) locale(lang string) (locale.Locale, string) {
 	if v, ok := h.locales.Load(lang); ok {
-		return v.(locale.Locale)
+		l := v.(svgLocale)
+		return l.loc, l.digest
 	}
-	loc := locale.Locale{Lang: lang}
+	l := svgLocale{loc: locale.Locale{Lang: lang}}
 	if b, err := fs.ReadFile(h.dist, lang+"/embed/strings.json"); err == nil {
-		var l locale.Locale
-		if json.Unmarshal(b, &l) == nil && l.Lang == lang {
-			loc = l
+		sum := sha256.Sum256(b)
+		l.digest = hex.EncodeToString(sum[:])
+		var loc locale.Locale
+		if json.Unmarshal(b, &loc) == nil && loc.Lang == lang {
+			l.loc = loc
 		}
 	}
-	h.locales.Store(lang, loc)
-	return loc
+	h.locales.Store(lang, l)
+	return l.loc, l.digest
 }

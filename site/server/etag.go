@@ -17,7 +17,8 @@ import (
 // its default ("attempts", "attempts?q=0.9&n=5"). For the chart
 // (svg true) it is NAME.svg?lang=LANG, then "&" and the canonical query.
 // Equal questions have equal keys; the answer depends on nothing else but
-// the deployed version. The Worker's edge layer computes the same text
+// the deployed version (and, for a chart, the words of its language in
+// dist/, which its ETag adds: svg in embed.go). The Worker's edge layer computes the same text
 // (worker/edge/canonical.mjs; worker/edge's tests hold the two equal).
 func APIKey(name string, a calc.Args, svg bool, lang string) string {
 	q := a.Canonical()

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestAPIETag: an API or chart answer carries an ETag of the version and
@@ -110,5 +111,25 @@ func TestBuildVersion(t *testing.T) {
 	w := do(t, New(Config{Dist: testDist()}), "GET", "/api/v1/attempts")
 	if got := w.Header().Get("ETag"); !strings.HasPrefix(got, `"`+v+"-") {
 		t.Errorf("ETag %q, want the version %s", got, v)
+	}
+}
+
+// TestSVGETagCoversStrings: a chart's ETag changes with the words of
+// LANG/embed/strings.json (which the build writes from the string
+// tables), a JSON answer's does not.
+func TestSVGETagCoversStrings(t *testing.T) {
+	etags := func(words string) (svg, api string) {
+		dist := testDist()
+		dist["es/embed/strings.json"] = &fstest.MapFile{Data: []byte(`{"lang":"es","strings":{"x":"` + words + `"}}`)}
+		h := New(Config{Dist: dist, Version: "v1"})
+		return do(t, h, "GET", "/api/v1/jitter.svg?lang=es").Header().Get("ETag"), do(t, h, "GET", "/api/v1/jitter").Header().Get("ETag")
+	}
+	svg1, api1 := etags("uno")
+	svg2, api2 := etags("dos")
+	if svg1 == "" || svg1 == svg2 {
+		t.Errorf("chart ETags %q and %q: want different ones for different strings", svg1, svg2)
+	}
+	if api1 == "" || api1 != api2 {
+		t.Errorf("JSON ETags %q and %q: want one", api1, api2)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"retrylab/calc"
 	"retrylab/site/server"
@@ -94,21 +95,36 @@ func Data(reg *calc.Registry, version string) ([]byte, error) {
 }
 
 // Version returns the version of a Worker bundle: the first 12 hexadecimal
-// digits of the SHA-256 of its app.wasm, so that any change of the code
-// changes the ETags and the edge's cache keys.
-func Version(wasm []byte) string {
-	sum := sha256.Sum256(wasm)
-	return hex.EncodeToString(sum[:6])
+// digits of the SHA-256 of its app.wasm and of the other files its answers
+// depend on (the charts' strings), each preceded by its length, so that
+// any change of the code or of those words changes the ETags and the
+// edge's cache keys.
+func Version(wasm []byte, more ...[]byte) string {
+	h := sha256.New()
+	for _, b := range append([][]byte{wasm}, more...) {
+		h.Write([]byte(strconv.Itoa(len(b)) + ":"))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
 }
 
 // Write writes the edge layer's modules into dir, the bundle folder that
-// holds app.wasm.
-func Write(dir string, reg *calc.Registry) error {
+// holds app.wasm; dist is the built site, whose LANG/embed/strings.json
+// (the charts' words) enter the version with app.wasm.
+func Write(dir, dist string, reg *calc.Registry) error {
 	wasm, err := os.ReadFile(filepath.Join(dir, "app.wasm"))
 	if err != nil {
 		return err
 	}
-	d, err := Data(reg, Version(wasm))
+	var more [][]byte
+	for _, lang := range server.ChartLangs() {
+		b, err := os.ReadFile(filepath.Join(dist, lang, "embed", "strings.json"))
+		if err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		more = append(more, b)
+	}
+	d, err := Data(reg, Version(wasm, more...))
 	if err != nil {
 		return err
 	}

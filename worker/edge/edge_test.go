@@ -212,8 +212,25 @@ func TestData(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	if a, b := Version([]byte("a")), Version([]byte("b")); a == b || len(a) != 12 {
-		t.Errorf("Version: %q, %q", a, b)
+	seen := map[string]string{}
+	for _, tc := range []struct {
+		name string
+		v    string
+	}{
+		{"a", Version([]byte("a"))},
+		{"b", Version([]byte("b"))},
+		{"a + strings x", Version([]byte("a"), []byte("x"))},
+		{"a + strings y", Version([]byte("a"), []byte("y"))},
+		{"ax", Version([]byte("ax"))},
+		{"a + x + empty", Version([]byte("a"), []byte("x"), nil)},
+	} {
+		if len(tc.v) != 12 {
+			t.Errorf("%s: Version %q, want 12 hex digits", tc.name, tc.v)
+		}
+		if prev, ok := seen[tc.v]; ok {
+			t.Errorf("%s and %s share Version %s", tc.name, prev, tc.v)
+		}
+		seen[tc.v] = tc.name
 	}
 }
 

@@ -61,7 +61,7 @@ func run(dist, wrangler, out string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "workerassets: %d files (%d bytes) in %s, %d precompressed variants left out, %d header rules\n",
 		st.Files, st.Bytes, public, st.Skipped, st.Rules)
-	if err := edge.Write(out, calc.New()); err != nil {
+	if err := edge.Write(out, dist, calc.New()); err != nil {
 		return fmt.Errorf("the edge layer: %v", err)
 	}
 	fmt.Fprintf(stdout, "workerassets: the edge layer (%s) in %s\n", strings.Join(edge.Modules, ", "), out)
