@@ -8,7 +8,7 @@ ADDR ?= 127.0.0.1:8080
 BASE_URL ?= /
 GO ?= go
 # the packages built for the browser and the Worker (GOOS=js GOARCH=wasm)
-JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/hello
+JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/hello ./wasm/workerbare
 
 .PHONY: all build serve test vet staticcheck unit wasmtest bench wasm worker clean deps
 
@@ -62,7 +62,9 @@ test: deps vet staticcheck build worker unit
 
 # worker builds the Cloudflare Worker into build/worker (see wasm/worker/wrangler.toml):
 # the JavaScript shim of workers-assets-gen (which empties build/worker first),
-# the site's handler compiled to app.wasm, and public/, the static assets:
+# the site's handler compiled to app.wasm, the edge layer in front of the
+# shim (worker/edge: entry.mjs, the main module, edge.mjs, edge-data.mjs,
+# written by workerassets), and public/, the static assets:
 # dist/ without the precompressed variants, with a _headers file and
 # assets.json for the local workerd run (wasm/worker/workerd.capnp).
 worker: build

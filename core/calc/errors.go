@@ -58,8 +58,8 @@ func errorsCalc() *Calculator {
 		keys[i] = e.Key
 	}
 	return &Calculator{
-		Name:    name,
-		Help:    "the classification of errors the dispatcher follows: retry, never retry or ask the user, whether the call may have been billed, and what the dispatcher does",
+		Name: name,
+		Help: "the classification of errors the dispatcher follows: retry, never retry or ask the user, whether the call may have been billed, and what the dispatcher does",
 		Params: []Param{
 			{Name: "class", Kind: Choice, Default: "rate_limited", Choices: keys,
 				Help: "the class of error (core/errclass)"},

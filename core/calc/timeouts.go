@@ -61,8 +61,8 @@ func timeoutsCalc() *Calculator {
 			Help: help + " (0: none)"}
 	}
 	return &Calculator{
-		Name:    name,
-		Help:    "streamed calls against connect, first-token, idle and total timeouts: what each cuts, the tokens billed and thrown away, the retries caused",
+		Name: name,
+		Help: "streamed calls against connect, first-token, idle and total timeouts: what each cuts, the tokens billed and thrown away, the retries caused",
 		Params: []Param{
 			{Name: "calls", Kind: Int, Default: i(d.Calls), Min: Incl(1), Max: Incl(100000), SliderMax: 5000, Step: 100,
 				Help: "streamed calls (calls × max_output_tokens at most 4,000,000)"},

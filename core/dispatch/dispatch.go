@@ -381,6 +381,8 @@ type sim struct {
 	gaveUp   [2]int // deadline, retry_after_beyond_deadline
 	// onCall, when set (by tests), sees every call before it is made.
 	onCall func(jb *job, t int64)
+	// errs are simErrors(), looked up when the run starts
+	errs [3]errclass.Entry
 }
 
 // The counter indices and the keys they are reported under.
@@ -390,19 +392,21 @@ var (
 	retryKeys    = [3]string{"rate_limited", "service_unavailable", "stream_cut"}
 	fallbackKeys = [2]string{errclass.ReasonProvider5xx, errclass.ReasonRateLimitAfterBudget}
 	gaveUpKeys   = [2]string{"deadline", "retry_after_beyond_deadline"}
-	// simErrors are the errclass entries of the errors the simulation
-	// produces, indexed like retryKeys: their decisions drive fail.
-	simErrors [3]errclass.Entry
 )
 
-func init() {
+// simErrors returns the errclass entries of the errors the simulation
+// produces, indexed like retryKeys: their decisions drive fail. Each run
+// looks them up once (sim.errs), not the program at start-up.
+func simErrors() [3]errclass.Entry {
+	var errs [3]errclass.Entry
 	for i, k := range retryKeys {
 		e, ok := errclass.ByKey(k)
 		if !ok {
 			panic("dispatch: errclass has no " + k)
 		}
-		simErrors[i] = e
+		errs[i] = e
 	}
+	return errs
 }
 
 const (
@@ -449,7 +453,7 @@ func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64)) (Result, er
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall}
+	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall, errs: simErrors()}
 	rb, tb := c.Bursts()
 	s.policy = backoff.Config{Base: c.BaseS, Cap: c.CapS, MaxAttempts: c.MaxAttempts, MaxElapsed: math.MaxFloat64, Jitter: true, Workers: 1}
 	for i := range s.prov {
@@ -778,7 +782,7 @@ func (s *sim) free(t int64) {
 //
 // notBefore is the end of the 429's Retry-After (t for other errors).
 func (s *sim) fail(j int32, t int64, k int, notBefore int64) {
-	e := simErrors[k]
+	e := s.errs[k]
 	jb := &s.jobs[j]
 	canFallBack := s.c.Mode == ModeDispatcher && s.c.Fallback && jb.provider == 0
 	step := Decide(e, canFallBack, s.c.Idempotency, jb.attempts < int32(s.c.MaxAttempts))

@@ -261,15 +261,15 @@ func TestSimulatedTimeBound(t *testing.T) {
 // The dispatcher follows the shared classification: the errors it counts
 // are errclass keys, and its fallback reasons are the table's.
 func TestSharedClassification(t *testing.T) {
-	for i, e := range simErrors {
+	for i, e := range simErrors() {
 		if e.Key != retryKeys[i] || e.Batch == "" {
-			t.Errorf("simErrors[%d] = %+v", i, e)
+			t.Errorf("simErrors()[%d] = %+v", i, e)
 		}
 	}
-	if simErrors[errRateLimited].FallbackWhen != fallbackKeys[fbBudget] || simErrors[err5xx].FallbackWhen != fallbackKeys[fb5xx] {
+	if simErrors()[errRateLimited].FallbackWhen != fallbackKeys[fbBudget] || simErrors()[err5xx].FallbackWhen != fallbackKeys[fb5xx] {
 		t.Error("fallback reasons disagree with core/errclass")
 	}
-	if simErrors[errStreamCut].Fallback {
+	if simErrors()[errStreamCut].Fallback {
 		t.Error("a processed call must not go to another provider")
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -65,8 +64,6 @@ type Site struct {
 	Pages map[string]map[string]*markdown.Page
 }
 
-var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
 // Build renders the site. Content errors are reported together, each as
 // file:line: message.
 func Build(cfg Config) (*Site, error) {
@@ -111,7 +108,7 @@ func Build(cfg Config) (*Site, error) {
 				continue
 			}
 			slug := strings.TrimSuffix(name, ".md")
-			if !slugRE.MatchString(slug) {
+			if !markdown.IsSlug(slug) {
 				errs = append(errs, &markdown.Error{File: path.Join(cfg.ContentDir, dir, name), Line: 1, Msg: "file name must be lower-case letters, digits and '-', then .md"})
 				continue
 			}

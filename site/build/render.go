@@ -28,7 +28,17 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-sr
 //go:embed templates/*.html
 var templateFS embed.FS
 
-var tmpl = template.Must(template.New("").ParseFS(templateFS, "templates/*.html"))
+// tmpl returns the page templates, parsed on first use (not when the
+// program starts: `retrylab serve` and `retrylab calc` never render one).
+func tmpl() *template.Template {
+	tmplOnce.Do(func() { tmplParsed = template.Must(template.New("").ParseFS(templateFS, "templates/*.html")) })
+	return tmplParsed
+}
+
+var (
+	tmplOnce   sync.Once
+	tmplParsed *template.Template
+)
 
 type builder struct {
 	cfg     Config
@@ -384,7 +394,7 @@ func (b *builder) exec(name, file string, v pageView) error {
 		v.OGURL = v.Canonical
 	}
 	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, name, v); err != nil {
+	if err := tmpl().ExecuteTemplate(&buf, name, v); err != nil {
 		return fmt.Errorf("build: %s: %v", file, err)
 	}
 	b.files[file] = buf.Bytes()

@@ -52,7 +52,9 @@ type pageData struct {
 }
 
 // jsonInHTML escapes what could end a script element or start a comment.
-var jsonInHTML = strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "\u2028", `\u2028`, "\u2029", `\u2029`)
+func jsonInHTML(s string) string {
+	return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "\u2028", `\u2028`, "\u2029", `\u2029`).Replace(s)
+}
 
 // PageHTML renders the exercises block: the form (class code, student),
 // the worksheet of the default variant (rendered here, so the page reads
@@ -84,7 +86,7 @@ func PageHTML(cfg PageConfig) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<link rel=\"stylesheet\" href=\"%s\">\n<script src=\"%s\" defer></script>\n", esc(cfg.Style), esc(cfg.Script))
 	b.WriteString(`<div class="classroom" data-classroom>` + "\n")
-	b.WriteString(`<script type="application/json" id="retrylab-classroom">` + jsonInHTML.Replace(string(js)) + "</script>\n")
+	b.WriteString(`<script type="application/json" id="retrylab-classroom">` + jsonInHTML(string(js)) + "</script>\n")
 	fmt.Fprintf(&b, "<noscript><p class=\"notice\">%s</p></noscript>\n", esc(locale.Expand(loc.T("classroom.noscript"), "code", v.Code, "student", v.Student)))
 	b.WriteString(`<form class="classroom-form" data-classroom-form>`)
 	fmt.Fprintf(&b, `<label>%s <input name="code" value="%s" maxlength="%d" autocomplete="off" spellcheck="false"></label>`, esc(loc.T("classroom.code")), esc(cfg.Code), MaxText)

@@ -17,6 +17,7 @@ import (
 	"html/template"
 	"net/url"
 	"strings"
+	"sync"
 
 	"retrylab/core/calc"
 	"retrylab/site/locale"
@@ -169,7 +170,19 @@ type Alt struct {
 // T returns a string of the page's language.
 func (p Page) T(key string) string { return p.Strings.T(key) }
 
-var pageTmpl = template.Must(template.New("embed").Parse(`<!DOCTYPE html>
+// pageTmpl returns the embed page's template, parsed on first use (not when
+// the program starts: the API and the Worker never render a page).
+func pageTmpl() *template.Template {
+	pageOnce.Do(func() { pageTemplate = template.Must(template.New("embed").Parse(pageText)) })
+	return pageTemplate
+}
+
+var (
+	pageOnce     sync.Once
+	pageTemplate *template.Template
+)
+
+const pageText = `<!DOCTYPE html>
 <html lang="{{.Lang}}" dir="ltr" class="embed">
 <head>
 <meta charset="utf-8">
@@ -213,12 +226,12 @@ var pageTmpl = template.Must(template.New("embed").Parse(`<!DOCTYPE html>
 </main>
 </body>
 </html>
-`))
+`
 
 // Render writes the embed page.
 func (p Page) Render() ([]byte, error) {
 	var b bytes.Buffer
-	if err := pageTmpl.Execute(&b, p); err != nil {
+	if err := pageTmpl().Execute(&b, p); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

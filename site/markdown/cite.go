@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +43,7 @@ func (n *Citation) Dump(src []byte, level int) {
 // Ref returns "ID.FIELD", as data-cite holds it.
 func (n *Citation) Ref() string { return n.ID + "." + n.Field }
 
-var citationSyntax = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z0-9_]+(?:\[[0-9]+\])?)(?:\\?\|([a-z0-9%]+))?$`)
+var citationSyntax = lazyRegexp{src: `^([a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z0-9_]+(?:\[[0-9]+\])?)(?:\\?\|([a-z0-9%]+))?$`}
 
 // citationParser parses {=…} in inline text.
 type citationParser struct{}
@@ -63,7 +62,7 @@ func (citationParser) Parse(parent ast.Node, block text.Reader, pc parser.Contex
 		return nil
 	}
 	body := string(line[2:end])
-	m := citationSyntax.FindStringSubmatch(body)
+	m := citationSyntax.get().FindStringSubmatch(body)
 	if m == nil {
 		st.errorf(seg.Start, "malformed citation {=%s}: write {=ID.FIELD}, {=ID.FIELD[I]} or {=ID.FIELD|FORMAT}", body)
 		block.Advance(end + 1)

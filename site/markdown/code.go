@@ -3,6 +3,7 @@ package markdown
 import (
 	"html"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	chtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -69,7 +70,17 @@ func (c *Converter) codeBlock(st *state, fb *ast.FencedCodeBlock, info string) a
 	return n
 }
 
-var codeFormatter = chtml.New(chtml.WithClasses(true), chtml.PreventSurroundingPre(true))
+// codeFormatter returns the HTML formatter of highlighted code, built on
+// first use.
+func codeFormatter() *chtml.Formatter {
+	formatterOnce.Do(func() { formatter = chtml.New(chtml.WithClasses(true), chtml.PreventSurroundingPre(true)) })
+	return formatter
+}
+
+var (
+	formatterOnce sync.Once
+	formatter     *chtml.Formatter
+)
 
 // CodeCSS returns the style sheet of highlighted code: the light theme, and
 // the dark one under the selector dark (e.g. `:root[data-theme="dark"]`)
@@ -77,8 +88,8 @@ var codeFormatter = chtml.New(chtml.WithClasses(true), chtml.PreventSurroundingP
 // `:root:not([data-theme="light"])`) applies.
 func CodeCSS(dark, notLight string) string {
 	var light, darkCSS strings.Builder
-	codeFormatter.WriteCSS(&light, styles.Get("github"))
-	codeFormatter.WriteCSS(&darkCSS, styles.Get("github-dark"))
+	codeFormatter().WriteCSS(&light, styles.Get("github"))
+	codeFormatter().WriteCSS(&darkCSS, styles.Get("github-dark"))
 	// The dark style leaves some tokens (.nx, …) uncoloured: they must
 	// inherit the dark text colour, not keep the light style's dark one.
 	prefix := func(css, sel string) string {
@@ -110,7 +121,7 @@ func (r *nodeRenderer) renderCode(w util.BufWriter, src []byte, node ast.Node, e
 	it, err := lexer.Tokenise(nil, n.Source)
 	if err != nil {
 		w.WriteString(html.EscapeString(n.Source))
-	} else if err := codeFormatter.Format(w, styles.Get("github"), it); err != nil {
+	} else if err := codeFormatter().Format(w, styles.Get("github"), it); err != nil {
 		return ast.WalkStop, err
 	}
 	w.WriteString("</code></pre></figure>\n")

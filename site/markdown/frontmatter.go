@@ -3,7 +3,6 @@ package markdown
 import (
 	"bytes"
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +18,7 @@ type Meta struct {
 	Order       int    `yaml:"order"`
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyRegexp{src: `line (\d+)`}
 
 // parseFrontMatter splits the YAML front matter between two "---" lines
 // from the Markdown body. The body keeps the front matter's lines as empty
@@ -54,11 +53,11 @@ func parseFrontMatter(src []byte) (Meta, []byte, error) {
 		if errors.As(err, &te) && len(te.Errors) > 0 {
 			msg = te.Errors[0]
 		}
-		if sm := yamlLine.FindStringSubmatch(msg); sm != nil {
+		if sm := yamlLine.get().FindStringSubmatch(msg); sm != nil {
 			line, _ = strconv.Atoi(sm[1])
 		}
 		msg = strings.TrimPrefix(msg, "yaml: ")
-		msg = yamlLine.ReplaceAllString(msg, "")
+		msg = yamlLine.get().ReplaceAllString(msg, "")
 		msg = strings.TrimLeft(msg, ": ")
 		return fail(line+1, "%s", msg)
 	}

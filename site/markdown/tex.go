@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -314,42 +315,53 @@ func (p *texParser) parseNumber() string {
 	return "<mn>" + b.String() + "</mn>"
 }
 
-var texGreek = map[string]string{
-	"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ϵ", "varepsilon": "ε",
-	"zeta": "ζ", "eta": "η", "theta": "θ", "vartheta": "ϑ", "iota": "ι", "kappa": "κ",
-	"lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "pi": "π", "varpi": "ϖ", "rho": "ρ",
-	"varrho": "ϱ", "sigma": "σ", "varsigma": "ς", "tau": "τ", "upsilon": "υ", "phi": "ϕ",
-	"varphi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
-	"Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ", "Pi": "Π",
-	"Sigma": "Σ", "Upsilon": "Υ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
-	"ell": "ℓ", "infty": "∞", "partial": "∂", "nabla": "∇", "emptyset": "∅",
-}
+// The tables of TeX commands, built on first use (loadTex), not when the
+// program starts.
+var (
+	texOnce                                sync.Once
+	texGreek, texOps, texBigOps, texSpaces map[string]string
+	// texFuncs are upright function names; the true ones take limits.
+	texFuncs map[string]bool
+)
 
-var texOps = map[string]string{
-	"cdot": "⋅", "times": "×", "div": "÷", "pm": "±", "mp": "∓", "ast": "∗", "circ": "∘",
-	"le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "ne": "≠", "neq": "≠", "approx": "≈",
-	"sim": "∼", "simeq": "≃", "equiv": "≡", "propto": "∝", "ll": "≪", "gg": "≫",
-	"in": "∈", "notin": "∉", "subset": "⊂", "subseteq": "⊆", "cup": "∪", "cap": "∩",
-	"to": "→", "rightarrow": "→", "leftarrow": "←", "Rightarrow": "⇒", "Leftarrow": "⇐",
-	"iff": "⟺", "implies": "⟹", "mapsto": "↦", "mid": "∣", "vert": "|", "Vert": "‖",
-	"lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉", "langle": "⟨", "rangle": "⟩",
-	"ldots": "…", "dots": "…", "cdots": "⋯", "vdots": "⋮", "forall": "∀", "exists": "∃",
-	"neg": "¬", "land": "∧", "lor": "∨", "wedge": "∧", "vee": "∨", "setminus": "∖",
-	"{": "{", "}": "}", "|": "‖", "%": "%", "_": "_", "#": "#", "&": "&", "$": "$",
-}
+func loadTex() {
+	texGreek = map[string]string{
+		"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ϵ", "varepsilon": "ε",
+		"zeta": "ζ", "eta": "η", "theta": "θ", "vartheta": "ϑ", "iota": "ι", "kappa": "κ",
+		"lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "pi": "π", "varpi": "ϖ", "rho": "ρ",
+		"varrho": "ϱ", "sigma": "σ", "varsigma": "ς", "tau": "τ", "upsilon": "υ", "phi": "ϕ",
+		"varphi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
+		"Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ", "Pi": "Π",
+		"Sigma": "Σ", "Upsilon": "Υ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+		"ell": "ℓ", "infty": "∞", "partial": "∂", "nabla": "∇", "emptyset": "∅",
+	}
 
-// texFuncs are upright function names; the true ones take limits.
-var texFuncs = map[string]bool{
-	"min": true, "max": true, "lim": true, "sup": true, "inf": true, "argmin": true, "argmax": true,
-	"log": false, "ln": false, "exp": false, "sin": false, "cos": false, "tan": false,
-	"Pr": false, "det": false, "gcd": false, "deg": false, "dim": false, "ker": false, "arg": false,
-}
+	texOps = map[string]string{
+		"cdot": "⋅", "times": "×", "div": "÷", "pm": "±", "mp": "∓", "ast": "∗", "circ": "∘",
+		"le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "ne": "≠", "neq": "≠", "approx": "≈",
+		"sim": "∼", "simeq": "≃", "equiv": "≡", "propto": "∝", "ll": "≪", "gg": "≫",
+		"in": "∈", "notin": "∉", "subset": "⊂", "subseteq": "⊆", "cup": "∪", "cap": "∩",
+		"to": "→", "rightarrow": "→", "leftarrow": "←", "Rightarrow": "⇒", "Leftarrow": "⇐",
+		"iff": "⟺", "implies": "⟹", "mapsto": "↦", "mid": "∣", "vert": "|", "Vert": "‖",
+		"lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉", "langle": "⟨", "rangle": "⟩",
+		"ldots": "…", "dots": "…", "cdots": "⋯", "vdots": "⋮", "forall": "∀", "exists": "∃",
+		"neg": "¬", "land": "∧", "lor": "∨", "wedge": "∧", "vee": "∨", "setminus": "∖",
+		"{": "{", "}": "}", "|": "‖", "%": "%", "_": "_", "#": "#", "&": "&", "$": "$",
+	}
 
-var texBigOps = map[string]string{"sum": "∑", "prod": "∏", "int": "∫", "bigcup": "⋃", "bigcap": "⋂", "coprod": "∐"}
+	// texFuncs are upright function names; the true ones take limits.
+	texFuncs = map[string]bool{
+		"min": true, "max": true, "lim": true, "sup": true, "inf": true, "argmin": true, "argmax": true,
+		"log": false, "ln": false, "exp": false, "sin": false, "cos": false, "tan": false,
+		"Pr": false, "det": false, "gcd": false, "deg": false, "dim": false, "ker": false, "arg": false,
+	}
 
-var texSpaces = map[string]string{
-	",": "0.1667em", ":": "0.2222em", ">": "0.2222em", ";": "0.2778em", " ": "0.25em",
-	"quad": "1em", "qquad": "2em", "!": "-0.1667em", "enspace": "0.5em",
+	texBigOps = map[string]string{"sum": "∑", "prod": "∏", "int": "∫", "bigcup": "⋃", "bigcap": "⋂", "coprod": "∐"}
+
+	texSpaces = map[string]string{
+		",": "0.1667em", ":": "0.2222em", ">": "0.2222em", ";": "0.2778em", " ": "0.25em",
+		"quad": "1em", "qquad": "2em", "!": "-0.1667em", "enspace": "0.5em",
+	}
 }
 
 func (p *texParser) parseCommand() (string, bool, error) {
@@ -359,6 +371,7 @@ func (p *texParser) parseCommand() (string, bool, error) {
 		return "", false, p.errf(`lone \ at the end`)
 	}
 	p.pos += 1 + len(name)
+	texOnce.Do(loadTex)
 	if s, ok := texGreek[name]; ok {
 		attr := ""
 		if unicode.IsUpper([]rune(s)[0]) {
@@ -485,6 +498,7 @@ func (p *texParser) parseDelim() (string, error) {
 	var d string
 	if p.src[p.pos] == '\\' {
 		name := p.peekCommand()
+		texOnce.Do(loadTex)
 		s, ok := texOps[name]
 		if !ok {
 			return "", p.errf(`unknown delimiter \%s`, name)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"html"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -86,7 +85,9 @@ func (n *WidgetBlock) Dump(src []byte, level int) {
 	ast.DumpHelper(n, src, level, map[string]string{"Calc": n.Widget.Calc.Name, "ID": n.Widget.ID}, nil)
 }
 
-var widgetID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+// widgetID reports whether s is a widget id: lowercase letters and digits
+// in words joined by single hyphens (^[a-z0-9]+(-[a-z0-9]+)*$).
+func widgetID(s string) bool { return IsSlug(s) }
 
 // widgetBlock reads a widget or calc fence, computes its result and
 // reports problems. It returns nil when the block is unusable.
@@ -131,7 +132,7 @@ func (c *Converter) widgetBlock(st *state, fb *ast.FencedCodeBlock, kind, name s
 				continue
 			}
 			w.ID, w.IDLine = val, ln
-			if !widgetID.MatchString(val) {
+			if !widgetID(val) {
 				st.errorAtLine(ln, "%s %s: id %q must be lower-case letters, digits and single '-' between them", kind, name, val)
 				bad = true
 			}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"net/http"
@@ -17,6 +19,10 @@ const EmbedCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; work
 // SVGCSP is the policy of a chart image (LANG/charts/NAME.svg and
 // /api/v1/NAME.svg): nothing to load, no script, its own style element.
 const SVGCSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *"
+
+// ChartLangs returns the languages of /api/v1/NAME.svg's lang parameter,
+// the default first (locale.Languages).
+func ChartLangs() []string { return locale.Languages() }
 
 // isEmbedPath reports whether rel (relative to the base) is under an
 // embed folder: LANG/embed/….
@@ -37,8 +43,8 @@ func frameable(w http.ResponseWriter, csp string) {
 // drawn by site/widget as in the pages. Bad parameters: 400 with the
 // API's JSON error, its message in LANG.
 func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
-	if _, ok := h.reg.Lookup(name); !ok {
-		e := h.reg.UnknownError(name)
+	if _, ok := h.registry().Lookup(name); !ok {
+		e := h.registry().UnknownError(name)
 		writeJSONError(w, r, http.StatusNotFound, "", string(e.Code), e.Message)
 		return
 	}
@@ -62,15 +68,25 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 	}
-	c, _ := h.reg.Lookup(name)
+	c, _ := h.registry().Lookup(name)
 	if a, err := c.Parse(values); err == nil { // a refusal of Parse is embed.SVG's to word
 		if err := h.serverCheck(c, a, lang); err != nil {
 			h.calcError(w, r, c, lang, err)
 			return
 		}
 	}
-	b, err := embed.SVG(h.reg, h.locale(lang), name, values)
+	loc, digest := h.locale(lang)
+	if c, ok := h.registry().Lookup(name); ok {
+		// The chart's words come from dist/, not from the code: the ETag
+		// covers them too.
+		if a, err := c.Parse(values); err == nil && h.cacheable(w, r, APIKey(name, a, true, lang)+"\n"+digest) {
+			frameable(w, SVGCSP)
+			return
+		}
+	}
+	b, err := embed.SVG(h.registry(), loc, name, values)
 	if err != nil {
+		clearCacheable(w)
 		param := ""
 		if e, ok := err.(*embed.Error); ok {
 			param = e.Param
@@ -79,24 +95,32 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	frameable(w, SVGCSP)
-	w.Header().Set("Cache-Control", cacheAPI)
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	writeBody(w, r, http.StatusOK, "image/svg+xml", b)
 }
 
+// svgLocale is what locale keeps of a language.
+type svgLocale struct {
+	loc    locale.Locale
+	digest string // hex SHA-256 of strings.json; "" without it
+}
+
 // locale returns the strings of lang that the build wrote for the SVG
-// endpoint (LANG/embed/strings.json); without them, English.
-func (h *handler) locale(lang string) locale.Locale {
+// endpoint (LANG/embed/strings.json; without them, English) and the
+// digest of that file, which the charts' ETags include.
+func (h *handler) locale(lang string) (locale.Locale, string) {
 	if v, ok := h.locales.Load(lang); ok {
-		return v.(locale.Locale)
+		l := v.(svgLocale)
+		return l.loc, l.digest
 	}
-	loc := locale.Locale{Lang: lang}
+	l := svgLocale{loc: locale.Locale{Lang: lang}}
 	if b, err := fs.ReadFile(h.dist, lang+"/embed/strings.json"); err == nil {
-		var l locale.Locale
-		if json.Unmarshal(b, &l) == nil && l.Lang == lang {
-			loc = l
+		sum := sha256.Sum256(b)
+		l.digest = hex.EncodeToString(sum[:])
+		var loc locale.Locale
+		if json.Unmarshal(b, &loc) == nil && loc.Lang == lang {
+			l.loc = loc
 		}
 	}
-	h.locales.Store(lang, loc)
-	return loc
+	h.locales.Store(lang, l)
+	return l.loc, l.digest
 }

@@ -69,7 +69,8 @@ func (h *handler) calcError(w http.ResponseWriter, r *http.Request, c *calc.Calc
 			status = http.StatusUnprocessableEntity
 		}
 		if lang != "" {
-			msg = h.locale(lang).Error(ce, c)
+			loc, _ := h.locale(lang)
+			msg = loc.Error(ce, c)
 		}
 	}
 	w.Header().Add("Vary", "Accept-Language")

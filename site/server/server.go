@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -33,6 +32,11 @@ type Config struct {
 	// server computes; 0 is 1. The Worker, whose wasm computes several
 	// times slower, sets less.
 	WorkScale float64
+	// Version names the deployed code in the API's ETags (etag.go): a
+	// new version invalidates every cached answer. Empty: the module
+	// version, the clean VCS revision or the executable's hash
+	// (buildVersion).
+	Version string
 }
 
 // PageCSP is the Content-Security-Policy header of every response: the
@@ -54,14 +58,17 @@ type handler struct {
 	etag sync.Map // file name → ETag of its identity content
 	// locales holds the strings of the SVG endpoint by language (embed.go).
 	locales sync.Map
+	// regOnce builds the registry on first use when Config has none
+	// (lazy.go): a static request never needs it.
+	regOnce sync.Once
+	// version is Config.Version, settled on first use (etag.go).
+	version     string
+	versionOnce sync.Once
 }
 
 // New returns the handler.
 func New(cfg Config) http.Handler {
-	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, work: cfg.WorkScale}
-	if h.reg == nil {
-		h.reg = calc.New()
-	}
+	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, work: cfg.WorkScale, version: cfg.Version}
 	if h.base == "" {
 		h.base = "/"
 	}
@@ -122,9 +129,9 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		h.svg(w, r, chart)
 		return
 	}
-	c, ok := h.reg.Lookup(name)
+	c, ok := h.registry().Lookup(name)
 	if !ok {
-		e := h.reg.UnknownError(name)
+		e := h.registry().UnknownError(name)
 		writeJSONError(w, r, http.StatusNotFound, "", string(e.Code), e.Message)
 		return
 	}
@@ -142,16 +149,22 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 	if err == nil {
 		err = h.serverCheck(c, a, lang)
 	}
+	// a refused question has no ETag: only an answer can be cached
+	if err == nil && h.cacheable(w, r, APIKey(name, a, false, "")) {
+		return
+	}
 	var res any
 	if err == nil {
 		res, err = c.Run(a)
 	}
 	if err != nil {
+		clearCacheable(w)
 		h.calcError(w, r, c, lang, err)
 		return
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
+		clearCacheable(w)
 		writeJSONError(w, r, http.StatusInternalServerError, "", "", "cannot encode the result")
 		return
 	}
@@ -161,8 +174,6 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	b = append(b, '\n')
-	w.Header().Set("Cache-Control", cacheAPI)
-	w.Header().Set("Access-Control-Allow-Origin", "*")
 	writeBody(w, r, http.StatusOK, "application/json", b)
 }
 
@@ -192,25 +203,6 @@ func writeBody(w http.ResponseWriter, r *http.Request, status int, ctype string,
 	if r.Method != http.MethodHead {
 		w.Write(b)
 	}
-}
-
-var hashedName = regexp.MustCompile(`\.[0-9a-f]{12}\.[a-z0-9]+$`)
-
-// contentTypes maps extensions to media types (not the OS table: the
-// answer must not depend on the machine).
-var contentTypes = map[string]string{
-	".html":  "text/html; charset=utf-8",
-	".css":   "text/css; charset=utf-8",
-	".js":    "text/javascript; charset=utf-8",
-	".json":  "application/json",
-	".wasm":  "application/wasm",
-	".svg":   "image/svg+xml",
-	".xml":   "application/xml; charset=utf-8",
-	".txt":   "text/plain; charset=utf-8",
-	".png":   "image/png",
-	".ico":   "image/x-icon",
-	".webp":  "image/webp",
-	".woff2": "font/woff2",
 }
 
 // static serves a file of dist/: rel "" or "dir/" is dir/index.html; a
@@ -244,7 +236,7 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
 	} else if strings.HasSuffix(name, ".svg") && strings.Contains(name, "/charts/") {
 		frameable(w, SVGCSP)
 	}
-	if hashedName.MatchString(name) {
+	if hashedName(name) {
 		hd.Set("Cache-Control", cacheImmutable)
 	} else {
 		hd.Set("Cache-Control", cacheShort)
@@ -256,10 +248,7 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
 // sibling chosen by Accept-Encoding, with ETag and conditional GET.
 func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string, data []byte, status int) {
 	hd := w.Header()
-	ctype, ok := contentTypes[path.Ext(name)]
-	if !ok {
-		ctype = "application/octet-stream"
-	}
+	ctype := contentType(path.Ext(name))
 	etag := h.etagOf(name, data)
 	body, enc := data, ""
 	for _, e := range acceptedEncodings(r.Header.Get("Accept-Encoding")) {

@@ -195,7 +195,7 @@ func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
 			return valueLabel(c, loc, f.Name, s)
 		}
 	case 'n':
-		if format, ok := fieldFormats[c.Name+"."+f.Name]; ok {
+		if format := fieldFormat(c.Name + "." + f.Name); format != "" {
 			if t, err := formatValue(f.Raw, format, loc); err == nil {
 				return t
 			}
@@ -204,32 +204,34 @@ func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
 	return defaultText(f.Raw, loc)
 }
 
-// fieldFormats are the table formats that read better than the default
-// (ratios as percentages).
-var fieldFormats = map[string]string{
-	"limits.rpm_utilization":       "%1",
-	"limits.tpm_utilization":       "%1",
-	"attempts.success_probability": "%2",
-	"policies.utilization":         "%0",
+// fieldFormat returns the table format of a field (CALC.FIELD) that reads
+// better than the default (ratios as percentages), or "". A switch, not a
+// map: nothing to build when the program starts.
+func fieldFormat(field string) string {
+	switch field {
+	case "limits.rpm_utilization", "limits.tpm_utilization":
+		return "%1"
+	case "attempts.success_probability":
+		return "%2"
+	case "policies.utilization":
+		return "%0"
+	}
+	return ""
 }
 
-// hidden are fields never written in the table: raw samples, plotted by
-// the charts (and null when too many to keep).
-var hidden = map[string]bool{
-	"jitter.arrivals_ms":      true,
-	"backoff.arrivals_s":      true,
-	"peak.max_at_least":       true,
-	"peak.note":               true,
-	"peak.max_note":           true,
-	"amplification.tree_note": true,
-	// policies: the compare view writes these as a table, a row per policy
-	"policies.policy":        true,
-	"policies.recovered":     true,
-	"policies.recovery_s":    true,
-	"policies.amplification": true,
-	"policies.goodput":       true,
-	"policies.wasted_work":   true,
-	"errors.note":            true, // English; the classification view explains each class
+// hidden reports the fields (CALC.FIELD) never written in the table: raw
+// samples, plotted by the charts (and null when too many to keep); the
+// policies lists, which the compare view writes as a table, a row per
+// policy; errors' English note (the classification view explains each
+// class).
+func hidden(field string) bool {
+	switch field {
+	case "jitter.arrivals_ms", "backoff.arrivals_s", "peak.max_at_least", "peak.note", "peak.max_note", "amplification.tree_note",
+		"policies.policy", "policies.recovered", "policies.recovery_s", "policies.amplification", "policies.goodput", "policies.wasted_work",
+		"errors.note":
+		return true
+	}
+	return false
 }
 
 // notes are the English notes of results, written in the reader's
@@ -288,7 +290,7 @@ func echoes(a calc.Args, f field) bool {
 // tableField reports whether a field belongs in the results table: not an
 // echo of a parameter, not an object, not a long list.
 func tableField(c *calc.Calculator, a calc.Args, f field) bool {
-	if hidden[c.Name+"."+f.Name] || echoes(a, f) {
+	if hidden(c.Name+"."+f.Name) || echoes(a, f) {
 		return false
 	}
 	switch jsonKind(f.Raw) {

@@ -27,7 +27,18 @@ import (
 const workScale = 0.5
 
 func main() {
-	workers.Serve(adapt(server.New(server.Config{Dist: assetsFS{}, WorkScale: workScale})))
+	workers.Serve(adapt(server.New(server.Config{Dist: assetsFS{}, WorkScale: workScale, Version: version()})))
+}
+
+// version returns the bundle's version that the edge layer sets before it
+// starts Go (wasm/worker/cmd/workerassets/entry.mjs), so that the handler's ETags and the
+// edge's cache keys name the same deployment; "" (the build's VCS
+// revision) without it.
+func version() string {
+	if v := js.Global().Get("RETRYLAB_VERSION"); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
 }
 
 // adapt fits the handler to syumai/workers v0.27.0, which runs one Go

@@ -40,6 +40,33 @@ type Result struct {
 	Elapsed  time.Duration // wall time of the run
 	Bytes    int64         // body bytes read
 	P50, P99 time.Duration // latency percentiles of the answered requests
+	// Latencies are those of the answered requests, shortest first.
+	Latencies []time.Duration
+}
+
+// Merge returns the results of several runs as one: the counts and the
+// wall times added, the latencies pooled, the percentiles of the pool.
+func Merge(rs ...Result) Result {
+	var m Result
+	for _, r := range rs {
+		m.Requests += r.Requests
+		m.Errors += r.Errors
+		m.Failures = append(m.Failures, r.Failures...)
+		m.Elapsed += r.Elapsed
+		m.Bytes += r.Bytes
+		m.Latencies = append(m.Latencies, r.Latencies...)
+	}
+	sort.Slice(m.Latencies, func(i, j int) bool { return m.Latencies[i] < m.Latencies[j] })
+	m.P50, m.P99 = percentiles(m.Latencies)
+	return m
+}
+
+// percentiles returns the 50th and 99th percentiles of sorted latencies.
+func percentiles(l []time.Duration) (p50, p99 time.Duration) {
+	if len(l) == 0 {
+		return 0, 0
+	}
+	return l[len(l)*50/100], l[min(len(l)-1, len(l)*99/100)]
 }
 
 // PerSecond returns the answered requests per second.
@@ -131,9 +158,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	res.Elapsed = time.Since(start)
 	res.Failures = failures
 	sort.Slice(latency, func(i, j int) bool { return latency[i] < latency[j] })
-	if len(latency) > 0 {
-		res.P50 = latency[len(latency)*50/100]
-		res.P99 = latency[min(len(latency)-1, len(latency)*99/100)]
-	}
+	res.P50, res.P99 = percentiles(latency)
+	res.Latencies = latency
 	return res, nil
 }

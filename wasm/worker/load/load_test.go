@@ -88,3 +88,25 @@ func TestRunBadConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestMerge(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x)*time.Millisecond)
+		}
+		return d
+	}
+	a := Result{Requests: 2, Errors: 1, Elapsed: time.Second, Bytes: 10, Latencies: ms(1, 3)}
+	b := Result{Requests: 3, Elapsed: 2 * time.Second, Bytes: 5, Latencies: ms(2, 4, 100)}
+	m := Merge(a, b)
+	if m.Requests != 5 || m.Errors != 1 || m.Elapsed != 3*time.Second || m.Bytes != 15 || len(m.Latencies) != 5 {
+		t.Fatalf("Merge = %+v", m)
+	}
+	if m.P50 != 3*time.Millisecond || m.P99 != 100*time.Millisecond || m.Latencies[0] != time.Millisecond {
+		t.Errorf("Merge: p50 %v, p99 %v, latencies %v", m.P50, m.P99, m.Latencies)
+	}
+	if z := Merge(); z.P50 != 0 || z.Requests != 0 {
+		t.Errorf("Merge() = %+v", z)
+	}
+}

@@ -28,7 +28,8 @@ import (
 const Config = "wasm/worker/workerd.capnp"
 
 // Bundle is the folder that `make worker` writes: the Worker's modules
-// (worker.mjs, shim.mjs, wasm_exec.js, app.wasm), the static-assets folder
+// (entry.mjs, edge.mjs, edge-data.mjs, worker.mjs, shim.mjs, wasm_exec.js,
+// app.wasm), the static-assets folder
 // public/ and assets.json, the assets configuration workerd reads.
 const Bundle = "build/worker"
 
@@ -54,7 +55,7 @@ func Check(root string) error {
 	if _, err := os.Stat(filepath.Join(root, "dist", "index.html")); err != nil {
 		missing = append(missing, "dist/index.html: run `make build`")
 	}
-	for _, f := range []string{"app.wasm", "entry.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
+	for _, f := range []string{"app.wasm", "entry.mjs", "edge.mjs", "edge-data.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
 		if _, err := os.Stat(filepath.Join(root, Bundle, f)); err != nil {
 			missing = append(missing, fmt.Sprintf("%s/%s: run `make worker`", Bundle, f))
 		}
@@ -153,6 +154,13 @@ func Start(ctx context.Context, root string, timeout time.Duration) (*Server, er
 	if err := Check(root); err != nil {
 		return nil, err
 	}
+	return StartConfig(ctx, root, Config, timeout)
+}
+
+// StartConfig is Start with another workerd configuration (a path relative
+// to root, or absolute), without the checks of the bundle: `make bench`
+// serves a bare handler this way.
+func StartConfig(ctx context.Context, root, config string, timeout time.Duration) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -169,7 +177,7 @@ func Start(ctx context.Context, root string, timeout time.Duration) (*Server, er
 		exited: make(chan struct{}),
 	}
 	// ExtraFiles[0] is descriptor 3 in the child.
-	s.cmd = exec.Command(Binary(root), "serve", "--experimental", Config, "--socket-fd", "http=3")
+	s.cmd = exec.Command(Binary(root), "serve", "--experimental", config, "--socket-fd", "http=3")
 	s.cmd.Dir = root
 	s.cmd.ExtraFiles = []*os.File{f}
 	s.cmd.SysProcAttr = procAttr()
@@ -222,6 +230,48 @@ func (s *Server) PID() int { return s.cmd.Process.Pid }
 
 // Log returns what workerd wrote to stdout and stderr so far.
 func (s *Server) Log() string { return s.log.String() }
+
+// CPU returns the CPU time (user and system, all threads) the workerd
+// process has used so far, read from /proc/PID/stat (Linux), in steps of
+// the kernel's clock tick (10 ms at USER_HZ 100).
+func (s *Server) CPU() (time.Duration, error) { return CPU(s.PID()) }
+
+// CPU returns the CPU time process pid has used (Linux).
+func CPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	d, err := parseStatCPU(b)
+	if err != nil {
+		return 0, fmt.Errorf("/proc/%d/stat: %v", pid, err)
+	}
+	return d, nil
+}
+
+// parseStatCPU reads utime and stime (fields 14 and 15, in clock ticks of
+// 1/100 s, Linux's USER_HZ) of a /proc/PID/stat; the command name, field
+// 2, is in parentheses and may hold spaces.
+func parseStatCPU(stat []byte) (time.Duration, error) {
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, errors.New("no command name")
+	}
+	f := strings.Fields(s[i+1:]) // from field 3 on
+	if len(f) < 13 {
+		return 0, errors.New("too few fields")
+	}
+	var ticks int64
+	for _, x := range f[11:13] {
+		n, err := strconv.ParseInt(x, 10, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("malformed field %q", x)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
+}
 
 // RSS returns the resident set size of the workerd process in bytes, read
 // from /proc/PID/status (Linux).

@@ -59,7 +59,7 @@ func TestCheckStale(t *testing.T) {
 	old, now := time.Now().Add(-time.Hour), time.Now()
 	write(strings.TrimPrefix(Binary(root), root+"/"), "", old)
 	write("dist/index.html", "", old)
-	for _, f := range []string{"app.wasm", "entry.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
+	for _, f := range []string{"app.wasm", "entry.mjs", "edge.mjs", "edge-data.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
 		write(Bundle+"/"+f, "", now)
 	}
 	write("go.mod", "module m\n\ngo 1.26\n", old)
@@ -113,4 +113,20 @@ func FuzzParseVmRSS(f *testing.F) {
 			t.Errorf("parseVmRSS(%q) = %d with error %v", b, n, err)
 		}
 	})
+}
+
+func TestParseStatCPU(t *testing.T) {
+	stat := "12345 (work erd) S 1 12345 12345 0 -1 4194560 1000 0 0 0 250 75 0 0 20 0 9 0 100 1000000 5000 18446744073709551615\n"
+	d, err := parseStatCPU([]byte(stat))
+	if err != nil || d != 3250*time.Millisecond {
+		t.Errorf("parseStatCPU = %v, %v; want 3.25s", d, err)
+	}
+	for _, bad := range []string{"", "1 (x) S 1", "1 (x) S 1 2 3 4 5 6 7 8 9 10 x 2 0"} {
+		if _, err := parseStatCPU([]byte(bad)); err == nil {
+			t.Errorf("parseStatCPU(%q): no error", bad)
+		}
+	}
+	if d, err := CPU(os.Getpid()); err != nil || d < 0 {
+		t.Errorf("CPU(self) = %v, %v", d, err)
+	}
 }

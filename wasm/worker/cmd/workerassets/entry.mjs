@@ -1,5 +1,5 @@
 // entry.mjs: the main module of retrylab's Worker, written by
-// `make worker` (worker/cmd/workerassets) next to the modules of
+// `make worker` (wasm/worker/cmd/workerassets) next to the modules of
 // workers-assets-gen. It runs first for every request (wrangler.toml:
 // [assets] run_worker_first = true) and decides, without starting the Go
 // program, where the request goes:
@@ -21,7 +21,19 @@
 // queued behind go first, made the computations of an isolate interleave
 // and finish together, each as late as the last: worse.) The API's work
 // bound for the Worker (wasm/worker's workScale) keeps that wait short.
-import go from "./worker.mjs";
+//
+// What goes to the Go program passes first through the edge layer
+// (edge.mjs, wasm/worker/edge): a repeated API or chart question is
+// answered from its caches without starting Go. edge-data.mjs holds the
+// bundle's version, which the Go handler reads from
+// globalThis.RETRYLAB_VERSION, so its ETags and the edge's cache keys name
+// the same deployment.
+import app from "./worker.mjs";
+import data from "./edge-data.mjs";
+import { edge } from "./edge.mjs";
+
+globalThis.RETRYLAB_VERSION = data.version;
+const go = edge({ app, data });
 
 // The headers of the native handler's 400 answer of the API (the security
 // headers, Cache-Control, CORS, Content-Type), written by workerassets.
@@ -83,5 +95,5 @@ export default {
     }
     return res;
   },
-  scheduled: go.scheduled,
+  scheduled: app.scheduled,
 };

@@ -9,9 +9,10 @@
 // handler sends for them; and OUT/assets.json, the configuration of
 // workerd's assets service (wasm/worker/workerd.capnp): the [assets] options of
 // wrangler.toml and the text of _headers, so the local run and the
-// deployment read the same settings; and OUT/entry.mjs, the Worker's main
+// deployment read the same settings; OUT/entry.mjs, the Worker's main
 // module, which runs before the Go program and the assets (see its
-// comment).
+// comment); and the edge layer it calls for the API and the charts
+// (wasm/worker/edge: edge.mjs, edge-data.mjs).
 package main
 
 import (
@@ -26,7 +27,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"retrylab/core/calc"
 	"retrylab/wasm/worker/assetsdir"
+	"retrylab/wasm/worker/edge"
 	"retrylab/wasm/worker/parity"
 )
 
@@ -67,6 +70,10 @@ func run(dist, wrangler, out string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "workerassets: %d files (%d bytes) in %s, %d precompressed variants left out, %d header rules; entry.mjs\n",
 		st.Files, st.Bytes, public, st.Skipped, st.Rules)
+	if err := edge.Write(out, dist, calc.New()); err != nil {
+		return fmt.Errorf("the edge layer: %v", err)
+	}
+	fmt.Fprintf(stdout, "workerassets: the edge layer (%s) in %s\n", strings.Join(edge.Modules, ", "), out)
 	return nil
 }
 

@@ -25,7 +25,8 @@ func TestWriteEntry(t *testing.T) {
 	for _, want := range []string{
 		`const HEADERS = {"Access-Control-Allow-Origin":"*","Cache-Control":"no-store","Content-Security-Policy":"` + server.PageCSP + `",`,
 		`"X-Content-Type-Options":"nosniff"`,
-		`import go from "./worker.mjs";`,
+		`import app from "./worker.mjs";`,
+		`import { edge } from "./edge.mjs";`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("entry.mjs lacks %s", want)

@@ -1,0 +1,16 @@
+package deploy
+
+import (
+	"testing"
+)
+
+// pinned is the wrangler of package.json's devDependencies.
+const pinned = "4.86.0"
+
+func TestDryRunConfig(t *testing.T) {
+	in := "name = \"x\"\nmain = \"a.mjs\"\n\n[build]\ncommand = \"make worker\"\ncwd = \"..\"\n\n[build.upload]\nformat = \"modules\"\n\n[assets]\ndirectory = \"p\"\n[[rules]]\ntype = \"CompiledWasm\"\n"
+	want := "name = \"x\"\nmain = \"a.mjs\"\n\n[assets]\ndirectory = \"p\"\n[[rules]]\ntype = \"CompiledWasm\"\n"
+	if got := DryRunConfig(in); got != want {
+		t.Errorf("DryRunConfig:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,191 @@
+//go:build e2e
+
+// The edge layer's JavaScript, run by node: behind the e2e tag, since
+// `go test ./...` needs Go alone.
+
+package edge
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"retrylab/core/calc"
+	"retrylab/site/server"
+	"retrylab/wasm/worker/parity"
+)
+
+func node(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is needed to test the Worker's edge layer (worker/edge/*.mjs): install Node.js 20 or later")
+	}
+	return p
+}
+
+// TestNode runs the edge layer's own tests (edge.test.mjs) with node's
+// test runner: the LRU's bounds, one entry for equivalent queries, 304
+// from the cache, the Cache API keyed by version.
+func TestNode(t *testing.T) {
+	out, err := exec.Command(node(t), "--test", "edge.test.mjs").CombinedOutput()
+	if err != nil {
+		t.Fatalf("node --test edge.test.mjs: %v\n%s", err, out)
+	}
+}
+
+// TestKeysAgreeWithGo runs edge.mjs's canonicalKey on the real
+// calculators' table (Data) over every good request of worker/parity, in
+// several spellings, and holds it to site/server's APIKey: where edge.mjs
+// computes a key it is Go's, and it computes one for every request that
+// sets only number, boolean and choice parameters; then 3,000 random
+// spellings, some refused, where a key edge.mjs computes must be Go's.
+func TestKeysAgreeWithGo(t *testing.T) {
+	reg := calc.New()
+	dir := t.TempDir()
+	d, err := Data(reg, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("edge.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "edge.mjs"), src, 0o644)
+	os.WriteFile(filepath.Join(dir, "edge-data.mjs"), d, 0o644)
+	os.WriteFile(filepath.Join(dir, "keys.mjs"), []byte(`
+import { canonicalKey } from "./edge.mjs";
+import data from "./edge-data.mjs";
+import { readFileSync } from "node:fs";
+const cases = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(cases.map(([rest, q]) => canonicalKey(data, rest, q))));
+`), 0o644)
+
+	type tc struct {
+		rest, query string
+		want        string // Go's key; "" when Go refuses the parameters
+		simple      bool   // only number, boolean and choice parameters set
+	}
+	var cases []tc
+	add := func(c *calc.Calculator, svg bool, lang string, values url.Values, raw string) {
+		rest := c.Name
+		if svg {
+			rest += ".svg"
+		}
+		want := ""
+		if a, err := c.Parse(values); err == nil {
+			want = server.APIKey(c.Name, a, svg, lang)
+		}
+		simple := true
+		for k := range values {
+			if p := c.Param(k); p == nil || kind(p.Kind) == "other" || len(values[k]) != 1 {
+				simple = false
+			}
+		}
+		cases = append(cases, tc{rest, raw, want, simple})
+	}
+	for _, c := range reg.List() {
+		for _, r := range parity.Good(c) {
+			add(c, false, "", r.Query, r.Query.Encode())
+			// explicit defaults, reversed order, spaces around
+			all := url.Values{}
+			var parts []string
+			for _, p := range c.Params {
+				v := p.Default
+				if vs, ok := r.Query[p.Name]; ok {
+					v = vs[0]
+				}
+				if v == "" && p.Optional {
+					continue
+				}
+				all[p.Name] = []string{v}
+				parts = append([]string{url.QueryEscape(p.Name) + "=" + url.QueryEscape(" "+v+" ")}, parts...)
+			}
+			add(c, false, "", all, strings.Join(parts, "&"))
+			// numbers in another spelling: +V e0 (and each list element)
+			spelled := url.Values{}
+			for k, vs := range r.Query {
+				v := vs[0]
+				if p := c.Param(k); p != nil && p.Kind.IsNumeric() {
+					elems := strings.Split(v, ",")
+					for i, e := range elems {
+						if e != "" && e[0] != '-' {
+							elems[i] = "+" + e + "e0"
+						}
+					}
+					v = strings.Join(elems, ",")
+				}
+				spelled[k] = []string{v}
+			}
+			add(c, false, "", spelled, spelled.Encode())
+			for _, lang := range server.ChartLangs() {
+				q := url.Values{}
+				for k, v := range r.Query {
+					q[k] = v
+				}
+				add(c, true, lang, r.Query, q.Encode()+"&lang="+lang)
+			}
+		}
+		for _, r := range parity.Bad(c) {
+			add(c, false, "", r.Query, r.Query.Encode())
+		}
+	}
+	// Random spellings of number, boolean and choice parameters, some of
+	// them refused (out of range, not numbers, repeated, bad escapes).
+	rng := rand.New(rand.NewPCG(20, 26))
+	for i := 0; i < 3000; i++ {
+		c := reg.List()[rng.IntN(len(reg.List()))]
+		raw := randomQuery(rng, c)
+		values, err := url.ParseQuery(raw)
+		if err != nil {
+			cases = append(cases, tc{c.Name, raw, "", false})
+			continue
+		}
+		add(c, false, "", values, raw)
+		cases[len(cases)-1].simple = false // edge.mjs may leave a spelling to Go
+	}
+	in, _ := json.Marshal(func() [][2]string {
+		var out [][2]string
+		for _, c := range cases {
+			out = append(out, [2]string{c.rest, c.query})
+		}
+		return out
+	}())
+	cmd := exec.Command(node(t), "keys.mjs")
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node keys.mjs: %v", err)
+	}
+	var got []*string
+	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(cases) {
+		t.Fatalf("node keys.mjs: %d keys for %d cases (%v)", len(got), len(cases), err)
+	}
+	computed := 0
+	for i, c := range cases {
+		switch {
+		case got[i] == nil && c.simple && c.want != "":
+			t.Errorf("/api/v1/%s?%s: edge.mjs computes no key, Go's is %q", c.rest, c.query, c.want)
+		case got[i] != nil && c.want != "" && *got[i] != c.want:
+			t.Errorf("/api/v1/%s?%s: edge.mjs key %q, Go's %q", c.rest, c.query, *got[i], c.want)
+		case got[i] != nil && c.want == "" && strings.Contains(c.query, "no_such_param"):
+			t.Errorf("/api/v1/%s?%s: edge.mjs key %q for an unknown parameter", c.rest, c.query, *got[i])
+		case got[i] != nil && c.want == "":
+			// Go refuses the values (range, list length): the answer
+			// is a 400, which the edge does not keep; a key is harmless.
+		case got[i] != nil:
+			computed++
+		}
+	}
+	if computed < len(cases)/3 {
+		t.Errorf("edge.mjs computed %d keys of %d cases", computed, len(cases))
+	}
+	t.Logf("%d cases, %d keys computed by edge.mjs and equal to Go's", len(cases), computed)
+}
