@@ -63,7 +63,7 @@ test: deps vet staticcheck build worker unit
 # worker builds the Cloudflare Worker into build/worker (see wasm/worker/wrangler.toml):
 # the JavaScript shim of workers-assets-gen (which empties build/worker first),
 # the site's handler compiled to app.wasm, the edge layer in front of the
-# shim (worker/edge: entry.mjs, the main module, edge.mjs, edge-data.mjs,
+# shim (entry.mjs, the main module, and wasm/worker/edge: edge.mjs, edge-data.mjs,
 # written by workerassets), and public/, the static assets:
 # dist/ without the precompressed variants, with a _headers file and
 # assets.json for the local workerd run (wasm/worker/workerd.capnp).

@@ -13,7 +13,7 @@ import (
 // as url.QueryEscape escapes it. Queries that Parse to the same values
 // share it whatever their order, spelling or explicit defaults; it is ""
 // at the defaults. The HTTP handler keys its ETag on it (site/server) and
-// the Worker's edge cache on the same text (worker/edge).
+// the Worker's edge cache on the same text (wasm/worker/edge).
 func (a Args) Canonical() string {
 	if a.calc == nil {
 		return ""

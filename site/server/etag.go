@@ -19,7 +19,7 @@ import (
 // Equal questions have equal keys; the answer depends on nothing else but
 // the deployed version (and, for a chart, the words of its language in
 // dist/, which its ETag adds: svg in embed.go). The Worker's edge layer computes the same text
-// (worker/edge/canonical.mjs; worker/edge's tests hold the two equal).
+// (wasm/worker/edge/edge.mjs; its tests hold the two equal).
 func APIKey(name string, a calc.Args, svg bool, lang string) string {
 	q := a.Canonical()
 	if svg {
