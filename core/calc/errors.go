@@ -32,7 +32,7 @@ type ErrorsResult struct {
 	Processed   string `json:"processed"`
 	MayBeBilled bool   `json:"may_be_billed"`
 	// Fallback reports whether the call may go to another provider,
-	// FallbackWhen on which condition ("" when never).
+	// FallbackWhen on which condition ("never" when it never does).
 	Fallback     bool   `json:"fallback"`
 	FallbackWhen string `json:"fallback_when"`
 	// Dispatcher is the dispatcher's step (retry, replay, fallback,
@@ -85,7 +85,10 @@ func errorsCalc() *Calculator {
 			out.StandardStatus = e.Standard && !out.ByStatusClass
 			out.Decision, out.BatchDecision = string(e.Decision), string(e.Batch)
 			out.Processed, out.MayBeBilled = string(e.Processed), e.Processed != errclass.ProcessedNo
-			out.Fallback, out.FallbackWhen = e.Fallback, e.FallbackWhen
+			out.Fallback, out.FallbackWhen = e.Fallback, string(e.FallbackWhen)
+			if !e.Fallback {
+				out.FallbackWhen = "never"
+			}
 			fb, id := a.Bool("fallback"), a.Bool("idempotency")
 			out.Dispatcher = string(dispatch.Decide(e, fb, id, true))
 			out.DispatcherAfterBudget = string(dispatch.Decide(e, fb, id, false))

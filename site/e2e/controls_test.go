@@ -77,12 +77,12 @@ func TestSlider(t *testing.T) {
 						Max   string `json:"max"`
 						Value string `json:"value"`
 					}
-					r, err := chromedp.Run(ctx, chromedp.Evaluate[*rng](fmt.Sprintf(`((s) => s && {min: s.min, max: s.max, value: s.value})(document.querySelector(%q))`, sel)))
+					r, err := chromedp.Run(ctx, chromedp.Evaluate[*rng](fmt.Sprintf(`((s) => s && s.checkVisibility() && {min: s.min, max: s.max, value: s.value})(document.querySelector(%q))`, sel)))
 					if err != nil {
 						t.Fatal(err)
 					}
 					if r == nil {
-						continue
+						continue // no slider, or not shown (a widget the page does not show yet)
 					}
 					// the slider's own maximum: a value the range input holds exactly
 					values := cloneValues(page)

@@ -241,7 +241,7 @@ func dispatchMetrics(o *outCtx, r *calc.DispatchResult) error {
 	}
 	add("llm_queue_wait_seconds_count " + num(buckets[len(buckets)-1]))
 	text := strings.Join(lines, "\n") + "\n"
-	writef(b, `<figure class="widget-chart" data-view="metrics"><pre class="widget-metrics" data-out="queue_wait_buckets" data-value="%s">%s</pre>`,
+	writef(b, `<figure class="widget-chart" data-view="metrics"><pre class="widget-metrics" tabindex="0" data-out="queue_wait_buckets" data-value="%s">%s</pre>`,
 		esc(o.outRaw("queue_wait_buckets")), esc(text))
 	writef(b, "<figcaption>%s</figcaption></figure>\n", esc(o.vt("metrics", "caption",
 		"The run's metrics in the Prometheus text format, as a dashboard would scrape them: counters by label, the queue-wait histogram. Watch 429s by limit, retries by error and reserved against used tokens together.")))
