@@ -469,6 +469,10 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 	appendJSONSliceOfInt(e, v.DepthDelayed)
 	e.lit(",\"depth_in_flight\":")
 	appendJSONSliceOfInt(e, v.DepthInFlight)
+	e.lit(",\"depth_rate_limited\":")
+	appendJSONSliceOfInt(e, v.DepthRateLimited)
+	e.lit(",\"depth_retries\":")
+	appendJSONSliceOfInt(e, v.DepthRetries)
 	e.byte('}')
 }
 
