@@ -147,10 +147,10 @@ func (s *Set) encoder() encoder {
 func retriesViews() viewTable {
 	return viewTable{
 		"attempts":      {{"curve", attemptsCurve, false}},
-		"amplification": {{"tree", amplificationTree, false}},
+		"amplification": {{"tree", amplificationTree, false}, {"play", amplificationPlay, false}},
 		"budget":        {{"histogram", budgetHistogram, false}, {"tokens", budgetTokens, false}},
-		"jitter":        {{"histogram", jitterHistogram, false}},
-		"deadline":      {{"timeline", deadlineTimeline, false}},
+		"jitter":        {{"histogram", jitterHistogram, false}, {"play", jitterPlay, false}},
+		"deadline":      {{"timeline", deadlineTimeline, false}, {"play", deadlinePlay, false}},
 		"peak":          {{"distribution", peakDistribution, false}, {"bin", peakBin, true}},
 	}
 }
@@ -161,8 +161,8 @@ func retriesViews() viewTable {
 func rateLimitsViews() viewTable {
 	return viewTable{
 		"limits":   {{"utilization", limitsUtilization, false}},
-		"backoff":  {{"arrivals", backoffArrivals, false}},
-		"dispatch": {{"queue", dispatchQueue, false}},
+		"backoff":  {{"arrivals", backoffArrivals, false}, {"play", backoffPlay, false}},
+		"dispatch": {{"queue", dispatchQueue, false}, {"play", dispatchPlay, false}},
 	}
 }
 
