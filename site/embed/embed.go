@@ -199,6 +199,9 @@ var pageTmpl = template.Must(template.New("embed").Parse(`<!DOCTYPE html>
 {{- else}}
 <script src="{{index .Asset "app.js"}}" defer></script>
 {{- end}}
+{{- with index .Asset "player.js"}}
+<script src="{{.}}" defer></script>
+{{- end}}
 <script type="application/json" id="retrylab-data">{{.Data}}</script>
 </head>
 <body class="embed-body">

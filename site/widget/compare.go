@@ -72,8 +72,11 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	varText, _ := argText(va, p)
 	label := o.loc.ParamLabel(o.c, param)
 	valueLabel := func(v string) string {
-		if p.Kind == calc.Choice {
+		switch p.Kind {
+		case calc.Choice:
 			return o.loc.TOr(o.c.LabelKey(param)+".choice."+v, v)
+		case calc.Bool:
+			return o.loc.YesNo(v == "true")
 		}
 		return v
 	}
@@ -100,7 +103,7 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 		sentence = o.loc.Tf("widget.compare.sentence", "With {param} = {variant} instead of {base}: {list}.",
 			"param", label, "variant", valueLabel(varText), "base", valueLabel(baseText), "list", o.loc.List(items))
 	}
-	writef(b, `<p class="widget-compare-sentence" data-compare-sentence>%s</p><div class="widget-compare-runs">`, esc(sentence))
+	writef(b, `<p class="widget-compare-sentence" data-compare-sentence data-compare-items="%s">%s</p><div class="widget-compare-runs">`, strconv.Itoa(len(items)), esc(sentence))
 	run := func(name, heading string, oc *outCtx) error {
 		writef(b, `<div class="widget-compare-run" data-run="%s"><p class="widget-compare-label">%s</p>`, name, esc(heading))
 		if err := oc.safe("compare", fn); err != nil {
