@@ -238,6 +238,18 @@
 
   function start() {
     var roots = document.querySelectorAll('.widget[data-widget]');
+    // the playground applies the URL's values when it starts (<html
+    // data-ready="true">): look at the hidden controls then
+    var html = document.documentElement;
+    function ready() {
+      if (html.getAttribute('data-ready') !== 'true') { return false; }
+      for (var r = 0; r < roots.length; r++) { disclose(roots[r], true); }
+      return true;
+    }
+    if (!ready() && window.MutationObserver) {
+      var mo = new MutationObserver(function () { if (ready()) { mo.disconnect(); } });
+      mo.observe(html, { attributes: true, attributeFilter: ['data-ready'] });
+    }
     for (var i = 0; i < roots.length; i++) {
       (function (root) {
         var p = new Player(root);
@@ -246,9 +258,12 @@
         if (out && window.MutationObserver) {
           var pending = false, first = true;
           new MutationObserver(function (list) {
-            // our own data-future changes are attributes: only new
-            // figures (the playground's output) count
+            // our own data-future changes are attributes and our own
+            // texts sit in [data-player]: only new output counts
             for (var m = 0; m < list.length; m++) {
+              var tg = list[m].target;
+              // the player's own text (time, live region) is no new output
+              if (tg.nodeType !== 1 || tg.closest('[data-player]')) { continue; }
               if (list[m].type === 'childList') {
                 if (!pending) {
                   pending = true;

@@ -1,8 +1,9 @@
 package widget
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -111,7 +112,7 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(i, j int) bool { return times[order[i]] < times[order[j]] })
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(times[i], times[j]) })
 	stack := make([]int, n)
 	tallest := 1
 	for _, i := range order {
