@@ -169,6 +169,6 @@ func rateLimitsViews() viewTable {
 // policiesViews is the view table of the article on retry policies.
 func policiesViews() viewTable {
 	return viewTable{
-		"policies": {{"summary", policiesSummary, false}, {"compare", policiesCompare, false}, {"timeline", policiesTimeline, false}, {"queue", policiesQueue, true}},
+		"policies": {{"summary", policiesSummary, false}, {"compare", policiesCompare, false}, {"timeline", policiesTimeline, false}, {"queue", policiesQueue, true}, {"play", policiesPlay, false}},
 	}
 }

@@ -399,3 +399,55 @@ func amplificationPlay(o *outCtx) error {
 	o.b.WriteString("</figure>\n")
 	return nil
 }
+
+// policiesPlay: the same outage under every policy, one strip per policy,
+// second by second: the attempts sent (light) and the answers in time
+// (dark) of each step appear together (data-t is the step's time).
+func policiesPlay(o *outCtx) error {
+	runs, ok := policyRuns(o.r)
+	ts, ok2 := o.r.nums("t_s")
+	if !ok || !ok2 || len(ts) < 2 || len(runs) == 0 {
+		return errNoData
+	}
+	top := 1.0
+	for _, p := range runs {
+		if len(p.offered) != len(ts) || len(p.good) != len(ts) {
+			return errNoData
+		}
+		for i := range ts {
+			top = math.Max(top, math.Max(p.offered[i], p.good[i]))
+		}
+	}
+	const rowH, barH = 30.0, 20.0
+	n := len(ts)
+	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: marginT + rowH*float64(len(runs)) + marginB,
+		title: o.vt("play", "title", "The outage under each policy, second by second"),
+		desc: o.vt("play", "desc", "One strip per policy: the attempts sent (light) and the answers in time (dark) at each step, up to {top} per second.",
+			"top", o.loc.Number(top)),
+		live: o.vt("play", "live", "{t} s: {n} of {total} steps shown."),
+	}
+	f.open(o)
+	b := o.b
+	w := (chartW - marginL - marginR) / float64(n)
+	for r, p := range runs {
+		writef(b, `<text class="chart-label" x="%s" y="%s" font-size="10">%s</text>`, f1(marginL+2), f1(marginT+rowH*float64(r)+8), esc(o.policyLabel(p.name)))
+	}
+	b.WriteString(`<g class="chart-frames">`)
+	for i := range ts {
+		writef(b, `<g data-t="%s">`, fnum(ts[i]))
+		x := f.fx(ts[i]) - w/2
+		for r, p := range runs {
+			base := marginT + rowH*float64(r+1)
+			for si, v := range []float64{p.offered[i], p.good[i]} {
+				if h := v / top * barH; h > 0 {
+					writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"%s/>`,
+						strconv.Itoa(si*2+1), f1(x), f1(base-h), f1(math.Max(0.5, w)), f1(h), []string{` fill-opacity="0.35"`, ""}[si])
+				}
+			}
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</g>`)
+	f.close(o, o.vt("timeline", "x", "time (s)"))
+	return nil
+}

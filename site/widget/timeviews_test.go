@@ -36,6 +36,7 @@ func TestPlayViews(t *testing.T) {
 		{"dispatch", url.Values{"mode": {"naive"}}, 50},
 		{"deadline", nil, 3},
 		{"amplification", nil, 27},
+		{"policies", nil, 20},
 	} {
 		c, _ := reg.Lookup(tc.calc)
 		for lang, loc := range all {
