@@ -17,6 +17,8 @@
 // shows the end state; the scrubber still works. The polite live region
 // says where the playback is at most once a second.
 //
+// Adjustable numbers: see adjustable below.
+//
 // Disclosures. details[data-more] keeps its state in sessionStorage (per
 // page and widget) and opens by itself when a control inside it holds
 // another value than the page's (a URL set it).
@@ -236,7 +238,78 @@
     }
   }
 
+  // Adjustable numbers (as in Tangle): a citation of a widget's numeric
+  // parameter in the prose (output[data-cite="ID.PARAM"]) becomes a
+  // spinbutton: the arrow keys (Page Up/Down: ten steps) and a horizontal
+  // drag change the widget's control, the playground recomputes, and the
+  // widget, its charts and every citation follow.
+  function stepOf(ctl, v) {
+    var st = parseFloat(ctl.step);
+    if (st > 0) { return st; }
+    var a = Math.abs(v);
+    return a > 0 ? Math.pow(10, Math.floor(Math.log(a) / Math.LN10) - 1) : 0.01;
+  }
+  function adjustable(out) {
+    var cite = out.getAttribute('data-cite') || '';
+    var dot = cite.indexOf('.');
+    if (dot < 0) { return; }
+    var root = document.getElementById(cite.slice(0, dot));
+    if (!root || !root.hasAttribute('data-widget')) { return; }
+    var ctl = root.querySelector('form input[type="number"][name="' + cite.slice(dot + 1) + '"]');
+    if (!ctl) { return; }
+    var label = root.querySelector('label[for="' + ctl.id + '"]');
+    out.setAttribute('tabindex', '0');
+    out.setAttribute('role', 'spinbutton');
+    out.setAttribute('data-adjust', '');
+    out.setAttribute('aria-label', label ? label.textContent : cite);
+    if (ctl.min !== '') { out.setAttribute('aria-valuemin', ctl.min); }
+    if (ctl.max !== '') { out.setAttribute('aria-valuemax', ctl.max); }
+    function sync() { out.setAttribute('aria-valuenow', ctl.value); }
+    sync();
+    ctl.addEventListener('input', sync);
+    function set(v) {
+      var lo = parseFloat(ctl.min), hi = parseFloat(ctl.max);
+      if (isFinite(lo)) { v = Math.max(lo, v); }
+      if (isFinite(hi)) { v = Math.min(hi, v); }
+      v = parseFloat(v.toPrecision(12));
+      if (String(v) === ctl.value) { return; }
+      ctl.value = String(v);
+      sync();
+      ctl.dispatchEvent(new Event('input', { bubbles: true }));
+      ctl.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+    out.addEventListener('keydown', function (ev) {
+      var v = parseFloat(ctl.value);
+      if (!isFinite(v)) { return; }
+      var st = stepOf(ctl, v), k = 0;
+      switch (ev.key) {
+        case 'ArrowUp': case 'ArrowRight': k = 1; break;
+        case 'ArrowDown': case 'ArrowLeft': k = -1; break;
+        case 'PageUp': k = 10; break;
+        case 'PageDown': k = -10; break;
+        default: return;
+      }
+      ev.preventDefault();
+      set(v + k * st);
+    });
+    var drag = null;
+    out.addEventListener('pointerdown', function (ev) {
+      var v = parseFloat(ctl.value);
+      if (!isFinite(v)) { return; }
+      drag = { x: ev.clientX, v: v, st: stepOf(ctl, v) };
+      out.setPointerCapture(ev.pointerId);
+      ev.preventDefault();
+    });
+    out.addEventListener('pointermove', function (ev) {
+      if (drag) { set(drag.v + Math.round((ev.clientX - drag.x) / 8) * drag.st); }
+    });
+    out.addEventListener('pointerup', function () { drag = null; });
+    out.addEventListener('pointercancel', function () { drag = null; });
+  }
+
   function start() {
+    var cites = document.querySelectorAll('output[data-cite]');
+    for (var c = 0; c < cites.length; c++) { adjustable(cites[c]); }
     var roots = document.querySelectorAll('.widget[data-widget]');
     // the playground applies the URL's values when it starts (<html
     // data-ready="true">): look at the hidden controls then

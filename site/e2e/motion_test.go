@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // The time views, the comparison and the disclosures of issue 17
@@ -171,6 +172,28 @@ func TestFewerControls(t *testing.T) {
 			ctx = tab(t) // a new tab: its own sessionStorage
 			open(t, ctx, p, "disp.headroom=1.2")
 			waitJS(t, ctx, "opened by the URL", `document.querySelector('[id="disp"] details[data-more]').open`)
+		})
+	}
+}
+
+// TestAdjustableNumber: a parameter cited in the prose (disp.jobs) is a
+// spinbutton: the arrow key changes the widget's control, and the
+// citation follows the recomputed result.
+func TestAdjustableNumber(t *testing.T) {
+	for _, p := range pagesWithWidget(t, "disp") {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, p, "")
+			sel := `output[data-cite="disp.jobs"]`
+			waitJS(t, ctx, "the adjustable number", fmt.Sprintf(`document.querySelector('%s[role="spinbutton"][tabindex="0"]') !== null`, sel))
+			before := eval[string](t, ctx, `document.querySelector('[id="disp"] [name="jobs"]').value`)
+			if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent(kb.ArrowUp)); err != nil {
+				t.Fatal(err)
+			}
+			v, _ := strconv.Atoi(before)
+			want := strconv.Itoa(v + 10) // jobs steps by 10
+			waitJS(t, ctx, "the control follows", fmt.Sprintf(`document.querySelector('[id="disp"] [name="jobs"]').value === %q`, want))
+			waitJS(t, ctx, "the citation follows", fmt.Sprintf(`document.querySelector('%s').getAttribute('data-value') === %q && document.querySelector('%s').getAttribute('aria-valuenow') === %q`, sel, want, sel, want))
 		})
 	}
 }
