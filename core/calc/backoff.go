@@ -43,8 +43,10 @@ const (
 func backoffCalc() *Calculator {
 	const name = "backoff"
 	return &Calculator{
-		Name: name,
-		Help: "exponential backoff with full jitter across many workers, Retry-After as a floor, a cap on total retry time",
+		Name:        name,
+		Help:        "exponential backoff with full jitter across many workers, Retry-After as a floor, a cap on total retry time",
+		Essential:   []string{"policy", "jitter", "workers", "retry_after_s"},
+		StoryFields: []string{"retries", "gave_up", "peak", "max_elapsed_used_s"},
 		Params: []Param{
 			{Name: "policy", Kind: Choice, Default: "custom", Choices: []string{"custom", "interactive", "batch"},
 				Help: "custom uses max_attempts and max_elapsed_s; interactive (3 attempts within 8 s) and batch (8 within 300 s) set both"},

@@ -25,8 +25,9 @@ type BudgetResult struct {
 func budgetCalc() *Calculator {
 	const name = "budget"
 	return &Calculator{
-		Name: name,
-		Help: "a shared retry budget without refill: attempts admitted when every call fails",
+		Name:      name,
+		Help:      "a shared retry budget without refill: attempts admitted when every call fails",
+		Essential: []string{"requests", "attempts", "tokens", "processes"},
 		Params: []Param{
 			{Name: "requests", Kind: Int, Default: "100", Min: Incl(1), Max: Incl(1000000), SliderMax: 1000,
 				Help: "original requests; each makes a first attempt"},

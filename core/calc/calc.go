@@ -20,7 +20,13 @@ type Calculator struct {
 	Article int    // 1, 2 or 3: the article the experiment belongs to (set by Articles' lists: article1, article2, article3)
 	Help    string // one English line for `retrylab calc`
 	Params  []Param
-	Run     func(a Args) (any, error)
+	// Essential names the parameters (at most 4, in Params) a widget
+	// shows first; the others sit under "more parameters". Empty: all
+	// are shown. StoryFields names the result fields shown first; the
+	// others sit under "all results". Empty: all are shown.
+	Essential   []string
+	StoryFields []string
+	Run         func(a Args) (any, error)
 	// Work, when not nil, returns the work a's values imply, counted
 	// before computing, in the calculator's own unit (a random draw, a
 	// simulated call, a multiply-add; a listed number of the answer

@@ -35,8 +35,9 @@ func defaultWaits(n int) []float64 {
 func deadlineCalc() *Calculator {
 	const name = "deadline"
 	return &Calculator{
-		Name: name,
-		Help: "the deadline of a task that retries: worst case, time left before each attempt, admission",
+		Name:      name,
+		Help:      "the deadline of a task that retries: worst case, time left before each attempt, admission",
+		Essential: []string{"attempts", "timeout_ms", "waits_ms", "deadline_ms"},
 		Params: []Param{
 			{Name: "attempts", Kind: Int, Default: "3", Min: Incl(1), Max: Incl(100), SliderMax: 10,
 				Help: "attempts at most (1 first + attempts-1 retries)"},

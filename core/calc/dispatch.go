@@ -62,6 +62,8 @@ type DispatchResult struct {
 	DepthReady       []int     `json:"depth_ready"`
 	DepthDelayed     []int     `json:"depth_delayed"`
 	DepthInFlight    []int     `json:"depth_in_flight"`
+	DepthRateLimited []int     `json:"depth_rate_limited"` // 429s before each depth_t_s, cumulative
+	DepthRetries     []int     `json:"depth_retries"`      // retries before each depth_t_s, cumulative
 }
 
 // dispatchMaxCalls bounds jobs × max_attempts, which bounds the events
@@ -125,8 +127,10 @@ func dispatchCalc() *Calculator {
 	f := FormatFloat
 	i := strconv.Itoa
 	return &Calculator{
-		Name: name,
-		Help: "simulate a queue with a rate-aware dispatcher against naive workers that all call at once",
+		Name:        name,
+		Help:        "simulate a queue with a rate-aware dispatcher against naive workers that all call at once",
+		Essential:   []string{"mode", "jobs", "rpm_limit", "max_attempts"},
+		StoryFields: []string{"completed", "dead_letters", "rate_limited", "retries", "makespan_s", "queue_wait_p95_s"},
 		Params: []Param{
 			{Name: "mode", Kind: Choice, Default: string(d.Mode), Choices: []string{"dispatcher", "naive"},
 				Help: "dispatcher: queue, request and token buckets, concurrency slots, delayed retries, fallback; naive: every worker calls at once"},
@@ -225,6 +229,7 @@ func dispatchCalc() *Calculator {
 				DepthReady: res.DepthReady, DepthDelayed: res.DepthDelayed, DepthInFlight: res.DepthInFlight,
 				GaveUpByReason:   res.GaveUp,
 				QueueWaitBuckets: res.QueueWaitBuckets, QueueWaitLeS: dispatch.QueueWaitLe(),
+				DepthRateLimited: res.DepthRateLimited, DepthRetries: res.DepthRetries,
 			}
 			out.QueueWaitLeS = out.QueueWaitLeS[:len(out.QueueWaitLeS)-1] // JSON has no +Inf
 			if ra := res.RetryAfterExample; ra != "" {

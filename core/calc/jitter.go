@@ -35,8 +35,9 @@ type JitterResult struct {
 func jitterCalc() *Calculator {
 	const name = "jitter"
 	return &Calculator{
-		Name: name,
-		Help: "one or more waves of retries spread by jitter (CPython's random.Random), counted in bins",
+		Name:      name,
+		Help:      "one or more waves of retries spread by jitter (CPython's random.Random), counted in bins",
+		Essential: []string{"clients", "strategy", "waves", "base_ms"},
 		Params: []Param{
 			{Name: "clients", Kind: Int, Default: "100", Min: Incl(1), Max: Incl(1000000), SliderMax: 1000,
 				Help: "clients that fail together at time 0 and retry"},

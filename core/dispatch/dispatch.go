@@ -277,7 +277,10 @@ type Result struct {
 	// a worker sleeping on backoff), DepthInFlight calls were running.
 	DepthT                                  []float64
 	DepthReady, DepthDelayed, DepthInFlight []int
-	Events                                  int // events processed
+	// DepthRateLimited and DepthRetries are cumulative: the 429s
+	// answered and the retries scheduled before DepthT[i] (same length).
+	DepthRateLimited, DepthRetries []int
+	Events                         int // events processed
 }
 
 type evKind uint8
@@ -916,6 +919,8 @@ func (s *sim) sample(t int64) {
 		s.res.DepthReady = append(s.res.DepthReady, ready)
 		s.res.DepthDelayed = append(s.res.DepthDelayed, delayed)
 		s.res.DepthInFlight = append(s.res.DepthInFlight, s.inFlight)
+		s.res.DepthRateLimited = append(s.res.DepthRateLimited, s.res.RateLimited)
+		s.res.DepthRetries = append(s.res.DepthRetries, s.res.Retries)
 		if len(s.res.DepthT) >= s.c.Samples {
 			s.thin()
 		}
@@ -936,9 +941,11 @@ func (s *sim) thin() {
 	k := 0
 	for i := 0; i < len(r.DepthT); i += 2 {
 		r.DepthT[k], r.DepthReady[k], r.DepthDelayed[k], r.DepthInFlight[k] = r.DepthT[i], r.DepthReady[i], r.DepthDelayed[i], r.DepthInFlight[i]
+		r.DepthRateLimited[k], r.DepthRetries[k] = r.DepthRateLimited[i], r.DepthRetries[i]
 		k++
 	}
 	r.DepthT, r.DepthReady, r.DepthDelayed, r.DepthInFlight = r.DepthT[:k], r.DepthReady[:k], r.DepthDelayed[:k], r.DepthInFlight[:k]
+	r.DepthRateLimited, r.DepthRetries = r.DepthRateLimited[:k], r.DepthRetries[:k]
 	s.every *= 2
 	s.next = dur(r.DepthT[k-1]) + s.every
 }

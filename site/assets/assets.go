@@ -5,8 +5,9 @@ package assets
 
 import "embed"
 
-// FS holds style.css, print.css, theme.js, app.js, favicon.svg and
+// FS holds style.css, print.css, theme.js, app.js, player.js (the time
+// views' player), favicon.svg and
 // playground-worker.js (the Web Worker of the playground's heavy widgets).
 //
-//go:embed style.css print.css theme.js app.js favicon.svg playground-worker.js
+//go:embed style.css print.css theme.js app.js player.js favicon.svg playground-worker.js
 var FS embed.FS

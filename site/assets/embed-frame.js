@@ -89,5 +89,9 @@
     setInterval(post, 500);
   }
   window.addEventListener('load', post);
+  // a disclosure ("more parameters", "all results") opening or closing
+  // changes the height at once: say so without waiting for a resize
+  // (toggle does not bubble: listen in the capture phase)
+  document.addEventListener('toggle', function () { last = -1; post(); }, true);
   post();
 })();

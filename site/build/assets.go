@@ -52,7 +52,7 @@ func (b *builder) assets() error {
 	css.WriteString("\n/* highlighted code (chroma) */\n")
 	css.WriteString(markdown.CodeCSS(`:root[data-theme="dark"]`, `:root:not([data-theme="light"])`))
 	add("style.css", css.Bytes())
-	for _, name := range []string{"print.css", "theme.js", "app.js", "favicon.svg"} {
+	for _, name := range []string{"print.css", "theme.js", "app.js", "player.js", "favicon.svg"} {
 		data, err := read(name)
 		if err != nil {
 			return err

@@ -103,7 +103,7 @@ func (b *builder) converter(lang string) *markdown.Converter {
 		Include:  b.cfg.Repo,
 		Title:    func(name string) string { return loc.TOr("widget."+name+".title", "") },
 		Widget: func(w *markdown.Widget) (string, error) {
-			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title, Args: w.Args, Result: w.Result}, loc)
+			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title, Args: w.Args, Result: w.Result, Compare: w.Compare}, loc)
 		},
 		Cite: func(w *markdown.Widget, field, format string) (string, any, error) {
 			d, ok := encoded.Load(w)

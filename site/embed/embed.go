@@ -212,6 +212,9 @@ const pageText = `<!DOCTYPE html>
 {{- else}}
 <script src="{{index .Asset "app.js"}}" defer></script>
 {{- end}}
+{{- with index .Asset "player.js"}}
+<script src="{{.}}" defer></script>
+{{- end}}
 <script type="application/json" id="retrylab-data">{{.Data}}</script>
 </head>
 <body class="embed-body">

@@ -53,6 +53,11 @@ func TestBadContent(t *testing.T) {
 		{"id of a heading", fm + "## Jitter\n\n```calc attempts\nid: jitter\n```\n", []string{"9: id \"jitter\" is also the id of the heading on line 6"}},
 		{"playground with lines", fm + "```playground\nattempts\n```\n", []string{"7: playground: the block takes no lines"}},
 		{"playground id taken", fm + "```calc attempts\nid: jitter\n```\n\n```playground\n```\n", []string{"10: playground: the id \"jitter\" of calculator jitter is already used on line 6"}},
+		{"compare on calc", fm + "```calc attempts\nid: a\ncompare: q=0.5\n```\n", []string{"8: calc attempts: a calc block shows nothing, so it takes no compare"}},
+		{"compare unknown parameter", fm + "```widget attempts\nid: a\ncompare: z=1\n```\n", []string{"8: widget attempts: compare: attempts has no parameter \"z\""}},
+		{"compare bad value", fm + "```widget attempts\nid: a\ncompare: q=2\n```\n", []string{"8: widget attempts: compare: q must be in [0, 1]"}},
+		{"compare not a pair", fm + "```widget attempts\nid: a\ncompare: q\n```\n", []string{"8: widget attempts: compare: expected PARAM=VALUE"}},
+		{"compare twice", fm + "```widget attempts\nid: a\ncompare: q=0.5\ncompare: q=0.2\n```\n", []string{"9: widget attempts: compare must be given once"}},
 		{"several errors", fm + "{=x.y}\n\n```widget nosuch\nid: a\n```\n", []string{"6: citation {=x.y}", "8: unknown widget"}},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package markdown
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"net/url"
 	"strings"
@@ -24,11 +25,14 @@ type Widget struct {
 	Views  []string   // the views the block asks for (nil: the calculator's default)
 	// Title is the block's "title:" line ("" when none): what tells this
 	// widget apart from another of the same calculator on the page.
-	Title  string
-	Args   calc.Args
-	Result any // the calculator's result for Args
-	Line   int // line of the opening fence
-	IDLine int // line of the id
+	Title string
+	// Compare is the block's "compare: PARAM=VALUE" ("" when none): the
+	// widget also computes the variant and draws both.
+	Compare string
+	Args    calc.Args
+	Result  any // the calculator's result for Args
+	Line    int // line of the opening fence
+	IDLine  int // line of the id
 	// ParamLines gives the line of each parameter the block sets.
 	ParamLines map[string]int
 	// HTML is the rendered widget (empty for calc blocks).
@@ -148,6 +152,21 @@ func (c *Converter) widgetBlock(st *state, fb *ast.FencedCodeBlock, kind, name s
 				continue
 			}
 			w.Title = val
+		case "compare":
+			if kind == "calc" {
+				st.errorAtLine(ln, "calc %s: a calc block shows nothing, so it takes no compare", name)
+				bad = true
+				continue
+			}
+			if msg := checkCompare(cl, val); msg != "" || w.Compare != "" {
+				if msg == "" {
+					msg = "compare must be given once"
+				}
+				st.errorAtLine(ln, "widget %s: %s", name, msg)
+				bad = true
+				continue
+			}
+			w.Compare = val
 		case "view":
 			if kind == "calc" {
 				st.errorAtLine(ln, "calc %s: a calc block shows nothing, so it takes no view", name)
@@ -216,4 +235,23 @@ func (r *nodeRenderer) renderWidget(wr util.BufWriter, src []byte, node ast.Node
 	}
 	wr.WriteString(`<div class="widget" data-widget="` + html.EscapeString(w.Calc.Name) + `" id="` + html.EscapeString(w.ID) + `"></div>` + "\n")
 	return ast.WalkSkipChildren, nil
+}
+
+// checkCompare checks a "compare: PARAM=VALUE" line against c: "" when
+// the parameter is declared and takes the value, else the problem.
+func checkCompare(c *calc.Calculator, spec string) string {
+	param, value, ok := strings.Cut(spec, "=")
+	param, value = strings.TrimSpace(param), strings.TrimSpace(value)
+	switch {
+	case !ok || param == "":
+		return fmt.Sprintf("compare: expected PARAM=VALUE, got %q", spec)
+	case c.Param(param) == nil:
+		return fmt.Sprintf("compare: %s has no parameter %q", c.Name, param)
+	case strings.Contains(value, ","):
+		return fmt.Sprintf("compare: the value of %s may not hold ','", param)
+	}
+	if _, err := c.Parse(url.Values{param: {value}}); err != nil {
+		return "compare: " + err.Error()
+	}
+	return ""
 }

@@ -637,6 +637,12 @@ func appendJSONCalcDispatchResult(e *jsonEnc, v *calc.DispatchResult) {
 	e.member("depth_in_flight", 19)
 	e.lit(",\"depth_in_flight\":")
 	appendJSONSliceOfInt(e, v.DepthInFlight)
+	e.member("depth_rate_limited", 22)
+	e.lit(",\"depth_rate_limited\":")
+	appendJSONSliceOfInt(e, v.DepthRateLimited)
+	e.member("depth_retries", 17)
+	e.lit(",\"depth_retries\":")
+	appendJSONSliceOfInt(e, v.DepthRetries)
 	e.byte('}')
 }
 

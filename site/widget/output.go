@@ -24,6 +24,7 @@ type outCtx struct {
 	a   calc.Args
 	r   *result
 	loc locale.Locale
+	enc encoder // the set's encoders, for a comparison's second run
 }
 
 // viewDef is one specialised view of a calculator.
@@ -77,6 +78,12 @@ func (t viewTable) defaults(c *calc.Calculator) []string {
 func (t viewTable) check(c *calc.Calculator, names []string) error {
 	all := t.names(c)
 	for _, n := range names {
+		if spec, isCmp := strings.CutPrefix(n, comparePrefix); isCmp {
+			if _, _, err := compareValues(c, spec); err != nil {
+				return err
+			}
+			continue
+		}
 		ok := false
 		for _, a := range all {
 			ok = ok || a == n
@@ -98,7 +105,7 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 	}
 	var b strings.Builder
 	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
-	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc}
+	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc}
 	for _, name := range viewNames {
 		var fn view
 		switch name {
@@ -107,6 +114,10 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 		case "bars":
 			fn = genericBars
 		default:
+			if spec, isCmp := strings.CutPrefix(name, comparePrefix); isCmp {
+				fn = func(o *outCtx) error { return compareView(o, t, spec) }
+				break
+			}
 			for _, v := range t[c.Name] {
 				if v.name == name {
 					fn = v.fn
@@ -318,14 +329,23 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 func resultTable(o *outCtx) error {
 	b := o.b
 	writef(b, `<table class="widget-table" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
-	for _, f := range o.r.list {
-		if !tableField(o.c, o.a, f) {
-			continue
+	story, rest := storySplit(o.c, o.r.list)
+	for _, f := range story {
+		if tableField(o.c, o.a, f) {
+			writeRow(b, o, f)
 		}
-		writef(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
-			esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(cellText(o.c, o.loc, f)))
 	}
 	b.WriteString("</tbody></table>\n")
+	if len(rest) > 0 {
+		openMore(b, "data-more-results", false, o.loc.TOr("widget.all_results", "All results"))
+		writef(b, `<table class="widget-table" data-view="table-more"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.all_results", "All results")))
+		for _, f := range rest {
+			if tableField(o.c, o.a, f) {
+				writeRow(b, o, f)
+			}
+		}
+		b.WriteString("</tbody></table></details>\n")
+	}
 	for _, n := range notes {
 		calcName, fieldName, _ := strings.Cut(n.field, ".")
 		if calcName != o.c.Name {

@@ -167,10 +167,10 @@ func (s *Set) encoder() encoder {
 func retriesViews() viewTable {
 	return viewTable{
 		"attempts":      {{"curve", typed(attemptsCurve), false}},
-		"amplification": {{"tree", typed(amplificationTree), false}},
+		"amplification": {{"tree", typed(amplificationTree), false}, {"play", typed(amplificationPlay), false}},
 		"budget":        {{"histogram", typed(budgetHistogram), false}, {"tokens", typed(budgetTokens), false}},
-		"jitter":        {{"histogram", typed(jitterHistogram), false}},
-		"deadline":      {{"timeline", typed(deadlineTimeline), false}},
+		"jitter":        {{"histogram", typed(jitterHistogram), false}, {"play", typed(jitterPlay), false}},
+		"deadline":      {{"timeline", typed(deadlineTimeline), false}, {"play", typed(deadlinePlay), false}},
 		"peak":          {{"distribution", typed(peakDistribution), false}, {"bin", typed(peakBin), true}},
 	}
 }
@@ -181,8 +181,8 @@ func retriesViews() viewTable {
 func rateLimitsViews() viewTable {
 	return viewTable{
 		"limits":   {{"utilization", typed(limitsUtilization), false}},
-		"backoff":  {{"arrivals", typed(backoffArrivals), false}},
-		"dispatch": {{"queue", typed(dispatchQueue), false}, {"metrics", typed(dispatchMetrics), true}},
+		"backoff":  {{"arrivals", typed(backoffArrivals), false}, {"play", typed(backoffPlay), false}},
+		"dispatch": {{"queue", typed(dispatchQueue), false}, {"play", typed(dispatchPlay), false}, {"metrics", typed(dispatchMetrics), true}},
 		"errors":   {{"classification", typed(errorsClassification), false}},
 		"timeouts": {{"cuts", typed(timeoutsCuts), false}, {"first_token", typed(timeoutsFirstToken), false}},
 		"estimate": {{"rate", typed(estimateRate), false}},
@@ -192,6 +192,6 @@ func rateLimitsViews() viewTable {
 // policiesViews is the view table of the article on retry policies.
 func policiesViews() viewTable {
 	return viewTable{
-		"policies": {{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), false}, {"queue", typed(policiesQueue), true}},
+		"policies": {{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), false}, {"queue", typed(policiesQueue), true}, {"play", typed(policiesPlay), false}},
 	}
 }

@@ -43,6 +43,11 @@ type Spec struct {
 	// calculator again.
 	Args   calc.Args
 	Result any
+	// Compare, when set ("PARAM=VALUE"), adds the comparison view: the
+	// widget also computes the variant with PARAM set to VALUE and draws
+	// both, with a sentence stating the difference (compare.go). The
+	// root carries data-compare.
+	Compare string
 }
 
 // Render writes the whole widget: the root section, the form of controls,
@@ -61,6 +66,9 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	views := spec.Views
 	if len(views) == 0 {
 		views = table.defaults(c)
+	}
+	if spec.Compare != "" {
+		views = append(views[:len(views):len(views)], CompareView(spec.Compare))
 	}
 	if err := table.check(c, views); err != nil {
 		return "", err
@@ -81,8 +89,12 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	var b strings.Builder
 	id := esc(spec.ID)
-	writef(&b, `<div class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s" role="group" aria-labelledby="%s-title">`+"\n",
-		esc(c.Name), id, esc(query.Encode(a.Query())), esc(strings.Join(views, ",")), id)
+	cmp := ""
+	if spec.Compare != "" {
+		cmp = ` data-compare="` + esc(spec.Compare) + `"`
+	}
+	writef(&b, `<div class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s"%s role="group" aria-labelledby="%s-title">`+"\n",
+		esc(c.Name), id, esc(query.Encode(a.Query())), esc(strings.Join(views, ",")), cmp, id)
 	title := esc(Title(c, loc))
 	if spec.Title != "" {
 		title += ` <span class="widget-subtitle">— ` + esc(spec.Title) + `</span>`
@@ -90,9 +102,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	writef(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, title)
 	writef(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
 	b.WriteString(`<form class="widget-form" data-form novalidate>` + "\n")
-	for i := range c.Params {
-		writeField(&b, spec.ID, c, &c.Params[i], a, loc)
-	}
+	writeFields(&b, spec.ID, c, a, loc)
 	writef(&b, `<p class="widget-error" id="%s-error" data-error-for="" role="alert" hidden></p>`+"\n", id)
 	b.WriteString(`<div class="widget-actions">`)
 	writef(&b, `<button type="button" data-action="reset" disabled>%s</button>`, esc(loc.TOr("widget.reset", "Article's values")))

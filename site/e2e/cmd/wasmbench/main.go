@@ -75,7 +75,7 @@ func main() {
 	iters := flag.Int("n", 50, "recomputes per widget and parameter set")
 	top := flag.Int("top", 15, "packages listed in the size table")
 	dist := flag.String("dist", "", "the built site (default: dist/ of the module)")
-	only := flag.String("only", "size,ready,latency", "the sections to run, comma-separated: size, ready, latency")
+	only := flag.String("only", "size,ready,frames,latency", "the sections to run, comma-separated: size, ready, frames, latency")
 	verbose := flag.Bool("v", false, "also print every recompute's time, in order (the first ones run before the browser has optimized the code)")
 	gc := flag.String("gc", "", "also time the recomputes at the defaults with these GOGC percents (comma-separated, e.g. 100,400,100,400), each in a page of its own (?bench=1&gogc=N: the loader starts the module with that GOGC)")
 	jsFlags := flag.String("js-flags", "", "V8 flags for Chromium's --js-flags, to see what the engine's settings change (e.g. --no-wasm-lazy-compilation)")
@@ -127,7 +127,7 @@ func run(o options) error {
 			return err
 		}
 	}
-	if !o.sections["ready"] && !o.sections["latency"] {
+	if !o.sections["ready"] && !o.sections["latency"] && !o.sections["frames"] {
 		return nil
 	}
 	return browse(root, dist, tmp, hello, o)
@@ -256,6 +256,11 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 		printBreakdown(heavy.Path, bp)
 		printBreakdown("wasm/hello, the same page", bs)
 		printBreakdown("wasm/hello, an empty page", bh)
+	}
+	if o.sections["frames"] {
+		if err := playFrames(browser, srv.URL, pages); err != nil {
+			return err
+		}
 	}
 	if !o.sections["latency"] {
 		return nil

@@ -1,0 +1,358 @@
+// player.js plays the time views of the widgets (site/widget/timeviews.go)
+// and keeps their "more parameters" disclosures.
+//
+// Time views. A figure[data-timeview] is the end state of a result that
+// unfolds in time: every event or frame element carries data-t, its
+// simulated time; the figure carries data-t0, data-t1 and data-unit.
+// Without this script every element shows: the end state. With it, the
+// widget's first figure shows its controls (div[data-player]): play/pause
+// (button[data-action="play"], aria-pressed), the scrubber
+// (input[type="range"][data-action="scrub"]) and the speed
+// (select[data-action="speed"]). The widget's root carries data-t, the
+// time shown; elements whose data-t is above it get data-future (hidden by
+// the style sheet). All the time views of one widget (a comparison draws
+// two) follow the same time. Nothing is computed again: the playground's
+// output replaces the figures and a MutationObserver attaches again.
+// Under prefers-reduced-motion: reduce, nothing moves on its own: play
+// shows the end state; the scrubber still works. The polite live region
+// says where the playback is at most once a second.
+//
+// Adjustable numbers: see adjustable below.
+//
+// Disclosures. details[data-more] keeps its state in sessionStorage (per
+// page and widget) and opens by itself when a control inside it holds
+// another value than the page's (a URL set it).
+(function () {
+  'use strict';
+  var PLAY_MS = 6000; // a whole range at 1x
+  var LIVE_MS = 1000; // the live region speaks at most this often
+  var reduce = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
+  var lang = document.documentElement.lang || 'en';
+  var fmt = window.Intl ? new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }) : null;
+  function num(v) { return fmt ? fmt.format(v) : String(Math.round(v * 10) / 10); }
+
+  function Player(root) {
+    this.root = root;
+    this.t = null; // null: the end state, until the reader moves it
+    this.playing = false;
+    this.speed = 1;
+    this.raf = 0;
+    this.lastFrame = 0;
+    this.lastLive = 0;
+    this.liveTimer = 0;
+    this.attach();
+  }
+
+  Player.prototype.attach = function () {
+    var self = this;
+    this.figs = [];
+    var figs = this.root.querySelectorAll('figure[data-timeview]');
+    if (!figs.length) { this.controls = null; return; }
+    var t0 = Infinity, t1 = -Infinity;
+    for (var i = 0; i < figs.length; i++) {
+      var f = figs[i];
+      var a = parseFloat(f.getAttribute('data-t0')), b = parseFloat(f.getAttribute('data-t1'));
+      if (isFinite(a)) { t0 = Math.min(t0, a); }
+      if (isFinite(b)) { t1 = Math.max(t1, b); }
+      var els = f.querySelectorAll('[data-t]');
+      var items = [];
+      for (var j = 0; j < els.length; j++) {
+        items.push({ t: parseFloat(els[j].getAttribute('data-t')), el: els[j] });
+      }
+      items.sort(function (x, y) { return x.t - y.t; });
+      this.figs.push({ fig: f, items: items, shown: items.length, cursor: f.querySelector('[data-cursor]'),
+        t0: a, t1: b, template: f.getAttribute('data-live-template') || '' });
+    }
+    if (!(t1 >= t0)) { t0 = 0; t1 = 0; }
+    this.t0 = t0; this.t1 = t1;
+    this.unit = figs[0].getAttribute('data-unit') || '';
+    var ctl = figs[0].querySelector('[data-player]');
+    this.controls = ctl;
+    if (!ctl) { return; }
+    ctl.hidden = false;
+    this.btn = ctl.querySelector('button[data-action="play"]');
+    this.scrub = ctl.querySelector('input[data-action="scrub"]');
+    this.speedSel = ctl.querySelector('select[data-action="speed"]');
+    this.out = ctl.querySelector('[data-player-time]');
+    this.live = ctl.querySelector('[data-player-live]');
+    this.scrub.min = String(t0); this.scrub.max = String(t1);
+    this.speedSel.value = String(this.speed);
+    this.btn.addEventListener('click', function (ev) {
+      ev.stopPropagation();
+      if (self.playing) { self.pause(); } else { self.play(); }
+    });
+    this.scrub.addEventListener('input', function () {
+      self.pause();
+      self.show(parseFloat(self.scrub.value), true);
+    });
+    this.speedSel.addEventListener('change', function () {
+      var s = parseFloat(self.speedSel.value);
+      self.speed = s > 0 ? s : 1;
+    });
+    var t = this.t === null ? t1 : Math.min(t1, Math.max(t0, this.t));
+    this.show(t, false);
+    this.setPressed(this.playing);
+    if (this.playing) { this.loop(); }
+  };
+
+  Player.prototype.setPressed = function (on) {
+    if (!this.btn) { return; }
+    this.btn.setAttribute('aria-pressed', on ? 'true' : 'false');
+    this.btn.textContent = this.btn.getAttribute(on ? 'data-label-pause' : 'data-label-play') || (on ? 'Pause' : 'Play');
+  };
+
+  Player.prototype.play = function () {
+    if (reduce && reduce.matches) { // no motion: the end state at once
+      this.show(this.t1, true);
+      this.say(true);
+      return;
+    }
+    if (this.t === null || this.t >= this.t1) { this.show(this.t0, true); }
+    this.playing = true;
+    this.setPressed(true);
+    this.lastFrame = 0;
+    this.loop();
+  };
+
+  Player.prototype.pause = function () {
+    if (!this.playing) { return; }
+    this.playing = false;
+    if (this.raf) { cancelAnimationFrame(this.raf); this.raf = 0; }
+    this.setPressed(false);
+    this.say(true);
+  };
+
+  Player.prototype.loop = function () {
+    var self = this;
+    if (this.raf) { cancelAnimationFrame(this.raf); }
+    this.raf = requestAnimationFrame(function step(now) {
+      self.raf = 0;
+      if (!self.playing) { return; }
+      if (self.lastFrame) {
+        var dt = Math.min(100, now - self.lastFrame);
+        var t = self.t + (self.t1 - self.t0) * dt * self.speed / PLAY_MS;
+        if (t >= self.t1) {
+          self.show(self.t1, true);
+          self.playing = false;
+          self.setPressed(false);
+          self.say(true);
+          return;
+        }
+        self.show(t, true);
+      }
+      self.lastFrame = now;
+      self.raf = requestAnimationFrame(step);
+    });
+  };
+
+  // show draws time t: data-t on the root, the elements up to t, the
+  // cursor, the scrubber and the time text.
+  Player.prototype.show = function (t, moved) {
+    if (moved) { this.t = t; }
+    this.root.setAttribute('data-t', String(Math.round(t * 1000) / 1000));
+    for (var i = 0; i < this.figs.length; i++) {
+      var F = this.figs[i], items = F.items;
+      // move the boundary between shown and future elements
+      var k = F.shown;
+      while (k > 0 && items[k - 1].t > t) { k--; items[k].el.setAttribute('data-future', ''); }
+      while (k < items.length && items[k].t <= t) { items[k].el.removeAttribute('data-future'); k++; }
+      F.shown = k;
+      if (F.cursor && F.t1 > F.t0) {
+        var x = 64 + (Math.min(F.t1, Math.max(F.t0, t)) - F.t0) / (F.t1 - F.t0) * 560;
+        F.cursor.setAttribute('x1', x.toFixed(1));
+        F.cursor.setAttribute('x2', x.toFixed(1));
+      }
+    }
+    if (this.scrub) {
+      this.scrub.value = String(t);
+      var text = num(t) + ' ' + this.unit;
+      this.scrub.setAttribute('aria-valuetext', text);
+      if (this.out) { this.out.textContent = text; }
+    }
+    if (moved) { this.say(false); }
+  };
+
+  // say updates the live region, at most once every LIVE_MS (now: at
+  // once, when playback stops).
+  Player.prototype.say = function (now) {
+    var self = this;
+    if (!this.live) { return; }
+    var wait = LIVE_MS - (Date.now() - this.lastLive);
+    if (!now && wait > 0) {
+      if (!this.liveTimer) {
+        this.liveTimer = setTimeout(function () { self.liveTimer = 0; self.say(true); }, wait);
+      }
+      return;
+    }
+    if (this.liveTimer) { clearTimeout(this.liveTimer); this.liveTimer = 0; }
+    this.lastLive = Date.now();
+    var F = this.figs[0];
+    var sayEl = null;
+    for (var k = F.shown - 1; k >= 0 && !sayEl; k--) {
+      if (F.items[k].el.hasAttribute('data-say')) { sayEl = F.items[k].el; }
+    }
+    var t = this.t === null ? this.t1 : this.t;
+    this.live.textContent = F.template
+      .replace('{t}', num(t))
+      .replace('{n}', num(F.shown))
+      .replace('{total}', num(F.items.length))
+      .replace('{say}', sayEl ? sayEl.getAttribute('data-say') : '');
+  };
+
+  // Disclosures: remember, and open when a hidden control was changed.
+  function changed(el) {
+    if (el.type === 'checkbox') { return el.checked !== el.defaultChecked; }
+    if (el.tagName === 'SELECT') {
+      for (var i = 0; i < el.options.length; i++) {
+        if (el.options[i].selected !== el.options[i].defaultSelected) { return true; }
+      }
+      return false;
+    }
+    return el.value !== el.defaultValue;
+  }
+  function keyOf(root, d) {
+    return 'retrylab:more:' + window.location.pathname + '#' + (root.id || '') + (d.hasAttribute('data-more-results') ? ':results' : '');
+  }
+  // auto: also open a disclosure whose controls differ from the page's
+  // values (at start and when the first computed output arrives, after
+  // the playground applied the URL; never later, so that a reader who
+  // closes it keeps it closed).
+  function disclose(root, auto) {
+    var ds = root.querySelectorAll('details[data-more]');
+    for (var i = 0; i < ds.length; i++) {
+      var d = ds[i];
+      var els = auto ? d.querySelectorAll('[name]') : [];
+      for (var j = 0; j < els.length; j++) {
+        if (changed(els[j])) { d.open = true; break; }
+      }
+      if (d.getAttribute('data-more-bound')) { continue; }
+      d.setAttribute('data-more-bound', '1');
+      var saved = null;
+      try { saved = window.sessionStorage.getItem(keyOf(root, d)); } catch (e) { /* storage off */ }
+      if (saved === '1') { d.open = true; }
+      (function (d) {
+        d.addEventListener('toggle', function () {
+          try { window.sessionStorage.setItem(keyOf(root, d), d.open ? '1' : '0'); } catch (e) { /* storage off */ }
+        });
+      })(d);
+    }
+  }
+
+  // Adjustable numbers (as in Tangle): a citation of a widget's numeric
+  // parameter in the prose (output[data-cite="ID.PARAM"]) becomes a
+  // spinbutton: the arrow keys (Page Up/Down: ten steps) and a horizontal
+  // drag change the widget's control, the playground recomputes, and the
+  // widget, its charts and every citation follow.
+  function stepOf(ctl, v) {
+    var st = parseFloat(ctl.step);
+    if (st > 0) { return st; }
+    var a = Math.abs(v);
+    return a > 0 ? Math.pow(10, Math.floor(Math.log(a) / Math.LN10) - 1) : 0.01;
+  }
+  function adjustable(out) {
+    var cite = out.getAttribute('data-cite') || '';
+    var dot = cite.indexOf('.');
+    if (dot < 0) { return; }
+    var root = document.getElementById(cite.slice(0, dot));
+    if (!root || !root.hasAttribute('data-widget')) { return; }
+    var ctl = root.querySelector('form input[type="number"][name="' + cite.slice(dot + 1) + '"]');
+    if (!ctl) { return; }
+    var label = root.querySelector('label[for="' + ctl.id + '"]');
+    out.setAttribute('tabindex', '0');
+    out.setAttribute('role', 'spinbutton');
+    out.setAttribute('data-adjust', '');
+    out.setAttribute('aria-label', label ? label.textContent : cite);
+    if (ctl.min !== '') { out.setAttribute('aria-valuemin', ctl.min); }
+    if (ctl.max !== '') { out.setAttribute('aria-valuemax', ctl.max); }
+    function sync() { out.setAttribute('aria-valuenow', ctl.value); }
+    sync();
+    ctl.addEventListener('input', sync);
+    function set(v) {
+      var lo = parseFloat(ctl.min), hi = parseFloat(ctl.max);
+      if (isFinite(lo)) { v = Math.max(lo, v); }
+      if (isFinite(hi)) { v = Math.min(hi, v); }
+      v = parseFloat(v.toPrecision(12));
+      if (String(v) === ctl.value) { return; }
+      ctl.value = String(v);
+      sync();
+      ctl.dispatchEvent(new Event('input', { bubbles: true }));
+      ctl.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+    out.addEventListener('keydown', function (ev) {
+      var v = parseFloat(ctl.value);
+      if (!isFinite(v)) { return; }
+      var st = stepOf(ctl, v), k = 0;
+      switch (ev.key) {
+        case 'ArrowUp': case 'ArrowRight': k = 1; break;
+        case 'ArrowDown': case 'ArrowLeft': k = -1; break;
+        case 'PageUp': k = 10; break;
+        case 'PageDown': k = -10; break;
+        default: return;
+      }
+      ev.preventDefault();
+      set(v + k * st);
+    });
+    var drag = null;
+    out.addEventListener('pointerdown', function (ev) {
+      var v = parseFloat(ctl.value);
+      if (!isFinite(v)) { return; }
+      drag = { x: ev.clientX, v: v, st: stepOf(ctl, v) };
+      out.setPointerCapture(ev.pointerId);
+      ev.preventDefault();
+    });
+    out.addEventListener('pointermove', function (ev) {
+      if (drag) { set(drag.v + Math.round((ev.clientX - drag.x) / 8) * drag.st); }
+    });
+    out.addEventListener('pointerup', function () { drag = null; });
+    out.addEventListener('pointercancel', function () { drag = null; });
+  }
+
+  function start() {
+    var cites = document.querySelectorAll('output[data-cite]');
+    for (var c = 0; c < cites.length; c++) { adjustable(cites[c]); }
+    var roots = document.querySelectorAll('.widget[data-widget]');
+    // the playground applies the URL's values when it starts (<html
+    // data-ready="true">): look at the hidden controls then
+    var html = document.documentElement;
+    function ready() {
+      if (html.getAttribute('data-ready') !== 'true') { return false; }
+      for (var r = 0; r < roots.length; r++) { disclose(roots[r], true); }
+      return true;
+    }
+    if (!ready() && window.MutationObserver) {
+      var mo = new MutationObserver(function () { if (ready()) { mo.disconnect(); } });
+      mo.observe(html, { attributes: true, attributeFilter: ['data-ready'] });
+    }
+    for (var i = 0; i < roots.length; i++) {
+      (function (root) {
+        var p = new Player(root);
+        disclose(root, true);
+        var out = root.querySelector('[data-output]');
+        if (out && window.MutationObserver) {
+          var pending = false, first = true;
+          new MutationObserver(function (list) {
+            // our own data-future changes are attributes and our own
+            // texts sit in [data-player]: only new output counts
+            for (var m = 0; m < list.length; m++) {
+              var tg = list[m].target;
+              // the player's own text (time, live region) is no new output
+              if (tg.nodeType !== 1 || tg.closest('[data-player]')) { continue; }
+              if (list[m].type === 'childList') {
+                if (!pending) {
+                  pending = true;
+                  Promise.resolve().then(function () { pending = false; p.attach(); disclose(root, first); first = false; });
+                }
+                return;
+              }
+            }
+          }).observe(out, { childList: true, subtree: true });
+        }
+      })(roots[i]);
+    }
+  }
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', start);
+  } else {
+    start();
+  }
+})();

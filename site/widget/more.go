@@ -1,0 +1,98 @@
+package widget
+
+import (
+	"strings"
+
+	"retrylab/core/calc"
+	"retrylab/site/locale"
+)
+
+// writeFields writes the controls of c's parameters: the essential ones
+// (calc.Calculator.Essential, in declaration order) first, the others
+// inside a <details data-more> disclosure ("more parameters") that is open
+// when the page's values set one of them to other than its default. Without Essential, every
+// control is shown as before.
+func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args, loc locale.Locale) {
+	if len(c.Essential) == 0 {
+		for i := range c.Params {
+			writeField(b, wid, c, &c.Params[i], a, loc)
+		}
+		return
+	}
+	open := false
+	defaults, _ := c.Parse(nil) // the calculator's defaults parse (TestRegistry)
+	for i := range c.Params {
+		p := &c.Params[i]
+		if essential(c, p.Name) {
+			writeField(b, wid, c, p, a, loc)
+			continue
+		}
+		v, has := argText(a, p)
+		d, hasD := argText(defaults, p)
+		if a.Given(p.Name) && (v != d || has != hasD) {
+			open = true // the page sets a hidden parameter away from its default
+		}
+	}
+	openMore(b, "data-more", open, loc.TOr("widget.more_params", "More parameters"))
+	for i := range c.Params {
+		if p := &c.Params[i]; !essential(c, p.Name) {
+			writeField(b, wid, c, p, a, loc)
+		}
+	}
+	b.WriteString("</details>\n")
+}
+
+// openMore opens a disclosure: <details ATTR [open]><summary>.
+func openMore(b *strings.Builder, attr string, open bool, summary string) {
+	o := ""
+	if open {
+		o = " open"
+	}
+	writef(b, `<details class="widget-more" %s%s><summary>%s</summary>`+"\n", attr, o, esc(summary))
+}
+
+func essential(c *calc.Calculator, name string) bool {
+	for _, n := range c.Essential {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// storySplit splits a result's fields into the story fields
+// (calc.Calculator.StoryFields, in that order) and the rest, in the
+// result's order. Without StoryFields every field is a story field.
+func storySplit(c *calc.Calculator, list []field) (story, rest []field) {
+	if len(c.StoryFields) == 0 {
+		return list, nil
+	}
+	for _, n := range c.StoryFields {
+		for _, f := range list {
+			if f.Name == n {
+				story = append(story, f)
+			}
+		}
+	}
+	for _, f := range list {
+		if !isStory(c, f.Name) {
+			rest = append(rest, f)
+		}
+	}
+	return story, rest
+}
+
+func isStory(c *calc.Calculator, name string) bool {
+	for _, n := range c.StoryFields {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// writeRow writes one row of the results table.
+func writeRow(b *strings.Builder, o *outCtx, f field) {
+	writef(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
+		esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(cellText(o.c, o.loc, f)))
+}

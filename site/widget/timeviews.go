@@ -1,0 +1,453 @@
+package widget
+
+import (
+	"cmp"
+	"math"
+	"retrylab/core/calc"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Time views ("play"): the end state of a result that unfolds in time,
+// drawn once as an SVG in which every event or frame element carries
+// data-t, its simulated time in the view's unit. The figure carries the
+// range (data-t0, data-t1) and the unit (data-unit); site/assets/player.js
+// plays it by hiding the elements whose data-t is above the time shown,
+// without computing anything again. Without JavaScript every element
+// shows: the end state. The player's controls are in the markup, hidden
+// until player.js takes them (wasm/playground/DOM.md, "Time views").
+
+// maxPlayDots is the most events a time view draws one by one.
+const maxPlayDots = 5000
+
+// playFig is the frame of a time view.
+type playFig struct {
+	t0, t1 float64
+	unit   string // the unit's label in the reader's language
+	title  string
+	desc   string
+	// live is the template of the aria-live summary: {t} the time shown,
+	// {n} the events shown, {total} all of them.
+	live   string
+	height float64
+}
+
+// fx maps a time to the plot's x.
+func (f *playFig) fx(t float64) float64 {
+	w := chartW - marginL - marginR
+	if f.t1 <= f.t0 {
+		return marginL
+	}
+	return marginL + (t-f.t0)/(f.t1-f.t0)*w
+}
+
+// open writes the figure, the svg, its title and the time axis.
+func (f *playFig) open(o *outCtx) {
+	b := o.b
+	writef(b, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="%s" data-t1="%s" data-unit="%s" data-live-template="%s">`,
+		fnum(f.t0), fnum(f.t1), esc(f.unit), esc(f.live))
+	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(f.height))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))
+	base := f.height - marginB
+	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
+	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
+	for _, tk := range niceTicks(f.t0, f.t1, 8) {
+		if tk < f.t0 || tk > f.t1 {
+			continue
+		}
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(f.fx(tk)), f1(base+16), esc(o.loc.Number(tk)))
+	}
+	b.WriteString(`</g>`)
+}
+
+// close writes the x label, a cursor at the time shown (at the end), ends
+// the svg and writes the player's controls.
+func (f *playFig) close(o *outCtx, xlabel string) {
+	b := o.b
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+(chartW-marginL-marginR)/2), f1(f.height-8), esc(xlabel))
+	x := f.fx(f.t1)
+	writef(b, `<line class="chart-cursor" data-cursor x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-opacity="0.5"/>`, f1(x), f1(x), f1(marginT), f1(f.height-marginB))
+	b.WriteString(`</svg>`)
+	writePlayer(o, f)
+	b.WriteString("</figure>\n")
+}
+
+// writePlayer writes the controls of a time view, hidden until player.js
+// shows them: play/pause, the time scrubber, the speed, the time shown
+// and the polite live region.
+func writePlayer(o *outCtx, f *playFig) {
+	b := o.b
+	t := func(key, def string) string { return esc(o.loc.TOr("widget.player."+key, def)) }
+	step := "any"
+	writef(b, `<div class="widget-player" data-player hidden>`)
+	writef(b, `<button type="button" data-action="play" aria-pressed="false" data-label-play="%s" data-label-pause="%s">%s</button>`, t("play", "Play"), t("pause", "Pause"), t("play", "Play"))
+	writef(b, `<label class="widget-player-time">%s <input type="range" data-action="scrub" min="%s" max="%s" step="%s" value="%s"></label>`,
+		t("time", "Time"), fnum(f.t0), fnum(f.t1), step, fnum(f.t1))
+	writef(b, `<label class="widget-player-speed">%s <select data-action="speed">`, t("speed", "Speed"))
+	for _, s := range []string{"0.25", "0.5", "1", "2", "4"} {
+		sel := ""
+		if s == "1" {
+			sel = " selected"
+		}
+		writef(b, `<option value="%s"%s>%s×</option>`, s, sel, esc(o.loc.Number(mustFloat(s))))
+	}
+	b.WriteString(`</select></label>`)
+	writef(b, `<output data-player-time>%s %s</output>`, esc(o.loc.Number(f.t1)), esc(f.unit))
+	b.WriteString(`<p class="visually-hidden" aria-live="polite" data-player-live></p></div>`)
+}
+
+func mustFloat(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+
+// fnum writes a time for an attribute: shortest round-trip text.
+func fnum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// dotsInBins draws events landing in bins of the given width, each a
+// small block stacked in its bin in the order of arrival, shaded by wave
+// (wave[i], or all 0), and a vertical rule at floor when floor > 0.
+func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float64, floor float64, floorLabel string) {
+	b := o.b
+	n := int(math.Ceil((f.t1 - f.t0) / width))
+	n = max(n, 1)
+	order := make([]int, len(times))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(times[i], times[j]) })
+	stack := make([]int, n)
+	tallest := 1
+	for _, i := range order {
+		k := min(n-1, max(0, int((times[i]-f.t0)/width)))
+		stack[k]++
+		tallest = max(tallest, stack[k])
+	}
+	base := f.height - marginB
+	plotH := base - marginT
+	h := plotH / float64(tallest)
+	w := (chartW - marginL - marginR) / float64(n)
+	for k := range stack {
+		stack[k] = 0
+	}
+	b.WriteString(`<g class="chart-dots">`)
+	for _, i := range order {
+		k := min(n-1, max(0, int((times[i]-f.t0)/width)))
+		y := base - float64(stack[k]+1)*h
+		stack[k]++
+		wv := 0
+		if i < len(wave) {
+			wv = wave[i]
+		}
+		writef(b, `<rect class="chart-dot chart-wave-%s" data-t="%s" x="%s" y="%s" width="%s" height="%s"%s/>`,
+			strconv.Itoa(wv%6+1), fnum(times[i]), f1(f.t0Bin(k, width)), f1(y), f1(math.Max(0.5, w*0.9)), f1(math.Max(0.5, h*0.85)), opacity(wv))
+	}
+	b.WriteString(`</g>`)
+	if floor > 0 && floor <= f.t1 {
+		x := f.fx(floor)
+		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(marginT), f1(base))
+		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(x+4), f1(marginT+12), esc(floorLabel))
+	}
+}
+
+// t0Bin is the x of bin k's left edge.
+func (f *playFig) t0Bin(k int, width float64) float64 { return f.fx(f.t0 + float64(k)*width) }
+
+// wavesOf gives each of n events its wave, from the count per wave (events
+// in wave order); nil when the counts do not add up to n.
+func wavesOf(n int, perWave []float64) []int {
+	out := make([]int, 0, n)
+	for w, c := range perWave {
+		for j := 0; j < int(c); j++ {
+			out = append(out, w)
+		}
+	}
+	if len(out) != n {
+		return nil
+	}
+	return out
+}
+
+// jitterPlay: the jittered retries landing in their bins, wave by wave.
+func jitterPlay(o *outCtx, r *calc.JitterResult) error {
+	arr, ok1 := floats(r.ArrivalsMS)
+	width, ok2 := argFloat(o.a, "width_ms")
+	if !ok1 || !ok2 || len(arr) == 0 || len(arr) > maxPlayDots {
+		return errNoData
+	}
+	var wave []int
+	if c, ok := argFloat(o.a, "clients"); ok && c > 0 {
+		wave = make([]int, len(arr))
+		for i := range wave {
+			wave[i] = i / int(c)
+		}
+	}
+	end := 0.0
+	for _, t := range arr {
+		end = math.Max(end, t)
+	}
+	end = math.Ceil(end/width) * width
+	unit := o.loc.TOr("widget.unit.ms", "ms")
+	f := &playFig{t0: 0, t1: end, unit: unit, height: chartH,
+		title: o.vt("play", "title", "The retries arriving, wave by wave"),
+		desc: o.vt("play", "desc", "{n} retries land in their {w} ms bins as time passes; press play to watch the bins fill.",
+			"n", o.loc.Int(int64(len(arr))), "w", o.loc.Number(width)),
+		live: o.vt("play", "live", "{t} ms: {n} of {total} retries have arrived."),
+	}
+	f.open(o)
+	dotsInBins(o, f, arr, wave, width, 0, "")
+	f.close(o, o.vt("play", "x", "arrival time (ms)"))
+	return nil
+}
+
+// backoffPlay: the waves of retries of the workers, and the Retry-After
+// floor when the provider sends one.
+func backoffPlay(o *outCtx, r *calc.BackoffResult) error {
+	arr, ok1 := floats(r.ArrivalsS)
+	width, horizon := r.WidthS, r.HorizonS
+	if !ok1 || len(arr) == 0 || len(arr) > maxPlayDots || width <= 0 {
+		return errNoData
+	}
+	per, _ := floats(r.RetriesByAttempt)
+	end := horizon
+	for _, t := range arr {
+		end = math.Max(end, t)
+	}
+	end = math.Ceil(end/width) * width
+	floor := 0.0
+	if r.RetryAfterS != nil {
+		floor = *r.RetryAfterS
+	}
+	f := &playFig{t0: 0, t1: end, unit: o.loc.TOr("widget.unit.s", "s"), height: chartH,
+		title: o.vt("play", "title", "The waves of retries"),
+		desc: o.vt("play", "desc", "{n} retries of the workers, wave after wave, in {w} s bins; the dashed line is the Retry-After floor when there is one.",
+			"n", o.loc.Int(int64(len(arr))), "w", o.loc.Number(width)),
+		live: o.vt("play", "live", "{t} s: {n} of {total} retries sent."),
+	}
+	f.open(o)
+	dotsInBins(o, f, arr, wavesOf(len(arr), per), width, floor, o.vt("play", "floor", "Retry-After"))
+	f.close(o, o.vt("play", "x", "time since the 429 (s)"))
+	return nil
+}
+
+// dispatchPlay: the queue (ready, waiting for a retry, in flight) sample
+// by sample, and beneath it the 429s and retries so far.
+func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
+	ts, ok1 := floats(r.DepthTS)
+	ready, ok2 := floats(r.DepthReady)
+	delayed, ok3 := floats(r.DepthDelayed)
+	inflight, ok4 := floats(r.DepthInFlight)
+	r429, ok5 := floats(r.DepthRateLimited)
+	retries, ok6 := floats(r.DepthRetries)
+	n := len(ts)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || n < 2 || len(ready) != n || len(delayed) != n || len(inflight) != n || len(r429) != n || len(retries) != n {
+		return errNoData
+	}
+	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: 360,
+		title: o.vt("play", "title", "The queue as the simulation runs"),
+		desc: o.vt("play", "desc", "Above, the jobs ready, waiting for a retry and in flight at each moment; below, the 429s and the retries so far ({r429} and {retries} at the end)",
+			"r429", o.loc.Number(r429[n-1]), "retries", o.loc.Number(retries[n-1])),
+		live: o.vt("play", "live", "{t} s: {say}."),
+	}
+	f.open(o)
+	top := 1.0
+	for i := range ts {
+		top = math.Max(top, ready[i]+delayed[i]+inflight[i])
+	}
+	low := math.Max(1, math.Max(r429[n-1], retries[n-1]))
+	base := f.height - marginB
+	upperBase := marginT + 200
+	w := (chartW - marginL - marginR) / float64(n)
+	say := func(i int) string {
+		return o.vt("play", "say", "{ready} ready, {delayed} waiting for a retry, {inflight} in flight, {r429} 429s and {retries} retries so far",
+			"ready", o.loc.Number(ready[i]), "delayed", o.loc.Number(delayed[i]), "inflight", o.loc.Number(inflight[i]),
+			"r429", o.loc.Number(r429[i]), "retries", o.loc.Number(retries[i]))
+	}
+	b := o.b
+	writef(b, `<g class="chart-tick" text-anchor="end"><text x="%s" y="%s">%s</text><text x="%s" y="%s">%s</text></g>`,
+		f1(marginL-6), f1(marginT+8), esc(o.loc.Number(top)), f1(marginL-6), f1(upperBase+20), esc(o.loc.Number(low)))
+	b.WriteString(`<g class="chart-frames">`)
+	for i := range ts {
+		x := f.fx(ts[i]) - w/2
+		writef(b, `<g data-t="%s" data-say="%s">`, fnum(ts[i]), esc(say(i)))
+		y := upperBase
+		for si, v := range []float64{ready[i], delayed[i], inflight[i]} {
+			h := v / top * 200
+			if h > 0 {
+				y -= h
+				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"%s/>`, strconv.Itoa(si+1), f1(x), f1(y), f1(math.Max(0.5, w)), f1(h), opacity(si))
+			}
+		}
+		lh := base - (upperBase + 16)
+		for si, v := range []float64{r429[i], retries[i]} {
+			h := v / low * lh
+			if h > 0 {
+				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"%s/>`, strconv.Itoa(si+4), f1(x+float64(si)*w/2), f1(base-h), f1(math.Max(0.5, w/2)), f1(h), opacity(si+3))
+			}
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</g>`)
+	legend := []string{o.vt("queue", "ready", "ready in the queue"), o.vt("queue", "delayed", "waiting for a retry"), o.vt("queue", "in_flight", "in flight"), o.vt("play", "r429", "429s so far"), o.vt("play", "retries", "retries so far")}
+	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10), esc(legend[0]+" · "+legend[1]+" · "+legend[2]))
+	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(upperBase+28), esc(legend[3]+" · "+legend[4]))
+	f.close(o, o.vt("queue", "x", "time (s)"))
+	return nil
+}
+
+// deadlinePlay: the worst case's attempts and waits on a timeline, each
+// appearing when it starts, against the deadline.
+func deadlinePlay(o *outCtx, r *calc.DeadlineResult) error {
+	timeout, ok1 := argFloat(o.a, "timeout_ms")
+	deadline, ok2 := argFloat(o.a, "deadline_ms")
+	waits, ok3 := argFloats(o.a, "waits_ms")
+	attemptsF, ok4 := argFloat(o.a, "attempts")
+	admitted := float64(r.AttemptsAdmitted)
+	if !ok1 || !ok2 || !ok3 || !ok4 || attemptsF > 200 {
+		return errNoData
+	}
+	n := int(attemptsF)
+	end := 0.0
+	starts := make([]float64, n)
+	for i := 0; i < n; i++ {
+		starts[i] = end
+		end += timeout
+		if i < len(waits) && i+1 < n {
+			end += waits[i]
+		}
+	}
+	rowH := math.Min(28, 200/float64(max(n, 1)))
+	f := &playFig{t0: 0, t1: math.Max(end, deadline), unit: o.loc.TOr("widget.unit.ms", "ms"), height: marginT + rowH*float64(n) + marginB,
+		title: o.vt("play", "title", "The attempts on a timeline"),
+		desc: o.vt("play", "desc", "Each attempt runs to its timeout, then the task waits; {admitted} of {n} attempts start before the deadline.",
+			"admitted", o.loc.Number(admitted), "n", o.loc.Int(int64(n))),
+		live: o.vt("play", "live", "{t} ms: {n} of {total} steps under way or done."),
+	}
+	f.open(o)
+	b := o.b
+	bar := rowH * 0.7
+	for i := 0; i < n; i++ {
+		y := marginT + rowH*float64(i) + (rowH-bar)/2
+		cls := "chart-seg-attempt"
+		if float64(i) >= admitted {
+			cls = "chart-seg-over"
+		}
+		writef(b, `<rect class="%s" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, cls, fnum(starts[i]), f1(f.fx(starts[i])), f1(y), f1(f.fx(starts[i]+timeout)-f.fx(starts[i])), f1(bar))
+		if i < len(waits) && i+1 < n && waits[i] > 0 {
+			e := starts[i] + timeout
+			writef(b, `<rect class="chart-seg-wait" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.3"/>`, fnum(e), f1(f.fx(e)), f1(y+bar/3), f1(f.fx(e+waits[i])-f.fx(e)), f1(bar/3))
+		}
+	}
+	dx := f.fx(deadline)
+	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(f.height-marginB))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT), esc(o.vt("timeline", "deadline", "deadline")))
+	f.close(o, o.vt("timeline", "x", "time since the task started (ms)"))
+	return nil
+}
+
+// amplificationPlay: the call tree growing layer by layer (data-t is the
+// layer, 0 the request at the top).
+func amplificationPlay(o *outCtx, r *calc.AmplificationResult) error {
+	nodes, ok := treeNodes(r.Tree)
+	if !ok || len(nodes) > 400 {
+		return errNoData
+	}
+	var scratch strings.Builder
+	writeTree(&scratch, nodes, o.vt("play", "title", "The call tree, layer by layer"), o.vt("play", "desc", "Press play to watch each layer repeat the calls of the one above."))
+	svg := scratch.String()
+	depth := 0
+	for _, n := range nodes {
+		depth = max(depth, n.Level)
+	}
+	// the edges come in nodes[1:]'s order, the circles in nodes' order
+	var out strings.Builder
+	edge, circle := 1, 0
+	for {
+		i := strings.IndexByte(svg, '<')
+		if i < 0 {
+			out.WriteString(svg)
+			break
+		}
+		out.WriteString(svg[:i])
+		svg = svg[i:]
+		switch {
+		case strings.HasPrefix(svg, "<line ") && edge < len(nodes):
+			out.WriteString(`<line data-t="` + strconv.Itoa(nodes[edge].Level) + `" `)
+			svg = svg[len("<line "):]
+			edge++
+		case strings.HasPrefix(svg, "<circle") && circle < len(nodes):
+			out.WriteString(`<circle data-t="` + strconv.Itoa(nodes[circle].Level) + `"`)
+			svg = svg[len("<circle"):]
+			circle++
+		default:
+			out.WriteByte('<')
+			svg = svg[1:]
+		}
+	}
+	s := out.String()
+	// the tree's figure becomes a time view: the range and the controls
+	f := &playFig{t0: 0, t1: float64(depth), unit: o.vt("play", "unit", "layer"),
+		live: o.vt("play", "live", "layer {t}: {n} of {total} calls and edges drawn.")}
+	head := `<figure class="widget-chart" data-view="tree">`
+	if !strings.HasPrefix(s, head) || !strings.HasSuffix(s, "</svg></figure>\n") {
+		return errNoData
+	}
+	s = strings.TrimSuffix(s, "</figure>\n")
+	var h strings.Builder
+	writef(&h, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="0" data-t1="%s" data-unit="%s" data-live-template="%s">`, strconv.Itoa(depth), esc(f.unit), esc(f.live))
+	o.b.WriteString(h.String())
+	o.b.WriteString(strings.TrimPrefix(s, head))
+	writePlayer(o, f)
+	o.b.WriteString("</figure>\n")
+	return nil
+}
+
+// policiesPlay: the same outage under every policy, one strip per policy,
+// second by second: the attempts sent (light) and the answers in time
+// (dark) of each step appear together (data-t is the step's time).
+func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
+	runs, ok := policyRuns(r)
+	ts, ok2 := floats(r.TS)
+	if !ok || !ok2 || len(ts) < 2 || len(runs) == 0 {
+		return errNoData
+	}
+	top := 1.0
+	for _, p := range runs {
+		if len(p.OfferedPerS) != len(ts) || len(p.GoodputPerS) != len(ts) {
+			return errNoData
+		}
+		for i := range ts {
+			top = math.Max(top, math.Max(p.OfferedPerS[i], p.GoodputPerS[i]))
+		}
+	}
+	const rowH, barH = 30.0, 20.0
+	n := len(ts)
+	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: marginT + rowH*float64(len(runs)) + marginB,
+		title: o.vt("play", "title", "The outage under each policy, second by second"),
+		desc: o.vt("play", "desc", "One strip per policy: the attempts sent (light) and the answers in time (dark) at each step, up to {top} per second.",
+			"top", o.loc.Number(top)),
+		live: o.vt("play", "live", "{t} s: {n} of {total} steps shown."),
+	}
+	f.open(o)
+	b := o.b
+	w := (chartW - marginL - marginR) / float64(n)
+	for r, p := range runs {
+		writef(b, `<text class="chart-label" x="%s" y="%s" font-size="10">%s</text>`, f1(marginL+2), f1(marginT+rowH*float64(r)+8), esc(o.policyLabel(p.Policy)))
+	}
+	b.WriteString(`<g class="chart-frames">`)
+	for i := range ts {
+		writef(b, `<g data-t="%s">`, fnum(ts[i]))
+		x := f.fx(ts[i]) - w/2
+		for r, p := range runs {
+			base := marginT + rowH*float64(r+1)
+			for si, v := range []float64{p.OfferedPerS[i], p.GoodputPerS[i]} {
+				if h := v / top * barH; h > 0 {
+					writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"%s/>`,
+						strconv.Itoa(si*2+1), f1(x), f1(base-h), f1(math.Max(0.5, w)), f1(h), []string{` fill-opacity="0.35"`, ""}[si])
+				}
+			}
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</g>`)
+	f.close(o, o.vt("timeline", "x", "time (s)"))
+	return nil
+}

@@ -1,0 +1,174 @@
+package widget
+
+import (
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"retrylab/core/calc"
+)
+
+var (
+	dataT    = regexp.MustCompile(`data-t="([^"]+)"`)
+	rangeRE  = regexp.MustCompile(`data-timeview data-t0="([^"]+)" data-t1="([^"]+)"`)
+	nameRE   = regexp.MustCompile(`<(?:input|select|textarea)[^>]* name="([^"]+)"`)
+	detailRE = regexp.MustCompile(`<details class="widget-more" data-more( open)?>`)
+)
+
+// TestPlayViews renders the time view of each calculator that unfolds in
+// time, in every language: a figure with its range, elements carrying
+// data-t inside it, the hidden controls, and no "cannot be drawn" note.
+func TestPlayViews(t *testing.T) {
+	all := locales(t)
+	reg := calc.New()
+	for _, tc := range []struct {
+		calc   string
+		values url.Values
+		min    int // data-t elements at least
+	}{
+		{"jitter", nil, 100},
+		{"jitter", url.Values{"waves": {"3"}}, 300},
+		{"backoff", nil, 300},
+		{"backoff", url.Values{"retry_after_s": {"1"}, "jitter": {"false"}}, 100},
+		{"dispatch", nil, 100},
+		{"dispatch", url.Values{"mode": {"naive"}}, 50},
+		{"deadline", nil, 3},
+		{"amplification", nil, 27},
+		{"policies", nil, 20},
+	} {
+		c, _ := reg.Lookup(tc.calc)
+		for lang, loc := range all {
+			html, err := Render(Spec{Calc: c, ID: "w", Values: tc.values, Views: []string{"play"}}, loc)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.calc, lang, err)
+			}
+			m := rangeRE.FindStringSubmatch(html)
+			if m == nil {
+				t.Fatalf("%s %v %s: no time view in %s", tc.calc, tc.values, lang, html[:min(len(html), 400)])
+			}
+			t0, _ := strconv.ParseFloat(m[1], 64)
+			t1, _ := strconv.ParseFloat(m[2], 64)
+			ts := dataT.FindAllStringSubmatch(html, -1)
+			if len(ts) < tc.min {
+				t.Errorf("%s %v %s: %d elements with data-t, want at least %d", tc.calc, tc.values, lang, len(ts), tc.min)
+			}
+			for _, s := range ts {
+				v, err := strconv.ParseFloat(s[1], 64)
+				if err != nil || v < t0 || v > t1 {
+					t.Errorf("%s %s: data-t %q outside [%v, %v]", tc.calc, lang, s[1], t0, t1)
+					break
+				}
+			}
+			for _, want := range []string{`data-player hidden`, `button type="button" data-action="play" aria-pressed="false"`, `input type="range" data-action="scrub"`, `data-action="speed"`, `aria-live="polite"`} {
+				if !strings.Contains(html, want) {
+					t.Errorf("%s %s: no %s", tc.calc, lang, want)
+				}
+			}
+			if strings.Contains(html, `class="widget-note" data-view="play"`) {
+				t.Errorf("%s %s: the play view could not be drawn", tc.calc, lang)
+			}
+		}
+	}
+}
+
+// TestFewerControls: a calculator with essential parameters shows at most
+// four distinct control names before its "more parameters" disclosure,
+// which is closed at the defaults and open when the page sets a hidden
+// parameter away from its default (not when it repeats the default).
+func TestFewerControls(t *testing.T) {
+	loc := locales(t)["it"]
+	reg := calc.New()
+	for _, c := range reg.List() {
+		if len(c.Essential) == 0 {
+			continue
+		}
+		for _, tc := range []struct {
+			values url.Values
+			open   bool
+		}{{nil, false}} {
+			html, err := Render(Spec{Calc: c, ID: "w", Values: tc.values}, loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := detailRE.FindStringIndex(html)
+			if m == nil {
+				t.Fatalf("%s: no more-parameters disclosure", c.Name)
+			}
+			names := map[string]bool{}
+			for _, n := range nameRE.FindAllStringSubmatch(html[:m[0]], -1) {
+				names[n[1]] = true
+			}
+			if len(names) > 4 || len(names) == 0 {
+				t.Errorf("%s: %d control names before the disclosure: %v", c.Name, len(names), names)
+			}
+			if open := strings.Contains(html[m[0]:m[1]], " open"); open != tc.open {
+				t.Errorf("%s: open = %v, want %v", c.Name, open, tc.open)
+			}
+		}
+	}
+	d, _ := reg.Lookup("dispatch")
+	for _, tc := range []struct {
+		values url.Values
+		open   bool
+	}{
+		{url.Values{"jobs": {"800"}}, false},     // essential
+		{url.Values{"headroom": {"0.9"}}, false}, // the default, repeated
+		{url.Values{"headroom": {"1.2"}}, true},  // hidden, changed
+		{url.Values{"samples": {"50"}, "jobs": {"9"}}, true},
+	} {
+		html, err := Render(Spec{Calc: d, ID: "w", Values: tc.values}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := detailRE.FindStringSubmatch(html)
+		if m == nil || (m[1] != "") != tc.open {
+			t.Errorf("dispatch %v: disclosure %q, want open=%v", tc.values, m, tc.open)
+		}
+		if !strings.Contains(html, `data-more-results`) {
+			t.Errorf("dispatch: no \"all results\" disclosure")
+		}
+	}
+}
+
+// TestCompare: a widget with Compare carries data-compare, lists the
+// comparison in data-views (so the playground computes the variant
+// too), draws the time view of both runs and states the difference.
+func TestCompare(t *testing.T) {
+	all := locales(t)
+	reg := calc.New()
+	for _, tc := range []struct{ calc, spec, field string }{
+		{"dispatch", "mode=naive", "rate_limited"},
+		{"jitter", "strategy=fixed", "peak"},
+		{"backoff", "jitter=false", "peak"},
+	} {
+		c, _ := reg.Lookup(tc.calc)
+		for lang, loc := range all {
+			html, err := Render(Spec{Calc: c, ID: "w", Compare: tc.spec}, loc)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.calc, lang, err)
+			}
+			for _, want := range []string{`data-compare="` + tc.spec + `"`, `compare:` + tc.spec + `"`, `data-run="base"`, `data-run="variant"`, `data-compare-sentence`} {
+				if !strings.Contains(html, want) {
+					t.Errorf("%s %s: no %s", tc.calc, lang, want)
+				}
+			}
+			if n := strings.Count(html, `data-timeview`); n < 3 {
+				t.Errorf("%s %s: %d time views, want the page's, the base run's and the variant's", tc.calc, lang, n)
+			}
+			if strings.Contains(html, `data-compare-items="0"`) || !strings.Contains(html, `data-compare-items="`) {
+				t.Errorf("%s %s: the sentence states no difference", tc.calc, lang)
+			}
+		}
+		if _, err := Render(Spec{Calc: c, ID: "w", Compare: "nosuch=1"}, all["it"]); err == nil {
+			t.Errorf("%s: compare with an unknown parameter accepted", tc.calc)
+		}
+	}
+	d, _ := reg.Lookup("dispatch")
+	for _, bad := range []string{"mode", "mode=bogus", "jobs=1,2", "=1"} {
+		if _, err := Render(Spec{Calc: d, ID: "w", Compare: bad}, all["it"]); err == nil {
+			t.Errorf("compare %q accepted", bad)
+		}
+	}
+}
