@@ -87,6 +87,8 @@ func Main(set *render.Set) {
 	reg := set.Registry()
 	q := a.query()
 	for _, e := range a.html.QuerySelectorAll("[data-widget]") {
+		// the runtime's start, then each widget, in a task of its own
+		a.yield()
 		root := elem(e)
 		func() {
 			defer func() {
@@ -109,6 +111,12 @@ func Main(set *render.Set) {
 			w.hydrate()
 			w.apply(q, true)
 		}()
+	}
+	a.yield()
+	// what the reader sees change (the static notices hidden, the buttons
+	// enabled), for every widget at once: the page is laid out once
+	for _, w := range a.widgets {
+		w.live()
 	}
 	a.committed = a.search()
 	a.syncLinks(encodeSearch(a.state()))
@@ -153,6 +161,18 @@ func Main(set *render.Set) {
 		a.html.SetAttribute("data-ready", "true")
 	}
 	select {}
+}
+
+// yield lets the browser run what waits (input, paint, the page's own
+// scripts) before the program goes on: it blocks until a zero-delay
+// timeout fires, and meanwhile the Go runtime returns to the browser's
+// event loop. Main hydrates one widget per task this way, so that no task
+// of the start-up blocks the page for long (Lighthouse's long tasks:
+// docs/dom.md).
+func (a *app) yield() {
+	ch := make(chan struct{})
+	a.win.SetTimeout(func() { close(ch) }, 0)
+	<-ch
 }
 
 // locale returns the page's locale. It is decoded at the first recompute

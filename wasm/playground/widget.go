@@ -50,6 +50,8 @@ type widget struct {
 	queued   *request // the newest state, sent when the answer in flight arrives
 	answer   js.Func  // receives the worker's answers (syscall/js: the loader's bridge to the worker)
 	note     *dom.BasicHTMLElement
+
+	buttons []*dom.BasicHTMLElement // button[data-action], enabled by live
 }
 
 // mode says what a new result does to history.
@@ -538,7 +540,7 @@ func (w *widget) reseed() {
 	w.recompute(modeCommit)
 }
 
-// hydrate wires the widget's form and buttons.
+// hydrate wires the widget's form and buttons; live then shows it.
 func (w *widget) hydrate() {
 	w.form.AddEventListener("input", false, func(ev dom.Event) {
 		w.app.guard(w, func() { w.onInput(event(ev).Target()) })
@@ -567,6 +569,14 @@ func (w *widget) hydrate() {
 				}
 			})
 		})
+		w.buttons = append(w.buttons, b)
+	}
+}
+
+// live shows that the widget is live: its buttons enabled, its "static
+// page" notice hidden, data-live on its root.
+func (w *widget) live() {
+	for _, b := range w.buttons {
 		b.RemoveAttribute("disabled")
 	}
 	for _, el := range w.root.QuerySelectorAll("[data-static]") {
