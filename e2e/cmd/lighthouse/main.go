@@ -188,7 +188,7 @@ func parse(out []byte) (result, error) {
 		return result{}, fmt.Errorf("reading Lighthouse's report: %w", err)
 	}
 	if rep.RuntimeError != nil && rep.RuntimeError.Code != "" {
-		return result{}, fmt.Errorf("Lighthouse: %s: %s", rep.RuntimeError.Code, rep.RuntimeError.Message)
+		return result{}, fmt.Errorf("lighthouse: %s: %s", rep.RuntimeError.Code, rep.RuntimeError.Message)
 	}
 	score := func(c string) (float64, error) {
 		s := rep.Categories[c].Score
