@@ -2,8 +2,8 @@
 // widgets, loads the WebAssembly playground once: the page's own content
 // first, then, once the page is parsed and has been painted (or as soon as
 // a widget nears the viewport), it fetches the module at low priority and
-// compiles it by streaming (WebAssembly.compileStreaming) in parallel with
-// loading wasm_exec.js, and instantiates and runs it. Widgets show a
+// compiles its bytes (WebAssembly.compile) in parallel with loading
+// wasm_exec.js, and instantiates and runs it. Widgets show a
 // loading state until the Go program signals that it is ready, by calling
 // retrylabReady() or by setting data-ready on <html> itself (see
 // docs/dom.md). Without WebAssembly, or when loading fails, the page stays
