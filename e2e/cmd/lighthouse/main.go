@@ -97,7 +97,13 @@ func run(dists, pageList, modes, bin string, runs int) error {
 		for _, p := range paths {
 			for _, m := range modeList {
 				for _, s := range sites {
+					// a trace Lighthouse could not record (NO_NAVSTART, on a
+					// busy machine) is tried again, twice at most
 					r, err := lighthouse(bin, s.url+p, m)
+					for retry := 0; err != nil && retry < 2; retry++ {
+						fmt.Fprintf(os.Stderr, "lighthouse: %s %s: %v; again\n", p, m, err)
+						r, err = lighthouse(bin, s.url+p, m)
+					}
 					if err != nil {
 						return fmt.Errorf("%s %s (%s): %w", p, m, s.dist, err)
 					}
