@@ -1,9 +1,10 @@
 // app.js: the page loader. It wires the theme toggle, then, on pages with
-// widgets, loads the WebAssembly playground once: it fetches and compiles
-// the module by streaming (WebAssembly.compileStreaming) in parallel with
-// loading wasm_exec.js, from the moment it runs (async, in <head>), then
-// instantiates and runs it once the page is parsed. Widgets show a loading
-// state until the Go program signals that it is ready, by calling
+// widgets, loads the WebAssembly playground once: the page's own content
+// first, then, once the page is parsed and has been painted (or as soon as
+// a widget nears the viewport), it fetches the module at low priority and
+// compiles its bytes (WebAssembly.compile) in parallel with loading
+// wasm_exec.js, and instantiates and runs it. Widgets show a
+// loading state until the Go program signals that it is ready, by calling
 // retrylabReady() or by setting data-ready on <html> itself (see
 // wasm/playground/DOM.md). Without WebAssembly, or when loading fails, the page stays
 // the static page the build wrote: every result is already in it.
@@ -93,32 +94,39 @@
     return new Promise(function (resolve, reject) {
       var s = document.createElement('script');
       s.src = src;
+      s.fetchPriority = 'low';
       s.onload = function () { mark('wasm_exec'); resolve(); };
       s.onerror = function () { reject(new Error('cannot load ' + src)); };
       document.head.appendChild(s);
     });
   }
+  // The module is fetched at low priority: the page's own requests (style
+  // sheets, fonts, images of the article) go first on a slow network.
+  function fetchLow(url) {
+    try { return fetch(url, { priority: 'low' }); } catch (e) { return fetch(url); }
+  }
   function compileBytes(url) {
-    return fetch(url).then(function (r) {
+    return fetchLow(url).then(function (r) {
       if (!r.ok) { throw new Error('cannot load ' + url + ': ' + r.status); }
       return r.arrayBuffer();
     }).then(function (b) { return WebAssembly.compile(b); });
   }
-  // compile fetches and compiles the module by streaming, as the bytes
-  // arrive; a static host that does not send application/wasm makes
-  // compileStreaming refuse, and the module is compiled from its bytes.
+  // compile fetches the module's bytes and compiles them
+  // (WebAssembly.compile), not by streaming: Chromium decodes a streamed
+  // module on the page's main thread as the bytes arrive (tasks of 30-90
+  // ms on a phone for this 4 MB module: Lighthouse's long tasks), and
+  // an array of bytes on a background thread. Functions are compiled
+  // lazily, at their first call, so nothing is lost by waiting for the
+  // last byte.
   function compile(url) {
-    var p = WebAssembly.compileStreaming ?
-      WebAssembly.compileStreaming(fetch(url)).catch(function () { return compileBytes(url); }) :
-      compileBytes(url);
-    return p.then(function (m) { mark('compiled'); return m; });
+    return compileBytes(url).then(function (m) { mark('compiled'); return m; });
   }
   function hasWasm() {
     return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function' &&
       typeof Promise !== 'undefined' && typeof fetch === 'function';
   }
   // loading holds the promises of the compiled module and of wasm_exec.js,
-  // started once, as early as the page says where they are.
+  // started once (see due).
   var loading = null;
   function load(src) {
     if (!loading) {
@@ -131,15 +139,42 @@
     return loading;
   }
   // On pages with widgets the build writes the module's address on this
-  // script's own tag (async, in <head>), so that fetching and compiling
-  // start while the page is still being parsed, in parallel with
-  // wasm_exec.js; the page data (below) says it too, for other loaders.
+  // script's own tag (async, in <head>); the page data (below) says it
+  // too, for other loaders.
   var script = document.currentScript;
   var early = null;
   if (script && script.getAttribute('data-wasm') && script.getAttribute('data-wasm-exec')) {
     early = { wasm: script.getAttribute('data-wasm'), wasm_exec: script.getAttribute('data-wasm-exec'),
       worker: script.getAttribute('data-worker') };
-    if (hasWasm()) { load(early); }
+  }
+
+  // due calls start once, when the module should load: after the page's
+  // first paint (two frames after it is parsed: the page's own content is
+  // on the screen and its requests have gone first), or earlier when a
+  // widget is within a screen of the viewport (an embed, a link to a
+  // widget's anchor). Measured with Lighthouse 12 on the article pages
+  // (docs/dom.md): fetching the module while the page loads delays the
+  // page's content on a slow network; after the first paint it does not,
+  // and the reader who scrolls to a widget finds it live.
+  function due(start) {
+    var done = false, io = null;
+    function once() {
+      if (done) { return; }
+      done = true;
+      if (io) { io.disconnect(); }
+      start();
+    }
+    if (window.IntersectionObserver) {
+      io = new IntersectionObserver(function (entries) {
+        for (var i = 0; i < entries.length; i++) { if (entries[i].isIntersecting) { once(); return; } }
+      }, { rootMargin: '100% 0px' });
+      for (var i = 0; i < widgets.length; i++) { io.observe(widgets[i]); }
+    }
+    if (window.requestAnimationFrame) {
+      requestAnimationFrame(function () { requestAnimationFrame(function () { setTimeout(once, 0); }); });
+    } else {
+      setTimeout(once, 0);
+    }
   }
 
   // The worker (playground-worker.js) in which the Go program computes its
@@ -291,6 +326,16 @@
       }).observe(root, { attributes: true, attributeFilter: ['data-ready'] });
     }
     setLoading(true);
+    due(function () { run(src); });
+  }
+
+  // nextTask resolves in a new task of the event loop, after what waits
+  // (input, rendering).
+  function nextTask() {
+    return new Promise(function (resolve) { setTimeout(resolve, 0); });
+  }
+
+  function run(src) {
     var l = load(src);
     Promise.all([l.module, l.exec]).then(function (r) {
       compiled = r[0];
@@ -298,11 +343,18 @@
       workerSrc = { url: src.worker || pageData().worker, exec: src.wasm_exec, data: el ? el.textContent : '' };
       var go = new window.Go();
       go.env = goEnv;
-      return WebAssembly.instantiate(r[0], go.importObject).then(function (instance) {
+      // instantiating and starting the runtime each in a task of their
+      // own (nextTask): no long task blocks the page (the Go program
+      // then hydrates one widget per task)
+      return nextTask().then(function () {
+        return WebAssembly.instantiate(r[0], go.importObject);
+      }).then(function (instance) {
         mark('instantiated');
-        go.run(instance).then(function () {
-          // The Go program returned: widgets are no longer live.
-          if (root.getAttribute('data-ready') !== 'true') { fail(new Error('exited before ready')); }
+        return nextTask().then(function () {
+          go.run(instance).then(function () {
+            // The Go program returned: widgets are no longer live.
+            if (root.getAttribute('data-ready') !== 'true') { fail(new Error('exited before ready')); }
+          });
         });
       });
     }).catch(fail);

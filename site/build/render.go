@@ -163,7 +163,7 @@ type pageView struct {
 	NoIndex             bool
 	Home                string
 	Data                template.JS
-	PreloadWasm         bool
+	PreloadWasm         bool   // app.js is loaded async with the module's address on its tag
 	Wasm                string // href of the page's playground module
 	HasWidgets          bool
 	Page                *markdown.Page

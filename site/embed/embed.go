@@ -206,8 +206,6 @@ const pageText = `<!DOCTYPE html>
 <link rel="stylesheet" href="{{index .Asset "embed.css"}}">
 <script src="{{index .Asset "embed-frame.js"}}" defer></script>
 {{- if .Wasm}}
-<link rel="preload" href="{{.Wasm}}" as="fetch" type="application/wasm" crossorigin>
-<link rel="preload" href="{{index .Asset "wasm_exec.js"}}" as="script">
 <script src="{{index .Asset "app.js"}}" async data-wasm="{{.Wasm}}" data-wasm-exec="{{index .Asset "wasm_exec.js"}}" data-worker="{{index .Asset "playground-worker.js"}}"></script>
 {{- else}}
 <script src="{{index .Asset "app.js"}}" defer></script>

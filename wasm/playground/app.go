@@ -6,11 +6,13 @@ import (
 	"runtime"
 	"strconv"
 	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
 
 	"retrylab/core/query"
 	"retrylab/site/locale"
 	render "retrylab/site/widget"
-	"retrylab/wasm/playground/internal/dom"
 )
 
 // app is the page: its locale, its widgets and the URL state.
@@ -20,12 +22,16 @@ type app struct {
 	widgets []*widget
 	byID    map[string]*widget
 
+	win  dom.Window            // the page's window
+	doc  dom.Document          // its document (dom/v2 wraps it anew at each call)
+	html *dom.BasicHTMLElement // <html>, where the playground looks for elements (see elem)
+
 	frame     bool   // an animation frame is requested
 	committed string // location.search of the current history entry
 
 	// laps, while __retrylabBench runs, are the performance.now() at the
 	// end of parse+run and of render, for the breakdown of a recompute.
-	perf js.Value
+	perf js.Value // window.performance: dom/v2 has no Performance API
 	laps []float64
 
 	// worker is false once the page's loader said that it cannot run the
@@ -47,6 +53,7 @@ func (a *app) now() float64 { return a.perf.Call("now").Float() }
 // mark sets performance.mark("retrylab:"+name), a step of loading that
 // `make bench` reports.
 func mark(name string) {
+	// syscall/js: dom/v2 has no Performance API
 	if p := js.Global().Get("performance"); p.Truthy() && p.Get("mark").Truthy() {
 		p.Call("mark", "retrylab:"+name)
 	}
@@ -72,22 +79,28 @@ func Main(set *render.Set) {
 		return
 	}
 	mark("main")
-	a := &app{set: set, byID: map[string]*widget{}, perf: js.Global().Get("performance")}
+	win := dom.GetWindow()
+	doc := win.Document()
+	a := &app{set: set, byID: map[string]*widget{}, win: win, doc: doc, html: elem(doc.DocumentElement()), perf: js.Global().Get("performance")}
+	// syscall/js: the loader's bridge to the Web Worker (site/assets/app.js)
 	a.worker = js.Global().Get("retrylabCompute").Type() == js.TypeFunction
 	reg := set.Registry()
 	q := a.query()
-	for _, root := range dom.Document().QuerySelectorAll("[data-widget]") {
+	for _, e := range a.html.QuerySelectorAll("[data-widget]") {
+		// the runtime's start, then each widget, in a task of its own
+		a.yield()
+		root := elem(e)
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					root.SetAttr("data-error", "internal")
-					root.SetAttr("data-error-detail", panicText(r))
+					root.SetAttribute("data-error", "internal")
+					root.SetAttribute("data-error-detail", panicText(r))
 				}
 			}()
 			w, why := newWidget(a, root, reg)
 			if w == nil {
-				root.SetAttr("data-error", "contract")
-				root.SetAttr("data-error-detail", why)
+				root.SetAttribute("data-error", "contract")
+				root.SetAttribute("data-error-detail", why)
 				return
 			}
 			if query.Get(q, "debug-panic") == w.id {
@@ -99,10 +112,17 @@ func Main(set *render.Set) {
 			w.apply(q, true)
 		}()
 	}
-	a.committed = dom.Search()
+	a.yield()
+	// what the reader sees change (the static notices hidden, the buttons
+	// enabled), for every widget at once: the page is laid out once
+	for _, w := range a.widgets {
+		w.live()
+	}
+	a.committed = a.search()
 	a.syncLinks(encodeSearch(a.state()))
-	dom.On(dom.Window(), "popstate", func(dom.Event) { a.popstate() })
+	a.win.AddEventListener("popstate", false, func(dom.Event) { a.popstate() })
 	if _, ok := q["debug-panic"]; ok {
+		// syscall/js: a function for the test to call; dom/v2 has no API for it
 		js.Global().Set("__retrylabPanic", js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) > 0 {
 				if w := a.byID[args[0].String()]; w != nil {
@@ -114,8 +134,10 @@ func Main(set *render.Set) {
 		}))
 	}
 	if query.Get(q, "bench") == "1" {
+		// syscall/js: a function for make bench to call; dom/v2 has no API for it
 		js.Global().Set("__retrylabBench", js.FuncOf(a.bench))
 	}
+	// syscall/js: the loader's bridge to the Web Worker
 	if warm := js.Global().Get("retrylabWarm"); a.worker && len(a.widgets) > 0 && warm.Type() == js.TypeFunction {
 		// once the page is idle, the worker starts and computes every widget
 		// at the page's values for a while, so that the engine has
@@ -133,12 +155,24 @@ func Main(set *render.Set) {
 	mark("hydrated")
 	// site/assets/app.js clears the widgets' loading state and marks
 	// <html data-ready="true">; without the loader, mark it here.
-	if ready := js.Global().Get("retrylabReady"); ready.Type() == js.TypeFunction {
+	if ready := js.Global().Get("retrylabReady"); ready.Type() == js.TypeFunction { // syscall/js: the loader's bridge
 		ready.Invoke()
 	} else {
-		dom.Root().SetAttr("data-ready", "true")
+		a.html.SetAttribute("data-ready", "true")
 	}
 	select {}
+}
+
+// yield lets the browser run what waits (input, paint, the page's own
+// scripts) before the program goes on: it blocks until a zero-delay
+// timeout fires, and meanwhile the Go runtime returns to the browser's
+// event loop. Main hydrates one widget per task this way, so that no task
+// of the start-up blocks the page for long (Lighthouse's long tasks:
+// docs/dom.md).
+func (a *app) yield() {
+	ch := make(chan struct{})
+	a.win.SetTimeout(func() { close(ch) }, 0)
+	<-ch
 }
 
 // locale returns the page's locale. It is decoded at the first recompute
@@ -146,7 +180,7 @@ func Main(set *render.Set) {
 // values never needs it.
 func (a *app) locale() locale.Locale {
 	if a.loc == nil {
-		l := pageLocale()
+		l := a.pageLocale()
 		a.loc = &l
 	}
 	return *a.loc
@@ -154,13 +188,13 @@ func (a *app) locale() locale.Locale {
 
 // pageLocale reads the page's strings from
 // <script type="application/json" id="retrylab-data">.
-func pageLocale() locale.Locale {
-	el := dom.ByID("retrylab-data")
-	lang := dom.Root().Attr("lang")
-	if !el.Ok() {
+func (a *app) pageLocale() locale.Locale {
+	el := elem(a.doc.GetElementByID("retrylab-data"))
+	lang := a.html.GetAttribute("lang")
+	if el == nil {
 		return locale.Locale{Lang: lang}
 	}
-	return localeFrom(el.Text(), lang)
+	return localeFrom(el.TextContent(), lang)
 }
 
 // localeFrom decodes the locale of the page data text (wasm/playground/DOM.md) with
@@ -180,7 +214,7 @@ func localeFrom(text, lang string) locale.Locale {
 
 // query parses location.search.
 func (a *app) query() query.Values {
-	q, err := query.Parse(trimQ(dom.Search()))
+	q, err := query.Parse(trimQ(a.search()))
 	if err != nil {
 		return query.Values{}
 	}
@@ -222,7 +256,7 @@ func (a *app) schedule(w *widget) {
 		return
 	}
 	a.frame = true
-	dom.AnimationFrame(a.onFrame)
+	a.win.RequestAnimationFrame(func(time.Duration) { a.onFrame() })
 }
 
 // onFrame recomputes every widget that changed since the last frame and
@@ -239,10 +273,10 @@ func (a *app) onFrame() {
 // replace writes search into the current history entry (while a control
 // moves).
 func (a *app) replace(search string) {
-	if search == dom.Search() {
+	if search == a.search() {
 		return
 	}
-	dom.ReplaceState(a.href(search))
+	replaceState(a.href(search))
 	a.syncLinks(search)
 }
 
@@ -254,21 +288,32 @@ func (a *app) commit() {
 		a.replace(search)
 		return
 	}
-	dom.ReplaceState(a.href(a.committed))
-	dom.PushState(a.href(search))
+	replaceState(a.href(a.committed))
+	pushState(a.href(search))
 	a.committed = search
 	a.syncLinks(search)
 }
 
 // href is the page's path with search and the current fragment.
 func (a *app) href(search string) string {
-	path, _, hash := dom.Location()
-	return path + search + hash
+	l := a.win.Location()
+	return l.Pathname() + search + l.Hash()
 }
+
+// search returns location.search.
+func (a *app) search() string { return a.win.Location().Search() }
+
+// replaceState and pushState call history.replaceState and
+// history.pushState with a null state. syscall/js: dom/v2's
+// Window.History() is unimplemented (it returns nil).
+func replaceState(url string) { js.Global().Get("history").Call("replaceState", nil, "", url) }
+
+// pushState: see replaceState (syscall/js for the same reason).
+func pushState(url string) { js.Global().Get("history").Call("pushState", nil, "", url) }
 
 // popstate restores the state of the history entry the reader went to.
 func (a *app) popstate() {
-	a.committed = dom.Search()
+	a.committed = a.search()
 	q := a.query()
 	for _, w := range a.widgets {
 		a.guard(w, func() { w.apply(q, false) })
@@ -279,8 +324,9 @@ func (a *app) popstate() {
 // syncLinks makes the language switcher keep the state: every link to a
 // translation of this page carries the query.
 func (a *app) syncLinks(search string) {
-	for _, el := range dom.Document().QuerySelectorAll("a[hreflang]") {
-		el.SetAttr("href", withSearch(el.Attr("href"), search))
+	for _, e := range a.html.QuerySelectorAll("a[hreflang]") {
+		el := elem(e)
+		el.SetAttribute("href", withSearch(el.GetAttribute("href"), search))
 	}
 }
 
@@ -288,7 +334,8 @@ func (a *app) syncLinks(search string) {
 // with the parameters of query (without prefix), each timed with
 // performance.now. It returns {ms, run, render, dom: [...]}: the whole
 // recompute and its steps (parse and run, render to HTML, DOM update); or
-// {error: message}.
+// {error: message}. syscall/js: its arguments and result are JavaScript
+// values for make bench (e2e/cmd/wasmbench); dom/v2 has no API for them.
 func (a *app) bench(_ js.Value, args []js.Value) any {
 	result := js.Global().Get("Object").New()
 	if len(args) < 3 {
@@ -313,15 +360,15 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 	runtime.ReadMemStats(&m0)
 	gc0 := m0.NumGC
 	arr := func() js.Value { return js.Global().Get("Array").New() }
-	ms, run, render, dom := arr(), arr(), arr(), arr()
+	ms, run, render, domMS := arr(), arr(), arr(), arr()
 	for i := 0; i < n; i++ {
 		t0 := a.perf.Call("now").Float()
 		ok := w.compute(values, false)
 		t1 := a.perf.Call("now").Float()
 		if !ok {
 			msg := "refused"
-			if el := w.root.QuerySelector("[data-error-for]:not([hidden])"); el.Ok() {
-				msg = el.Text() + " " + w.root.Attr("data-error-detail")
+			if el := elem(w.root.QuerySelector("[data-error-for]:not([hidden])")); el != nil {
+				msg = el.TextContent() + " " + w.root.GetAttribute("data-error-detail")
 			}
 			result.Set("error", msg)
 			return result
@@ -329,7 +376,7 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 		ms.Call("push", t1-t0)
 		run.Call("push", a.laps[0]-t0)
 		render.Call("push", a.laps[1]-a.laps[0])
-		dom.Call("push", t1-a.laps[1])
+		domMS.Call("push", t1-a.laps[1])
 	}
 	runtime.ReadMemStats(&m1)
 	if n > 0 {
@@ -340,12 +387,13 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 	result.Set("ms", ms)
 	result.Set("run", run)
 	result.Set("render", render)
-	result.Set("dom", dom)
+	result.Set("dom", domMS)
 	return result
 }
 
 // randomSeed draws a seed from crypto.getRandomValues: 53 bits, so that it
-// also reads exactly as a JavaScript number.
+// also reads exactly as a JavaScript number. syscall/js: dom/v2 has no
+// Crypto API.
 func randomSeed() string {
 	buf := js.Global().Get("Uint32Array").New(2)
 	js.Global().Get("crypto").Call("getRandomValues", buf)

@@ -7,15 +7,16 @@ import (
 	"strings"
 	"syscall/js"
 
+	"honnef.co/go/js/dom/v2"
+
 	"retrylab/core/calc"
 	"retrylab/core/query"
-	"retrylab/wasm/playground/internal/dom"
 )
 
 // citation is one <output data-cite="ID.FIELD" data-format="FORMAT"> of
 // the prose.
 type citation struct {
-	el            dom.Element
+	el            *dom.BasicHTMLElement
 	field, format string
 }
 
@@ -24,9 +25,9 @@ type widget struct {
 	app   *app
 	id    string
 	calc  *calc.Calculator
-	root  dom.Element
-	form  dom.Element
-	out   dom.Element // div[data-output]
+	root  *dom.BasicHTMLElement
+	form  *dom.BasicHTMLElement
+	out   *dom.BasicHTMLElement // div[data-output]
 	views []string
 	cites []citation // output[data-cite^="ID."] anywhere in the page
 	specs []citeSpec // their fields and formats
@@ -48,9 +49,10 @@ type widget struct {
 	inflight *request // the request the worker is computing, nil when none
 	sentAt   float64  // when it was sent (performance.now)
 	queued   *request // the newest state, sent when the answer in flight arrives
-	answer   js.Func  // receives the worker's answers
-	noteFn   js.Func  // shows the "computing…" note if the answer is still awaited
-	note     dom.Element
+	answer   js.Func  // receives the worker's answers (syscall/js: the loader's bridge to the worker)
+	note     *dom.BasicHTMLElement
+
+	buttons []*dom.BasicHTMLElement // button[data-action], enabled by live
 }
 
 // mode says what a new result does to history.
@@ -82,12 +84,12 @@ const frameMS = 16
 // always compute in the worker.
 var heavy = map[string]bool{"dispatch": true, "policies": true}
 
-// control returns the form control that holds parameter name (Ok false
-// when the form has none).
+// control returns the form control that holds parameter name (nil when
+// the form has none).
 func (w *widget) control(name string) dom.Element { return w.controls[name] }
 
-// slider returns the range input mirroring parameter name (Ok false when
-// there is none).
+// slider returns the range input mirroring parameter name (nil when there
+// is none).
 func (w *widget) slider(name string) dom.Element { return w.sliders[name] }
 
 // readControls returns the values the form holds: the text of each
@@ -96,7 +98,7 @@ func (w *widget) readControls() query.Values {
 	v := query.Values{}
 	for _, p := range w.calc.Params {
 		el := w.control(p.Name)
-		if !el.Ok() {
+		if el == nil {
 			if pv, ok := w.page[p.Name]; ok {
 				v[p.Name] = pv // a parameter the form does not show keeps the page's value
 			}
@@ -104,13 +106,9 @@ func (w *widget) readControls() query.Values {
 		}
 		var text string
 		if p.Kind == calc.Bool {
-			if el.Get("checked").Bool() {
-				text = "true"
-			} else {
-				text = "false"
-			}
+			text = boolString(checked(el))
 		} else {
-			text = el.Prop("value")
+			text = value(el)
 		}
 		if strings.TrimSpace(text) == "" && p.Optional {
 			continue
@@ -125,12 +123,12 @@ func (w *widget) readControls() query.Values {
 func (w *widget) writeControls(values query.Values) {
 	for _, p := range w.calc.Params {
 		el := w.control(p.Name)
-		if !el.Ok() {
+		if el == nil {
 			continue
 		}
 		text := query.Get(values, p.Name)
 		if p.Kind == calc.Bool {
-			el.Set("checked", boolText(text))
+			setChecked(el, boolText(text))
 			continue
 		}
 		number := p.Kind == calc.Int || p.Kind == calc.Float // an <input type="number">
@@ -146,9 +144,9 @@ func (w *widget) writeControls(values query.Values) {
 				text = ""
 			}
 		}
-		el.Set("value", text)
-		if s := w.slider(p.Name); s.Ok() && text != "" && validNumber(text) {
-			s.Set("value", text)
+		setValue(el, text)
+		if s := w.slider(p.Name); s != nil && text != "" && validNumber(text) {
+			setValue(s, text)
 		}
 	}
 }
@@ -156,17 +154,18 @@ func (w *widget) writeControls(values query.Values) {
 // onInput handles an input event inside the form: mirror a slider and its
 // field, then ask for a recompute at the next animation frame.
 func (w *widget) onInput(target dom.Element) {
-	if !target.Ok() {
+	if target == nil {
 		return
 	}
-	if name := target.Attr("data-slider-for"); name != "" {
-		if el := w.control(name); el.Ok() {
-			el.Set("value", target.Get("value"))
+	t := elem(target)
+	if name := t.GetAttribute("data-slider-for"); name != "" {
+		if el := w.control(name); el != nil {
+			setValue(el, value(target))
 		}
-	} else if name := target.Attr("name"); name != "" {
-		if s := w.slider(name); s.Ok() {
-			if v := target.Prop("value"); v != "" {
-				s.Set("value", v) // the range input clamps
+	} else if name := t.GetAttribute("name"); name != "" {
+		if s := w.slider(name); s != nil {
+			if v := value(target); v != "" {
+				setValue(s, v) // the range input clamps
 			}
 		}
 	}
@@ -251,11 +250,11 @@ func (w *widget) compute(values query.Values, record bool) (ok bool) {
 
 // show writes a rendered result into the output and the citations.
 func (w *widget) show(o outcome) {
-	w.out.SetHTML(o.html)
+	w.out.SetInnerHTML(o.html)
 	for i, c := range w.cites {
 		if o.ok[i] {
-			c.el.SetText(o.texts[i])
-			c.el.SetAttr("data-value", o.values[i])
+			c.el.SetTextContent(o.texts[i])
+			c.el.SetAttribute("data-value", o.values[i])
 		}
 	}
 	w.clearErrors()
@@ -304,13 +303,15 @@ const restartMS = 300
 
 // restartWorker asks the loader to replace the worker
 // (retrylabRestartWorker in app.js); it does so only when the request in
-// flight is the only one pending, and reports whether it did.
+// flight is the only one pending, and reports whether it did. syscall/js:
+// the loader's bridge to the worker.
 func (a *app) restartWorker() bool {
 	f := js.Global().Get("retrylabRestartWorker")
 	return f.Type() == js.TypeFunction && f.Invoke().Truthy()
 }
 
 // send hands r to the loader's worker (retrylabCompute in app.js).
+// syscall/js: the loader's bridge to the worker.
 func (w *widget) send(r *request) {
 	req := w.request(r.values, w.forcePanic)
 	if w.answer.IsUndefined() {
@@ -334,6 +335,7 @@ func (w *widget) send(r *request) {
 
 // request is the worker's request (wasm/playground/DOM.md) for this widget's output
 // and citations at values; forcePanic asks the worker to panic in it.
+// syscall/js: a message to the worker, not a DOM object.
 func (w *widget) request(values query.Values, forcePanic bool) js.Value {
 	req := js.Global().Get("Object").New()
 	req.Set("calc", w.calc.Name)
@@ -361,7 +363,8 @@ func (w *widget) local(r *request) {
 
 // receive handles the worker's answer to the request in flight: a stale
 // answer (a newer state was asked for meanwhile) is dropped and the newest
-// state sent; a current one is shown like a local recompute.
+// state sent; a current one is shown like a local recompute. syscall/js:
+// the answer is the worker's message, not a DOM object.
 func (w *widget) receive(ans js.Value) {
 	r := w.inflight
 	w.inflight = nil
@@ -397,7 +400,7 @@ func (w *widget) receive(ans js.Value) {
 	if msg := ans.Get("message"); msg.Truthy() {
 		w.clearErrors()
 		w.showMessage(ans.Get("param").String(), msg.String())
-		w.root.SetAttr("data-error", "invalid")
+		w.root.SetAttribute("data-error", "invalid")
 		if len(r.over) > 0 {
 			w.urlDiff = r.over
 		}
@@ -429,27 +432,21 @@ const computingNoteDelayMS = 150
 func (w *widget) setBusy() {
 	busy := w.inflight != nil || w.queued != nil
 	if !busy {
-		if w.out.Attr("aria-busy") != "" {
-			w.out.RemoveAttr("aria-busy")
-			w.root.RemoveAttr("data-computing")
+		if w.out.HasAttribute("aria-busy") {
+			w.out.RemoveAttribute("aria-busy")
+			w.root.RemoveAttribute("data-computing")
 		}
-		if w.note.Ok() {
-			w.note.SetAttr("hidden", "")
+		if w.note != nil {
+			w.note.SetAttribute("hidden", "")
 		}
 		return
 	}
-	if w.out.Attr("aria-busy") == "true" {
+	if w.out.GetAttribute("aria-busy") == "true" {
 		return
 	}
-	w.out.SetAttr("aria-busy", "true")
-	w.root.SetAttr("data-computing", "")
-	if w.noteFn.IsUndefined() {
-		w.noteFn = js.FuncOf(func(js.Value, []js.Value) any {
-			w.app.guard(w, w.showNote)
-			return nil
-		})
-	}
-	js.Global().Call("setTimeout", w.noteFn, computingNoteDelayMS)
+	w.out.SetAttribute("aria-busy", "true")
+	w.root.SetAttribute("data-computing", "")
+	w.app.win.SetTimeout(func() { w.app.guard(w, w.showNote) }, computingNoteDelayMS)
 }
 
 // showNote unhides the "computing…" note if the widget still waits.
@@ -457,17 +454,17 @@ func (w *widget) showNote() {
 	if w.inflight == nil && w.queued == nil {
 		return
 	}
-	if !w.note.Ok() {
-		doc := dom.Document()
-		el := dom.Element{Value: doc.Call("createElement", "p")}
-		el.SetAttr("class", "widget-note")
-		el.SetAttr("data-computing-note", "")
-		el.SetAttr("role", "status")
-		el.SetText(w.app.locale().TOr("widget.computing", "Computing…"))
-		w.out.Get("parentNode").Call("insertBefore", el.Value, w.out.Value)
+	if w.note == nil {
+		el := elem(w.app.doc.CreateElement("p"))
+		el.SetAttribute("class", "widget-note")
+		el.SetAttribute("data-computing-note", "")
+		el.SetAttribute("role", "status")
+		el.SetTextContent(w.app.locale().TOr("widget.computing", "Computing…"))
+		parent := &dom.BasicNode{Value: w.out.ParentNode().Underlying()} // see elem
+		parent.InsertBefore(el, w.out)
 		w.note = el
 	}
-	w.note.RemoveAttr("hidden")
+	w.note.RemoveAttribute("hidden")
 }
 
 // clearErrors hides every error slot and the invalid marks.
@@ -476,15 +473,16 @@ func (w *widget) clearErrors() {
 		return
 	}
 	w.erring = false
-	for _, el := range w.root.QuerySelectorAll("[data-error-for]") {
-		el.SetAttr("hidden", "")
-		el.SetText("")
+	for _, e := range w.root.QuerySelectorAll("[data-error-for]") {
+		el := elem(e)
+		el.SetAttribute("hidden", "")
+		el.SetTextContent("")
 	}
 	for _, el := range w.form.QuerySelectorAll(`[aria-invalid]`) {
-		el.RemoveAttr("aria-invalid")
+		elem(el).RemoveAttribute("aria-invalid")
 	}
-	w.root.RemoveAttr("data-error")
-	w.root.RemoveAttr("data-error-detail")
+	w.root.RemoveAttribute("data-error")
+	w.root.RemoveAttribute("data-error-detail")
 }
 
 // showError writes err's localized message beside its field (or in the
@@ -499,7 +497,7 @@ func (w *widget) showError(err error) {
 		return
 	}
 	w.showMessage(ce.Param, w.app.locale().Error(ce, w.calc))
-	w.root.SetAttr("data-error", "invalid")
+	w.root.SetAttribute("data-error", "invalid")
 }
 
 // showPanic reports a recovered panic in this widget: the localized
@@ -508,26 +506,26 @@ func (w *widget) showError(err error) {
 func (w *widget) showPanic(r any) {
 	defer func() { recover() }() // the DOM itself failing must not end the program
 	w.clearErrors()
-	w.root.SetAttr("data-error-detail", panicText(r))
+	w.root.SetAttribute("data-error-detail", panicText(r))
 	w.showMessage("", w.app.locale().TOr("widget.error.internal", "This experiment stopped because of an internal error; the other experiments keep working. Reload the page to try again."))
-	w.root.SetAttr("data-error", "internal")
+	w.root.SetAttribute("data-error", "internal")
 }
 
 func (w *widget) showMessage(param, msg string) {
 	w.erring = true
-	slot := w.root.QuerySelector(`[data-error-for="` + param + `"]`)
+	slot := elem(w.root.QuerySelector(`[data-error-for="` + param + `"]`))
 	if param != "" {
-		if !slot.Ok() {
-			slot = w.root.QuerySelector(`[data-error-for=""]`)
-		} else if el := w.control(param); el.Ok() {
-			el.SetAttr("aria-invalid", "true")
+		if slot == nil {
+			slot = elem(w.root.QuerySelector(`[data-error-for=""]`))
+		} else if el := w.control(param); el != nil {
+			elem(el).SetAttribute("aria-invalid", "true")
 		}
 	}
-	if !slot.Ok() {
+	if slot == nil {
 		return
 	}
-	slot.SetText(msg)
-	slot.RemoveAttr("hidden")
+	slot.SetTextContent(msg)
+	slot.RemoveAttribute("hidden")
 }
 
 // apply sets the widget to the page's values with the URL's overlay,
@@ -555,32 +553,33 @@ func (w *widget) reset() {
 // reseed writes a fresh random seed and recomputes.
 func (w *widget) reseed() {
 	el := w.control("seed")
-	if !el.Ok() {
+	if el == nil {
 		return
 	}
-	el.Set("value", randomSeed())
+	setValue(el, randomSeed())
 	w.recompute(modeCommit)
 }
 
-// hydrate wires the widget's form and buttons.
+// hydrate wires the widget's form and buttons; live then shows it.
 func (w *widget) hydrate() {
-	w.form.On("input", func(ev dom.Event) {
-		w.app.guard(w, func() { w.onInput(ev.Target()) })
+	w.form.AddEventListener("input", false, func(ev dom.Event) {
+		w.app.guard(w, func() { w.onInput(event(ev).Target()) })
 	})
-	w.form.On("change", func(ev dom.Event) {
+	w.form.AddEventListener("change", false, func(ev dom.Event) {
 		w.app.guard(w, func() {
-			w.onInput(ev.Target())
+			w.onInput(event(ev).Target())
 			w.recompute(modeCommit)
 		})
 	})
-	w.form.On("submit", func(ev dom.Event) {
-		ev.PreventDefault()
+	w.form.AddEventListener("submit", false, func(ev dom.Event) {
+		event(ev).PreventDefault()
 		w.app.guard(w, func() { w.recompute(modeCommit) })
 	})
-	for _, b := range w.root.QuerySelectorAll("button[data-action]") {
-		action := b.Attr("data-action")
-		b.On("click", func(ev dom.Event) {
-			ev.PreventDefault()
+	for _, e := range w.root.QuerySelectorAll("button[data-action]") {
+		b := elem(e)
+		action := b.GetAttribute("data-action")
+		b.AddEventListener("click", false, func(ev dom.Event) {
+			event(ev).PreventDefault()
 			w.app.guard(w, func() {
 				switch action {
 				case "reset":
@@ -590,44 +589,52 @@ func (w *widget) hydrate() {
 				}
 			})
 		})
-		b.RemoveAttr("disabled")
+		w.buttons = append(w.buttons, b)
+	}
+}
+
+// live shows that the widget is live: its buttons enabled, its "static
+// page" notice hidden, data-live on its root.
+func (w *widget) live() {
+	for _, b := range w.buttons {
+		b.RemoveAttribute("disabled")
 	}
 	for _, el := range w.root.QuerySelectorAll("[data-static]") {
-		el.SetAttr("hidden", "")
+		elem(el).SetAttribute("hidden", "")
 	}
-	w.root.SetAttr("data-live", "")
+	w.root.SetAttribute("data-live", "")
 }
 
 // newWidget reads a [data-widget] root. It returns nil and the reason when
 // the root does not follow wasm/playground/DOM.md.
-func newWidget(a *app, root dom.Element, reg *calc.Registry) (*widget, string) {
-	name := root.Attr("data-widget")
+func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget, string) {
+	name := root.GetAttribute("data-widget")
 	c, ok := reg.Lookup(name)
 	if !ok {
 		return nil, "unknown calculator " + name
 	}
-	w := &widget{app: a, id: root.Prop("id"), calc: c, root: root, urlDiff: query.Values{}}
+	w := &widget{app: a, id: root.ID(), calc: c, root: root, urlDiff: query.Values{}}
 	if w.id == "" {
 		return nil, "widget without id"
 	}
-	w.form = root.QuerySelector("form[data-form]")
-	w.out = root.QuerySelector("[data-output]")
-	if !w.form.Ok() || !w.out.Ok() {
+	w.form = elem(root.QuerySelector("form[data-form]"))
+	w.out = elem(root.QuerySelector("[data-output]"))
+	if w.form == nil || w.out == nil {
 		return nil, "widget without form or output"
 	}
 	w.controls, w.sliders = map[string]dom.Element{}, map[string]dom.Element{}
 	for _, p := range c.Params {
-		if el := w.form.QuerySelector(`[name="` + p.Name + `"]`); el.Ok() {
+		if el := w.form.QuerySelector(`[name="` + p.Name + `"]`); el != nil {
 			w.controls[p.Name] = el
 		}
-		if el := w.form.QuerySelector(`input[data-slider-for="` + p.Name + `"]`); el.Ok() {
+		if el := w.form.QuerySelector(`input[data-slider-for="` + p.Name + `"]`); el != nil {
 			w.sliders[p.Name] = el
 		}
 	}
-	if v := root.Attr("data-views"); v != "" {
+	if v := root.GetAttribute("data-views"); v != "" {
 		w.views = strings.Split(v, ",")
 	}
-	defaults, err := query.Parse(root.Attr("data-defaults"))
+	defaults, err := query.Parse(root.GetAttribute("data-defaults"))
 	if err != nil {
 		return nil, "bad data-defaults"
 	}
@@ -636,8 +643,9 @@ func newWidget(a *app, root dom.Element, reg *calc.Registry) (*widget, string) {
 	if err != nil {
 		return nil, "the page's values are refused: " + err.Error()
 	}
-	for _, el := range dom.Document().QuerySelectorAll(`output[data-cite^="` + w.id + `."]`) {
-		c := citation{el: el, field: strings.TrimPrefix(el.Attr("data-cite"), w.id+"."), format: el.Attr("data-format")}
+	for _, e := range a.html.QuerySelectorAll(`output[data-cite^="` + w.id + `."]`) {
+		el := elem(e)
+		c := citation{el: el, field: strings.TrimPrefix(el.GetAttribute("data-cite"), w.id+"."), format: el.GetAttribute("data-format")}
 		w.cites = append(w.cites, c)
 		w.specs = append(w.specs, citeSpec{field: c.field, format: c.format})
 	}
@@ -656,3 +664,66 @@ func panicText(r any) string {
 	}
 	return "panic"
 }
+
+// value returns the value of a form control: an input, a select or a
+// textarea ("" for another element).
+func value(el dom.Element) string {
+	switch c := el.(type) {
+	case *dom.HTMLInputElement:
+		return c.Value()
+	case *dom.HTMLSelectElement:
+		return c.Value()
+	case *dom.HTMLTextAreaElement:
+		return c.Value()
+	}
+	return ""
+}
+
+// setValue sets the value of a form control (see value).
+func setValue(el dom.Element, v string) {
+	switch c := el.(type) {
+	case *dom.HTMLInputElement:
+		c.SetValue(v)
+	case *dom.HTMLSelectElement:
+		c.SetValue(v)
+	case *dom.HTMLTextAreaElement:
+		c.SetValue(v)
+	}
+}
+
+// checked reports whether el is a checked checkbox.
+func checked(el dom.Element) bool {
+	c, ok := el.(*dom.HTMLInputElement)
+	return ok && c.Checked()
+}
+
+// setChecked checks or unchecks a checkbox.
+func setChecked(el dom.Element, on bool) {
+	if c, ok := el.(*dom.HTMLInputElement); ok {
+		c.SetChecked(on)
+	}
+}
+
+// boolString is the text of a checkbox's state, as calc parses it.
+func boolString(on bool) string {
+	if on {
+		return "true"
+	}
+	return "false"
+}
+
+// elem returns e as dom/v2's *dom.BasicHTMLElement (nil for nil), whose
+// methods the playground calls directly. Calling them through dom/v2's
+// interfaces (dom.Element) would link each one's wrapper for every
+// element type dom/v2 wraps (some 70): 360 KB of the raw module. Only
+// Underlying is called through the interface.
+func elem(e dom.Element) *dom.BasicHTMLElement {
+	if e == nil {
+		return nil
+	}
+	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: e.Underlying()}}}
+}
+
+// event returns ev as dom/v2's *dom.BasicEvent, for the same reason as
+// elem.
+func event(ev dom.Event) *dom.BasicEvent { return &dom.BasicEvent{Value: ev.Underlying()} }

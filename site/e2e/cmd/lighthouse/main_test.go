@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	const ok = `{"categories":{"performance":{"score":0.96},"accessibility":{"score":1},"best-practices":{"score":1}},
+	"audits":{"first-contentful-paint":{"numericValue":1062.5},"largest-contentful-paint":{"numericValue":1213},
+	"total-blocking-time":{"numericValue":227},"cumulative-layout-shift":{"numericValue":0.05},"speed-index":{"numericValue":1062},
+	"long-tasks":{"details":{"items":[{"duration":120},{"duration":264},{"duration":80}]}}}}`
+	for _, tc := range []struct {
+		name, in string
+		want     result
+		err      string
+	}{
+		{name: "scores and metrics", in: ok, want: result{perf: 0.96, a11y: 1, bp: 1, fcp: 1062.5, lcp: 1213, tbt: 227, cls: 0.05, si: 1062, longest: 264}},
+		{name: "runtime error", in: `{"runtimeError":{"code":"NO_FCP","message":"The page did not paint any content."}}`, err: "NO_FCP"},
+		{name: "no score", in: `{"categories":{"performance":{"score":null}}}`, err: "no score for performance"},
+		{name: "not JSON", in: `Lighthouse failed`, err: "reading Lighthouse's report"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parse([]byte(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("parse: error %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("parse = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
