@@ -47,9 +47,9 @@ func TestBuildCommandErrors(t *testing.T) {
 	}{
 		{[]string{"build", "-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"build", "extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"build", "-content", bad, "-out", filepath.Join(dir, "o"), "-wasm", ""}, 1, filepath.ToSlash(bad) + "/es/index.md:7: unknown widget \"nosuch\""},
-		{[]string{"build", "-content", "../../../content", "-repo", "../../..", "-out", notDist, "-wasm", ""}, 1, "refusing to replace it"},
-		{[]string{"build", "-base-url", "ftp://x/", "-content", "../../../content", "-wasm", ""}, 1, "bad -base-url"},
+		{[]string{"build", "-cache", "", "-content", bad, "-out", filepath.Join(dir, "o"), "-wasm", ""}, 1, filepath.ToSlash(bad) + "/es/index.md:7: unknown widget \"nosuch\""},
+		{[]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", notDist, "-wasm", ""}, 1, "refusing to replace it"},
+		{[]string{"build", "-cache", "", "-base-url", "ftp://x/", "-content", "../../../content", "-wasm", ""}, 1, "bad -base-url"},
 		{[]string{"serve", "-dist", filepath.Join(dir, "none")}, 1, "run retrylab build"},
 		{[]string{"serve", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"serve", "-rate", "0"}, 2, "must be positive"},

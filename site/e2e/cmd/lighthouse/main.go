@@ -31,7 +31,7 @@ import (
 	"slices"
 	"strings"
 
-	"retrylab/e2e"
+	"retrylab/site/e2e"
 )
 
 // pages are the article pages scored by default: one per language and
