@@ -3,6 +3,7 @@ package classroom
 import (
 	"fmt"
 	"html"
+	"math"
 	"strconv"
 	"strings"
 
@@ -87,7 +88,8 @@ func AnswerText(loc locale.Locale, a Answer) string {
 	}
 	s := loc.Fixed(a.Value, a.Decimals)
 	if a.Decimals == 0 {
-		s = loc.Int(int64(a.Value))
+		// rounded, as the page's key rounds it (classroom.js), not cut
+		s = loc.Int(int64(math.Round(a.Value)))
 	}
 	if a.Percent {
 		s += " %"

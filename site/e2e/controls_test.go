@@ -77,7 +77,7 @@ func TestSlider(t *testing.T) {
 						Max   string `json:"max"`
 						Value string `json:"value"`
 					}
-					r, err := chromedp.Run(ctx, chromedp.Evaluate[*rng](fmt.Sprintf(`((s) => s && s.checkVisibility() && {min: s.min, max: s.max, value: s.value})(document.querySelector(%q))`, sel)))
+					r, err := chromedp.Run(ctx, chromedp.Evaluate[*rng](fmt.Sprintf(`((s) => s && s.checkVisibility() ? {min: s.min, max: s.max, value: s.value} : null)(document.querySelector(%q))`, sel)))
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -11,6 +11,7 @@ package widget
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 
@@ -186,6 +187,13 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 			v = max(lo, min(hi, v))
 			if step == "any" {
 				step = calc.FormatFloat((hi - lo) / 1000)
+			} else if st, err := strconv.ParseFloat(step, 64); err == nil && st > 0 {
+				// the range input holds only lo + k·step: its end is the
+				// last of those within hi, so that the slider reaches it
+				if k := (hi - lo) / st; math.Abs(k-math.Round(k)) > 1e-9 {
+					hi = lo + math.Floor(k)*st
+					v = min(hi, v)
+				}
 			}
 			writef(b, `<input type="range" class="widget-slider" data-slider-for="%s" min="%s" max="%s" step="%s" value="%s" aria-label="%s">`,
 				name, calc.FormatFloat(lo), calc.FormatFloat(hi), step, calc.FormatFloat(v), esc(label))

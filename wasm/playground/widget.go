@@ -145,8 +145,15 @@ func (w *widget) writeControls(values query.Values) {
 			}
 		}
 		setValue(el, text)
-		if s := w.slider(p.Name); s != nil && text != "" && validNumber(text) {
-			setValue(s, text)
+		if s := w.slider(p.Name); s != nil {
+			switch {
+			case text != "" && validNumber(text):
+				setValue(s, text)
+			case text == "":
+				// an optional parameter left out: the slider goes back to
+				// where the page put it
+				setValue(s, s.GetAttribute("value"))
+			}
 		}
 	}
 }
@@ -166,6 +173,10 @@ func (w *widget) onInput(target dom.Element) {
 		if s := w.slider(name); s != nil {
 			if v := value(target); v != "" {
 				setValue(s, v) // the range input clamps
+			} else {
+				// an emptied field (an optional parameter left out): the
+				// slider goes back to where the page put it
+				setValue(s, s.GetAttribute("value"))
 			}
 		}
 	}
