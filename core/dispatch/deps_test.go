@@ -10,10 +10,11 @@ import (
 )
 
 // TestNoClockPackages checks that the simulation, and the packages of
-// the module it links, import neither time, context nor x/time/rate (the
-// browser module links them: time alone costs some 42 KB gzip, context 50
-// KB more), and that dispatch, core/limits and core/internal/tokenbucket import no
-// fmt.
+// the module it links, import neither time, context nor x/time/rate (core
+// takes time as an argument: no clock), and that dispatch, core/limits and
+// core/internal/tokenbucket import no fmt. (The playground's module links
+// time all the same since its DOM layer became honnef.co/go/js/dom/v2;
+// the rule here is core's purity, and context and fmt stay out.)
 func TestNoClockPackages(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
