@@ -78,7 +78,7 @@ func listDeps(t *testing.T, pkgs ...string) map[string]bool {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go command:", err)
+		t.Fatal("no go command on PATH (go test puts GOROOT/bin first):", err)
 	}
 	cmd := exec.Command(gobin, append([]string{"list", "-deps"}, pkgs...)...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
