@@ -13,6 +13,8 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"retrylab/wasm/playground"
 )
 
 // The heavy widgets compute in a Web Worker (site/assets/playground-worker.js,
@@ -106,14 +108,13 @@ type record struct {
 }
 
 // noteDelayMS is how long a widget waits for its answer before it shows
-// the "computing…" note (computingNoteDelay in wasm/playground/widget.go);
-// noteSlackMS allows for the timer and a frame or two on a loaded machine.
-// restartMS is how long a request must have run before a newer input
-// replaces the worker (restartMS in wasm/playground/widget.go).
+// the "computing…" note; noteSlackMS allows for the timer and a frame or
+// two on a loaded machine. restartMS is how long a request must have run
+// before a newer input replaces the worker. The page's own constants.
 const (
-	noteDelayMS = 150
+	noteDelayMS = playground.ComputingNoteDelayMS
 	noteSlackMS = 250
-	restartMS   = 300
+	restartMS   = playground.RestartMS
 )
 
 // TestWorkerKeepsPageLive sets dispatch to its largest parameters: the
@@ -208,7 +209,7 @@ func TestWorkerStaleAnswer(t *testing.T) {
 	setValues(t, ctx, disp.ID, largest)
 	busyJS := fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') === 'true'`, disp.ID)
 	waitJS(t, ctx, disp.ID+" computing", busyJS)
-	// past restartMS (300 ms in wasm/playground): wait until the page has
+	// past restartMS: wait until the page has
 	// seen the widget busy for longer than that (or the answer came)
 	waitJSFor(t, ctx, 90*time.Second, disp.ID+" busy past restartMS",
 		fmt.Sprintf(`window.__rec.since < 0 || performance.now() - window.__rec.since > %d`, restartMS+100))

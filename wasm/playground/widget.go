@@ -292,7 +292,7 @@ func (w *widget) post(values query.Values, m mode, over query.Values) {
 		r.canon = canon
 	}
 	if w.inflight != nil {
-		if w.app.now()-w.sentAt > restartMS && w.app.restartWorker() {
+		if w.app.now()-w.sentAt > RestartMS && w.app.restartWorker() {
 			// the answer in flight would be dropped: the worker computing
 			// it was replaced by a fresh one, which takes r at once
 			w.inflight, w.queued = nil, nil
@@ -305,12 +305,6 @@ func (w *widget) post(values query.Values, m mode, over query.Values) {
 	}
 	w.send(r)
 }
-
-// restartMS is how long a request must have run before a newer input
-// replaces the worker rather than wait for its answer: a new worker is
-// ready in some 100-300 ms (it instantiates the compiled module and starts
-// the Go runtime), so a shorter request is cheaper to wait for.
-const restartMS = 300
 
 // restartWorker asks the loader to replace the worker
 // (retrylabRestartWorker in app.js); it does so only when the request in
@@ -431,11 +425,6 @@ func (w *widget) receive(ans js.Value) {
 	w.after(r.mode)
 }
 
-// computingNoteDelayMS is how long, in milliseconds, a widget waits for
-// the worker's answer before it shows the "computing…" note (the browser
-// tests, site/e2e/worker_test.go, hold the same number as noteDelayMS).
-const computingNoteDelayMS = 150
-
 // setBusy shows whether the widget waits for the worker: aria-busy on
 // the output at once (the last good result stays in it), and a
 // "computing…" note (widget.computing) when the answer takes longer than
@@ -457,7 +446,7 @@ func (w *widget) setBusy() {
 	}
 	w.out.SetAttribute("aria-busy", "true")
 	w.root.SetAttribute("data-computing", "")
-	w.app.win.SetTimeout(func() { w.app.guard(w, w.showNote) }, computingNoteDelayMS)
+	w.app.win.SetTimeout(func() { w.app.guard(w, w.showNote) }, ComputingNoteDelayMS)
 }
 
 // showNote unhides the "computing…" note if the widget still waits.

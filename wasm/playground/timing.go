@@ -1,0 +1,17 @@
+package playground
+
+// The playground's two delays, in milliseconds. They are exported, in a
+// file every platform builds, so that the browser tests (site/e2e) hold
+// the page to these numbers instead of copies of them.
+const (
+	// ComputingNoteDelayMS is how long a widget waits for the worker's
+	// answer before it shows the "computing…" note: shorter answers never
+	// flash it.
+	ComputingNoteDelayMS = 150
+
+	// RestartMS is how long a request must have run before a newer input
+	// replaces the worker rather than wait for its answer: a new worker is
+	// ready in some 100-300 ms (it instantiates the compiled module and
+	// starts the Go runtime), so a shorter request is cheaper to wait for.
+	RestartMS = 300
+)
