@@ -53,20 +53,12 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
 		return
 	}
-	langs := locale.Languages() // the first is the default
-	lang := langs[0]
-	if vs, ok := values["lang"]; ok {
-		delete(values, "lang")
-		lang = ""
-		for _, l := range langs {
-			if len(vs) == 1 && vs[0] == l {
-				lang = l
-			}
-		}
-		if lang == "" {
-			writeJSONError(w, r, http.StatusBadRequest, "lang", "lang", "lang must be one of "+strings.Join(langs, ", ")+" (once)")
-			return
-		}
+	lang, given, msg := queryLang(values)
+	if !given {
+		lang = locale.Languages()[0] // the default
+	} else if msg != "" {
+		writeJSONError(w, r, http.StatusBadRequest, "lang", "lang", msg)
+		return
 	}
 	c, _ := h.registry().Lookup(name)
 	if a, err := c.Parse(values); err == nil { // a refusal of Parse is embed.SVG's to word

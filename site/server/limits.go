@@ -16,16 +16,27 @@ import (
 // Accept-Language header prefers, else "" (English). A lang that is not
 // one of them is an error message (in English).
 func apiLang(r *http.Request, values url.Values) (string, string) {
-	if vs, ok := values["lang"]; ok {
-		delete(values, "lang")
-		for _, l := range locale.Languages() {
-			if len(vs) == 1 && vs[0] == l {
-				return l, ""
-			}
-		}
-		return "", "lang must be one of " + strings.Join(locale.Languages(), ", ") + " (once)"
+	if lang, given, msg := queryLang(values); given {
+		return lang, msg
 	}
 	return acceptLang(r.Header.Get("Accept-Language")), ""
+}
+
+// queryLang removes "lang" from values and reports whether it was given,
+// and then the language (one of locale.Languages, once) or the message
+// that refuses it: the one reading of ?lang= of the API and the charts.
+func queryLang(values url.Values) (lang string, given bool, msg string) {
+	vs, ok := values["lang"]
+	if !ok {
+		return "", false, ""
+	}
+	delete(values, "lang")
+	for _, l := range locale.Languages() {
+		if len(vs) == 1 && vs[0] == l {
+			return l, true, ""
+		}
+	}
+	return "", true, "lang must be one of " + strings.Join(locale.Languages(), ", ") + " (once)"
 }
 
 // acceptLang returns the language of locale.Languages that an Accept-Language
