@@ -110,3 +110,31 @@ func TestMerge(t *testing.T) {
 		t.Errorf("Merge() = %+v", z)
 	}
 }
+
+func TestBehind(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x)*time.Millisecond)
+		}
+		return d
+	}
+	for _, tt := range []struct {
+		page, control []time.Duration
+		want          int
+	}{
+		{nil, nil, 0},
+		{ms(1, 2, 3), nil, 0},
+		{ms(1, 60, 3), ms(1, 1, 1), 1},
+		{ms(1, 60, 300), ms(1, 20, 200), 1},   // 40 and 100 ms behind
+		{ms(50, 51, 52), ms(0, 0, 0), 2},      // more than 50 ms
+		{ms(300, 1, 1), ms(300, 1, 1), 0},     // a stall both saw
+		{ms(1, 1, 1), ms(500, 500, 500), 0},   // ahead is not behind
+		{ms(100, 100, 100, 100), ms(1, 1), 2}, // only the ticks with both
+	} {
+		r := AbuseResult{PageTimes: tt.page, ControlTimes: tt.control}
+		if got := r.Behind(50 * time.Millisecond); got != tt.want {
+			t.Errorf("page %v, control %v: %d behind, want %d", tt.page, tt.control, got, tt.want)
+		}
+	}
+}
