@@ -13,7 +13,8 @@ import (
 )
 
 // AbuseConfig is a run of Abuse: Concurrency clients each sending the
-// Heavy requests (round-robin) back to back for Duration, while one
+// Heavy requests (in order, client c from the c-th of Concurrency equal
+// shares of the list on, round the list) back to back for Duration, while one
 // reader fetches Page every PageEvery. A client refused with a 429 or
 // 503 waits as the article teaches: Retry-After is a floor, and full
 // jitter above it (uniform in [Retry-After, 2 × Retry-After)), so that
@@ -122,7 +123,10 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseResult, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := c; time.Now().Before(end); i++ {
+			// Client c starts at its share of Heavy, so that with more
+			// paths than the clients send (distinct questions, which no
+			// cache answers) no two clients send the same one.
+			for i := c * len(cfg.Heavy) / cfg.Concurrency; time.Now().Before(end); i++ {
 				path := cfg.Heavy[i%len(cfg.Heavy)]
 				status, hdr, d, err := get(path)
 				if err != nil {
