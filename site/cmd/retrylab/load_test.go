@@ -56,21 +56,24 @@ const pageGoal = 50 * time.Millisecond
 // computations. That last is judged against a control: a second `retrylab
 // serve` with the same flags, given no heavy request, from which the same
 // page is fetched at the same moments. The page may be more than pageGoal
-// (the issue's 50 ms) behind the control's at no more than a fifth of the
-// ticks. The machine's own stalls hit either server now and then (two
-// `yes` loops or more beside the test: 0-2 ticks of 30 more than 50 ms
-// behind, with tails of 50-330 ms on both servers, so a bound on the p99
-// of 30 fetches, their maximum, would judge the machine); pages queued
-// behind the computations (a shared semaphore) are behind, or refused, at
-// almost every tick. With no in-flight limit (-max-inflight 50: 3 of 28
-// ticks behind, page p99 0.3-1.2 s) the heavy requests' bound fails.
-// Pages never share the computations' semaphore, and the default
-// in-flight limit leaves a P free for them (site/server's
-// TestShedInFlight, DefaultInFlight). The absolute p99 against the
-// issue's 50 ms is printed by `make bench` (site/bench/abuse.sh). The rate
-// is raised above the default so that the in-flight limit, not only the
-// token bucket, is reached. ABUSE_SERVE_FLAGS adds flags to both servers
-// (to try a configuration by hand).
+// (the issue's 50 ms) behind the control's at no more than a tenth of the
+// ticks (at most 3 of the 30). The machine's own stalls hit either server now and then: with
+// four `yes` loops beside the test (load average 6-9 on 2 cores), 0-2
+// ticks of 30 were more than 50 ms behind in about 25 runs, with tails of
+// 50-330 ms on both servers, so a bound on the p99 of 30 fetches (their
+// maximum) would judge the machine. The server's own queueing is caught:
+// pages behind the computations' semaphore were behind or refused (503) at
+// 7 of 27 ticks (a failure twice over: a page refused is an error); with
+// no in-flight limit (ABUSE_SERVE_FLAGS="-max-inflight 50 -queue-wait 1s")
+// 3 of 28 were behind, page p99 0.3-1.2 s, and heavy answers took more
+// than their second in 3 runs of 4 (the failure then). Pages never share the
+// computations' semaphore, and the default in-flight limit leaves a P free
+// for them (site/server's TestShedInFlight, DefaultInFlight). The absolute
+// p99 against the issue's 50 ms is printed by `make bench`
+// (site/bench/abuse.sh). The rate is raised above the default so that the
+// in-flight limit, not only the token bucket, is reached.
+// ABUSE_SERVE_FLAGS adds flags to both servers (to try a configuration by
+// hand).
 func TestServeUnderAbuse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a load test of a few seconds")
@@ -119,8 +122,8 @@ func TestServeUnderAbuse(t *testing.T) {
 	if rss > 300e6 {
 		t.Errorf("server's peak RSS %d bytes, want under 300 MB", rss)
 	}
-	if n := res.Behind(pageGoal); n > len(res.PageTimes)/5 {
-		t.Errorf("the page was more than %v behind the idle server's at %d of %d ticks, want at most a fifth; in order: %v, the idle server's: %v",
+	if n := res.Behind(pageGoal); n > max(3, len(res.PageTimes)/10) {
+		t.Errorf("the page was more than %v behind the idle server's at %d of %d ticks, want at most a tenth (3 of 30); in order: %v, the idle server's: %v",
 			pageGoal, n, len(res.PageTimes), res.PageTimes, res.ControlTimes)
 	}
 }
