@@ -228,6 +228,9 @@ func TestWranglerConfig(t *testing.T) {
 			t.Errorf("[assets] run_worker_first sends the page %s to the Worker", p)
 		}
 	}
+	if w.Assets.NotFoundHandling != "none" {
+		t.Errorf("[assets] not_found_handling = %q, want none: a miss must reach the Worker (the 404 page of the assets layer carries the path's _headers, an immutable year under /assets/)", w.Assets.NotFoundHandling)
+	}
 	if w.Limits.CPUMS <= 0 {
 		t.Errorf("[limits] cpu_ms is not set")
 	}

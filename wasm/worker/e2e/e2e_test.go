@@ -335,7 +335,7 @@ func diff(a, b []byte) string {
 }
 
 // TestNotFound: unknown API names and unknown pages are 404 on both sides;
-// an unknown page gets the site's 404 page.
+// an unknown page gets the site's 404 page, with the native Cache-Control.
 func TestNotFound(t *testing.T) {
 	page404, err := os.ReadFile(filepath.Join(root, "dist", "404.html"))
 	if err != nil {
@@ -357,6 +357,14 @@ func TestNotFound(t *testing.T) {
 			t.Errorf("GET %s: the Worker's body is not dist/404.html: %.200s", p, w.Body)
 		}
 		checkSecurityHeaders(t, "GET "+p, w, n)
+		// A miss is not cached as the file would be: a 404 under /assets/
+		// with the assets' immutable year would outlive the deployment
+		// that adds the file (the assets layer's 404 page carries the
+		// path's _headers; wrangler.toml's not_found_handling = "none"
+		// sends misses to the Worker).
+		if wc, nc := w.Header.Get("Cache-Control"), n.Header.Get("Cache-Control"); wc != nc {
+			t.Errorf("GET %s: Cache-Control %q, native %q", p, wc, nc)
+		}
 	}
 }
 
