@@ -138,3 +138,42 @@ func TestBehind(t *testing.T) {
 		}
 	}
 }
+
+// TestAbuseControl: with Control, the page is fetched from both servers at
+// each tick, and a server whose page waits (here 200 ms in its handler,
+// standing for a computation ahead of it) is behind at every tick.
+func TestAbuseControl(t *testing.T) {
+	page := func(delay time.Duration) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(delay)
+			w.Write([]byte("page"))
+		}))
+	}
+	slow, idle := page(200*time.Millisecond), page(0)
+	defer slow.Close()
+	defer idle.Close()
+	res, err := Abuse(context.Background(), AbuseConfig{
+		BaseURL: slow.URL, Control: idle.URL, Page: "/", PageEvery: 80 * time.Millisecond,
+		Duration: 700 * time.Millisecond, Bound: time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Errors > 0 || res.Pages < 3 || len(res.ControlTimes) != res.Pages {
+		t.Fatalf("want the page from both servers at every tick: %v", res)
+	}
+	if n := res.Behind(50 * time.Millisecond); n != res.Pages {
+		t.Errorf("the slow server is behind at %d of %d ticks, want all: %v %v", n, res.Pages, res.PageTimes, res.ControlTimes)
+	}
+	if res.PageP50 < 200*time.Millisecond || res.ControlP50 >= res.PageP50 || !strings.Contains(res.String(), "control page: p50") {
+		t.Errorf("percentiles: %v", res)
+	}
+	// Swapped, the idle server is never behind.
+	res, err = Abuse(context.Background(), AbuseConfig{
+		BaseURL: idle.URL, Control: slow.URL, Page: "/", PageEvery: 80 * time.Millisecond,
+		Duration: 300 * time.Millisecond, Bound: time.Second,
+	})
+	if err != nil || res.Errors > 0 || res.Behind(0) != 0 {
+		t.Errorf("the idle server against the slow one: %v, %v", res, err)
+	}
+}
