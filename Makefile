@@ -77,7 +77,8 @@ worker: build
 # build, the playground in Chromium, the Worker on workerd, the classroom.
 # Needs python3 for the CPython comparisons and Chromium.
 BENCHES = core/bench/article1.sh core/bench/article2.sh core/bench/policies.sh site/bench/site.sh \
-	wasm/playground/bench.sh wasm/worker/bench.sh site/bench/classroom.sh
+	wasm/playground/bench.sh wasm/worker/bench.sh site/bench/classroom.sh \
+	site/bench/abuse.sh
 bench: build
 	@for f in $(BENCHES); do echo "== $$f"; GO=$(GO) bash $$f || exit 1; done
 

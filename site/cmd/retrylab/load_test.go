@@ -5,10 +5,11 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,16 +41,39 @@ var abuseHeavy = []string{
 	"/api/v1/jitter.svg?clients=990000&waves=2&width_ms=10",
 }
 
+var benchAbuse = flag.Bool("bench-abuse", false, "also print the page's absolute p99 under abuse beside the issue's goal (make bench: site/bench/abuse.sh)")
+
+// pageGoal is the issue's bound on the page's p99 while 50 clients send
+// the largest requests the server accepts.
+const pageGoal = 50 * time.Millisecond
+
 // TestServeUnderAbuse runs `retrylab serve` as a process of its own and,
 // for a few seconds, 50 clients sending the largest requests it accepts
 // back to back while a reader fetches a page every 100 ms: every heavy
 // request gets a 200 within a second or a 429/503 with Retry-After, the
-// page's p99 stays under 50 ms (plus the slowest fetch of the page alone
-// just before, the machine's own noise: a few ms on an idle machine,
-// tens when other tests share its cores; not judged at all when the
-// load average is above twice the cores), the server's peak RSS (VmHWM) under
-// 300 MB, and nothing else happens. The rate is raised above the default
-// so that the in-flight limit, not only the token bucket, is reached.
+// page a 200 every time, the server's peak RSS (VmHWM) stays under 300
+// MB, nothing else happens, and the page does not wait behind the
+// computations. That last is judged against a control: a second `retrylab
+// serve` with the same flags, given no heavy request, from which the same
+// page is fetched at the same moments. The page may be more than pageGoal
+// (the issue's 50 ms) behind the control's at no more than a tenth of the
+// ticks (at most 3 of the 30). The machine's own stalls hit either server now and then: with
+// four `yes` loops beside the test (load average 6-9 on 2 cores), 0-2
+// ticks of 30 were more than 50 ms behind in about 25 runs, with tails of
+// 50-330 ms on both servers, so a bound on the p99 of 30 fetches (their
+// maximum) would judge the machine. The server's own queueing is caught:
+// pages behind the computations' semaphore were behind or refused (503) at
+// 7 of 27 ticks (a failure twice over: a page refused is an error); with
+// no in-flight limit (ABUSE_SERVE_FLAGS="-max-inflight 50 -queue-wait 1s")
+// 3 of 28 were behind, page p99 0.3-1.2 s, and heavy answers took more
+// than their second in 3 runs of 4 (the failure then). Pages never share the
+// computations' semaphore, and the default in-flight limit leaves a P free
+// for them (site/server's TestShedInFlight, DefaultInFlight). The absolute
+// p99 against the issue's 50 ms is printed by `make bench`
+// (site/bench/abuse.sh). The rate is raised above the default so that the
+// in-flight limit, not only the token bucket, is reached.
+// ABUSE_SERVE_FLAGS adds flags to both servers (to try a configuration by
+// hand).
 func TestServeUnderAbuse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a load test of a few seconds")
@@ -66,8 +90,54 @@ func TestServeUnderAbuse(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	args := []string{"serve", "-addr", "127.0.0.1:0", "-dist", dist, "-rate", "20", "-burst", "20"}
+	if extra := os.Getenv("ABUSE_SERVE_FLAGS"); extra != "" {
+		args = append(args, strings.Fields(extra)...)
+	}
+	base, pid := startServe(t, ctx, args)
+	control, _ := startServe(t, ctx, args)
+	res, err := load.Abuse(ctx, load.AbuseConfig{
+		BaseURL: base, Heavy: abuseHeavy, Concurrency: 50, Duration: 3 * time.Second,
+		Page: "/it/", PageEvery: 100 * time.Millisecond, Bound: time.Second, Control: control,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v; the page more than %v behind the idle server's at %d of %d ticks", res, pageGoal, res.Behind(pageGoal), len(res.PageTimes))
+	rss := peakRSS(t, pid)
+	t.Logf("server's peak RSS: %.1f MB", float64(rss)/1e6)
+	if *benchAbuse {
+		verdict := "met"
+		if res.PageP99 >= pageGoal {
+			verdict = "NOT met"
+		}
+		fmt.Printf("serve-abuse: page p99 %.1f ms (p50 %.1f, max %.1f) while 50 clients send the largest requests for 3 s: goal < %v %s; "+
+			"the same page from an idle server meanwhile: p99 %.1f ms; heavy: %d × 200 (slowest %.0f ms), %d × 429, %d × 503; peak RSS %.0f MB (goal < 300 MB)\n",
+			ms(res.PageP99), ms(res.PageP50), ms(res.PageMax), pageGoal, verdict, ms(res.ControlP99),
+			res.OK, ms(res.SlowestOK), res.TooMany, res.Unavailable, float64(rss)/1e6)
+	}
+	if res.Errors > 0 || res.OK == 0 || res.TooMany+res.Unavailable == 0 || res.Pages < 20 || len(res.ControlTimes) < 20 {
+		t.Errorf("want only 200s and 429/503s with Retry-After, some of each, and the page every 100 ms from both servers: %v", res)
+	}
+	if rss > 300e6 {
+		t.Errorf("server's peak RSS %d bytes, want under 300 MB", rss)
+	}
+	if n := res.Behind(pageGoal); n > max(3, len(res.PageTimes)/10) {
+		t.Errorf("the page was more than %v behind the idle server's at %d of %d ticks, want at most a tenth (3 of 30); in order: %v, the idle server's: %v",
+			pageGoal, n, len(res.PageTimes), res.PageTimes, res.ControlTimes)
+	}
+}
+
+// ms is d in milliseconds.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// startServe runs the test binary as `retrylab ARGS` (TestMain) and
+// returns its base URL and process id once it has said where it listens;
+// the process is interrupted at the test's end.
+func startServe(t *testing.T, ctx context.Context, args []string) (string, int) {
+	t.Helper()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{"serve", "-addr", "127.0.0.1:0", "-dist", dist, "-rate", "20", "-burst", "20"}, "\n"))
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(args, "\n"))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -76,10 +146,10 @@ func TestServeUnderAbuse(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
-	}()
+	})
 	line, err := bufio.NewReader(out).ReadString('\n') // "retrylab serve: http://ADDR/ (dist …)"; bounded by ctx
 	if err != nil {
 		t.Fatalf("server's first line: %v", err)
@@ -88,35 +158,7 @@ func TestServeUnderAbuse(t *testing.T) {
 	if !ok || !strings.HasPrefix(base, "http://127.0.0.1:") {
 		t.Fatalf("server said %q", line)
 	}
-	// The machine's own noise: the page alone, fetched the same way.
-	quiet, err := load.Abuse(ctx, load.AbuseConfig{BaseURL: base, Duration: time.Second, Page: "/it/", Bound: time.Second})
-	if err != nil || quiet.Errors > 0 {
-		t.Fatalf("the page alone: %v %v", quiet, err)
-	}
-	t.Logf("the page alone: p50 %v, max %v", quiet.PageP50, quiet.PageMax)
-	res, err := load.Abuse(ctx, load.AbuseConfig{
-		BaseURL: base, Heavy: abuseHeavy, Concurrency: 50, Duration: 3 * time.Second,
-		Page: "/it/", PageEvery: 100 * time.Millisecond, Bound: time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(res)
-	rss := peakRSS(t, cmd.Process.Pid)
-	t.Logf("server's peak RSS: %.1f MB", float64(rss)/1e6)
-	if res.Errors > 0 || res.OK == 0 || res.TooMany+res.Unavailable == 0 || res.Pages < 20 {
-		t.Errorf("want only 200s and 429/503s with Retry-After, some of each, and the page every 100 ms: %v", res)
-	}
-	if rss > 300e6 {
-		t.Errorf("server's peak RSS %d bytes, want under 300 MB", rss)
-	}
-	if res.PageP99 > 50*time.Millisecond+quiet.PageMax {
-		if busy, l := load.Busy(); busy {
-			t.Logf("page p99 %v not judged: the machine's load average is %.1f on %d cores, its scheduler's delays are not the server's", res.PageP99, l, runtime.NumCPU())
-			return
-		}
-		t.Errorf("page p99 %v, want under 50 ms (plus the %v the page alone took at most); in order: %v", res.PageP99, quiet.PageMax, res.PageTimes)
-	}
+	return base, cmd.Process.Pid
 }
 
 // peakRSS returns the peak resident set of process pid (VmHWM), in bytes.

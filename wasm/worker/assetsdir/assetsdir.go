@@ -35,7 +35,7 @@ type Wrangler struct {
 		Binding          string `toml:"binding"`
 		HTMLHandling     string `toml:"html_handling"`
 		NotFoundHandling string `toml:"not_found_handling"`
-		RunWorkerFirst   bool   `toml:"run_worker_first"`
+		RunWorkerFirst   Routes `toml:"run_worker_first"`
 	} `toml:"assets"`
 	Limits struct {
 		CPUMS int `toml:"cpu_ms"` // CPU time of one request, ms
@@ -43,6 +43,91 @@ type Wrangler struct {
 	// AbsDirectory is Assets.Directory made absolute (wrangler resolves it
 	// against the folder of wrangler.toml).
 	AbsDirectory string `toml:"-"`
+}
+
+// Routes is [assets] run_worker_first: true (the Worker runs first for
+// every request), false (the zero value: only for the misses), or a list
+// of route patterns, as wrangler 4.20 and later take it (a pattern starts
+// with "/", "!/" excludes; "*" matches any characters, "/" included).
+type Routes struct {
+	All      bool
+	Patterns []string
+}
+
+// UnmarshalTOML reads a boolean or a list of strings.
+func (r *Routes) UnmarshalTOML(v any) error {
+	switch v := v.(type) {
+	case bool:
+		*r = Routes{All: v}
+		return nil
+	case []any:
+		*r = Routes{Patterns: []string{}}
+		for _, p := range v {
+			s, ok := p.(string)
+			if !ok || !(strings.HasPrefix(s, "/") || strings.HasPrefix(s, "!/")) {
+				return fmt.Errorf("run_worker_first: %v is not a route pattern (\"/...\" or \"!/...\")", p)
+			}
+			r.Patterns = append(r.Patterns, s)
+		}
+		if len(r.Patterns) == 0 {
+			return errors.New("run_worker_first: an empty list")
+		}
+		return nil
+	}
+	return fmt.Errorf("run_worker_first: %v is neither a boolean nor a list of route patterns", v)
+}
+
+// value is r as assets.json (workerd's assets service) takes it: true, a
+// list, or nil for false.
+func (r Routes) value() any {
+	switch {
+	case r.Patterns != nil:
+		return r.Patterns
+	case r.All:
+		return true
+	}
+	return nil
+}
+
+// Match reports whether a request for path (as the URL parser leaves it:
+// dot segments resolved, percent-escapes kept) runs the Worker before the
+// assets: a pattern matches and no "!/" pattern does, as Cloudflare's
+// router decides.
+func (r Routes) Match(path string) bool {
+	if r.Patterns == nil {
+		return r.All
+	}
+	in := false
+	for _, p := range r.Patterns {
+		if q, ok := strings.CutPrefix(p, "!"); ok {
+			if glob(q, path) {
+				return false
+			}
+		} else if glob(p, path) {
+			in = true
+		}
+	}
+	return in
+}
+
+// glob matches s against pattern, where "*" stands for any characters.
+func glob(pattern, s string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return s == pattern
+	}
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for _, mid := range parts[1 : len(parts)-1] {
+		i := strings.Index(s, mid)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(mid):]
+	}
+	return strings.HasSuffix(s, parts[len(parts)-1])
 }
 
 // ReadWrangler reads and checks a wrangler.toml. Keys this package does not
@@ -119,8 +204,8 @@ func Write(dist, public string, w Wrangler, handler http.Handler) (Stats, error)
 		return st, err
 	}
 	conf := map[string]any{"headers": text}
-	if w.Assets.RunWorkerFirst {
-		conf["run_worker_first"] = true
+	if v := w.Assets.RunWorkerFirst.value(); v != nil {
+		conf["run_worker_first"] = v
 	}
 	if w.Assets.HTMLHandling != "" {
 		conf["html_handling"] = w.Assets.HTMLHandling
@@ -243,7 +328,9 @@ var perResponse = map[string]bool{
 // (detaching and replacing them: embeddable pages may be framed) or whose
 // Cache-Control has a positive max-age (content-hashed assets; Cloudflare's
 // default is to revalidate). A folder's rule covers all its files at any
-// depth. A file the handler does not answer with 200 is an error.
+// depth. A file the handler does not answer with 200 is an error. The
+// rule "/*" also gives every file Allow: GET, HEAD, for the assets layer's
+// 405s.
 func Headers(handler http.Handler, files []string) ([]Rule, error) {
 	if handler == nil {
 		return nil, errors.New("assetsdir: no handler to derive the headers from")
@@ -319,7 +406,13 @@ func Headers(handler http.Handler, files []string) ([]Rule, error) {
 			ops[f] = r
 		}
 	}
-	rules := []Rule{{Pattern: "/*", Header: base}}
+	// Allow on every file: the assets layer answers the methods it does
+	// not serve with a 405 and the file's _headers, and a 405 must carry
+	// Allow (RFC 9110, section 10.2.1, which permits it on any other
+	// answer too). The native handler sends it on its 405s only.
+	all := base.Clone()
+	all.Set("Allow", "GET, HEAD")
+	rules := []Rule{{Pattern: "/*", Header: all}}
 	rules = append(rules, groupRules(files, ops)...)
 	if len(rules) > MaxRules {
 		return nil, fmt.Errorf("%d header rules, Cloudflare accepts %d", len(rules), MaxRules)

@@ -2,6 +2,7 @@ package assetsdir
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -120,7 +121,7 @@ func TestHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := FormatHeaders(rules)
-	want := "/*\n  Content-Security-Policy: default-src 'self'\n  X-Content-Type-Options: nosniff\n  X-Frame-Options: DENY\n\n" +
+	want := "/*\n  Allow: GET, HEAD\n  Content-Security-Policy: default-src 'self'\n  X-Content-Type-Options: nosniff\n  X-Frame-Options: DENY\n\n" +
 		"/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n\n" +
 		"/it/embed/*\n  ! Content-Security-Policy\n  ! X-Frame-Options\n  Content-Security-Policy: default-src 'self'; frame-ancestors *\n"
 	if got != want {
@@ -214,8 +215,21 @@ func TestWranglerConfig(t *testing.T) {
 	if w.Main != "../../build/worker/entry.mjs" {
 		t.Errorf("main = %q, want the entry.mjs of workerassets in build/worker", w.Main)
 	}
-	if !w.Assets.RunWorkerFirst {
-		t.Errorf("[assets] run_worker_first is false: entry.mjs would not see the malformed and dot-segment paths")
+	// The Worker runs first where entry.mjs must decide (the API, the
+	// charts, percent-escapes, empty segments), never for a page or an
+	// asset: those must not wait behind a Go computation.
+	for _, p := range []string{"/api/v1/attempts", "/api/v1/jitter.svg", "/%zz", "/it/%zz/", "/it/%2fretries/", "/it//retries/", "//it/"} {
+		if !w.Assets.RunWorkerFirst.Match(p) {
+			t.Errorf("[assets] run_worker_first does not send %s to the Worker", p)
+		}
+	}
+	for _, p := range []string{"/", "/it/", "/it/retries/", "/zh/embed/attempts/", "/assets/app.3f2a9c1d.js", "/404.html", "/it/no-such-page/"} {
+		if w.Assets.RunWorkerFirst.Match(p) {
+			t.Errorf("[assets] run_worker_first sends the page %s to the Worker", p)
+		}
+	}
+	if w.Assets.NotFoundHandling != "none" {
+		t.Errorf("[assets] not_found_handling = %q, want none: a miss must reach the Worker (the 404 page of the assets layer carries the path's _headers, an immutable year under /assets/)", w.Assets.NotFoundHandling)
 	}
 	if w.Limits.CPUMS <= 0 {
 		t.Errorf("[limits] cpu_ms is not set")
@@ -234,8 +248,15 @@ func TestWranglerConfig(t *testing.T) {
 	if !strings.Contains(string(capnp), `compatibilityDate = "`+w.CompatibilityDate+`"`) {
 		t.Errorf("wasm/worker/workerd.capnp does not use wrangler.toml's compatibility_date %s", w.CompatibilityDate)
 	}
-	if !strings.Contains(string(capnp), `(name = "ASSETS", service = (name = "site", entrypoint = "AssetWorker"))`) {
-		t.Errorf("wasm/worker/workerd.capnp does not bind ASSETS to the assets service")
+	for _, want := range []string{
+		`(name = "ASSETS", service = "assets")`,                                        // the Worker's binding, in its process
+		`(name = "assets", address = "127.0.0.1:8789", http = (), service = "assets")`, // its other end
+		`(name = "ASSETS", service = (name = "site", entrypoint = "AssetWorker"))`,     // which serves files only
+		`(name = "app", external = (address = "127.0.0.1:8788", http = ()))`,           // the user Worker
+	} {
+		if !strings.Contains(string(capnp), want) {
+			t.Errorf("wasm/worker/workerd.capnp does not bind the Worker and the assets to each other: no %s", want)
+		}
 	}
 	bad := filepath.Join(t.TempDir(), "wrangler.toml")
 	os.WriteFile(bad, []byte("name = \"x\"\ncompatibility_date = \"2026-01-01\"\n"), 0o644)
@@ -251,4 +272,53 @@ func mustRead(t *testing.T, file string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func TestRoutes(t *testing.T) {
+	read := func(t *testing.T, toml string) (Routes, error) {
+		t.Helper()
+		f := filepath.Join(t.TempDir(), "wrangler.toml")
+		os.WriteFile(f, []byte("compatibility_date = \"2026-01-01\"\n[assets]\ndirectory = \"p\"\n"+toml), 0o644)
+		w, err := ReadWrangler(f)
+		return w.Assets.RunWorkerFirst, err
+	}
+	for _, tt := range []struct {
+		toml  string
+		value any // in assets.json
+		in    []string
+		out   []string
+	}{
+		{"", nil, nil, []string{"/", "/api/v1/x"}},
+		{"run_worker_first = false", nil, nil, []string{"/"}},
+		{"run_worker_first = true", true, []string{"/", "/it/", "/api/v1/x"}, nil},
+		{`run_worker_first = ["/api/*"]`, []string{"/api/*"}, []string{"/api/", "/api/v1/x.svg"}, []string{"/", "/api", "/it/api/"}},
+		{`run_worker_first = ["/api/*", "!/api/docs/*"]`, []string{"/api/*", "!/api/docs/*"}, []string{"/api/v1/x"}, []string{"/api/docs/", "/api/docs/a/b"}},
+		{`run_worker_first = ["/*%*", "/*//*"]`, []string{"/*%*", "/*//*"}, []string{"/%zz", "/it/%2e/", "/it//x", "/a/b//"}, []string{"/it/", "//", "/it/x/"}},
+		{`run_worker_first = ["/exact"]`, []string{"/exact"}, []string{"/exact"}, []string{"/exact/", "/exactly"}},
+		{`run_worker_first = ["/a*b*c"]`, []string{"/a*b*c"}, []string{"/abc", "/a-b-c", "/abcbc", "/abbc"}, []string{"/ab", "/acb", "/abcd"}},
+	} {
+		r, err := read(t, tt.toml)
+		if err != nil {
+			t.Errorf("%s: %v", tt.toml, err)
+			continue
+		}
+		if got, want := fmt.Sprint(r.value()), fmt.Sprint(tt.value); got != want {
+			t.Errorf("%s: assets.json value %s, want %s", tt.toml, got, want)
+		}
+		for _, p := range tt.in {
+			if !r.Match(p) {
+				t.Errorf("%s: %s does not run the Worker first", tt.toml, p)
+			}
+		}
+		for _, p := range tt.out {
+			if r.Match(p) {
+				t.Errorf("%s: %s runs the Worker first", tt.toml, p)
+			}
+		}
+	}
+	for _, bad := range []string{`run_worker_first = []`, `run_worker_first = ["api/*"]`, `run_worker_first = [1]`, `run_worker_first = "/api/*"`} {
+		if _, err := read(t, bad); err == nil || !strings.Contains(err.Error(), "run_worker_first") {
+			t.Errorf("%s: error %v, want one naming run_worker_first", bad, err)
+		}
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,8 +71,12 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "wasm/worker/e2e:", err)
 		return 1
 	}
-	headers = rules[0].Header
-	seen := map[string]bool{"Cache-Control": true}
+	// Allow is on every file for the assets layer's 405s (assetsdir's
+	// Headers), not a security header: the native handler sends it on its
+	// 405s only.
+	headers = rules[0].Header.Clone()
+	headers.Del("Allow")
+	seen := map[string]bool{"Cache-Control": true, "Allow": true}
 	for _, r := range rules {
 		for k := range r.Header {
 			if !seen[k] {
@@ -330,7 +335,7 @@ func diff(a, b []byte) string {
 }
 
 // TestNotFound: unknown API names and unknown pages are 404 on both sides;
-// an unknown page gets the site's 404 page.
+// an unknown page gets the site's 404 page, with the native Cache-Control.
 func TestNotFound(t *testing.T) {
 	page404, err := os.ReadFile(filepath.Join(root, "dist", "404.html"))
 	if err != nil {
@@ -352,6 +357,14 @@ func TestNotFound(t *testing.T) {
 			t.Errorf("GET %s: the Worker's body is not dist/404.html: %.200s", p, w.Body)
 		}
 		checkSecurityHeaders(t, "GET "+p, w, n)
+		// A miss is not cached as the file would be: a 404 under /assets/
+		// with the assets' immutable year would outlive the deployment
+		// that adds the file (the assets layer's 404 page carries the
+		// path's _headers; wrangler.toml's not_found_handling = "none"
+		// sends misses to the Worker).
+		if wc, nc := w.Header.Get("Cache-Control"), n.Header.Get("Cache-Control"); wc != nc {
+			t.Errorf("GET %s: Cache-Control %q, native %q", p, wc, nc)
+		}
 	}
 }
 
@@ -518,25 +531,36 @@ func TestMalformedPaths(t *testing.T) {
 	}
 }
 
-// TestNormalizedPaths: paths that the assets layer would normalize to
-// another file (encoded or literal dot segments, empty segments) are what
-// they are natively: 404 with the 404 page, not the article they point
-// to with the embed's headers.
+// TestNormalizedPaths: a path with an empty segment is what it is
+// natively, 404 with the 404 page (wrangler.toml's run_worker_first sends
+// it to the Worker; the assets layer would redirect it). A dot segment,
+// literal or percent-encoded, is resolved by the URL parser before the
+// assets layer or a route pattern sees the path (as browsers and
+// Cloudflare's URL normalization resolve it before sending): the Worker
+// answers as the native server answers the resolved path, with that
+// page's own headers, never an embed's frame-ancestors on an article.
 func TestNormalizedPaths(t *testing.T) {
-	for _, p := range []string{
-		"/it/embed/%2e%2e/retries/",
-		"/it/embed/%2E%2E/retries/",
-		"/it/embed/../retries/",
-		"/it/%2e/retries/",
-		"/it//retries/",
-		"/it/embed/attempts/%2e%2e/%2e%2e/retries/",
-		"/assets/%2e%2e/it/retries/",
-	} {
+	for _, p := range []string{"/it//retries/", "//it/retries/", "/it/retries//", "/it/%2fretries/"} {
 		w, n := rawDo(t, "GET", worker.URL, p), rawDo(t, "GET", native.URL, p)
 		if w.Status != http.StatusNotFound || n.Status != http.StatusNotFound {
 			t.Errorf("GET %s: Worker %d, native %d; want 404", p, w.Status, n.Status)
 		}
 		same(t, p, w, n)
+	}
+	for _, tt := range []struct{ path, resolved string }{
+		{"/it/embed/%2e%2e/retries/", "/it/retries/"},
+		{"/it/embed/%2E%2E/retries/", "/it/retries/"},
+		{"/it/embed/../retries/", "/it/retries/"},
+		{"/it/%2e/retries/", "/it/retries/"},
+		{"/it/embed/attempts/%2e%2e/%2e%2e/retries/", "/it/retries/"},
+		{"/assets/%2e%2e/it/retries/", "/it/retries/"},
+		{"/it/retries/%2e%2e/embed/attempts/", "/it/embed/attempts/"},
+	} {
+		w, n := rawDo(t, "GET", worker.URL, tt.path), do(t, "GET", native.URL+tt.resolved)
+		if w.Status != http.StatusOK {
+			t.Errorf("GET %s: Worker %d, want 200 (%s)", tt.path, w.Status, tt.resolved)
+		}
+		same(t, tt.path, w, n)
 	}
 }
 
@@ -561,38 +585,60 @@ func TestMethodsHeaders(t *testing.T) {
 
 // workerAbuseHeavy are requests at the largest values the Worker accepts
 // (half of calc's ServerWork, wasm/worker's workScale), in the shapes of
-// site/cmd/retrylab's TestServeUnderAbuse.
-var workerAbuseHeavy = []string{
-	"/api/v1/dispatch?jobs=2500&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0",
-	"/api/v1/jitter?clients=50000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100",
-	"/api/v1/backoff?workers=35000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600",
-	"/api/v1/peak?clients=2000&bins=100&threshold=40",
-}
+// site/cmd/retrylab's TestServeUnderAbuse, each asked with 200 seeds (the
+// peak with 200 sizes): distinct questions, so that the edge layer's cache
+// answers none of them and each is computed.
+var workerAbuseHeavy = func() []string {
+	var h []string
+	for k := range 200 {
+		h = append(h,
+			"/api/v1/dispatch?jobs=2500&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0&seed="+strconv.Itoa(k),
+			"/api/v1/jitter?clients=50000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100&seed="+strconv.Itoa(k),
+			"/api/v1/backoff?workers=35000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600&seed="+strconv.Itoa(k),
+			"/api/v1/peak?bins=100&threshold=40&clients="+strconv.Itoa(2000-k),
+		)
+	}
+	return h
+}()
+
+// workerPageBound is how far behind the control a page may be on
+// workerd: the native 50 ms, under the 80-250 ms that one of
+// workerAbuseHeavy takes on workerd (on a development machine), so that a
+// page that waited behind a computation exceeds it.
+const workerPageBound = 50 * time.Millisecond
 
 // TestAbuse is site/cmd/retrylab's TestServeUnderAbuse, lighter, against
-// workerd: 2 clients sending the largest requests the Worker accepts back
-// to back for 3 s while a reader fetches a page every 100 ms. Every heavy
-// request gets a 200 within 10 s (a few hundred ms each on an idle
-// development machine, seconds when other tests hold its cores; workerd
-// sheds nothing: on Cloudflare, more isolates take more load), the
-// page's p99 stays under 2 s (an
-// isolate runs one request's code at a time and a Go computation does not
-// yield: the page waits for the computations ahead of it, at most a few
-// hundred ms each on the development machine), workerd's RSS grows by
-// less than 128 MiB, and nothing else happens (the page's latency is not
-// judged when the machine's load average is above twice its cores). The
-// issue's request (565,001 simulated calls) is a 422 at once.
+// workerd: 4 clients (the 4 in flight) sending the largest
+// requests the Worker accepts back to back for 3 s while a reader fetches
+// a page every 100 ms. Every heavy request gets a 200 within 10 s (the
+// Worker's process computes one at a time, a few hundred ms each; workerd
+// sheds nothing: on Cloudflare, more isolates take more load), workerd's
+// RSS grows by less than 128 MiB, nothing else happens, and the page does
+// not wait behind the computations: wrangler.toml's run_worker_first
+// sends pages to the assets layer, which the local layout runs in its own
+// process (wasm/worker/workerd.capnp), so the page may be more than
+// workerPageBound behind the same page fetched at the same moments from a
+// second, idle Worker (the control: the machine's own noise) at no more
+// than a fifth of the ticks. With run_worker_first = true every page
+// passes through the Worker's process and waits for the computation in
+// it: behind at nearly every tick. The request (565,001 simulated
+// calls) is a 422 at once.
 func TestAbuse(t *testing.T) {
 	if w := do(t, "GET", worker.URL+"/api/v1/dispatch?jobs=100000&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0"); w.Status != http.StatusUnprocessableEntity {
 		t.Errorf("the issue's request: %d, want 422: %.200s", w.Status, w.Body)
 	}
+	control, err := local.Start(context.Background(), root, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer control.Stop()
 	before, err := worker.RSS()
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := load.Abuse(context.Background(), load.AbuseConfig{
-		BaseURL: worker.URL, Heavy: workerAbuseHeavy, Concurrency: 2, Duration: 3 * time.Second,
-		Page: "/it/", PageEvery: 100 * time.Millisecond, Bound: 10 * time.Second,
+		BaseURL: worker.URL, Heavy: workerAbuseHeavy, Concurrency: 4, Duration: 3 * time.Second,
+		Page: "/it/", PageEvery: 100 * time.Millisecond, Bound: 10 * time.Second, Control: control.URL,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -601,18 +647,17 @@ func TestAbuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%v; workerd RSS %d MiB before, %d MiB after", res, before>>20, after>>20)
-	if res.Errors > 0 || res.OK == 0 || res.Pages < 1 {
-		t.Errorf("want only 200s, and the page: %v", res)
+	behind := res.Behind(workerPageBound)
+	t.Logf("%v; the page more than %v behind the idle Worker's at %d of %d ticks; workerd RSS %d MiB before, %d MiB after",
+		res, workerPageBound, behind, len(res.PageTimes), before>>20, after>>20)
+	if res.Errors > 0 || res.OK == 0 || res.Pages < 20 || len(res.ControlTimes) < 20 {
+		t.Errorf("want only 200s, and the page every 100 ms from both Workers: %v", res)
 	}
 	if after-before > 128<<20 {
 		t.Errorf("workerd's RSS grew by %d MiB", (after-before)>>20)
 	}
-	if res.PageP99 > 2*time.Second {
-		if busy, l := load.Busy(); busy {
-			t.Logf("page p99 %v not judged: the machine's load average is %.1f", res.PageP99, l)
-			return
-		}
-		t.Errorf("page p99 %v, want under 2 s", res.PageP99)
+	if behind > len(res.PageTimes)/5 {
+		t.Errorf("the page was more than %v behind the idle Worker's at %d of %d ticks, want at most a fifth; in order: %v, the idle Worker's: %v",
+			workerPageBound, behind, len(res.PageTimes), res.PageTimes, res.ControlTimes)
 	}
 }

@@ -6,18 +6,15 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"os"
-	"runtime"
 	"slices"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
 
 // AbuseConfig is a run of Abuse: Concurrency clients each sending the
-// Heavy requests (round-robin) back to back for Duration, while one
+// Heavy requests (in order, client c from the c-th of Concurrency equal
+// shares of the list on, round the list) back to back for Duration, while one
 // reader fetches Page every PageEvery. A client refused with a 429 or
 // 503 waits as the article teaches: Retry-After is a floor, and full
 // jitter above it (uniform in [Retry-After, 2 × Retry-After)), so that
@@ -35,6 +32,14 @@ type AbuseConfig struct {
 	// Bound is the most a heavy request may take to get its 200 (a 429
 	// or 503 may come at any time before the run's end).
 	Bound time.Duration
+	// Control, if set, is the base URL of a second server like the first
+	// that gets no heavy request: each time the page is fetched, it is
+	// fetched from Control too, at the same moment. Its latencies are the
+	// machine's own noise (other processes, the load generator, the heavy
+	// requests' CPU on the other cores), which a page bound judged on a
+	// shared machine must allow for; what the first server adds beyond
+	// them is its own queueing.
+	Control string
 }
 
 // AbuseResult is what an Abuse run saw. Errors lists everything that is
@@ -48,16 +53,23 @@ type AbuseResult struct {
 	PageP50, PageP99         time.Duration
 	PageMax                  time.Duration
 	PageTimes                []time.Duration // every fetch of the page, in order
-	Errors                   int
-	Failures                 []string // the first few errors
+	// The same for the page from Control (zero without it).
+	ControlP50, ControlP99, ControlMax time.Duration
+	ControlTimes                       []time.Duration
+	Errors                             int
+	Failures                           []string // the first few errors
 }
 
 func (r AbuseResult) String() string {
 	ms := func(d time.Duration) string {
 		return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + "ms"
 	}
-	return fmt.Sprintf("heavy: %d × 200 (slowest %s), %d × 429, %d × 503; page: %d fetched, p50 %s, p99 %s, max %s; %d errors %v",
-		r.OK, ms(r.SlowestOK), r.TooMany, r.Unavailable, r.Pages, ms(r.PageP50), ms(r.PageP99), ms(r.PageMax), r.Errors, r.Failures)
+	control := ""
+	if len(r.ControlTimes) > 0 {
+		control = fmt.Sprintf("; control page: p50 %s, p99 %s, max %s", ms(r.ControlP50), ms(r.ControlP99), ms(r.ControlMax))
+	}
+	return fmt.Sprintf("heavy: %d × 200 (slowest %s), %d × 429, %d × 503; page: %d fetched, p50 %s, p99 %s, max %s%s; %d errors %v",
+		r.OK, ms(r.SlowestOK), r.TooMany, r.Unavailable, r.Pages, ms(r.PageP50), ms(r.PageP99), ms(r.PageMax), control, r.Errors, r.Failures)
 }
 
 // Abuse runs cfg. It returns once Duration has passed and every request
@@ -78,11 +90,13 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseResult, error) {
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	var (
-		mu    sync.Mutex
-		res   AbuseResult
-		pages []time.Duration
-		wg    sync.WaitGroup
+		mu       sync.Mutex
+		res      AbuseResult
+		pages    []time.Duration
+		controls []time.Duration
+		wg       sync.WaitGroup
 	)
+	var getFrom func(base, path string) (int, http.Header, time.Duration, error)
 	fail := func(msg string) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -92,8 +106,11 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseResult, error) {
 		}
 	}
 	get := func(path string) (int, http.Header, time.Duration, error) {
+		return getFrom(cfg.BaseURL, path)
+	}
+	getFrom = func(base, path string) (int, http.Header, time.Duration, error) {
 		t0 := time.Now()
-		req, _ := http.NewRequestWithContext(rctx, "GET", cfg.BaseURL+path, nil)
+		req, _ := http.NewRequestWithContext(rctx, "GET", base+path, nil)
 		r, err := client.Do(req)
 		if err != nil {
 			return 0, nil, 0, err
@@ -106,7 +123,10 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseResult, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := c; time.Now().Before(end); i++ {
+			// Client c starts at its share of Heavy, so that with more
+			// paths than the clients send (distinct questions, which no
+			// cache answers) no two clients send the same one.
+			for i := c * len(cfg.Heavy) / cfg.Concurrency; time.Now().Before(end); i++ {
 				path := cfg.Heavy[i%len(cfg.Heavy)]
 				status, hdr, d, err := get(path)
 				if err != nil {
@@ -154,6 +174,21 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseResult, error) {
 		tick := time.NewTicker(cfg.PageEvery)
 		defer tick.Stop()
 		for time.Now().Before(end) {
+			var control sync.WaitGroup
+			if cfg.Control != "" {
+				control.Add(1)
+				go func() {
+					defer control.Done()
+					status, _, d, err := getFrom(cfg.Control, cfg.Page)
+					if err != nil || status != http.StatusOK {
+						fail(fmt.Sprintf("control page %s: %d %v", cfg.Page, status, err))
+						return
+					}
+					mu.Lock()
+					controls = append(controls, d)
+					mu.Unlock()
+				}()
+			}
 			status, _, d, err := get(cfg.Page)
 			if err != nil || status != http.StatusOK {
 				fail(fmt.Sprintf("page %s: %d %v", cfg.Page, status, err))
@@ -162,6 +197,7 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseResult, error) {
 				pages = append(pages, d)
 				mu.Unlock()
 			}
+			control.Wait()
 			select {
 			case <-tick.C:
 			case <-rctx.Done():
@@ -170,32 +206,34 @@ func Abuse(ctx context.Context, cfg AbuseConfig) (AbuseResult, error) {
 		}
 	}()
 	wg.Wait()
-	res.PageTimes = slices.Clone(pages)
-	sort.Slice(pages, func(i, j int) bool { return pages[i] < pages[j] })
+	res.PageTimes, res.ControlTimes = slices.Clone(pages), slices.Clone(controls)
 	res.Pages = len(pages)
-	if n := len(pages); n > 0 {
-		res.PageP50, res.PageP99, res.PageMax = pages[n*50/100], pages[min(n-1, n*99/100)], pages[n-1]
-	}
+	res.PageP50, res.PageP99, res.PageMax = spread(pages)
+	res.ControlP50, res.ControlP99, res.ControlMax = spread(controls)
 	return res, ctx.Err()
 }
 
-// Busy reports whether the machine is too loaded to judge latencies: its
-// load average over the last minute is above twice its cores (other
-// processes then hold the cores for tens of ms at a time, whatever the
-// server does). The load average is Linux's /proc/loadavg; elsewhere Busy
-// is false.
-func Busy() (bool, float64) {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return false, 0
+// spread sorts ds and returns its p50, p99 and maximum (zero when empty).
+func spread(ds []time.Duration) (p50, p99, maxd time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0, 0
 	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return false, 0
+	slices.Sort(ds)
+	p50, p99 = percentiles(ds)
+	return p50, p99, ds[len(ds)-1]
+}
+
+// Behind counts the ticks at which the page took more than d longer than
+// the control's page fetched at the same moment (PageTimes[i] against
+// ControlTimes[i]; ticks that lack either are not counted). A page that
+// waits behind the computations is behind at most ticks; the machine's
+// own stalls, which hit either server now and then, at a few.
+func (r AbuseResult) Behind(d time.Duration) int {
+	n := 0
+	for i := range min(len(r.PageTimes), len(r.ControlTimes)) {
+		if r.PageTimes[i]-r.ControlTimes[i] > d {
+			n++
+		}
 	}
-	l, err := strconv.ParseFloat(f[0], 64)
-	if err != nil {
-		return false, 0
-	}
-	return l > float64(2*runtime.NumCPU()), l
+	return n
 }

@@ -110,3 +110,70 @@ func TestMerge(t *testing.T) {
 		t.Errorf("Merge() = %+v", z)
 	}
 }
+
+func TestBehind(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x)*time.Millisecond)
+		}
+		return d
+	}
+	for _, tt := range []struct {
+		page, control []time.Duration
+		want          int
+	}{
+		{nil, nil, 0},
+		{ms(1, 2, 3), nil, 0},
+		{ms(1, 60, 3), ms(1, 1, 1), 1},
+		{ms(1, 60, 300), ms(1, 20, 200), 1},   // 40 and 100 ms behind
+		{ms(50, 51, 52), ms(0, 0, 0), 2},      // more than 50 ms
+		{ms(300, 1, 1), ms(300, 1, 1), 0},     // a stall both saw
+		{ms(1, 1, 1), ms(500, 500, 500), 0},   // ahead is not behind
+		{ms(100, 100, 100, 100), ms(1, 1), 2}, // only the ticks with both
+	} {
+		r := AbuseResult{PageTimes: tt.page, ControlTimes: tt.control}
+		if got := r.Behind(50 * time.Millisecond); got != tt.want {
+			t.Errorf("page %v, control %v: %d behind, want %d", tt.page, tt.control, got, tt.want)
+		}
+	}
+}
+
+// TestAbuseControl: with Control, the page is fetched from both servers at
+// each tick, and a server whose page waits (here 200 ms in its handler,
+// standing for a computation ahead of it) is behind at every tick.
+func TestAbuseControl(t *testing.T) {
+	page := func(delay time.Duration) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(delay)
+			w.Write([]byte("page"))
+		}))
+	}
+	slow, idle := page(200*time.Millisecond), page(0)
+	defer slow.Close()
+	defer idle.Close()
+	res, err := Abuse(context.Background(), AbuseConfig{
+		BaseURL: slow.URL, Control: idle.URL, Page: "/", PageEvery: 80 * time.Millisecond,
+		Duration: 700 * time.Millisecond, Bound: time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Errors > 0 || res.Pages < 3 || len(res.ControlTimes) != res.Pages {
+		t.Fatalf("want the page from both servers at every tick: %v", res)
+	}
+	if n := res.Behind(50 * time.Millisecond); n != res.Pages {
+		t.Errorf("the slow server is behind at %d of %d ticks, want all: %v %v", n, res.Pages, res.PageTimes, res.ControlTimes)
+	}
+	if res.PageP50 < 200*time.Millisecond || res.ControlP50 >= res.PageP50 || !strings.Contains(res.String(), "control page: p50") {
+		t.Errorf("percentiles: %v", res)
+	}
+	// Swapped, the idle server is never behind.
+	res, err = Abuse(context.Background(), AbuseConfig{
+		BaseURL: idle.URL, Control: slow.URL, Page: "/", PageEvery: 80 * time.Millisecond,
+		Duration: 300 * time.Millisecond, Bound: time.Second,
+	})
+	if err != nil || res.Errors > 0 || res.Behind(0) != 0 {
+		t.Errorf("the idle server against the slow one: %v, %v", res, err)
+	}
+}

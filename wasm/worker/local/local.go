@@ -1,8 +1,9 @@
 // Package local runs the Cloudflare Worker of retrylab on the real workerd
 // binary (pinned in package-lock.json) on a loopback port, with the static
 // assets and the Go Worker wired as Cloudflare wires them
-// (wasm/worker/workerd.capnp). Tests and `make bench` start it and stop it by its
-// process id; it needs no network.
+// (wasm/worker/workerd.capnp: two processes, the assets layer and the user
+// Worker). Tests and `make bench` start it and stop it by its process ids;
+// it needs no network.
 package local
 
 import (
@@ -134,90 +135,165 @@ func Root(dir string) (string, error) {
 	}
 }
 
-// Server is a running workerd process serving the Worker on URL.
+// Server is the Worker served on URL by one or more running workerd
+// processes.
 type Server struct {
-	URL string // http://127.0.0.1:PORT, no trailing slash
-	cmd *exec.Cmd
-	log *syncBuffer
+	URL   string // http://127.0.0.1:PORT, no trailing slash
+	procs []*process
+	stop  sync.Once
+}
+
+// process is one running workerd.
+type process struct {
+	name string // the configuration's constant
+	cmd  *exec.Cmd
+	log  *syncBuffer
 	// exited is closed when the process has exited; err is its Wait error.
 	exited chan struct{}
 	err    error
-	stop   sync.Once
 }
 
-// Start starts `workerd serve --experimental wasm/worker/workerd.capnp` in root
-// on a free port of 127.0.0.1 (the socket is opened here and handed to
-// workerd, so no other process can take the port in between) and returns
-// once it answers a request, or an error with workerd's output after
-// timeout.
+// Start starts the Worker as wasm/worker/workerd.capnp lays it out: two
+// workerd processes in root, `serve --experimental wasm/worker/workerd.capnp
+// config` (the assets layer, on URL) and `... worker` (the user Worker:
+// entry.mjs, the edge layer, Go), each on free ports of 127.0.0.1 (the
+// sockets are opened here and handed to workerd, so no other process can
+// take a port in between) and pointed at each other with --external-addr.
+// workerd runs all of a process's isolates on one thread, so the user
+// Worker in its own process computes without holding the assets layer's
+// thread, as on Cloudflare, where the assets layer does not run in the
+// user Worker's isolate. Start returns once both answer a request, or an
+// error with workerd's output after timeout.
 func Start(ctx context.Context, root string, timeout time.Duration) (*Server, error) {
 	if err := Check(root); err != nil {
 		return nil, err
 	}
-	return StartConfig(ctx, root, Config, timeout)
-}
-
-// StartConfig is Start with another workerd configuration (a path relative
-// to root, or absolute), without the checks of the bundle: `make bench`
-// serves a bare handler this way.
-func StartConfig(ctx context.Context, root, config string, timeout time.Duration) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var files []*os.File
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	listen := func() (string, error) {
+		f, addr, err := listenFile()
+		if err == nil {
+			files = append(files, f)
+		}
+		return addr, err
+	}
+	site, err := listen()
 	if err != nil {
 		return nil, err
 	}
-	f, err := ln.(*net.TCPListener).File()
-	ln.Close() // the duplicate f keeps the socket open
+	assets, err := listen()
+	if err != nil {
+		return nil, err
+	}
+	app, err := listen()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{URL: "http://" + site}
+	// ExtraFiles[i] is descriptor 3+i in the child.
+	if err := s.start(root, "config", []*os.File{files[0], files[1]}, "--socket-fd", "http=3", "--socket-fd", "assets=4", "--external-addr", "app="+app); err != nil {
+		return nil, err
+	}
+	if err := s.start(root, "worker", []*os.File{files[2]}, "--socket-fd", "http=3", "--external-addr", "assets="+assets); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	for _, u := range []string{s.URL, "http://" + app} {
+		if err := s.waitReady(ctx, u, timeout); err != nil {
+			s.Stop()
+			return nil, fmt.Errorf("workerd did not start: %v\n%s", err, s.Log())
+		}
+	}
+	return s, nil
+}
+
+// StartConfig starts one workerd process with another configuration (a
+// path relative to root, or absolute; its constant `config`, one socket
+// "http"), without the checks of the bundle: `make bench` serves a bare
+// handler this way.
+func StartConfig(ctx context.Context, root, config string, timeout time.Duration) (*Server, error) {
+	f, addr, err := listenFile()
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	s := &Server{
-		URL:    "http://" + ln.Addr().String(),
-		log:    &syncBuffer{},
-		exited: make(chan struct{}),
-	}
-	// ExtraFiles[0] is descriptor 3 in the child.
-	s.cmd = exec.Command(Binary(root), "serve", "--experimental", config, "--socket-fd", "http=3")
-	s.cmd.Dir = root
-	s.cmd.ExtraFiles = []*os.File{f}
-	s.cmd.SysProcAttr = procAttr()
-	s.cmd.Stdout = s.log
-	s.cmd.Stderr = s.log
-	// The parent-death signal follows the thread that starts the child:
-	// keep this goroutine on its thread while it does.
-	runtime.LockOSThread()
-	err = s.cmd.Start()
-	runtime.UnlockOSThread()
-	if err != nil {
+	s := &Server{URL: "http://" + addr}
+	if err := s.startFile(root, config, "config", []*os.File{f}, "--socket-fd", "http=3"); err != nil {
 		return nil, err
 	}
-	go func() {
-		s.err = s.cmd.Wait()
-		close(s.exited)
-	}()
-	if err := s.waitReady(ctx, timeout); err != nil {
+	if err := s.waitReady(ctx, s.URL, timeout); err != nil {
 		s.Stop()
 		return nil, fmt.Errorf("workerd did not start: %v\n%s", err, s.Log())
 	}
 	return s, nil
 }
 
-// waitReady sends GET / until workerd answers it.
-func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
+// listenFile opens a listening socket on a free port of 127.0.0.1 and
+// returns it as a file to hand to workerd, with its address.
+func listenFile() (*os.File, string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := ln.(*net.TCPListener).File()
+	ln.Close() // the duplicate f keeps the socket open
+	return f, ln.Addr().String(), err
+}
+
+// start starts workerd on Config's constant name.
+func (s *Server) start(root, name string, files []*os.File, args ...string) error {
+	return s.startFile(root, Config, name, files, args...)
+}
+
+func (s *Server) startFile(root, config, name string, files []*os.File, args ...string) error {
+	p := &process{name: name, log: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd = exec.Command(Binary(root), append([]string{"serve", "--experimental", config, name}, args...)...)
+	p.cmd.Dir = root
+	p.cmd.ExtraFiles = files
+	p.cmd.SysProcAttr = procAttr()
+	p.cmd.Stdout = p.log
+	p.cmd.Stderr = p.log
+	// The parent-death signal follows the thread that starts the child:
+	// keep this goroutine on its thread while it does.
+	runtime.LockOSThread()
+	err := p.cmd.Start()
+	runtime.UnlockOSThread()
+	if err != nil {
+		return err
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.exited)
+	}()
+	s.procs = append(s.procs, p)
+	return nil
+}
+
+// waitReady sends GET url/ until workerd answers it.
+func (s *Server) waitReady(ctx context.Context, url string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	client := &http.Client{Timeout: timeout}
 	for {
-		req, _ := http.NewRequestWithContext(ctx, "GET", s.URL+"/", nil)
+		req, _ := http.NewRequestWithContext(ctx, "GET", url+"/", nil)
 		res, err := client.Do(req)
 		if err == nil {
 			io.Copy(io.Discard, res.Body)
 			res.Body.Close()
 			return nil
 		}
+		for _, p := range s.procs {
+			select {
+			case <-p.exited:
+				return fmt.Errorf("workerd (%s) exited: %v", p.name, p.err)
+			default:
+			}
+		}
 		select {
-		case <-s.exited:
-			return fmt.Errorf("workerd exited: %v", s.err)
 		case <-ctx.Done():
 			return fmt.Errorf("%w (last error: %v)", ctx.Err(), err)
 		case <-time.After(50 * time.Millisecond):
@@ -225,16 +301,39 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 	}
 }
 
-// PID returns the process id of workerd.
-func (s *Server) PID() int { return s.cmd.Process.Pid }
+// PIDs returns the process ids of the workerd processes.
+func (s *Server) PIDs() []int {
+	pids := make([]int, len(s.procs))
+	for i, p := range s.procs {
+		pids[i] = p.cmd.Process.Pid
+	}
+	return pids
+}
 
-// Log returns what workerd wrote to stdout and stderr so far.
-func (s *Server) Log() string { return s.log.String() }
+// Log returns what the workerd processes wrote to stdout and stderr so
+// far, each after a line naming it.
+func (s *Server) Log() string {
+	var b strings.Builder
+	for _, p := range s.procs {
+		fmt.Fprintf(&b, "--- workerd %s (pid %d)\n%s", p.name, p.cmd.Process.Pid, p.log.String())
+	}
+	return b.String()
+}
 
 // CPU returns the CPU time (user and system, all threads) the workerd
-// process has used so far, read from /proc/PID/stat (Linux), in steps of
-// the kernel's clock tick (10 ms at USER_HZ 100).
-func (s *Server) CPU() (time.Duration, error) { return CPU(s.PID()) }
+// processes have used so far, read from /proc/PID/stat (Linux), in steps
+// of the kernel's clock tick (10 ms at USER_HZ 100).
+func (s *Server) CPU() (time.Duration, error) {
+	var sum time.Duration
+	for _, pid := range s.PIDs() {
+		d, err := CPU(pid)
+		if err != nil {
+			return 0, err
+		}
+		sum += d
+	}
+	return sum, nil
+}
 
 // CPU returns the CPU time process pid has used (Linux).
 func CPU(pid int) (time.Duration, error) {
@@ -273,9 +372,19 @@ func parseStatCPU(stat []byte) (time.Duration, error) {
 	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }
 
-// RSS returns the resident set size of the workerd process in bytes, read
-// from /proc/PID/status (Linux).
-func (s *Server) RSS() (int64, error) { return RSS(s.PID()) }
+// RSS returns the resident set size of the workerd processes in bytes,
+// summed, read from /proc/PID/status (Linux).
+func (s *Server) RSS() (int64, error) {
+	var sum int64
+	for _, pid := range s.PIDs() {
+		n, err := RSS(pid)
+		if err != nil {
+			return 0, err
+		}
+		sum += n
+	}
+	return sum, nil
+}
 
 // RSS returns the resident set size of process pid in bytes (Linux).
 func RSS(pid int) (int64, error) {
@@ -310,17 +419,21 @@ func parseVmRSS(status []byte) (int64, error) {
 	return 0, errors.New("no VmRSS line")
 }
 
-// Stop ends workerd: SIGTERM to its process id, then SIGKILL if it has not
-// exited within 5 seconds. It returns once the process is gone, and is safe
-// to call more than once.
+// Stop ends the workerd processes: SIGTERM to each process id, then
+// SIGKILL to one that has not exited within 5 seconds. It returns once the
+// processes are gone, and is safe to call more than once.
 func (s *Server) Stop() {
 	s.stop.Do(func() {
-		s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.exited:
-		case <-time.After(5 * time.Second):
-			s.cmd.Process.Kill()
-			<-s.exited
+		for _, p := range s.procs {
+			p.cmd.Process.Signal(syscall.SIGTERM)
+		}
+		for _, p := range s.procs {
+			select {
+			case <-p.exited:
+			case <-time.After(5 * time.Second):
+				p.cmd.Process.Kill()
+				<-p.exited
+			}
 		}
 	})
 }

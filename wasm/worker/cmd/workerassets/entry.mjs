@@ -1,8 +1,9 @@
 // entry.mjs: the main module of retrylab's Worker, written by
 // `make worker` (wasm/worker/cmd/workerassets) next to the modules of
-// workers-assets-gen. It runs first for every request (wrangler.toml:
-// [assets] run_worker_first = true) and decides, without starting the Go
-// program, where the request goes:
+// workers-assets-gen. It runs for the paths of wrangler.toml's [assets]
+// run_worker_first (the API, the charts, percent-escapes, empty segments)
+// and for the misses (the pages and assets never reach it), and decides,
+// without starting the Go program, where the request goes:
 //
 //   - a path with a malformed percent-escape (/%zz, /api/v1/%zz): 400
 //     here, with the headers the native handler sends on its 400s (the Go
@@ -20,7 +21,8 @@
 // computes waits for it. (Yielding before computing, to let the pages
 // queued behind go first, made the computations of an isolate interleave
 // and finish together, each as late as the last: worse.) The API's work
-// bound for the Worker (wasm/worker's workScale) keeps that wait short.
+// bound for the Worker (wasm/worker's workScale) keeps that wait short;
+// the pages, served by the assets layer, do not wait.
 //
 // What goes to the Go program passes first through the edge layer
 // (edge.mjs, wasm/worker/edge): a repeated API or chart question is

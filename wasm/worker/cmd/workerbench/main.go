@@ -18,10 +18,11 @@
 //     integer, which the edge layer leaves to Go: each starts Go);
 //   - static: a CSS file of the static assets;
 //   - mixed: 5,000 requests of the four kinds of the Worker in turn, in 10
-//     steps, with workerd's resident memory after each.
+//     steps, with workerd's resident memory after each (both processes).
 //
 // For each it prints requests per second, latency p50/p99 and workerd's CPU
-// time per request (user+system of the process, /proc/PID/stat), then the
+// time per request (user+system, /proc/PID/stat; the Worker's two
+// processes, the assets layer and the user Worker, summed), then the
 // goals' verdicts: api-uncached at least 0.85× bare's rate; api-repeated
 // at least 10× bare's; no error; workerd's memory flat (the peak of the
 // mixed run's second half within 16 MiB of its first half's). It exits 1
