@@ -8,7 +8,7 @@ ADDR ?= 127.0.0.1:8080
 BASE_URL ?= /
 GO ?= go
 # the packages built for the browser and the Worker (GOOS=js GOARCH=wasm)
-JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/hello ./wasm/workerbare
+JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/worker/goshim ./wasm/hello ./wasm/workerbare
 
 .PHONY: all build serve test vet staticcheck unit wasmtest bench wasm worker clean deps
 
