@@ -77,8 +77,11 @@ export function goShim(mod, opts = {}) {
     stats.starts++;
     // go.run returns a promise settled when the program exits; the exit
     // is learned from go.exit instead, synchronously, in the request
-    // that caused it.
+    // that caused it. That promise is made now, in this request; resolved
+    // at the exit, in a later one, workerd would warn of a promise
+    // resolved from another request's context, so it is never resolved.
     go.run(g.instance, rc).catch(() => { g.dead = true; });
+    go._resolveExitPromise = () => {};
     if (!g.ready) {
       g.dead = true;
       throw new Error("the Go program did not call workers.Ready while starting");
