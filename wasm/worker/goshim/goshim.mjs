@@ -25,6 +25,11 @@
 // itself when a request is cancelled mid-way, which a Worker cannot
 // observe.)
 //
+// Timers. Go's runtime waits for its timers with setTimeout, made in the
+// request that is running when Go goes idle; workerd may drop a timer that
+// outlives its request, and then a Go timer fires only when a later
+// request enters Go. The Go handler sets none that outlive its request.
+//
 // Per request. syumai/workers reads the runtime context (env, ctx,
 // connect, binding) from one object that its Go packages capture at
 // start. This shim sets that object's env and ctx to the calling request's
