@@ -7,9 +7,8 @@
 // assets before the Worker runs; the Worker answers the rest: the API
 // /api/v1/NAME, the charts /api/v1/NAME.svg, and the misses. The handler
 // reads what it needs of dist/ (the 404 page, the charts' strings) through
-// the ASSETS binding. `make worker` builds it into
-// build/worker with wasm_exec.js of workers-assets-gen and goshim's
-// JavaScript; see
+// the ASSETS binding. `make worker` builds it into build/worker with the
+// wasm_exec.js of workers-assets-gen and goshim's JavaScript; see
 // wasm/worker/wrangler.toml and wasm/worker/workerd.capnp.
 package main
 
@@ -34,9 +33,9 @@ func main() {
 }
 
 // version returns the bundle's version that the edge layer sets before it
-// starts Go (wasm/worker/cmd/workerassets/entry.mjs), so that the handler's ETags and the
-// edge's cache keys name the same deployment; "" (the build's VCS
-// revision) without it.
+// starts Go (wasm/worker/cmd/workerassets/entry.mjs), so that the
+// handler's ETags and the edge's cache keys name the same deployment; ""
+// (the build's VCS revision) without it.
 func version() string {
 	if v := js.Global().Get("RETRYLAB_VERSION"); v.Type() == js.TypeString {
 		return v.String()

@@ -89,7 +89,7 @@ export function goShim(mod, opts = {}) {
     go._resolveExitPromise = () => {};
     if (!g.ready) {
       g.dead = true;
-      throw new Error("the Go program did not call workers.Ready while starting");
+      throw g.exit ?? new Error("the Go program did not call workers.Ready while starting");
     }
     return g;
   }
