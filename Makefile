@@ -8,7 +8,7 @@ ADDR ?= 127.0.0.1:8080
 BASE_URL ?= /
 GO ?= go
 # the packages built for the browser and the Worker (GOOS=js GOARCH=wasm)
-JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/hello ./wasm/workerbare
+JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/worker/goshim ./wasm/hello ./wasm/workerbare
 
 .PHONY: all build serve test vet staticcheck unit wasmtest bench wasm worker clean deps
 
@@ -61,10 +61,12 @@ wasmtest:
 test: deps vet staticcheck build worker unit
 
 # worker builds the Cloudflare Worker into build/worker (see wasm/worker/wrangler.toml):
-# the JavaScript shim of workers-assets-gen (which empties build/worker first),
+# the JavaScript shim of workers-assets-gen (which empties build/worker first;
+# its wasm_exec.js is kept, its worker.mjs replaced by wasm/worker/goshim's,
+# which starts Go once per isolate: worker.mjs, goshim.mjs),
 # the site's handler compiled to app.wasm, the edge layer in front of the
-# shim (entry.mjs, the main module, and wasm/worker/edge: edge.mjs, edge-data.mjs,
-# written by workerassets), and public/, the static assets:
+# shim (entry.mjs, the main module, and wasm/worker/edge: edge.mjs, edge-data.mjs),
+# all but app.wasm written by workerassets, and public/, the static assets:
 # dist/ without the precompressed variants, with a _headers file and
 # assets.json for the local workerd run (wasm/worker/workerd.capnp).
 worker: build

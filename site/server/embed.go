@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -105,7 +106,8 @@ func (h *handler) locale(lang string) (locale.Locale, string) {
 		return l.loc, l.digest
 	}
 	l := svgLocale{loc: locale.Locale{Lang: lang}}
-	if b, err := fs.ReadFile(h.dist, lang+"/embed/strings.json"); err == nil {
+	b, err := fs.ReadFile(h.dist, lang+"/embed/strings.json")
+	if err == nil {
 		sum := sha256.Sum256(b)
 		l.digest = hex.EncodeToString(sum[:])
 		var loc locale.Locale
@@ -113,6 +115,12 @@ func (h *handler) locale(lang string) (locale.Locale, string) {
 			l.loc = loc
 		}
 	}
-	h.locales.Store(lang, l)
+	// Kept for the handler's life unless the read failed for another
+	// reason than a missing file (the Worker reads through its ASSETS
+	// binding, and one Go instance serves many requests): the next
+	// request reads again.
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		h.locales.Store(lang, l)
+	}
 	return l.loc, l.digest
 }

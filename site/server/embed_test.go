@@ -3,8 +3,11 @@ package server
 import (
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -96,5 +99,50 @@ func TestSVGEndpoint(t *testing.T) {
 	}
 	if w := do(t, h, "HEAD", "/api/v1/jitter.svg"); w.Code != 200 || w.Body.Len() != 0 {
 		t.Errorf("HEAD: %d, %d bytes", w.Code, w.Body.Len())
+	}
+}
+
+// failOnce is a dist whose first read of each file fails (as a fetch
+// through the Worker's ASSETS binding may), then succeeds.
+type failOnce struct {
+	dist   fstest.MapFS
+	failed map[string]bool
+}
+
+func (f *failOnce) Open(name string) (fs.File, error) {
+	if !f.failed[name] {
+		f.failed[name] = true
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("the assets answer 503")}
+	}
+	return f.dist.Open(name)
+}
+
+// TestSVGLocaleRetried: a chart's strings that could not be read (not a
+// missing file) are read again by the next request, not kept as absent
+// for the life of the handler (on the Worker, one Go instance serves many
+// requests).
+func TestSVGLocaleRetried(t *testing.T) {
+	const words = "probabilità di fallire deve stare in"
+	for _, tc := range []struct {
+		name, target string
+		check        func(t *testing.T, first, second *httptest.ResponseRecorder)
+	}{
+		{"the words of a refusal", "/api/v1/attempts.svg?lang=it&q=2", func(t *testing.T, first, second *httptest.ResponseRecorder) {
+			if strings.Contains(first.Body.String(), words) || !strings.Contains(second.Body.String(), words) {
+				t.Errorf("first %q, second %q: want the Italian words in the second only", first.Body.String(), second.Body.String())
+			}
+		}},
+		{"the ETag of a chart", "/api/v1/attempts.svg?lang=it", func(t *testing.T, first, second *httptest.ResponseRecorder) {
+			if first.Code != 200 || first.Header().Get("ETag") == second.Header().Get("ETag") {
+				t.Errorf("status %d, ETags %q and %q: want the second to cover the strings", first.Code, first.Header().Get("ETag"), second.Header().Get("ETag"))
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := New(Config{Dist: &failOnce{dist: embedDist(), failed: map[string]bool{}}, Version: "v1"})
+			first := do(t, h, "GET", tc.target)
+			second := do(t, h, "GET", tc.target)
+			tc.check(t, first, second)
+		})
 	}
 }

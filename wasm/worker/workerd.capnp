@@ -65,16 +65,17 @@ const worker :Workerd.Config = (
   sockets = [(name = "http", address = "127.0.0.1:8788", http = (), service = "app")],
 );
 
-# The Go Worker: the edge layer (worker/edge), the modules that
-# workers-assets-gen -mode=go writes and the wasm that `make worker` builds
-# from ./wasm/worker, as wrangler uploads them.
+# The Go Worker: the edge layer (worker/edge), the shim that runs Go once
+# per isolate (worker/goshim: worker.mjs, goshim.mjs), wasm_exec.js of
+# workers-assets-gen -mode=go and the wasm that `make worker` builds from
+# ./wasm/worker, as wrangler uploads them.
 const app :Workerd.Worker = (
   modules = [
     # The first module is the main one: entry.mjs, written by `make worker`;
     # it sends the API and the charts through the edge layer (edge.mjs).
     (name = "entry.mjs", esModule = embed "../../build/worker/entry.mjs"),
     (name = "worker.mjs", esModule = embed "../../build/worker/worker.mjs"),
-    (name = "shim.mjs", esModule = embed "../../build/worker/shim.mjs"),
+    (name = "goshim.mjs", esModule = embed "../../build/worker/goshim.mjs"),
     (name = "wasm_exec.js", esModule = embed "../../build/worker/wasm_exec.js"),
     (name = "app.wasm", wasm = embed "../../build/worker/app.wasm"),
     (name = "edge.mjs", esModule = embed "../../build/worker/edge.mjs"),

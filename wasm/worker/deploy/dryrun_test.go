@@ -75,7 +75,7 @@ func TestWranglerDryRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the dry run wrote no entry.js: %v\n%s", err, log)
 	}
-	for _, want := range []string{"canonicalKey", "RETRYLAB_VERSION", "handleRequest"} {
+	for _, want := range []string{"canonicalKey", "RETRYLAB_VERSION", "handleRequest", "goShim"} {
 		if !strings.Contains(string(entry), want) {
 			t.Errorf("entry.js lacks %q: the edge layer or the shim is not bundled", want)
 		}

@@ -179,7 +179,7 @@ func TestSecurityHeadersKnown(t *testing.T) {
 func TestBundleSize(t *testing.T) {
 	const limit = 3_000_000
 	var raw, compressed int
-	for _, f := range []string{"entry.mjs", "edge.mjs", "edge-data.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "app.wasm"} {
+	for _, f := range []string{"entry.mjs", "edge.mjs", "edge-data.mjs", "worker.mjs", "goshim.mjs", "wasm_exec.js", "app.wasm"} {
 		b, err := os.ReadFile(filepath.Join(root, local.Bundle, f))
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,7 @@
 // Package edge writes the Worker's edge layer into the bundle (`make
 // worker`, wasm/worker/cmd/workerassets): edge.mjs, the JavaScript in
 // front of syumai/workers' shim that answers repeated API and chart
-// requests from its caches without starting Go, and edge-data.mjs, the
+// requests from its caches without running Go, and edge-data.mjs, the
 // bundle's version and the table of the calculators' parameters from
 // which edge.mjs computes the same canonical request as site/server's
 // APIKey. The Worker's main module, entry.mjs (written by workerassets),

@@ -1,12 +1,12 @@
 // The edge layer of retrylab's Worker: a little JavaScript in front of
-// syumai/workers' shim that answers a repeated API or chart request
-// without starting Go. syumai/workers v0.27.0 starts a fresh Go instance
-// for every request (about 8-10 ms of CPU before our code runs); an answer
-// of /api/v1/NAME or /api/v1/NAME.svg depends only on the deployed version
-// and the canonical question (site/server's APIKey and ETag), so the layer
-// computes the same canonical key here, from the table of the calculators'
-// parameters that `make worker` writes (edge-data.mjs, worker/edge/data.go),
-// and keeps the answers Go gave:
+// the Go program's shim (wasm/worker/goshim) that answers a repeated API
+// or chart request without running Go (a computation costs 1 ms of CPU
+// and more, and the first request of an isolate starts the Go instance,
+// about 8 ms). An answer of /api/v1/NAME or /api/v1/NAME.svg depends only
+// on the deployed version and the canonical question (site/server's APIKey
+// and ETag), so the layer computes the same canonical key here, from the
+// table of the calculators' parameters that `make worker` writes
+// (edge-data.mjs, worker/edge/data.go), and keeps the answers Go gave:
 //
 //   - in a bounded in-isolate LRU cache (entries and bytes), then
 //   - in the Cache API (caches.default) where the platform has it, under a

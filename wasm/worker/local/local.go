@@ -29,7 +29,7 @@ import (
 const Config = "wasm/worker/workerd.capnp"
 
 // Bundle is the folder that `make worker` writes: the Worker's modules
-// (entry.mjs, edge.mjs, edge-data.mjs, worker.mjs, shim.mjs, wasm_exec.js,
+// (entry.mjs, edge.mjs, edge-data.mjs, worker.mjs, goshim.mjs, wasm_exec.js,
 // app.wasm), the static-assets folder
 // public/ and assets.json, the assets configuration workerd reads.
 const Bundle = "build/worker"
@@ -56,7 +56,7 @@ func Check(root string) error {
 	if _, err := os.Stat(filepath.Join(root, "dist", "index.html")); err != nil {
 		missing = append(missing, "dist/index.html: run `make build`")
 	}
-	for _, f := range []string{"app.wasm", "entry.mjs", "edge.mjs", "edge-data.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
+	for _, f := range []string{"app.wasm", "entry.mjs", "edge.mjs", "edge-data.mjs", "worker.mjs", "goshim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
 		if _, err := os.Stat(filepath.Join(root, Bundle, f)); err != nil {
 			missing = append(missing, fmt.Sprintf("%s/%s: run `make worker`", Bundle, f))
 		}

@@ -59,7 +59,7 @@ func TestCheckStale(t *testing.T) {
 	old, now := time.Now().Add(-time.Hour), time.Now()
 	write(strings.TrimPrefix(Binary(root), root+"/"), "", old)
 	write("dist/index.html", "", old)
-	for _, f := range []string{"app.wasm", "entry.mjs", "edge.mjs", "edge-data.mjs", "worker.mjs", "shim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
+	for _, f := range []string{"app.wasm", "entry.mjs", "edge.mjs", "edge-data.mjs", "worker.mjs", "goshim.mjs", "wasm_exec.js", "assets.json", "public/index.html"} {
 		write(Bundle+"/"+f, "", now)
 	}
 	write("go.mod", "module m\n\ngo 1.26\n", old)

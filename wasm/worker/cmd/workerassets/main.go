@@ -11,8 +11,10 @@
 // wrangler.toml and the text of _headers, so the local run and the
 // deployment read the same settings; OUT/entry.mjs, the Worker's main
 // module, which runs before the Go program and the assets (see its
-// comment); and the edge layer it calls for the API and the charts
-// (wasm/worker/edge: edge.mjs, edge-data.mjs).
+// comment); the edge layer it calls for the API and the charts
+// (wasm/worker/edge: edge.mjs, edge-data.mjs); and the shim that runs the
+// Go program once per isolate (wasm/worker/goshim: worker.mjs, in place of
+// workers-assets-gen's, and goshim.mjs).
 package main
 
 import (
@@ -30,6 +32,7 @@ import (
 	"retrylab/core/calc"
 	"retrylab/wasm/worker/assetsdir"
 	"retrylab/wasm/worker/edge"
+	"retrylab/wasm/worker/goshim"
 	"retrylab/wasm/worker/parity"
 )
 
@@ -74,6 +77,10 @@ func run(dist, wrangler, out string, stdout io.Writer) error {
 		return fmt.Errorf("the edge layer: %v", err)
 	}
 	fmt.Fprintf(stdout, "workerassets: the edge layer (%s) in %s\n", strings.Join(edge.Modules, ", "), out)
+	if err := goshim.Write(out); err != nil {
+		return fmt.Errorf("the Go shim: %v", err)
+	}
+	fmt.Fprintf(stdout, "workerassets: the Go shim (%s) in %s\n", strings.Join(goshim.Modules, ", "), out)
 	return nil
 }
 

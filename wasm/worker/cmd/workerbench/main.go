@@ -4,18 +4,19 @@
 //	workerbench [-n 2000] [-c 2] [-timeout 15m]
 //
 // It starts two workerd processes: bare, a syumai/workers handler that
-// answers a constant (wasm/workerbare: the cost of starting Go per
-// request, without our code), and the Worker of `make worker`
-// (worker/workerd.capnp). After a warm-up it measures, n requests each, c
-// at a time:
+// answers a constant with syumai's own shim (wasm/workerbare: the cost of
+// starting Go per request, without our code), and the Worker of `make
+// worker` (worker/workerd.capnp), whose shim starts Go once per isolate
+// (worker/goshim). After a warm-up it measures, n requests each, c at a
+// time:
 //
 //   - bare, and api-uncached (/api/v1/attempts on n distinct questions,
-//     each a miss of the edge layer's caches, worker/edge, so each starts
+//     each a miss of the edge layer's caches, worker/edge, so each runs
 //     Go), alternating in 10 chunks so that both see the same load of the
 //     machine;
 //   - api-repeated: one question n times, answered by the edge layer;
 //   - svg: /api/v1/jitter.svg on n distinct seeds (a seed is a big
-//     integer, which the edge layer leaves to Go: each starts Go);
+//     integer, which the edge layer leaves to Go: each runs Go);
 //   - static: a CSS file of the static assets;
 //   - mixed: 5,000 requests of the four kinds of the Worker in turn, in 10
 //     steps, with workerd's resident memory after each (both processes).
@@ -284,7 +285,7 @@ func run(n, c int, timeout time.Duration) error {
 
 // workerdVersion returns the version of the workerd package npm installed.
 func workerdVersion(root string) string {
-	b, err := os.ReadFile(filepath.Join(root, "node_modules", "workerd", "package.json"))
+	b, err := os.ReadFile(filepath.Join(root, local.NodeModules, "workerd", "package.json"))
 	if err != nil {
 		return "?"
 	}
