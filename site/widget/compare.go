@@ -52,13 +52,7 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	if err != nil {
 		return err
 	}
-	q := o.a.Query()
-	q[param] = []string{value}
-	va, err := o.c.Parse(q)
-	if err != nil {
-		return err
-	}
-	vres, err := o.c.Run(va) // the calculator's own work bounds hold
+	va, vres, err := o.c.Vary(o.a, param, value) // the calculator's own work bounds hold
 	if err != nil {
 		return err
 	}
@@ -146,4 +140,26 @@ func compareFields(o *outCtx) []field {
 		}
 	}
 	return out
+}
+
+// CompareCite starts the field of a citation of the comparison's variant:
+// {=ID.compare.FIELD} cites FIELD of the run that the widget's
+// "compare: PARAM=VALUE" draws beside the page's.
+const CompareCite = "compare."
+
+// Variant runs the comparison that views ask for ("compare:PARAM=VALUE",
+// as data-views carries it): c on a with PARAM set to VALUE. ok is false
+// when views ask for no comparison.
+func Variant(c *calc.Calculator, a calc.Args, views []string) (res any, ok bool, err error) {
+	for _, v := range views {
+		if spec, isCmp := strings.CutPrefix(v, comparePrefix); isCmp {
+			param, value, err := compareValues(c, spec)
+			if err != nil {
+				return nil, true, err
+			}
+			_, res, err := c.Vary(a, param, value)
+			return res, true, err
+		}
+	}
+	return nil, false, nil
 }
