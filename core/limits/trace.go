@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"strconv"
+
+	"retrylab/core/internal/errwrap"
 )
 
 // Flow is a steady workload sent through a [Limiter], for [Config.Trace]:
@@ -60,7 +62,7 @@ func (c Config) Trace(f Flow) ([]Step, error) {
 	}
 	calls := f.CallsPerMin * f.HorizonS / 60
 	if f.Steps < 1 || f.Steps > MaxTraceSteps || calls > MaxTraceCalls {
-		return nil, errors.Join(ErrTraceTooLarge, errors.New(strconv.Itoa(f.Steps)+" steps, "+formatFloat(math.Ceil(calls))+" calls"))
+		return nil, errwrap.Detail(ErrTraceTooLarge, strconv.Itoa(f.Steps)+" steps, "+formatFloat(math.Ceil(calls))+" calls")
 	}
 	const ns = 1e9
 	maxWait := int64(math.Min(f.MaxWaitS*ns, math.MaxInt64/4))

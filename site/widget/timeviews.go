@@ -488,83 +488,72 @@ func limitsHorizon(c limits.Config, callsPerMin, tokens float64) float64 {
 func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	tokens, ok := argFloat(o.a, "tokens_per_call")
 	c := limits.Config{RPM: r.RPMLimit, TPM: r.TPMLimit}
-	if !ok {
-		return errNoData
-	}
 	h := limitsHorizon(c, r.RequestsPerMin, tokens)
 	steps, err := c.Trace(limits.Flow{CallsPerMin: r.RequestsPerMin, Tokens: int(tokens), HorizonS: h, MaxWaitS: limitsMaxWaitS, Steps: int(h)})
-	if err != nil {
+	if !ok || err != nil {
 		return errNoData
 	}
 	rb, tb := c.Bursts()
-	var adm, del, ref float64
-	top := 1.0
+	// the strips: request bucket, token bucket (from full down to the
+	// lowest level, below 0 while calls wait for the refill), calls
+	const stripH, gap = 90.0, 24.0
+	full := [2]float64{float64(rb), float64(tb)}
+	var low [2]float64
+	var sum [3]int
+	top := 1
 	for _, s := range steps {
-		adm, del, ref = adm+float64(s.Admitted), del+float64(s.Delayed), ref+float64(s.Refused)
-		top = math.Max(top, float64(s.Admitted+s.Delayed+s.Refused))
+		low[0], low[1] = math.Min(low[0], s.Requests), math.Min(low[1], s.Tokens)
+		sum[0], sum[1], sum[2] = sum[0]+s.Admitted, sum[1]+s.Delayed, sum[2]+s.Refused
+		top = max(top, s.Admitted+s.Delayed+s.Refused)
 	}
-	num := o.loc.Number
+	in := func(n int) string { return o.loc.Int(int64(n)) }
 	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), height: 400,
 		title: o.vt("play", "title", "The two buckets while the calls arrive"),
 		desc: o.vt("play", "desc", "Both buckets start full ({rb} requests, {tb} tokens) and refill at the limits' pace; each call takes one request and {k} tokens. A call that would wait more than {w} s is refused. In {h} s: {a} calls admitted at once, {d} after a wait, {x} refused.",
-			"rb", o.loc.Int(int64(rb)), "tb", o.loc.Int(int64(tb)), "k", num(tokens), "w", num(limitsMaxWaitS), "h", num(h), "a", num(adm), "d", num(del), "x", num(ref)),
+			"rb", in(rb), "tb", in(tb), "k", o.loc.Number(tokens), "w", in(limitsMaxWaitS), "h", o.loc.Number(h), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2])),
 		live: o.vt("play", "live", "{t} s: {say}."),
 	}
 	f.open(o)
 	b := o.b
-	const stripH, gap = 90.0, 24.0
-	// strip i's top and the level that fills it; a level below 0 (calls
-	// waiting for the refill) draws below the strip's base, up to the
-	// strip's lowest point
-	type strip struct{ top, full, low float64 }
-	strips := []strip{{marginT + 14, float64(rb), 0}, {marginT + 14 + stripH + gap, float64(tb), 0}}
-	for _, s := range steps {
-		strips[0].low = math.Min(strips[0].low, s.Requests)
-		strips[1].low = math.Min(strips[1].low, s.Tokens)
+	labels := [3]string{
+		o.vt("play", "requests", "request bucket (RPM): {n} when full", "n", in(rb)),
+		o.vt("play", "tokens", "token bucket (TPM): {n} when full", "n", in(tb)),
+		o.vt("play", "calls", "calls per second: admitted · after a wait · refused"),
 	}
-	y := func(si int, v float64) float64 {
-		s := strips[si]
-		return s.top + (s.full-v)/(s.full-s.low)*stripH
+	for i, l := range labels {
+		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10+float64(i)*(stripH+gap)), esc(l))
 	}
-	callsTop := strips[1].top + stripH + gap
+	// y of level v in strip i
+	y := func(i int, v float64) float64 {
+		return marginT + 14 + float64(i)*(stripH+gap) + (full[i]-v)/(full[i]-low[i])*stripH
+	}
 	base := f.height - marginB
 	w := (chartW - marginL - marginR) / float64(len(steps))
-	label := func(si int, text string) {
-		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(strips[si].top-4), esc(text))
+	ws := f1(math.Max(0.5, w))
+	rect := func(series int, x, y0, y1 float64) {
+		if y0 != y1 {
+			writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"/>`, strconv.Itoa(series), f1(x), f1(math.Min(y0, y1)), ws, f1(math.Abs(y1-y0)))
+		}
 	}
-	label(0, o.vt("play", "requests", "request bucket (RPM): {n} when full", "n", o.loc.Int(int64(rb))))
-	label(1, o.vt("play", "tokens", "token bucket (TPM): {n} when full", "n", o.loc.Int(int64(tb))))
-	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(callsTop-4),
-		esc(o.vt("play", "calls", "calls per second: admitted · after a wait · refused")))
-	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-opacity="0.4">`)
-	for si := range strips {
-		writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(chartW-marginR), f1(y(si, 0)), f1(y(si, 0)))
-	}
-	b.WriteString(`</g><g class="chart-frames">`)
-	var sa, sd, sr int
+	b.WriteString(`<g class="chart-frames">`)
+	sum = [3]int{}
 	for i, s := range steps {
-		sa, sd, sr = sa+s.Admitted, sd+s.Delayed, sr+s.Refused
-		say := o.vt("play", "say", "{r} requests and {k} tokens in the buckets; so far {a} calls admitted at once, {d} after a wait, {x} refused",
-			"r", o.loc.Int(int64(math.Floor(s.Requests))), "k", o.loc.Int(int64(math.Floor(s.Tokens))),
-			"a", o.loc.Int(int64(sa)), "d", o.loc.Int(int64(sd)), "x", o.loc.Int(int64(sr)))
-		writef(b, `<g data-t="%s" data-say="%s">`, fnum(s.T), esc(say))
+		sum[0], sum[1], sum[2] = sum[0]+s.Admitted, sum[1]+s.Delayed, sum[2]+s.Refused
+		writef(b, `<g data-t="%s" data-say="%s">`, fnum(s.T), esc(o.vt("play", "say", "{r} requests and {k} tokens in the buckets; so far {a} calls admitted at once, {d} after a wait, {x} refused",
+			"r", o.loc.Number(math.Floor(s.Requests)), "k", o.loc.Number(math.Floor(s.Tokens)), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2]))))
 		x := f.fx(float64(i) * h / float64(len(steps)))
-		for si, v := range []float64{s.Requests, s.Tokens} {
-			y0, y1 := y(si, 0), y(si, v)
-			cls := "chart-bar chart-series-1"
+		for j, v := range [2]float64{s.Requests, s.Tokens} {
+			series := 1
 			if v < 0 { // owed to calls that wait
-				cls = "chart-bar chart-series-2"
+				series = 2
 			}
-			if hh := math.Abs(y1 - y0); hh > 0 {
-				writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.8"/>`, cls, f1(x), f1(math.Min(y0, y1)), f1(math.Max(0.5, w)), f1(hh))
-			}
+			rect(series, x, y(j, 0), y(j, v))
 		}
 		yb := base
-		for si, n := range []int{s.Admitted, s.Delayed, s.Refused} {
-			if hh := float64(n) / top * (base - callsTop); hh > 0 {
-				yb -= hh
-				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"%s/>`, strconv.Itoa(si+1), f1(x), f1(yb), f1(math.Max(0.5, w)), f1(hh), opacity(si))
-			}
+		for j, n := range [3]int{s.Admitted, s.Delayed, s.Refused} {
+			hh := float64(n) / float64(top) * (base - marginT - 14 - 2*(stripH+gap))
+			rect(j+1, x, yb, yb-hh)
+			yb -= hh
 		}
 		b.WriteString(`</g>`)
 	}
