@@ -26,6 +26,10 @@ func TestCompareBudget(t *testing.T) {
 		if n := strings.Count(runs, `data-view="histogram"`); n != 2 {
 			t.Errorf("%s: %d histograms in the comparison, want 2 (one per run)", lang, n)
 		}
+		// the outputs are the page's result, once: none in the runs' copies
+		if strings.Contains(runs, "data-out=") || !strings.Contains(html[:strings.Index(html, `data-run="base"`)], `data-out="attempts_histogram"`) {
+			t.Errorf("%s: data-out in a compared run, or not in the widget's own chart", lang)
+		}
 		// the sentence names the total: 120 with the budget, 300 without
 		s := html[strings.Index(html, "data-compare-sentence"):]
 		s = s[:strings.Index(s, "</p>")]
@@ -75,5 +79,18 @@ func TestVariantCite(t *testing.T) {
 	}
 	if _, ok, err := Variant(c, a, []string{CompareView("budget=maybe")}); !ok || err == nil {
 		t.Errorf("a refused compare value: ok %v, err %v; want the refusal", ok, err)
+	}
+}
+
+func TestDropOuts(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`<td data-out="a" data-value="[1,2]">x</td>`, `<td>x</td>`},
+		{`<g data-out="a"><td data-out="b" data-value="&#34;q&#34;" class="c">`, `<g><td class="c">`},
+		{`<p data-value="1">`, `<p data-value="1">`},
+		{`<p data-out="unclosed`, `<p`},
+	} {
+		if got := dropOuts(tc.in); got != tc.want {
+			t.Errorf("dropOuts(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
