@@ -103,29 +103,32 @@ func testPlay(t *testing.T, ids ...string) {
 }
 
 // TestPlayReducedMotion: under prefers-reduced-motion: reduce nothing
-// moves on its own: play shows the end state at once.
+// moves on its own: play shows the end state at once (the dispatch widget
+// and the two buckets).
 func TestPlayReducedMotion(t *testing.T) {
-	for _, p := range pagesWithWidget(t, "disp") {
-		t.Run(p.Name(), func(t *testing.T) {
-			ctx := tab(t)
-			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
-				t.Fatal(err)
-			}
-			open(t, ctx, p, "")
-			root := `document.getElementById("disp")`
-			waitJS(t, ctx, "the player's controls", root+`.querySelector('[data-player]:not([hidden])') !== null`)
-			t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-timeview]').getAttribute('data-t1') * 1`)
-			eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('input[data-action="scrub"]'); s.value = '%v'; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, t1/3))
-			waitJS(t, ctx, "the scrubber works", fmt.Sprintf(`%s.getAttribute('data-t') * 1 < %v`, root, t1))
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[id="disp"] button[data-action="play"]`))); err != nil {
-				t.Fatal(err)
-			}
-			waitJS(t, ctx, "play jumps to the end", fmt.Sprintf(`%s.getAttribute('data-t') * 1 === %v`, root, t1))
-			if pressed := eval[string](t, ctx, root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed')`); pressed != "false" {
-				t.Errorf("aria-pressed %q under reduced motion", pressed)
-			}
-		})
+	for _, id := range []string{"disp", "limt"} {
+		for _, p := range pagesWithWidget(t, id) {
+			t.Run(id+"-"+p.Name(), func(t *testing.T) {
+				ctx := tab(t)
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
+					t.Fatal(err)
+				}
+				open(t, ctx, p, "")
+				root := fmt.Sprintf(`document.getElementById(%q)`, id)
+				waitJS(t, ctx, "the player's controls", root+`.querySelector('[data-player]:not([hidden])') !== null`)
+				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-timeview]').getAttribute('data-t1') * 1`)
+				eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('input[data-action="scrub"]'); s.value = '%v'; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, t1/3))
+				waitJS(t, ctx, "the scrubber works", fmt.Sprintf(`%s.getAttribute('data-t') * 1 < %v`, root, t1))
+				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[id=%q] button[data-action="play"]`, id)))); err != nil {
+					t.Fatal(err)
+				}
+				waitJS(t, ctx, "play jumps to the end", fmt.Sprintf(`%s.getAttribute('data-t') * 1 === %v`, root, t1))
+				if pressed := eval[string](t, ctx, root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed')`); pressed != "false" {
+					t.Errorf("aria-pressed %q under reduced motion", pressed)
+				}
+			})
+		}
 	}
 }
 
