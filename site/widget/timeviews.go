@@ -515,13 +515,24 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	}
 	f.open(o)
 	b := o.b
+	// each strip's label, its colours keyed by swatches (■ in the bars'
+	// colour): a bucket's level, what it owes to calls that wait (below
+	// zero), and the calls by outcome
+	swatch := func(series int, text string) string {
+		return ` <tspan class="chart-bar chart-series-` + strconv.Itoa(series) + `">■</tspan> ` + esc(text)
+	}
+	owed := swatch(2, o.vt("play", "owed", "below zero: owed to the calls that wait"))
 	labels := [3]string{
-		o.vt("play", "requests", "request bucket (RPM): {n} when full", "n", in(rb)),
-		o.vt("play", "tokens", "token bucket (TPM): {n} when full", "n", in(tb)),
-		o.vt("play", "calls", "calls per second: admitted · after a wait · refused"),
+		esc(o.vt("play", "requests", "request bucket (RPM): {n} when full", "n", in(rb))),
+		esc(o.vt("play", "tokens", "token bucket (TPM): {n} when full", "n", in(tb))),
+		esc(o.vt("play", "calls", "calls per second:")) + swatch(1, o.vt("play", "admitted", "admitted at once")) +
+			swatch(2, o.vt("play", "delayed", "after a wait")) + swatch(3, o.vt("play", "refused", "refused")),
 	}
 	for i, l := range labels {
-		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10+float64(i)*(stripH+gap)), esc(l))
+		if i < 2 && low[i] < 0 {
+			l += owed
+		}
+		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10+float64(i)*(stripH+gap)), l)
 	}
 	// y of level v in strip i
 	y := func(i int, v float64) float64 {
