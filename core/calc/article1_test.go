@@ -149,6 +149,22 @@ func TestFigureBudget(t *testing.T) {
 	if m["retries"] != 99e6 {
 		t.Fatalf("largest: %v", m["retries"])
 	}
+	// without a budget every request makes all its attempts, and no token
+	// is taken from any counter
+	for _, tc := range []struct {
+		args          []string
+		total, tokens float64
+	}{
+		{[]string{"budget=false"}, 300, 20},
+		{[]string{"budget=false", "processes=10", "order=depth"}, 300, 200},
+		{[]string{"budget=false", "tokens=0"}, 300, 0},
+		{[]string{"budget=false", "requests=1000000", "attempts=100", "processes=1000"}, 1e8, 20000},
+	} {
+		m = run1(t, "budget", tc.args...)
+		if m["total_attempts"] != tc.total || m["total_attempts"] != m["unbudgeted_total"] || m["tokens_left"] != tc.tokens {
+			t.Errorf("%v: total %v (unbudgeted %v), tokens left %v; want %v, the same, %v", tc.args, m["total_attempts"], m["unbudgeted_total"], m["tokens_left"], tc.total, tc.tokens)
+		}
+	}
 }
 
 func TestFigureJitter(t *testing.T) {

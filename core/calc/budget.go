@@ -39,6 +39,8 @@ func budgetCalc() *Calculator {
 				Help: "processes, each with its own counter of tokens; request i goes to process i mod processes"},
 			{Name: "order", Kind: Choice, Default: "rounds", Choices: []string{"rounds", "depth"},
 				Help: "rounds: every request gets its next retry before any gets a later one; depth: request by request, each retries all it can"},
+			{Name: "budget", Kind: Bool, Default: "true",
+				Help: "false: no budget, every request makes all its attempts and no token is taken"},
 		},
 		Run: func(a Args) (any, error) {
 			b := retry.Budget{
@@ -51,6 +53,10 @@ func budgetCalc() *Calculator {
 			if a.String("order") == "depth" {
 				b.Order = retry.Depth
 			}
+			noBudget := !a.Bool("budget")
+			if noBudget { // enough tokens for every retry (at most 1e6 × 99)
+				b.Tokens = int64(b.Requests) * int64(b.Attempts-1)
+			}
 			r, err := b.Run()
 			if err != nil { // the declared ranges make this unreachable
 				return nil, Refuse(name, "", CodeConstraint, "detail.budget.config", "{reason}", "reason", err.Error())
@@ -62,6 +68,9 @@ func budgetCalc() *Calculator {
 				UnbudgetedTotal:   r.Unbudgeted,
 				AttemptsHistogram: r.Histogram,
 				TokensLeft:        r.TokensLeft,
+			}
+			if noBudget { // no retry takes a token: every counter keeps its own
+				res.TokensLeft = int64(a.Int("tokens")) * int64(b.Processes)
 			}
 			if b.Requests <= maxPerRequest {
 				res.AttemptsPerRequest = make([]int, b.Requests)

@@ -132,6 +132,22 @@ func (a Args) Query() map[string][]string {
 // Calc returns the calculator the Args belong to.
 func (a Args) Calc() *Calculator { return a.calc }
 
+// Vary runs c on a with param set to value, the other parameters as in a:
+// the variant of a widget's comparison (compare: PARAM=VALUE in a page;
+// site/widget draws it, site/markdown and the playground cite it). It
+// returns the variant's Args and result, or the Error of a value c
+// refuses.
+func (c *Calculator) Vary(a Args, param, value string) (Args, any, error) {
+	q := a.Query()
+	q[param] = []string{value}
+	va, err := c.Parse(q)
+	if err != nil {
+		return Args{}, nil, err
+	}
+	res, err := c.Run(va)
+	return va, res, err
+}
+
 // Parse validates values (name → texts, as from a URL query or CLI
 // key=value pairs; a url.Values is one) against the declaration and fills
 // in defaults. An unknown name, a repeated name or a bad value yields an

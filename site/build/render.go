@@ -106,13 +106,21 @@ func (b *builder) converter(lang string) *markdown.Converter {
 			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title, Args: w.Args, Result: w.Result, Compare: w.Compare}, loc)
 		},
 		Cite: func(w *markdown.Widget, field, format string) (string, any, error) {
-			d, ok := encoded.Load(w)
-			if !ok {
-				dd, err := set.Encode(w.Result)
+			res, key := w.Result, any(w)
+			if f, ok := strings.CutPrefix(field, widget.CompareCite); ok { // {=ID.compare.FIELD}
+				v, err := w.Variant()
 				if err != nil {
 					return "", nil, err
 				}
-				d, _ = encoded.LoadOrStore(w, dd)
+				res, key, field = v, variantKey{w}, f
+			}
+			d, ok := encoded.Load(key)
+			if !ok {
+				dd, err := set.Encode(res)
+				if err != nil {
+					return "", nil, err
+				}
+				d, _ = encoded.LoadOrStore(key, dd)
 			}
 			text, value, err := set.Cite(w.Calc, d, field, format, loc)
 			if err != nil {
@@ -122,6 +130,9 @@ func (b *builder) converter(lang string) *markdown.Converter {
 		},
 	})
 }
+
+// variantKey keys the encoded result of a widget's comparison.
+type variantKey struct{ w *markdown.Widget }
 
 // siteData is what every template sees as .Site.
 type siteData struct {

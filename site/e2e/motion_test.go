@@ -47,8 +47,14 @@ func frames(t *testing.T, ctx context.Context, n int) {
 // TestPlay: on the jitter, backoff and dispatch widgets, play makes
 // data-t grow, pause (from the keyboard) stops it, the scrubber sets it;
 // the console stays silent (tab).
-func TestPlay(t *testing.T) {
-	for _, id := range []string{"jit", "bo", "disp"} {
+func TestPlay(t *testing.T) { testPlay(t, "jit", "bo", "disp") }
+
+// TestPlayLimiter: the same on the time view of the two buckets (limits'
+// play view, rate-limits' Figure 2).
+func TestPlayLimiter(t *testing.T) { testPlay(t, "limt") }
+
+func testPlay(t *testing.T, ids ...string) {
+	for _, id := range ids {
 		for _, p := range pagesWithWidget(t, id) {
 			t.Run(id+"-"+p.Name(), func(t *testing.T) {
 				ctx := tab(t)
@@ -97,29 +103,32 @@ func TestPlay(t *testing.T) {
 }
 
 // TestPlayReducedMotion: under prefers-reduced-motion: reduce nothing
-// moves on its own: play shows the end state at once.
+// moves on its own: play shows the end state at once (the dispatch widget
+// and the two buckets).
 func TestPlayReducedMotion(t *testing.T) {
-	for _, p := range pagesWithWidget(t, "disp") {
-		t.Run(p.Name(), func(t *testing.T) {
-			ctx := tab(t)
-			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
-				t.Fatal(err)
-			}
-			open(t, ctx, p, "")
-			root := `document.getElementById("disp")`
-			waitJS(t, ctx, "the player's controls", root+`.querySelector('[data-player]:not([hidden])') !== null`)
-			t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-timeview]').getAttribute('data-t1') * 1`)
-			eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('input[data-action="scrub"]'); s.value = '%v'; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, t1/3))
-			waitJS(t, ctx, "the scrubber works", fmt.Sprintf(`%s.getAttribute('data-t') * 1 < %v`, root, t1))
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[id="disp"] button[data-action="play"]`))); err != nil {
-				t.Fatal(err)
-			}
-			waitJS(t, ctx, "play jumps to the end", fmt.Sprintf(`%s.getAttribute('data-t') * 1 === %v`, root, t1))
-			if pressed := eval[string](t, ctx, root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed')`); pressed != "false" {
-				t.Errorf("aria-pressed %q under reduced motion", pressed)
-			}
-		})
+	for _, id := range []string{"disp", "limt"} {
+		for _, p := range pagesWithWidget(t, id) {
+			t.Run(id+"-"+p.Name(), func(t *testing.T) {
+				ctx := tab(t)
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
+					t.Fatal(err)
+				}
+				open(t, ctx, p, "")
+				root := fmt.Sprintf(`document.getElementById(%q)`, id)
+				waitJS(t, ctx, "the player's controls", root+`.querySelector('[data-player]:not([hidden])') !== null`)
+				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-timeview]').getAttribute('data-t1') * 1`)
+				eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('input[data-action="scrub"]'); s.value = '%v'; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, t1/3))
+				waitJS(t, ctx, "the scrubber works", fmt.Sprintf(`%s.getAttribute('data-t') * 1 < %v`, root, t1))
+				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[id=%q] button[data-action="play"]`, id)))); err != nil {
+					t.Fatal(err)
+				}
+				waitJS(t, ctx, "play jumps to the end", fmt.Sprintf(`%s.getAttribute('data-t') * 1 === %v`, root, t1))
+				if pressed := eval[string](t, ctx, root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed')`); pressed != "false" {
+					t.Errorf("aria-pressed %q under reduced motion", pressed)
+				}
+			})
+		}
 	}
 }
 
@@ -194,6 +203,33 @@ func TestAdjustableNumber(t *testing.T) {
 			want := strconv.Itoa(v + 10) // jobs steps by 10
 			waitJS(t, ctx, "the control follows", fmt.Sprintf(`document.querySelector('[id="disp"] [name="jobs"]').value === %q`, want))
 			waitJS(t, ctx, "the citation follows", fmt.Sprintf(`document.querySelector('%s').getAttribute('data-value') === %q && document.querySelector('%s').getAttribute('aria-valuenow') === %q`, sel, want, sel, want))
+		})
+	}
+}
+
+// TestCompareBudget: the budget widget of the retries article draws both
+// runs, with the budget and without, and the prose's citations of the
+// compared run ({=bud.compare.FIELD}) follow the reader's input.
+func TestCompareBudget(t *testing.T) {
+	for _, p := range pagesWithWidget(t, "bud") {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, p, "")
+			root := `document.getElementById("bud")`
+			if c := eval[string](t, ctx, root+`.getAttribute('data-compare') || ''`); c != "budget=false" {
+				t.Fatalf("data-compare %q", c)
+			}
+			both := root + `.querySelector('[data-run="base"] svg') !== null && ` + root + `.querySelector('[data-run="variant"] svg') !== null`
+			waitJS(t, ctx, "both runs", both)
+			cite := `document.querySelector('output[data-cite="bud.compare.total_attempts"]')`
+			if v := eval[string](t, ctx, cite+`.getAttribute('data-value')`); v != "300" {
+				t.Fatalf("bud.compare.total_attempts = %s before any change, want 300", v)
+			}
+			setValue(t, ctx, "bud", "requests", "200")
+			waitJS(t, ctx, "the compared run's citation follows", cite+`.getAttribute('data-value') === "600" && `+
+				`document.querySelector('output[data-cite="bud.compare.retries"]').getAttribute('data-value') === "400"`)
+			waitJS(t, ctx, "the page's own citation too", `document.querySelector('output[data-cite="bud.total_attempts"]').getAttribute('data-value') === "220"`)
+			waitJS(t, ctx, "both runs after the change", both)
 		})
 	}
 }

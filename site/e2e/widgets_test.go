@@ -122,12 +122,22 @@ func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values ur
 	if err != nil {
 		return nil, err
 	}
+	var variant any // the result of the widget's comparison, for {=ID.compare.FIELD}
 	for _, ci := range cs {
 		field, ok := strings.CutPrefix(ci.Cite, w.ID+".")
 		if !ok {
 			continue
 		}
-		text, value, err := widget.All().Cite(c, res, field, ci.Format, loc)
+		cres := res
+		if f, isCmp := strings.CutPrefix(field, widget.CompareCite); isCmp {
+			if variant == nil {
+				if variant, err = variantOf(ctx, w, c, values); err != nil {
+					return nil, err
+				}
+			}
+			cres, field = variant, f
+		}
+		text, value, err := widget.All().Cite(c, cres, field, ci.Format, loc)
 		if err != nil {
 			bad = append(bad, fmt.Sprintf("citation %s|%s: %v", ci.Cite, ci.Format, err))
 			continue
@@ -137,6 +147,24 @@ func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values ur
 		}
 	}
 	return bad, nil
+}
+
+// variantOf computes the comparison the widget asks for in its
+// data-views (compare:PARAM=VALUE) for values, as the playground does.
+func variantOf(ctx context.Context, w widgetInfo, c *calc.Calculator, values url.Values) (any, error) {
+	views, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.getElementById(%q).getAttribute('data-views') || ''`, w.ID)))
+	if err != nil {
+		return nil, err
+	}
+	a, err := c.Parse(values)
+	if err != nil {
+		return nil, err
+	}
+	v, ok, err := widget.Variant(c, a, strings.Split(views, ","))
+	if !ok || err != nil {
+		return nil, fmt.Errorf("%s: no comparison to cite in data-views %q: %v", w.ID, views, err)
+	}
+	return v, nil
 }
 
 // expectWidget waits (up to 5 s) until the widget shows the calculator's

@@ -18,11 +18,13 @@ import (
 var KindCitation = ast.NewNodeKind("Citation")
 
 // Citation is an inline {=ID.FIELD}, {=ID.FIELD[I]} or {=ID.FIELD|FORMAT}:
-// the value of a result field of the widget or calc block ID of the page.
+// the value of a result field of the widget or calc block ID of the page;
+// {=ID.compare.FIELD} (with the same [I] and |FORMAT) cites the field of
+// the variant that the widget's "compare:" line computes.
 type Citation struct {
 	ast.BaseInline
 	ID     string
-	Field  string // the field name, with "[I]" when it cites one element
+	Field  string // the field name, with "[I]" when it cites one element and "compare." before it when it cites the comparison's variant
 	Format string // "" for the default format
 	Offset int    // byte offset of the citation in the page
 	Line   int
@@ -43,7 +45,12 @@ func (n *Citation) Dump(src []byte, level int) {
 // Ref returns "ID.FIELD", as data-cite holds it.
 func (n *Citation) Ref() string { return n.ID + "." + n.Field }
 
-var citationSyntax = lazyRegexp{src: `^([a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z0-9_]+(?:\[[0-9]+\])?)(?:\\?\|([a-z0-9%]+))?$`}
+var citationSyntax = lazyRegexp{src: `^([a-z0-9]+(?:-[a-z0-9]+)*)\.((?:compare\.)?[a-z0-9_]+(?:\[[0-9]+\])?)(?:\\?\|([a-z0-9%]+))?$`}
+
+// comparePrefix starts the field of a citation of a widget's comparison:
+// {=ID.compare.FIELD} cites FIELD of the variant that the widget's
+// "compare: PARAM=VALUE" line draws beside it.
+const comparePrefix = "compare."
 
 // citationParser parses {=…} in inline text.
 type citationParser struct{}
@@ -64,7 +71,7 @@ func (citationParser) Parse(parent ast.Node, block text.Reader, pc parser.Contex
 	body := string(line[2:end])
 	m := citationSyntax.get().FindStringSubmatch(body)
 	if m == nil {
-		st.errorf(seg.Start, "malformed citation {=%s}: write {=ID.FIELD}, {=ID.FIELD[I]} or {=ID.FIELD|FORMAT}", body)
+		st.errorf(seg.Start, "malformed citation {=%s}: write {=ID.FIELD}, {=ID.FIELD[I]}, {=ID.FIELD|FORMAT} or {=ID.compare.FIELD}", body)
 		block.Advance(end + 1)
 		return ast.NewString([]byte("{=" + body + "}"))
 	}
@@ -89,8 +96,16 @@ func (c *Converter) resolveCitation(st *state, ct *Citation, ids map[string]*Wid
 		st.errorf(ct.Offset, "citation {=%s}: no widget or calc with id %q (%s)", ct.Ref(), ct.ID, list)
 		return
 	}
-	name, index, hasIndex := strings.Cut(ct.Field, "[")
+	field, variant := strings.CutPrefix(ct.Field, comparePrefix)
+	name, index, hasIndex := strings.Cut(field, "[")
 	fields, order, err := w.Fields()
+	if variant {
+		if w.Compare == "" {
+			st.errorf(ct.Offset, "citation {=%s}: %s %s has no compare: line, so there is no variant to cite", ct.Ref(), w.Kind, ct.ID)
+			return
+		}
+		fields, order, err = w.VariantFields()
+	}
 	if err != nil {
 		st.errorf(ct.Offset, "citation {=%s}: %v", ct.Ref(), err)
 		return

@@ -33,6 +33,10 @@ func TestBadContent(t *testing.T) {
 		{"citation unknown field", fm + "```calc attempts\nid: a\n```\n\nSee\n{=a.peak}.\n", []string{"11: citation {=a.peak}: attempts has no field \"peak\"; its fields are q, n, expected_attempts, success_probability"}},
 		{"citation index on a number", fm + "```calc attempts\nid: a\n```\n{=a.q[0]}\n", []string{"9: citation {=a.q[0]}: attempts.q is not a list"}},
 		{"citation bad format", fm + "```calc attempts\nid: a\n```\n{=a.q|bad}\n", []string{"9: citation {=a.q|bad}: unknown format"}},
+		{"compare citation without compare", fm + "```widget attempts\nid: a\n```\n{=a.compare.q}\n", []string{"9: citation {=a.compare.q}: widget a has no compare: line"}},
+		{"compare citation of a calc", fm + "```calc attempts\nid: a\n```\n{=a.compare.q}\n", []string{"9: citation {=a.compare.q}: calc a has no compare: line"}},
+		{"compare citation unknown field", fm + "```widget attempts\nid: a\ncompare: q=0.9\n```\n{=a.compare.peak}\n", []string{"10: citation {=a.compare.peak}: attempts has no field \"peak\""}},
+		{"compare citation malformed", fm + "{=a.compare.}\n", []string{"6: malformed citation {=a.compare.}"}},
 		{"malformed citation", fm + "text {=A.q} more\n", []string{"6: malformed citation {=A.q}"}},
 		{"unterminated citation", fm + "text {=a.q more\n", []string{"6: unterminated citation"}},
 		{"tex unknown command", fm + "\n$\\foo x$\n", []string{"7: formula \"\\\\foo x\": TeX: unknown command \\foo"}},
@@ -136,4 +140,31 @@ func FuzzTeX(f *testing.F) {
 			t.Fatalf("output %q", out)
 		}
 	})
+}
+
+// TestCompareCitation: {=ID.compare.FIELD} cites the variant that the
+// widget's compare line computes (q=0.9 here), beside the page's own value
+// (the test converter's Cite writes VALUE|FORMAT).
+func TestCompareCitation(t *testing.T) {
+	src := fm + "```widget attempts\nid: a\nq: 0.5\nn: 2\ncompare: q=0.9\n```\n\n{=a.expected_attempts} {=a.compare.expected_attempts|2} {=a.compare.q}\n"
+	p, err := testConverter(nil).Convert("x.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ ref, display string }{
+		{"a.expected_attempts", "1.5|"},
+		{"a.compare.expected_attempts", "1.9|2"},
+		{"a.compare.q", "0.9|"},
+	}
+	if len(p.Citations) != len(want) {
+		t.Fatalf("%d citations, want %d", len(p.Citations), len(want))
+	}
+	for i, w := range want {
+		if c := p.Citations[i]; c.Ref() != w.ref || c.Display != w.display {
+			t.Errorf("citation %d: %s = %q, want %s = %q", i, c.Ref(), c.Display, w.ref, w.display)
+		}
+	}
+	if !strings.Contains(string(p.HTML), `data-cite="a.compare.expected_attempts"`) {
+		t.Errorf("no data-cite of the variant in %s", p.HTML)
+	}
 }

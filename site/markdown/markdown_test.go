@@ -30,7 +30,12 @@ func testConverter(files fstest.MapFS) *Converter {
 				w.Calc.Name, w.ID, query.Encode(w.Args.Query())), nil
 		},
 		Cite: func(w *Widget, field, format string) (string, any, error) {
-			b, _ := json.Marshal(w.Result)
+			res := w.Result
+			if f, ok := strings.CutPrefix(field, "compare."); ok {
+				res, _ = w.Variant()
+				field = f
+			}
+			b, _ := json.Marshal(res)
 			var m map[string]any
 			json.Unmarshal(b, &m)
 			name, _, _ := strings.Cut(field, "[")

@@ -41,6 +41,49 @@ type Widget struct {
 	json       json.RawMessage            // Result encoded once
 	fields     map[string]json.RawMessage // its fields
 	fieldOrder []string
+	variant    *variant // the comparison's run, computed once
+}
+
+// variant is the run of a widget's comparison.
+type variant struct {
+	result any
+	fields map[string]json.RawMessage
+	order  []string
+	err    error
+}
+
+// Variant returns the result of the comparison that the block's
+// "compare: PARAM=VALUE" asks for (c run with PARAM set to VALUE, the
+// other parameters as the block sets them), computed once; an error when
+// the block has no compare line.
+func (w *Widget) Variant() (any, error) {
+	if w.variant == nil {
+		w.variant = &variant{}
+		param, value, ok := strings.Cut(w.Compare, "=")
+		if !ok {
+			w.variant.err = errors.New("widget " + w.ID + " has no compare: line")
+			return nil, w.variant.err
+		}
+		_, res, err := w.Calc.Vary(w.Args, strings.TrimSpace(param), strings.TrimSpace(value))
+		w.variant.result, w.variant.err = res, err
+		if err == nil {
+			var b []byte
+			if b, err = json.Marshal(res); err == nil {
+				w.variant.fields, w.variant.order, err = resultFields(b)
+			}
+			w.variant.err = err
+		}
+	}
+	return w.variant.result, w.variant.err
+}
+
+// VariantFields returns the JSON fields of [Widget.Variant]'s result, by
+// name and in order.
+func (w *Widget) VariantFields() (map[string]json.RawMessage, []string, error) {
+	if _, err := w.Variant(); err != nil {
+		return nil, nil, err
+	}
+	return w.variant.fields, w.variant.order, nil
 }
 
 // JSON returns the result as the calculator's JSON (the API's bytes),

@@ -52,13 +52,7 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	if err != nil {
 		return err
 	}
-	q := o.a.Query()
-	q[param] = []string{value}
-	va, err := o.c.Parse(q)
-	if err != nil {
-		return err
-	}
-	vres, err := o.c.Run(va) // the calculator's own work bounds hold
+	va, vres, err := o.c.Vary(o.a, param, value) // the calculator's own work bounds hold
 	if err != nil {
 		return err
 	}
@@ -106,9 +100,15 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	writef(b, `<p class="widget-compare-sentence" data-compare-sentence data-compare-items="%s">%s</p><div class="widget-compare-runs">`, strconv.Itoa(len(items)), esc(sentence))
 	run := func(name, heading string, oc *outCtx) error {
 		writef(b, `<div class="widget-compare-run" data-run="%s"><p class="widget-compare-label">%s</p>`, name, esc(heading))
-		if err := oc.safe("compare", fn); err != nil {
+		var chart strings.Builder
+		saved := oc.b
+		oc.b = &chart
+		err := oc.safe("compare", fn)
+		oc.b = saved
+		if err != nil {
 			writef(b, `<p class="widget-note">%s</p>`, esc(o.loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
 		}
+		b.WriteString(dropOuts(chart.String()))
 		b.WriteString(`</div>`)
 		return nil
 	}
@@ -146,4 +146,53 @@ func compareFields(o *outCtx) []field {
 		}
 	}
 	return out
+}
+
+// CompareCite starts the field of a citation of the comparison's variant:
+// {=ID.compare.FIELD} cites FIELD of the run that the widget's
+// "compare: PARAM=VALUE" draws beside the page's.
+const CompareCite = "compare."
+
+// Variant runs the comparison that views ask for ("compare:PARAM=VALUE",
+// as data-views carries it): c on a with PARAM set to VALUE. ok is false
+// when views ask for no comparison.
+func Variant(c *calc.Calculator, a calc.Args, views []string) (res any, ok bool, err error) {
+	for _, v := range views {
+		if spec, isCmp := strings.CutPrefix(v, comparePrefix); isCmp {
+			param, value, err := compareValues(c, spec)
+			if err != nil {
+				return nil, true, err
+			}
+			_, res, err := c.Vary(a, param, value)
+			return res, true, err
+		}
+	}
+	return nil, false, nil
+}
+
+// dropOuts removes the data-out and data-value attributes from a run's
+// chart: a widget's outputs are the page's result, each once (its table's
+// and its own charts'), never a copy, nor the variant's values.
+func dropOuts(s string) string {
+	const out, val = ` data-out="`, ` data-value="`
+	for {
+		i := strings.Index(s, out)
+		if i < 0 {
+			return s
+		}
+		end := attrEnd(s, i+len(out))
+		if strings.HasPrefix(s[end:], val) {
+			end = attrEnd(s, end+len(val))
+		}
+		s = s[:i] + s[end:]
+	}
+}
+
+// attrEnd is the index after the '"' that closes the attribute value
+// starting at j (escaped values hold none), or len(s).
+func attrEnd(s string, j int) int {
+	if k := strings.IndexByte(s[j:], '"'); k >= 0 {
+		return j + k + 1
+	}
+	return len(s)
 }

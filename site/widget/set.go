@@ -180,7 +180,7 @@ func retriesViews() viewTable {
 // views).
 func rateLimitsViews() viewTable {
 	return viewTable{
-		"limits":   {{"utilization", typed(limitsUtilization), false}},
+		"limits":   {{"utilization", typed(limitsUtilization), false}, {"play", typed(limitsPlay), false}},
 		"backoff":  {{"arrivals", typed(backoffArrivals), false}, {"play", typed(backoffPlay), false}},
 		"dispatch": {{"queue", typed(dispatchQueue), false}, {"play", typed(dispatchPlay), false}, {"metrics", typed(dispatchMetrics), true}},
 		"errors":   {{"classification", typed(errorsClassification), false}},

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"retrylab/core/calc"
+	"retrylab/core/limits"
 	"slices"
 	"strconv"
 	"strings"
@@ -449,5 +450,125 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	}
 	b.WriteString(`</g>`)
 	f.close(o, o.vt("timeline", "x", "time (s)"))
+	return nil
+}
+
+// limitsTrace is how the time view of the limits calculator runs its
+// workload through the two buckets: a call that would wait longer than
+// maxWaitS is refused; the trace lasts until a little after the first
+// bucket runs dry (between minS and maxS), in steps of one second.
+const (
+	limitsMaxWaitS = 5
+	limitsMinS     = 60
+	limitsMaxS     = 600
+)
+
+// limitsHorizon is how long the trace runs, s: until 30 s after the
+// sooner of the two buckets runs dry at the workload's pace (each starts
+// with a minute's worth), rounded up to 10 s, within [limitsMinS,
+// limitsMaxS]; limitsMinS when neither runs dry.
+func limitsHorizon(c limits.Config, callsPerMin, tokens float64) float64 {
+	rb, tb := c.Bursts()
+	dry := math.Inf(1)
+	if over := callsPerMin - c.RPM; over > 0 {
+		dry = float64(rb) / over * 60
+	}
+	if over := callsPerMin*tokens - c.TPM; over > 0 {
+		dry = math.Min(dry, float64(tb)/over*60)
+	}
+	if math.IsInf(dry, 1) { // neither runs dry: a minute shows it
+		return limitsMinS
+	}
+	return math.Min(limitsMaxS, math.Max(limitsMinS, math.Ceil((dry+30)/10)*10))
+}
+
+// limitsPlay: the request bucket and the token bucket second by second
+// while the workload's calls arrive, and beneath them the calls admitted
+// at once, after a wait, or refused. core/limits computes the trace once.
+func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
+	tokens, ok := argFloat(o.a, "tokens_per_call")
+	c := limits.Config{RPM: r.RPMLimit, TPM: r.TPMLimit}
+	h := limitsHorizon(c, r.RequestsPerMin, tokens)
+	steps, err := c.Trace(limits.Flow{CallsPerMin: r.RequestsPerMin, Tokens: int(tokens), HorizonS: h, MaxWaitS: limitsMaxWaitS, Steps: int(h)})
+	if !ok || err != nil {
+		return errNoData
+	}
+	rb, tb := c.Bursts()
+	// the strips: request bucket, token bucket (from full down to the
+	// lowest level, below 0 while calls wait for the refill), calls
+	const stripH, gap = 90.0, 24.0
+	full := [2]float64{float64(rb), float64(tb)}
+	var low [2]float64
+	var sum [3]int
+	top := 1
+	for _, s := range steps {
+		low[0], low[1] = math.Min(low[0], s.Requests), math.Min(low[1], s.Tokens)
+		sum[0], sum[1], sum[2] = sum[0]+s.Admitted, sum[1]+s.Delayed, sum[2]+s.Refused
+		top = max(top, s.Admitted+s.Delayed+s.Refused)
+	}
+	in := func(n int) string { return o.loc.Int(int64(n)) }
+	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), height: 400,
+		title: o.vt("play", "title", "The two buckets while the calls arrive"),
+		desc: o.vt("play", "desc", "Both buckets start full ({rb} requests, {tb} tokens) and refill at the limits' pace; each call takes one request and {k} tokens. A call that would wait more than {w} s is refused. In {h} s: {a} calls admitted at once, {d} after a wait, {x} refused.",
+			"rb", in(rb), "tb", in(tb), "k", o.loc.Number(tokens), "w", in(limitsMaxWaitS), "h", o.loc.Number(h), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2])),
+		live: o.vt("play", "live", "{t} s: {say}."),
+	}
+	f.open(o)
+	b := o.b
+	// each strip's label, its colours keyed by swatches (■ in the bars'
+	// colour): a bucket's level, what it owes to calls that wait (below
+	// zero), and the calls by outcome
+	swatch := func(series int, text string) string {
+		return ` <tspan class="chart-bar chart-series-` + strconv.Itoa(series) + `">■</tspan> ` + esc(text)
+	}
+	owed := swatch(2, o.vt("play", "owed", "below zero: owed to the calls that wait"))
+	labels := [3]string{
+		esc(o.vt("play", "requests", "request bucket (RPM): {n} when full", "n", in(rb))),
+		esc(o.vt("play", "tokens", "token bucket (TPM): {n} when full", "n", in(tb))),
+		esc(o.vt("play", "calls", "calls per second:")) + swatch(1, o.vt("play", "admitted", "admitted at once")) +
+			swatch(2, o.vt("play", "delayed", "after a wait")) + swatch(3, o.vt("play", "refused", "refused")),
+	}
+	for i, l := range labels {
+		if i < 2 && low[i] < 0 {
+			l += owed
+		}
+		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10+float64(i)*(stripH+gap)), l)
+	}
+	// y of level v in strip i
+	y := func(i int, v float64) float64 {
+		return marginT + 14 + float64(i)*(stripH+gap) + (full[i]-v)/(full[i]-low[i])*stripH
+	}
+	base := f.height - marginB
+	w := (chartW - marginL - marginR) / float64(len(steps))
+	ws := f1(math.Max(0.5, w))
+	rect := func(series int, x, y0, y1 float64) {
+		if y0 != y1 {
+			writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"/>`, strconv.Itoa(series), f1(x), f1(math.Min(y0, y1)), ws, f1(math.Abs(y1-y0)))
+		}
+	}
+	b.WriteString(`<g class="chart-frames">`)
+	sum = [3]int{}
+	for i, s := range steps {
+		sum[0], sum[1], sum[2] = sum[0]+s.Admitted, sum[1]+s.Delayed, sum[2]+s.Refused
+		writef(b, `<g data-t="%s" data-say="%s">`, fnum(s.T), esc(o.vt("play", "say", "{r} requests and {k} tokens in the buckets; so far {a} calls admitted at once, {d} after a wait, {x} refused",
+			"r", o.loc.Number(math.Floor(s.Requests)), "k", o.loc.Number(math.Floor(s.Tokens)), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2]))))
+		x := f.fx(float64(i) * h / float64(len(steps)))
+		for j, v := range [2]float64{s.Requests, s.Tokens} {
+			series := 1
+			if v < 0 { // owed to calls that wait
+				series = 2
+			}
+			rect(series, x, y(j, 0), y(j, v))
+		}
+		yb := base
+		for j, n := range [3]int{s.Admitted, s.Delayed, s.Refused} {
+			hh := float64(n) / float64(top) * (base - marginT - 14 - 2*(stripH+gap))
+			rect(j+1, x, yb, yb-hh)
+			yb -= hh
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</g>`)
+	f.close(o, o.vt("play", "x", "time (s)"))
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"retrylab/core/calc"
+	"retrylab/core/limits"
 )
 
 var (
@@ -37,6 +38,9 @@ func TestPlayViews(t *testing.T) {
 		{"deadline", nil, 3},
 		{"amplification", nil, 27},
 		{"policies", nil, 20},
+		{"limits", nil, 120},
+		{"limits", url.Values{"calls_per_min": {"100"}, "tokens_per_call": {"5000"}}, 120},
+		{"limits", url.Values{"calls_per_min": {"0"}}, 60},
 	} {
 		c, _ := reg.Lookup(tc.calc)
 		for lang, loc := range all {
@@ -170,5 +174,56 @@ func TestCompare(t *testing.T) {
 		if _, err := Render(Spec{Calc: d, ID: "w", Compare: bad}, all["it"]); err == nil {
 			t.Errorf("compare %q accepted", bad)
 		}
+	}
+}
+
+// TestLimitsPlay: the two buckets' time view runs the trace of core/limits
+// once, over a horizon that shows the first bucket running dry, and its
+// last frame says what the trace counted.
+func TestLimitsPlay(t *testing.T) {
+	for _, tc := range []struct {
+		rpm, tpm, calls, tokens float64
+		horizon                 float64
+	}{
+		{600, 300000, 1000, 200, 120}, // workload A: the request bucket is dry at 90 s
+		{600, 300000, 100, 5000, 120}, // workload B: the token bucket is dry at 90 s
+		{600, 300000, 500, 200, 60},   // within both limits: the shortest trace
+		{600, 300000, 601, 200, 600},  // barely over: the longest trace
+		{600, 300000, 1200, 1000, 60}, // the token bucket is dry at 15 s
+	} {
+		c := limits.Config{RPM: tc.rpm, TPM: tc.tpm}
+		if h := limitsHorizon(c, tc.calls, tc.tokens); h != tc.horizon {
+			t.Errorf("%+v: horizon %v s, want %v", tc, h, tc.horizon)
+		}
+	}
+	loc := locales(t)["it"]
+	reg := calc.New()
+	c, _ := reg.Lookup("limits")
+	html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"play"}}, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := limits.Config{RPM: 600, TPM: 300000}.Trace(limits.Flow{CallsPerMin: 1000, Tokens: 200, HorizonS: 120, MaxWaitS: limitsMaxWaitS, Steps: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	for _, s := range steps {
+		refused += s.Refused
+	}
+	if refused == 0 {
+		t.Fatal("workload A refuses no call in the trace")
+	}
+	says := regexp.MustCompile(`<g data-t="([^"]+)" data-say="([^"]+)"`).FindAllStringSubmatch(html, -1)
+	if len(says) != len(steps) {
+		t.Fatalf("%d frames, want %d", len(says), len(steps))
+	}
+	if last := says[len(says)-1]; last[1] != "120" || !strings.Contains(last[2], loc.Int(int64(refused))) {
+		t.Errorf("last frame %q at %s does not count the %d refused calls", last[2], last[1], refused)
+	}
+	// a workload too large to trace leaves a note, not a broken figure
+	html, err = Render(Spec{Calc: c, ID: "w", Values: url.Values{"calls_per_min": {"1000000000"}}, Views: []string{"play"}}, loc)
+	if err != nil || !strings.Contains(html, `class="widget-note" data-view="play"`) {
+		t.Errorf("calls_per_min=1e9: err %v, want the note in %.300s", err, html)
 	}
 }

@@ -3,6 +3,8 @@
 package playground
 
 import (
+	"strings"
+
 	"retrylab/core/calc"
 	"retrylab/site/locale"
 	render "retrylab/site/widget"
@@ -43,8 +45,26 @@ func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, 
 		return outcome{}, err
 	}
 	o := outcome{html: html, texts: make([]string, len(cites)), values: make([]string, len(cites)), ok: make([]bool, len(cites))}
+	var variant render.Encoded // the comparison's result, run once for its citations
+	tried, varied := false, false
 	for i, ci := range cites {
-		text, value, err := set.CiteShown(c, res, ci.field, ci.format, loc)
+		cres, field := res, ci.field
+		if f, isCmp := strings.CutPrefix(field, render.CompareCite); isCmp { // {=ID.compare.FIELD}
+			if !tried {
+				tried = true
+				if v, ok, err := render.Variant(c, a, views); ok && err == nil {
+					if variant, err = set.Encode(v); err != nil {
+						panic(err) // as for res
+					}
+					varied = true
+				}
+			}
+			if !varied {
+				continue // no variant for this input: the citation keeps its text
+			}
+			cres, field = variant, f
+		}
+		text, value, err := set.CiteShown(c, cres, field, ci.format, loc)
 		if err != nil {
 			continue // the build checked every citation; a field missing from this result keeps its text
 		}

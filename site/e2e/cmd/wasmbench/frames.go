@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -35,15 +37,25 @@ const playJS = `new Promise((resolve) => {
   setTimeout(done, 30000);
 })`
 
-// playFrames measures the frames of the dispatch widget's playback at its
-// page's values: p95 of the script time per frame and of the interval
-// between frames (one frame at 60 Hz is 16.7 ms; a longer interval is a
-// dropped frame).
+// playFrames measures the frames of the playback of the dispatch widget's
+// time view and of the two buckets' (limits' play view) at their pages'
+// values: p95 of the script time per frame and of the interval between
+// frames (one frame at 60 Hz is 16.7 ms; a longer interval is a dropped
+// frame).
 func playFrames(browser context.Context, base string, pages []e2e.Page) error {
-	p, id, _, ok := findWidget(pages, "dispatch")
-	fmt.Printf("\n## frame time while the dispatch widget plays its time view (defaults, 1x, the whole playback)\n")
+	for _, name := range []string{"dispatch", "limits"} {
+		if err := playFramesOf(browser, base, pages, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func playFramesOf(browser context.Context, base string, pages []e2e.Page, name string) error {
+	p, id, ok := findPlayWidget(pages, name)
+	fmt.Printf("\n## frame time while the %s widget plays its time view (its page's values, 1x, the whole playback)\n", name)
 	if !ok {
-		fmt.Println("(no dispatch widget in dist/)")
+		fmt.Printf("(no %s widget with a time view in dist/)\n", name)
 		return nil
 	}
 	ctx, cancel := chromedp.NewContext(browser)
@@ -70,4 +82,36 @@ func playFrames(browser context.Context, base string, pages []e2e.Page) error {
 	fmt.Printf("goal: p95 frame time <= 16 ms during playback: %s (script p95 %.2f ms; interval p95 %.2f ms)\n",
 		verdict(sp95 <= 16 && percentile(r.Gaps, 95) <= 16.7*1.5), sp95, percentile(r.Gaps, 95))
 	return nil
+}
+
+// findPlayWidget is the first widget of calculator name (pages before
+// embeds) whose built HTML holds a time view.
+func findPlayWidget(pages []e2e.Page, name string) (e2e.Page, string, bool) {
+	for _, embed := range []bool{false, true} {
+		for _, p := range pages {
+			if strings.Contains(p.Path, "/embed/") != embed {
+				continue
+			}
+			b, err := os.ReadFile(p.File)
+			if err != nil {
+				continue
+			}
+			s := string(b)
+			for {
+				i := strings.Index(s, `data-widget="`+name+`"`)
+				if i < 0 {
+					break
+				}
+				s = s[i+1:]
+				next := strings.Index(s, `data-widget="`)
+				if next < 0 {
+					next = len(s)
+				}
+				if id := attr(s[:strings.IndexByte(s, '>')], "id"); id != "" && strings.Contains(s[:next], "data-timeview") {
+					return p, id, true
+				}
+			}
+		}
+	}
+	return e2e.Page{}, "", false
 }
