@@ -152,7 +152,7 @@ func (w *widget) writeControls(values query.Values) {
 			case text == "":
 				// an optional parameter left out: the slider goes back to
 				// where the page put it
-				setValue(s, s.GetAttribute("value"))
+				setValue(s, elem(s).GetAttribute("value"))
 			}
 		}
 	}
@@ -176,7 +176,7 @@ func (w *widget) onInput(target dom.Element) {
 			} else {
 				// an emptied field (an optional parameter left out): the
 				// slider goes back to where the page put it
-				setValue(s, s.GetAttribute("value"))
+				setValue(s, elem(s).GetAttribute("value"))
 			}
 		}
 	}
