@@ -471,8 +471,10 @@ func (w *widget) showNote() {
 		el.SetAttribute("data-computing-note", "")
 		el.SetAttribute("role", "status")
 		el.SetTextContent(w.app.locale().TOr("widget.computing", "Computing…"))
-		parent := &dom.BasicNode{Value: w.out.ParentNode().Underlying()} // see elem
-		parent.InsertBefore(el, w.out)
+		// syscall/js: dom/v2's InsertBefore takes dom.Node interfaces and
+		// calls their Underlying, which would link that method for every
+		// type dom/v2 wraps (unwrap.go)
+		w.out.Get("parentNode").Call("insertBefore", el.Value, w.out.Value)
 		w.note = el
 	}
 	w.note.RemoveAttribute("hidden")
@@ -722,19 +724,3 @@ func boolString(on bool) string {
 	}
 	return "false"
 }
-
-// elem returns e as dom/v2's *dom.BasicHTMLElement (nil for nil), whose
-// methods the playground calls directly. Calling them through dom/v2's
-// interfaces (dom.Element) would link each one's wrapper for every
-// element type dom/v2 wraps (some 70): 360 KB of the raw module. Only
-// Underlying is called through the interface.
-func elem(e dom.Element) *dom.BasicHTMLElement {
-	if e == nil {
-		return nil
-	}
-	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: e.Underlying()}}}
-}
-
-// event returns ev as dom/v2's *dom.BasicEvent, for the same reason as
-// elem.
-func event(ev dom.Event) *dom.BasicEvent { return &dom.BasicEvent{Value: ev.Underlying()} }
