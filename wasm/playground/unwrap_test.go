@@ -12,10 +12,12 @@ import (
 	"testing"
 )
 
-// TestUnwrapCoversDOMv2 checks that elem and event (unwrap.go) have a case
-// for every type dom/v2's wrapHTMLElement and wrapEvent can return, read
-// from dom/v2's source in the module cache: a type without its case would
-// make elem or event panic on a page.
+// TestUnwrapCoversDOMv2 checks the layout elem and event (unwrap.go) read,
+// in dom/v2's source in the module cache: every type dom/v2's
+// wrapHTMLElement and wrapEvent can return either has its case in the
+// type switch or is a struct whose first field is the embedded
+// *BasicHTMLElement (*BasicEvent). Another layout would make elem or event
+// read the wrong pointer.
 func TestUnwrapCoversDOMv2(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -27,12 +29,25 @@ func TestUnwrapCoversDOMv2(t *testing.T) {
 	}
 	dir := strings.TrimSpace(string(out))
 	returned := map[string]map[string]bool{} // function -> types it returns
+	first := map[string]string{}             // struct type -> its first field's type ("*BasicEvent")
 	for _, f := range []string{"dom.go", "events.go"} {
 		file, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, f), nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range file.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, sp := range gd.Specs {
+					ts := sp.(*ast.TypeSpec)
+					if st, ok := ts.Type.(*ast.StructType); ok && len(st.Fields.List) > 0 {
+						if star, ok := st.Fields.List[0].Type.(*ast.StarExpr); ok && len(st.Fields.List[0].Names) == 0 {
+							if id, ok := star.X.(*ast.Ident); ok {
+								first[ts.Name.Name] = "*" + id.Name
+							}
+						}
+					}
+				}
+			}
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Recv != nil || (fd.Name.Name != "wrapHTMLElement" && fd.Name.Name != "wrapEvent") {
 				continue
@@ -76,7 +91,7 @@ func TestUnwrapCoversDOMv2(t *testing.T) {
 		})
 		cases[fd.Name.Name] = types
 	}
-	for _, m := range []struct{ wrap, ours string }{{"wrapHTMLElement", "elem"}, {"wrapEvent", "event"}} {
+	for _, m := range []struct{ wrap, ours, embeds string }{{"wrapHTMLElement", "elem", "*BasicHTMLElement"}, {"wrapEvent", "event", "*BasicEvent"}} {
 		// the inner values the wrappers build (&BasicHTMLElement{…},
 		// &UIEvent{…} inside &MouseEvent{…}) are returned too, or embedded
 		if len(returned[m.wrap]) < 10 {
@@ -90,8 +105,8 @@ func TestUnwrapCoversDOMv2(t *testing.T) {
 				// BasicHTMLElement every element embeds), never returned
 				continue
 			}
-			if !cases[m.ours][typ] {
-				t.Errorf("dom/v2's %s can return *dom.%s, which %s (unwrap.go) has no case for", m.wrap, typ, m.ours)
+			if !cases[m.ours][typ] && first[typ] != m.embeds {
+				t.Errorf("dom/v2's %s can return *dom.%s, whose first field is %q, not %s: %s (unwrap.go) needs a case for it", m.wrap, typ, first[typ], m.embeds, m.ours)
 			}
 		}
 	}
