@@ -45,11 +45,11 @@ import (
 	"container/heap"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 
 	"retrylab/core/backoff"
 	"retrylab/core/errclass"
+	"retrylab/core/heapsort"
 	"retrylab/core/limits"
 	"retrylab/core/retryafter"
 )
@@ -956,7 +956,7 @@ func (s *sim) finish() {
 	s.res.RetriesByError = toMap(retryKeys[:], s.retryBy[:])
 	s.res.FallbacksByReason = toMap(fallbackKeys[:], s.fellBack[:])
 	s.res.GaveUp = toMap(gaveUpKeys[:], s.gaveUp[:])
-	slices.Sort(s.waits)
+	heapsort.Float64s(s.waits) // not slices.Sort: its pdqsort is 13 KB of the browser's module (core/heapsort)
 	s.res.QueueWaitP50 = percentile(s.waits, 0.50)
 	s.res.QueueWaitP95 = percentile(s.waits, 0.95)
 	le := QueueWaitLe()
