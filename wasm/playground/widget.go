@@ -292,7 +292,7 @@ func (w *widget) post(values query.Values, m mode, over query.Values) {
 		r.canon = canon
 	}
 	if w.inflight != nil {
-		if w.app.now()-w.sentAt > restartMS && w.app.restartWorker() {
+		if w.app.now()-w.sentAt > restartMS && w.app.restartWorker(w.calc.Name) {
 			// the answer in flight would be dropped: the worker computing
 			// it was replaced by a fresh one, which takes r at once
 			w.inflight, w.queued = nil, nil
@@ -315,10 +315,11 @@ const restartMS = 300
 // restartWorker asks the loader to replace the worker
 // (retrylabRestartWorker in app.js); it does so only when the request in
 // flight is the only one pending, and reports whether it did. syscall/js:
-// the loader's bridge to the worker.
-func (a *app) restartWorker() bool {
+// the loader's bridge to the worker. calc names the calculator, whose
+// module's worker it is on a page of several modules.
+func (a *app) restartWorker(calc string) bool {
 	f := js.Global().Get("retrylabRestartWorker")
-	return f.Type() == js.TypeFunction && f.Invoke().Truthy()
+	return f.Type() == js.TypeFunction && f.Invoke(calc).Truthy()
 }
 
 // send hands r to the loader's worker (retrylabCompute in app.js).
