@@ -65,6 +65,7 @@ const (
 // Config is one simulation. Rates are per minute, times in seconds, sizes
 // in tokens. Validate lists the ranges.
 type Config struct {
+	_    [0]func() // not comparable: no equality function in the browser's module
 	Mode Mode
 	Jobs int // jobs to run, >= 1
 	// ArrivalPerMin is the mean rate of Poisson arrivals; 0 puts every
@@ -330,7 +331,8 @@ const (
 )
 
 type job struct {
-	arrival    int64 // ns, like every time of the simulation
+	_          [0]func() // not comparable: no equality function in the browser's module
+	arrival    int64     // ns, like every time of the simulation
 	prompt     int32
 	output     int32 // output it will produce
 	provider   uint8 // 0 primary, 1 fallback
