@@ -149,7 +149,7 @@
   var early = null;
   if (script && script.getAttribute('data-wasm') && script.getAttribute('data-wasm-exec')) {
     early = { wasm: script.getAttribute('data-wasm'), wasm_exec: script.getAttribute('data-wasm-exec'),
-      worker: script.getAttribute('data-worker') };
+      worker: script.getAttribute('data-worker'), several: script.hasAttribute('data-modules') };
   }
 
   // due calls start once, when the module should load: after the page's
@@ -380,7 +380,9 @@
       }).observe(root, { attributes: true, attributeFilter: ['data-ready'] });
     }
     var el = document.getElementById('retrylab-data');
-    var data = pageData();
+    // the page data is parsed only when the tag does not say it all (it
+    // holds the page's strings: a long parse on a phone)
+    var data = early && !early.several ? early : (early ? pageData() : src);
     workerSrc = { url: src.worker || data.worker, exec: src.wasm_exec, data: el ? el.textContent : '' };
     var mods = data.modules && data.modules.length > 1 ? order(data.modules) : [{ name: '', wasm: src.wasm }];
     setLoading(true);
@@ -389,26 +391,27 @@
 
   // order marks each widget with the module that draws it (data-module:
   // the Go program of every other module leaves it alone) and returns the
-  // modules nearest the viewport first: on a page of several modules (the
-  // playground: one per article) they load one after the other, what the
-  // reader sees first, each when the one before is ready.
+  // modules in the order they load, one after the other, each when the one
+  // before is ready: the module of the widget the address points to
+  // (#ID, or an element inside it) first, then in the order of the page.
+  // (Not by measuring where the widgets are: that forces a layout of the
+  // whole page, a long task on a phone.)
   function order(mods) {
-    var dist = {};
     for (var i = 0; i < mods.length; i++) {
-      dist[mods[i].name] = Infinity;
       for (var j = 0; j < (mods[i].calcs || []).length; j++) { calcModule[mods[i].calcs[j]] = mods[i].name; }
     }
-    var h = window.innerHeight || 0;
     for (var k = 0; k < widgets.length; k++) {
       var name = calcModule[widgets[k].getAttribute('data-widget')];
-      if (!name) { continue; }
-      widgets[k].setAttribute('data-module', name);
-      var r = widgets[k].getBoundingClientRect();
-      var d = r.bottom < 0 ? -r.bottom : Math.max(0, r.top - h);
-      if (d < dist[name]) { dist[name] = d; }
+      if (name) { widgets[k].setAttribute('data-module', name); }
     }
+    var first = null;
+    try {
+      var target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      var w = target && target.closest && target.closest('[data-module]');
+      first = w ? w.getAttribute('data-module') : null;
+    } catch (e) { /* a malformed fragment: the page's order */ }
     var out = mods.slice();
-    out.sort(function (a, b) { return dist[a.name] - dist[b.name] || mods.indexOf(a) - mods.indexOf(b); });
+    out.sort(function (a, b) { return (b.name === first) - (a.name === first) || mods.indexOf(a) - mods.indexOf(b); });
     return out;
   }
 

@@ -195,7 +195,8 @@ type pageView struct {
 	Home                string
 	Data                template.JS
 	PreloadWasm         bool   // app.js is loaded async with the module's address on its tag
-	Wasm                string // href of the page's playground module
+	Wasm                string // href of the page's playground module (the first of several)
+	SeveralModules      bool   // the page loads one module per article (page data "modules")
 	HasWidgets          bool
 	Page                *markdown.Page
 	Body                template.HTML
@@ -315,7 +316,7 @@ func (b *builder) render() error {
 				data.Wasm, v.Wasm = mods[0].Wasm, mods[0].Wasm
 			}
 			if len(mods) > 1 {
-				data.Modules = mods
+				data.Modules, v.SeveralModules = mods, true
 			}
 			js, err := json.Marshal(data)
 			if err != nil {
