@@ -295,7 +295,8 @@ const (
 )
 
 type event struct {
-	t    int64 // ns
+	_    [0]func() // not comparable: no equality function in the browser's module
+	t    int64     // ns
 	seq  uint64
 	kind evKind
 	job  int32
@@ -347,6 +348,7 @@ type job struct {
 }
 
 type provider struct {
+	_        [0]func()       // not comparable: no equality function in the browser's module
 	lim      *limits.Limiter // the provider's own hard limits
 	rpmPerS  float64
 	tpmPerS  float64

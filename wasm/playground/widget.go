@@ -16,6 +16,7 @@ import (
 // citation is one <output data-cite="ID.FIELD" data-format="FORMAT"> of
 // the prose.
 type citation struct {
+	_             [0]func() // not comparable: no equality function in the browser's module
 	el            *dom.BasicHTMLElement
 	field, format string
 }
