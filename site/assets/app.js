@@ -302,8 +302,10 @@
       var budgetMS = 2000, rounds = 40;
       var framed = true;
       try { framed = window.self !== window.top; } catch (e) { /* cross-origin parent: framed */ }
-      var t0 = 0, i = 0;
+      var t0 = 0, i = 0, ended = false;
       var done = function () {
+        if (ended) { return; } // counted once
+        ended = true;
         warmStop = null;
         warmEnded();
       };
