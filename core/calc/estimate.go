@@ -5,17 +5,18 @@ import "retrylab/core/limits"
 // EstimateResult is the result of the estimate calculator (see
 // limits.Estimate).
 type EstimateResult struct {
-	EstimateBias           float64 `json:"estimate_bias"` // the parameter, for citing
-	EstimatedPromptTokens  float64 `json:"estimated_prompt_tokens"`
-	ReservedPerCall        float64 `json:"reserved_per_call"`
-	CountedPerCall         float64 `json:"counted_per_call"`
-	PossiblePerMin         float64 `json:"possible_per_min"`
-	AdmittedPerMin         float64 `json:"admitted_per_min"`
-	RejectedPerMin         float64 `json:"rejected_per_min"`
-	UnusedShare            float64 `json:"unused_share"`
-	InFlight               float64 `json:"in_flight"`
-	CorrectedOverrunTokens float64 `json:"corrected_overrun_tokens"`
-	CorrectedUnusedTokens  float64 `json:"corrected_unused_tokens"`
+	_                      [0]func() // not comparable: no equality function in the browser's module
+	EstimateBias           float64   `json:"estimate_bias"` // the parameter, for citing
+	EstimatedPromptTokens  float64   `json:"estimated_prompt_tokens"`
+	ReservedPerCall        float64   `json:"reserved_per_call"`
+	CountedPerCall         float64   `json:"counted_per_call"`
+	PossiblePerMin         float64   `json:"possible_per_min"`
+	AdmittedPerMin         float64   `json:"admitted_per_min"`
+	RejectedPerMin         float64   `json:"rejected_per_min"`
+	UnusedShare            float64   `json:"unused_share"`
+	InFlight               float64   `json:"in_flight"`
+	CorrectedOverrunTokens float64   `json:"corrected_overrun_tokens"`
+	CorrectedUnusedTokens  float64   `json:"corrected_unused_tokens"`
 }
 
 func estimateCalc() *Calculator {

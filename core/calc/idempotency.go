@@ -9,12 +9,13 @@ import (
 
 // IdempotencyResult is the result of the idempotency-key calculator.
 type IdempotencyResult struct {
-	Tenant    string `json:"tenant"`
-	Task      string `json:"task"`
-	Canonical string `json:"canonical"` // CPython's json.dumps(payload, sort_keys=True, separators=(",", ":"))
-	SHA256    string `json:"sha256"`    // hex SHA-256 of canonical (UTF-8, which is ASCII here)
-	Key       string `json:"key"`       // tenant:task:sha256
-	Bytes     int    `json:"bytes"`     // length of canonical in bytes
+	_         [0]func() // not comparable: no equality function in the browser's module
+	Tenant    string    `json:"tenant"`
+	Task      string    `json:"task"`
+	Canonical string    `json:"canonical"` // CPython's json.dumps(payload, sort_keys=True, separators=(",", ":"))
+	SHA256    string    `json:"sha256"`    // hex SHA-256 of canonical (UTF-8, which is ASCII here)
+	Key       string    `json:"key"`       // tenant:task:sha256
+	Bytes     int       `json:"bytes"`     // length of canonical in bytes
 }
 
 func idempotencyCalc() *Calculator {

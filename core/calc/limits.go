@@ -4,15 +4,16 @@ import "retrylab/core/limits"
 
 // LimitsResult is the result of the limits calculator.
 type LimitsResult struct {
-	RPMLimit       float64 `json:"rpm_limit"`
-	TPMLimit       float64 `json:"tpm_limit"`
-	RequestsPerMin float64 `json:"requests_per_min"`
-	TokensPerMin   float64 `json:"tokens_per_min"`
-	RPMUtilization float64 `json:"rpm_utilization"`
-	TPMUtilization float64 `json:"tpm_utilization"`
-	RPMOK          bool    `json:"rpm_ok"`
-	TPMOK          bool    `json:"tpm_ok"`
-	Binding        string  `json:"binding"` // rpm, tpm or both: the higher utilization
+	_              [0]func() // not comparable: no equality function in the browser's module
+	RPMLimit       float64   `json:"rpm_limit"`
+	TPMLimit       float64   `json:"tpm_limit"`
+	RequestsPerMin float64   `json:"requests_per_min"`
+	TokensPerMin   float64   `json:"tokens_per_min"`
+	RPMUtilization float64   `json:"rpm_utilization"`
+	TPMUtilization float64   `json:"tpm_utilization"`
+	RPMOK          bool      `json:"rpm_ok"`
+	TPMOK          bool      `json:"tpm_ok"`
+	Binding        string    `json:"binding"` // rpm, tpm or both: the higher utilization
 }
 
 func limitsCalc() *Calculator {

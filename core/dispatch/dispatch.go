@@ -45,11 +45,11 @@ import (
 	"container/heap"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 
 	"retrylab/core/backoff"
 	"retrylab/core/errclass"
+	"retrylab/core/heapsort"
 	"retrylab/core/limits"
 	"retrylab/core/retryafter"
 )
@@ -65,6 +65,7 @@ const (
 // Config is one simulation. Rates are per minute, times in seconds, sizes
 // in tokens. Validate lists the ranges.
 type Config struct {
+	_    [0]func() // not comparable: no equality function in the browser's module
 	Mode Mode
 	Jobs int // jobs to run, >= 1
 	// ArrivalPerMin is the mean rate of Poisson arrivals; 0 puts every
@@ -294,7 +295,8 @@ const (
 )
 
 type event struct {
-	t    int64 // ns
+	_    [0]func() // not comparable: no equality function in the browser's module
+	t    int64     // ns
 	seq  uint64
 	kind evKind
 	job  int32
@@ -330,7 +332,8 @@ const (
 )
 
 type job struct {
-	arrival    int64 // ns, like every time of the simulation
+	_          [0]func() // not comparable: no equality function in the browser's module
+	arrival    int64     // ns, like every time of the simulation
 	prompt     int32
 	output     int32 // output it will produce
 	provider   uint8 // 0 primary, 1 fallback
@@ -345,6 +348,7 @@ type job struct {
 }
 
 type provider struct {
+	_        [0]func()       // not comparable: no equality function in the browser's module
 	lim      *limits.Limiter // the provider's own hard limits
 	rpmPerS  float64
 	tpmPerS  float64
@@ -956,7 +960,7 @@ func (s *sim) finish() {
 	s.res.RetriesByError = toMap(retryKeys[:], s.retryBy[:])
 	s.res.FallbacksByReason = toMap(fallbackKeys[:], s.fellBack[:])
 	s.res.GaveUp = toMap(gaveUpKeys[:], s.gaveUp[:])
-	slices.Sort(s.waits)
+	heapsort.Float64s(s.waits) // not slices.Sort: its pdqsort is 13 KB of the browser's module (core/heapsort)
 	s.res.QueueWaitP50 = percentile(s.waits, 0.50)
 	s.res.QueueWaitP95 = percentile(s.waits, 0.95)
 	le := QueueWaitLe()

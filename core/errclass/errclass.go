@@ -46,6 +46,7 @@ const (
 
 // Entry is one class of error.
 type Entry struct {
+	_ [0]func() // not comparable: no equality function in the browser's module
 	// Key is stable: "errclass."+Key is the translation key of its name
 	// and "errclass."+Key+".help" of its explanation.
 	Key string

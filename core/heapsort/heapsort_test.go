@@ -2,7 +2,9 @@ package heapsort
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -147,6 +149,78 @@ func BenchmarkStrings(b *testing.B) {
 		for b.Loop() {
 			copy(s, in)
 			Strings(s)
+		}
+	})
+	b.Run("slices.Sort", func(b *testing.B) {
+		for b.Loop() {
+			copy(s, in)
+			slices.Sort(s)
+		}
+	})
+}
+
+// sameFloats reports whether a and b hold the same values in the same
+// places, NaN matching NaN.
+func sameFloats(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || x != x && y != y })
+}
+
+func TestFloat64s(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	cases := [][]float64{nil, {1}, {2, 1}, {0, 0, 0}, {math.NaN(), 1, math.Inf(-1), math.NaN(), math.Inf(1), -1}}
+	for n := 0; n < 500; n++ {
+		s := make([]float64, r.IntN(300))
+		for i := range s {
+			switch r.IntN(5) {
+			case 0:
+				s[i] = float64(r.IntN(4)) // ties
+			case 1:
+				s[i] = math.NaN()
+			default:
+				s[i] = r.NormFloat64() * 1e3
+			}
+		}
+		cases = append(cases, s)
+	}
+	for _, in := range cases {
+		got, want := slices.Clone(in), slices.Clone(in)
+		Float64s(got)
+		slices.Sort(want)
+		if !sameFloats(got, want) {
+			t.Fatalf("Float64s(%v) = %v, slices.Sort gives %v", in, got, want)
+		}
+	}
+}
+
+func FuzzFloat64s(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var in []float64
+		for ; len(raw) >= 8; raw = raw[8:] {
+			in = append(in, math.Float64frombits(binary.LittleEndian.Uint64(raw)))
+		}
+		got, want := slices.Clone(in), slices.Clone(in)
+		Float64s(got)
+		slices.Sort(want)
+		// equal values may sit in another order: -0 and +0 (compare
+		// equal), NaNs of other bits (sameFloats matches any NaN)
+		if !sameFloats(got, want) {
+			t.Errorf("Float64s gives %v, slices.Sort %v", got, want)
+		}
+	})
+}
+
+func BenchmarkFloat64s(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 10))
+	in := make([]float64, 100_000)
+	for i := range in {
+		in[i] = r.ExpFloat64()
+	}
+	s := make([]float64, len(in))
+	b.Run("heapsort", func(b *testing.B) {
+		for b.Loop() {
+			copy(s, in)
+			Float64s(s)
 		}
 	})
 	b.Run("slices.Sort", func(b *testing.B) {

@@ -28,9 +28,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"retrylab/core/fmath"
+	"retrylab/core/heapsort"
 )
 
 // Dist is a log-logistic distribution of a duration, s.
@@ -214,7 +214,7 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 		}
 		durations = append(durations, t)
 	}
-	slices.Sort(durations)
+	heapsort.Float64s(durations) // not slices.Sort (core/heapsort)
 	res.DurationP50, res.DurationP95 = percentile(durations, 0.5), percentile(durations, 0.95)
 	return res, nil
 }

@@ -81,13 +81,18 @@
   function ready() {
     if (root.getAttribute('data-ready') !== 'true') { root.setAttribute('data-ready', 'true'); }
     setLoading(false);
+    if (warmOpen === 0 && warmWaits) {
+      warmWaits = false;
+      root.setAttribute('data-warm', 'done');
+    }
   }
   function fail(err) {
     root.setAttribute('data-ready', 'error');
     setLoading(false);
     if (window.console) { window.console.error('retrylab: the playground did not load; the page stays static.', err); }
   }
-  // The Go program calls this once its widgets are live.
+  // The Go program calls this once its widgets are live (run sets it to
+  // the module's own on a page of several).
   window.retrylabReady = ready;
 
   function loadScript(src) {
@@ -125,18 +130,17 @@
     return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function' &&
       typeof Promise !== 'undefined' && typeof fetch === 'function';
   }
-  // loading holds the promises of the compiled module and of wasm_exec.js,
-  // started once (see due).
-  var loading = null;
-  function load(src) {
-    if (!loading) {
-      loading = { module: compile(src.wasm), exec: loadScript(src.wasm_exec) };
-      // the promises are awaited at DOMContentLoaded; meanwhile a failure
-      // must not count as unhandled.
-      loading.module.catch(function () {});
-      loading.exec.catch(function () {});
+  // load returns the promises of the compiled module at url and of
+  // wasm_exec.js (loaded once for every module), started when due.
+  var execLoading = null;
+  function load(url, exec) {
+    if (!execLoading) {
+      execLoading = loadScript(exec);
+      execLoading.catch(function () {}); // awaited later; not unhandled meanwhile
     }
-    return loading;
+    var module = compile(url);
+    module.catch(function () {});
+    return { module: module, exec: execLoading };
   }
   // On pages with widgets the build writes the module's address on this
   // script's own tag (async, in <head>); the page data (below) says it
@@ -145,7 +149,7 @@
   var early = null;
   if (script && script.getAttribute('data-wasm') && script.getAttribute('data-wasm-exec')) {
     early = { wasm: script.getAttribute('data-wasm'), wasm_exec: script.getAttribute('data-wasm-exec'),
-      worker: script.getAttribute('data-worker') };
+      worker: script.getAttribute('data-worker'), several: script.hasAttribute('data-modules') };
   }
 
   // due calls start once, when the module should load: after the page's
@@ -185,61 +189,80 @@
   // widget then computes on the main thread). callback receives the
   // worker's answer, {unavailable: true} if the worker could not start, or
   // {panic} if it stopped.
-  var compiled = null;   // the WebAssembly.Module
+  // A page that loads several modules (the playground: one per article)
+  // has a worker per module, each started from its own module: a bridge
+  // per module (makeBridge), chosen by the request's calculator.
   var workerSrc = null;  // {url, exec, data}
-  var worker = null, workerReady = false, workerDead = false;
-  var pending = {}, nextID = 1;
-  var warmStop = null;   // ends the warm-up (retrylabWarm) while it runs
-  function settle(ans) {
-    var p = pending;
-    pending = {};
-    for (var id in p) { if (Object.prototype.hasOwnProperty.call(p, id)) { p[id](ans); } }
-  }
-  function workerStopped(why) {
-    var wasReady = workerReady;
-    if (worker) { worker.terminate(); }
-    worker = null;
-    workerReady = false;
-    if (wasReady) {
-      settle({ panic: 'the worker stopped' + (why ? ': ' + why : '') });
+  var warmOpen = 0;      // warm-ups under way, of every module
+  var warmWaits = false; // they are over, but a module is not ready yet
+  var bridges = {};      // module name -> bridge
+  var calcModule = {};   // calculator -> module name (pages of several modules)
+  var firstBridge = null;
+  // warmEnded counts a warm-up over: <html data-warm="done"> once every
+  // module is ready and no warm-up runs.
+  function warmEnded() {
+    warmOpen--;
+    if (warmOpen !== 0) { return; }
+    if (root.getAttribute('data-ready') === 'true') {
+      root.setAttribute('data-warm', 'done');
     } else {
-      workerDead = true;
-      settle({ unavailable: true });
+      warmWaits = true;
     }
   }
-  function startWorker() {
-    worker = new Worker(workerSrc.url);
-    // <html data-worker-starts="N">: how many workers the page started
-    // (ahead, on demand, or replacing one), for tests and the curious
-    root.setAttribute('data-worker-starts', String((parseInt(root.getAttribute('data-worker-starts'), 10) || 0) + 1));
-    worker.onmessage = function (ev) {
-      var m = ev.data || {};
-      if (m.type === 'ready') { workerReady = true; return; }
-      if (m.type === 'exit') { workerStopped(m.error); return; }
-      var cb = pending[m.id];
-      delete pending[m.id];
-      if (cb) { cb(m); }
-    };
-    worker.onerror = function (ev) {
-      if (ev && ev.preventDefault) { ev.preventDefault(); }
-      workerStopped(ev && ev.message);
-    };
-    worker.postMessage({ type: 'init', module: compiled, exec: workerSrc.exec, data: workerSrc.data, env: goEnv });
-  }
-  function canWork() {
-    return !workerDead && compiled && workerSrc && workerSrc.url;
-  }
-  // tryStartWorker starts a worker and reports whether it could.
-  function tryStartWorker() {
-    try { startWorker(); return true; } catch (e) { workerDead = true; worker = null; return false; }
-  }
-  function pendingCount() {
-    var n = 0;
-    for (var id in pending) { if (Object.prototype.hasOwnProperty.call(pending, id)) { n++; } }
-    return n;
-  }
-  if (typeof Worker === 'function') {
-    window.retrylabCompute = function (req, cb) {
+  function makeBridge() {
+    var compiled = null;   // the WebAssembly.Module
+    var worker = null, workerReady = false, workerDead = false;
+    var pending = {}, nextID = 1;
+    var warmStop = null;   // ends the warm-up (warm) while it runs
+    function settle(ans) {
+      var p = pending;
+      pending = {};
+      for (var id in p) { if (Object.prototype.hasOwnProperty.call(p, id)) { p[id](ans); } }
+    }
+    function workerStopped(why) {
+      var wasReady = workerReady;
+      if (worker) { worker.terminate(); }
+      worker = null;
+      workerReady = false;
+      if (wasReady) {
+        settle({ panic: 'the worker stopped' + (why ? ': ' + why : '') });
+      } else {
+        workerDead = true;
+        settle({ unavailable: true });
+      }
+    }
+    function startWorker() {
+      worker = new Worker(workerSrc.url);
+      // <html data-worker-starts="N">: how many workers the page started
+      // (ahead, on demand, or replacing one), for tests and the curious
+      root.setAttribute('data-worker-starts', String((parseInt(root.getAttribute('data-worker-starts'), 10) || 0) + 1));
+      worker.onmessage = function (ev) {
+        var m = ev.data || {};
+        if (m.type === 'ready') { workerReady = true; return; }
+        if (m.type === 'exit') { workerStopped(m.error); return; }
+        var cb = pending[m.id];
+        delete pending[m.id];
+        if (cb) { cb(m); }
+      };
+      worker.onerror = function (ev) {
+        if (ev && ev.preventDefault) { ev.preventDefault(); }
+        workerStopped(ev && ev.message);
+      };
+      worker.postMessage({ type: 'init', module: compiled, exec: workerSrc.exec, data: workerSrc.data, env: goEnv });
+    }
+    function canWork() {
+      return !workerDead && compiled && workerSrc && workerSrc.url;
+    }
+    // tryStartWorker starts a worker and reports whether it could.
+    function tryStartWorker() {
+      try { startWorker(); return true; } catch (e) { workerDead = true; worker = null; return false; }
+    }
+    function pendingCount() {
+      var n = 0;
+      for (var id in pending) { if (Object.prototype.hasOwnProperty.call(pending, id)) { n++; } }
+      return n;
+    }
+    function compute(req, cb) {
       if (!canWork()) { return false; }
       if (!worker && !tryStartWorker()) { return false; }
       var id = nextID++;
@@ -247,12 +270,12 @@
       pending[id] = cb;
       worker.postMessage(req);
       return true;
-    };
+    }
     // A newer input supersedes a long request: when that request is the
     // only one pending, the worker is terminated (its answer would be
     // dropped anyway) and a new one started from the same module. Returns
     // whether it did; the caller then sends the newer request at once.
-    window.retrylabRestartWorker = function () {
+    function restart() {
       if (!worker || !workerReady || pendingCount() !== 1) { return false; }
       worker.terminate();
       worker = null;
@@ -261,7 +284,7 @@
       if (warmStop) { warmStop(); } // its request in flight is gone too
       tryStartWorker();
       return true;
-    };
+    }
     // The Go program hands over, once its widgets are live, one request per
     // widget at the page's values: once the page is idle, the worker starts
     // (ahead of the first heavy recompute) and computes them again and again
@@ -270,28 +293,31 @@
     // compiles on first use and optimizes once it is hot for every thread
     // that runs it; so the reader's first edits, in the worker or on the
     // main thread, run optimized code (measured in wasm/playground/DOM.md). The
-    // answers are dropped. <html data-warm="done"> when it is over.
+    // answers are dropped. <html data-warm="done"> when every module's is over.
     // In a frame (an embed: a host page may hold several) there are no
     // rounds: the worker only starts ahead when heavy says a widget needs it.
-    window.retrylabWarm = function (reqs, heavy) {
+    function warm(reqs, heavy) {
       // at most 40 rounds, and 2 s from the first answer (the worker's start
       // is not counted): some 0.5 s on a laptop, 2 s on a slow two-core box
       var budgetMS = 2000, rounds = 40;
       var framed = true;
       try { framed = window.self !== window.top; } catch (e) { /* cross-origin parent: framed */ }
-      var t0 = 0, i = 0;
+      var t0 = 0, i = 0, ended = false;
       var done = function () {
+        if (ended) { return; } // counted once
+        ended = true;
         warmStop = null;
-        root.setAttribute('data-warm', 'done');
+        warmEnded();
       };
+      warmOpen++;
       warmStop = done;
       var step = function () {
         if (warmStop !== done) { return; }
         if (!reqs || !reqs.length || i >= rounds * reqs.length || (t0 && performance.now() - t0 > budgetMS)) { done(); return; }
         if (i > 0 && !t0) { t0 = performance.now(); } // the first answer is in: the worker runs
         if (pendingCount() > 0) { setTimeout(step, 50); return; }
-        // (retrylabCompute sets the request's id and posts a copy of it)
-        var sent = window.retrylabCompute(reqs[i++ % reqs.length], function (ans) {
+        // (compute sets the request's id and posts a copy of it)
+        var sent = compute(reqs[i++ % reqs.length], function (ans) {
           if (warmStop !== done) { return; } // ended meanwhile
           if (ans && (ans.unavailable || ans.panic)) { done(); return; }
           step();
@@ -309,6 +335,36 @@
         step();
       };
       if (window.requestIdleCallback) { window.requestIdleCallback(go, { timeout: 2000 }); } else { setTimeout(go, 500); }
+    }
+    return { compute: compute, restart: restart, warm: warm, setModule: function (m) { compiled = m; } };
+  }
+  // bridge returns the bridge of module name, made at its first use.
+  function bridge(name) {
+    if (!bridges[name]) {
+      bridges[name] = makeBridge();
+      if (!firstBridge) { firstBridge = bridges[name]; }
+    }
+    return bridges[name];
+  }
+  // bridgeFor returns the bridge of the module that draws calculator calc
+  // (the page's only module on a page of one).
+  function bridgeFor(calc) {
+    var name = calc && calcModule[calc];
+    return (name && bridges[name]) || firstBridge;
+  }
+  if (typeof Worker === 'function') {
+    window.retrylabCompute = function (req, cb) {
+      var b = bridgeFor(req && req.calc);
+      return b ? b.compute(req, cb) : false;
+    };
+    // retrylabRestartWorker(calc): the worker of calc's module
+    window.retrylabRestartWorker = function (calc) {
+      var b = bridgeFor(calc);
+      return b ? b.restart() : false;
+    };
+    window.retrylabWarm = function (reqs, heavy) {
+      var b = bridgeFor(reqs && reqs.length ? reqs[0].calc : '');
+      if (b) { b.warm(reqs, heavy); } else { warmOpen++; warmEnded(); }
     };
   }
 
@@ -325,8 +381,40 @@
         if (root.getAttribute('data-ready') === 'true') { setLoading(false); }
       }).observe(root, { attributes: true, attributeFilter: ['data-ready'] });
     }
+    var el = document.getElementById('retrylab-data');
+    // the page data is parsed only when the tag does not say it all (it
+    // holds the page's strings: a long parse on a phone)
+    var data = early && !early.several ? early : (early ? pageData() : src);
+    workerSrc = { url: src.worker || data.worker, exec: src.wasm_exec, data: el ? el.textContent : '' };
+    var mods = data.modules && data.modules.length > 1 ? order(data.modules) : [{ name: '', wasm: src.wasm }];
     setLoading(true);
-    due(function () { run(src); });
+    due(function () { runAll(mods, src.wasm_exec); });
+  }
+
+  // order marks each widget with the module that draws it (data-module:
+  // the Go program of every other module leaves it alone) and returns the
+  // modules in the order they load, one after the other, each when the one
+  // before is ready: the module of the widget the address points to
+  // (#ID, or an element inside it) first, then in the order of the page.
+  // (Not by measuring where the widgets are: that forces a layout of the
+  // whole page, a long task on a phone.)
+  function order(mods) {
+    for (var i = 0; i < mods.length; i++) {
+      for (var j = 0; j < (mods[i].calcs || []).length; j++) { calcModule[mods[i].calcs[j]] = mods[i].name; }
+    }
+    for (var k = 0; k < widgets.length; k++) {
+      var name = calcModule[widgets[k].getAttribute('data-widget')];
+      if (name) { widgets[k].setAttribute('data-module', name); }
+    }
+    var first = null;
+    try {
+      var target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      var w = target && target.closest && target.closest('[data-module]');
+      first = w ? w.getAttribute('data-module') : null;
+    } catch (e) { /* a malformed fragment: the page's order */ }
+    var out = mods.slice();
+    out.sort(function (a, b) { return (b.name === first) - (a.name === first) || mods.indexOf(a) - mods.indexOf(b); });
+    return out;
   }
 
   // nextTask resolves in a new task of the event loop, after what waits
@@ -335,12 +423,33 @@
     return new Promise(function (resolve) { setTimeout(resolve, 0); });
   }
 
-  function run(src) {
-    var l = load(src);
+  // runAll runs the modules one after the other: each is fetched and
+  // compiled while the one before starts, and started once it is ready
+  // (the Go program calls retrylabReady), so that two never hydrate at
+  // once. The page is ready (data-ready="true") when the last one is.
+  function runAll(mods, exec) {
+    var loads = [load(mods[0].wasm, exec)];
+    var next = function (i) {
+      if (i + 1 < mods.length) { loads[i + 1] = load(mods[i + 1].wasm, exec); }
+      var own = [];
+      for (var k = 0; k < widgets.length; k++) {
+        if (!mods[i].name || widgets[k].getAttribute('data-module') === mods[i].name) { own.push(widgets[k]); }
+      }
+      window.retrylabReady = i + 1 < mods.length ? function () {
+        for (var k = 0; k < own.length; k++) {
+          own[k].removeAttribute('data-loading');
+          own[k].removeAttribute('aria-busy');
+        }
+        nextTask().then(function () { next(i + 1); });
+      } : ready;
+      run(mods[i].name, loads[i], i + 1 === mods.length);
+    };
+    next(0);
+  }
+
+  function run(name, l, last) {
     Promise.all([l.module, l.exec]).then(function (r) {
-      compiled = r[0];
-      var el = document.getElementById('retrylab-data');
-      workerSrc = { url: src.worker || pageData().worker, exec: src.wasm_exec, data: el ? el.textContent : '' };
+      bridge(name).setModule(r[0]);
       var go = new window.Go();
       go.env = goEnv;
       // instantiating and starting the runtime each in a task of their
@@ -349,7 +458,7 @@
       return nextTask().then(function () {
         return WebAssembly.instantiate(r[0], go.importObject);
       }).then(function (instance) {
-        mark('instantiated');
+        if (last) { mark('instantiated'); }
         return nextTask().then(function () {
           go.run(instance).then(function () {
             // The Go program returned: widgets are no longer live.

@@ -54,13 +54,11 @@
       var a = parseFloat(f.getAttribute('data-t0')), b = parseFloat(f.getAttribute('data-t1'));
       if (isFinite(a)) { t0 = Math.min(t0, a); }
       if (isFinite(b)) { t1 = Math.max(t1, b); }
-      var els = f.querySelectorAll('[data-t]');
-      var items = [];
-      for (var j = 0; j < els.length; j++) {
-        items.push({ t: parseFloat(els[j].getAttribute('data-t')), el: els[j] });
-      }
-      items.sort(function (x, y) { return x.t - y.t; });
-      this.figs.push({ fig: f, items: items, shown: items.length, cursor: f.querySelector('[data-cursor]'),
+      // the events (items) are read at the first play or scrub
+      // (prepare), not here: a page's time views hold thousands of them,
+      // a long task at load (Lighthouse, /es/rate-limits/ on a phone) for
+      // a player the reader may never touch
+      this.figs.push({ fig: f, items: null, shown: 0, cursor: f.querySelector('[data-cursor]'),
         t0: a, t1: b, template: f.getAttribute('data-live-template') || '' });
     }
     if (!(t1 >= t0)) { t0 = 0; t1 = 0; }
@@ -145,9 +143,27 @@
     });
   };
 
+  // prepare reads the events of every figure, in order of time, once:
+  // all of them are shown (the end state the page was drawn in).
+  Player.prototype.prepare = function () {
+    for (var i = 0; i < this.figs.length; i++) {
+      var F = this.figs[i];
+      if (F.items) { continue; }
+      var els = F.fig.querySelectorAll('[data-t]');
+      var items = [];
+      for (var j = 0; j < els.length; j++) {
+        items.push({ t: parseFloat(els[j].getAttribute('data-t')), el: els[j] });
+      }
+      items.sort(function (x, y) { return x.t - y.t; });
+      F.items = items;
+      F.shown = items.length;
+    }
+  };
+
   // show draws time t: data-t on the root, the elements up to t, the
   // cursor, the scrubber and the time text.
   Player.prototype.show = function (t, moved) {
+    this.prepare();
     if (moved) { this.t = t; }
     this.root.setAttribute('data-t', String(Math.round(t * 1000) / 1000));
     for (var i = 0; i < this.figs.length; i++) {
@@ -186,6 +202,7 @@
     }
     if (this.liveTimer) { clearTimeout(this.liveTimer); this.liveTimer = 0; }
     this.lastLive = Date.now();
+    this.prepare();
     var F = this.figs[0];
     var sayEl = null;
     for (var k = F.shown - 1; k >= 0 && !sayEl; k--) {

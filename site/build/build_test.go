@@ -40,7 +40,7 @@ func tree(t testing.TB, file string) Config {
 
 func TestBuildTree(t *testing.T) {
 	cfg := tree(t, "testdata/site.txtar")
-	cfg.Wasm = map[string][]byte{"retries": []byte("\x00asm retries"), "rate-limits": []byte("\x00asm rate-limits"), "policies": []byte("\x00asm policies"), "all": []byte("\x00asm all")}
+	cfg.Wasm = map[string][]byte{"retries": []byte("\x00asm retries"), "rate-limits": []byte("\x00asm rate-limits"), "policies": []byte("\x00asm policies")}
 	cfg.WasmExec = []byte("// wasm_exec")
 	s, err := Build(cfg)
 	if err != nil {
@@ -360,8 +360,9 @@ func TestPageLocale(t *testing.T) {
 }
 
 // TestModuleChoice checks which playground module a page gets: its
-// article's, else the module of every calculator, else a build error
-// naming the page and the module it needs; no module, static pages.
+// article's, else a build error naming the page and the module it needs;
+// no module, static pages. (A page that mixes the articles' experiments
+// loads one module per article: TestRealPlayground.)
 func TestModuleChoice(t *testing.T) {
 	fake := func(names ...string) map[string][]byte {
 		m := map[string][]byte{}
@@ -376,8 +377,7 @@ func TestModuleChoice(t *testing.T) {
 		want    string // the module of it/demo ("" none), or the error's text
 		wantErr bool
 	}{
-		{"article", fake("retries", "rate-limits", "all"), "playground-retries", false},
-		{"fallback", fake("rate-limits", "all"), "playground-all", false},
+		{"article", fake("retries", "rate-limits", "policies"), "playground-retries", false},
 		{"missing", fake("rate-limits"), "content/it/demo.md: the widgets (attempts) need the playground module retries (wasm/playground/retries), which the build was not given", true},
 		{"static", nil, "", false},
 	} {

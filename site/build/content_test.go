@@ -1,15 +1,17 @@
 package build
 
 import (
+	"encoding/json"
 	"fmt"
+	"html"
 	"os"
 	"regexp"
-	"retrylab/core/calc"
-	"retrylab/site/widget"
 	"strings"
 	"testing"
 
+	"retrylab/core/calc"
 	"retrylab/site/locale"
+	"retrylab/site/widget"
 )
 
 // These tests run on the repository's own content/: the real site must
@@ -112,10 +114,19 @@ func TestRealContentSubPath(t *testing.T) {
 }
 
 // TestRealPlayground: in every language the playground page holds a
-// widget of every calculator of the registry and loads the module that
-// holds them all; no page calls itself provisional.
+// widget of every calculator of the registry and loads the module of each
+// article (site/widget.Sets), each for the calculators of its set, and no
+// module of every calculator; no page calls itself provisional.
 func TestRealPlayground(t *testing.T) {
-	s := buildReal(t)
+	cfg := realContent(t)
+	cfg.Wasm, cfg.WasmExec = map[string][]byte{}, []byte("// wasm_exec")
+	for _, set := range widget.Sets() {
+		cfg.Wasm[set.Name()] = []byte("\x00asm " + set.Name())
+	}
+	s, err := Build(cfg)
+	if err != nil {
+		t.Fatalf("content/ does not build:\n%v", err)
+	}
 	all := calc.New().List()
 	for _, lang := range locale.Languages() {
 		p := s.Pages[lang]["playground"]
@@ -133,12 +144,38 @@ func TestRealPlayground(t *testing.T) {
 				t.Errorf("%s/playground: no widget of %s", lang, c.Name)
 			}
 		}
-		var names []string
-		for n := range have {
-			names = append(names, n)
+		page := string(s.Files[lang+"/playground/index.html"])
+		m := regexp.MustCompile(`id="retrylab-data">([^<]*)</script>`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("%s/playground has no page data", lang)
 		}
-		if set := widget.For(names); set.Name() != "all" {
-			t.Errorf("%s/playground loads the module %q, not the one of every calculator (all)", lang, set.Name())
+		var data pageData
+		if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &data); err != nil {
+			t.Fatalf("%s/playground's page data: %v", lang, err)
+		}
+		if len(data.Modules) != len(widget.Sets()) {
+			t.Errorf("%s/playground loads %d modules, want one per article (%d): %+v", lang, len(data.Modules), len(widget.Sets()), data.Modules)
+		}
+		drawn := map[string]string{} // calculator -> module
+		for _, mod := range data.Modules {
+			set := widget.For(mod.Calcs)
+			if set.Name() != mod.Name || !strings.Contains(mod.Wasm, "playground-"+mod.Name+".") {
+				t.Errorf("%s/playground: module %s (%s) for %v, which the set %q holds", lang, mod.Name, mod.Wasm, mod.Calcs, set.Name())
+			}
+			for _, c := range mod.Calcs {
+				drawn[c] = mod.Name
+			}
+		}
+		for n := range have {
+			if drawn[n] == "" {
+				t.Errorf("%s/playground: no module draws %s", lang, n)
+			}
+		}
+		if len(data.Modules) > 0 && (data.Wasm != data.Modules[0].Wasm || !strings.Contains(page, `data-wasm="`+data.Wasm+`"`)) {
+			t.Errorf("%s/playground: wasm %q and the loader's data-wasm are not the first module", lang, data.Wasm)
+		}
+		if strings.Contains(page, "playground-all") {
+			t.Errorf("%s/playground names a module of every calculator", lang)
 		}
 	}
 	provisional := regexp.MustCompile(`(?i)provvisori|provisional|临时`)

@@ -52,9 +52,13 @@ func (b *builder) embeds() error {
 			if err != nil {
 				return fmt.Errorf("build: embed of %s (%s): %v", c.Name, lang, err)
 			}
-			wasm, err := b.module([]string{c.Name})
+			mods, err := b.modules([]string{c.Name})
 			if err != nil {
 				return fmt.Errorf("build: embed of %s (%s): %v", c.Name, lang, err)
+			}
+			wasm := ""
+			if len(mods) > 0 {
+				wasm = mods[0].Wasm
 			}
 			data, err := json.Marshal(pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), Wasm: wasm, WasmExec: b.asset["wasm_exec.js"], Worker: b.asset["playground-worker.js"],
 				Locale:  b.calcLocale(loc.Subset("param.", "err.", "detail.", "widget.", "view.", "field.", "site."), c.Name),

@@ -51,14 +51,26 @@ type builder struct {
 	asset   map[string]string // asset name → hashed href
 }
 
-// module returns the href of the playground module for a page whose live
-// widgets draw calculators calcs, adding it to the site at its first use:
-// the module of the first set of widget.Sets that holds them all and that
-// the build was given. "" without widgets or without modules (static
-// pages); an error when no module given holds them.
-func (b *builder) module(calcs []string) (string, error) {
+// pageModule is one playground module a page loads: its set's name
+// (wasm/playground/NAME), its href and the page's calculators it draws.
+type pageModule struct {
+	Name  string   `json:"name"`
+	Wasm  string   `json:"wasm"`
+	Calcs []string `json:"calcs"`
+}
+
+// modules returns the playground modules of a page whose live widgets draw
+// calculators calcs, adding each to the site at its first use: the module
+// of the first set of widget.Sets that holds them all, else (a page that
+// mixes the articles' experiments, the playground) one module per set, each
+// for the calculators whose first set it is, in the order of the page.
+// Each module stays an article's: no page loads a module of every
+// calculator, which would be larger than the budget of issue 16 (1,050 KB
+// gzip). nil without widgets or without modules (static pages); an error
+// when a calculator has no set or its module was not given.
+func (b *builder) modules(calcs []string) ([]pageModule, error) {
 	if len(calcs) == 0 || len(b.cfg.Wasm) == 0 || b.cfg.WasmExec == nil {
-		return "", nil
+		return nil, nil
 	}
 	var uniq []string
 	for _, c := range calcs {
@@ -66,30 +78,49 @@ func (b *builder) module(calcs []string) (string, error) {
 			uniq = append(uniq, c)
 		}
 	}
-	calcs = uniq
-	var need []string
-	for _, s := range widget.Sets() {
-		if !s.HoldsAll(calcs) {
-			continue
+	if s := widget.For(uniq); s != nil {
+		href, err := b.moduleHref(s, uniq)
+		if err != nil {
+			return nil, err
 		}
-		data, given := b.cfg.Wasm[s.Name()]
-		if !given {
-			need = append(need, s.Name())
-			continue
-		}
-		name := "playground-" + s.Name() + ".wasm"
-		if href, ok := b.asset[name]; ok {
-			return href, nil
-		}
-		hashed := "assets/" + HashedName(name, data)
-		b.files[hashed] = data
-		b.asset[name] = b.base.href(hashed)
-		return b.asset[name], nil
+		return []pageModule{{Name: s.Name(), Wasm: href, Calcs: uniq}}, nil
 	}
-	if len(need) == 0 {
-		return "", fmt.Errorf("no calculator set of site/widget holds all of %s", strings.Join(calcs, ", "))
+	var mods []pageModule
+	for _, c := range uniq {
+		s := widget.For([]string{c})
+		if s == nil {
+			return nil, fmt.Errorf("no calculator set of site/widget holds %s", c)
+		}
+		i := slices.IndexFunc(mods, func(m pageModule) bool { return m.Name == s.Name() })
+		if i < 0 {
+			href, err := b.moduleHref(s, uniq)
+			if err != nil {
+				return nil, err
+			}
+			mods = append(mods, pageModule{Name: s.Name(), Wasm: href})
+			i = len(mods) - 1
+		}
+		mods[i].Calcs = append(mods[i].Calcs, c)
 	}
-	return "", fmt.Errorf("the widgets (%s) need the playground module %s (wasm/playground/%s), which the build was not given: run ./build.sh", strings.Join(calcs, ", "), need[0], need[0])
+	return mods, nil
+}
+
+// moduleHref returns the href of set s's module, adding it to the site at
+// its first use; calcs, the page's, are for the error when the build was
+// not given that module.
+func (b *builder) moduleHref(s *widget.Set, calcs []string) (string, error) {
+	data, given := b.cfg.Wasm[s.Name()]
+	if !given {
+		return "", fmt.Errorf("the widgets (%s) need the playground module %s (wasm/playground/%s), which the build was not given: run ./build.sh", strings.Join(calcs, ", "), s.Name(), s.Name())
+	}
+	name := "playground-" + s.Name() + ".wasm"
+	if href, ok := b.asset[name]; ok {
+		return href, nil
+	}
+	hashed := "assets/" + HashedName(name, data)
+	b.files[hashed] = data
+	b.asset[name] = b.base.href(hashed)
+	return b.asset[name], nil
 }
 
 // converter returns the Markdown converter of one language: widgets and
@@ -175,7 +206,8 @@ type pageView struct {
 	Home                string
 	Data                template.JS
 	PreloadWasm         bool   // app.js is loaded async with the module's address on its tag
-	Wasm                string // href of the page's playground module
+	Wasm                string // href of the page's playground module (the first of several)
+	SeveralModules      bool   // the page loads one module per article (page data "modules")
 	HasWidgets          bool
 	Page                *markdown.Page
 	Body                template.HTML
@@ -210,14 +242,18 @@ func pagePath(lang, slug string) string {
 // pageData is the JSON the loader and the playground read from
 // <script type="application/json" id="retrylab-data"> (wasm/playground/DOM.md).
 type pageData struct {
-	Lang     string        `json:"lang"`
-	Base     string        `json:"base"`
-	API      string        `json:"api"`
-	Wasm     string        `json:"wasm,omitempty"`
-	WasmExec string        `json:"wasm_exec,omitempty"`
-	Worker   string        `json:"worker,omitempty"`
-	Locale   locale.Locale `json:"locale"`
-	Widgets  []widgetData  `json:"widgets"`
+	Lang     string `json:"lang"`
+	Base     string `json:"base"`
+	API      string `json:"api"`
+	Wasm     string `json:"wasm,omitempty"` // the first of Modules
+	WasmExec string `json:"wasm_exec,omitempty"`
+	// Modules lists the playground modules of a page that loads more than
+	// one (the playground: one per article), with the calculators each
+	// draws; the loader runs them one after the other (site/assets/app.js).
+	Modules []pageModule  `json:"modules,omitempty"`
+	Worker  string        `json:"worker,omitempty"`
+	Locale  locale.Locale `json:"locale"`
+	Widgets []widgetData  `json:"widgets"`
 }
 
 type widgetData struct {
@@ -279,7 +315,7 @@ func (b *builder) render() error {
 				live = append(live, w.Calc.Name)
 				data.Widgets = append(data.Widgets, widgetData{ID: w.ID, Calc: w.Calc.Name, Defaults: query.Encode(w.Args.Query()), Views: strings.Join(w.Views, ",")})
 			}
-			wasm, err := b.module(live)
+			mods, err := b.modules(live)
 			if err != nil {
 				file := slug
 				if file == "" {
@@ -287,7 +323,12 @@ func (b *builder) render() error {
 				}
 				return fmt.Errorf("build: %s/%s/%s.md: %v", b.cfg.ContentDir, lang, file, err)
 			}
-			data.Wasm, v.Wasm = wasm, wasm
+			if len(mods) > 0 {
+				data.Wasm, v.Wasm = mods[0].Wasm, mods[0].Wasm
+			}
+			if len(mods) > 1 {
+				data.Modules, v.SeveralModules = mods, true
+			}
 			js, err := json.Marshal(data)
 			if err != nil {
 				return err

@@ -61,6 +61,7 @@ type jsonEnc struct {
 // memberSpan is one top-level member of an encoded result: its value is
 // b[start:end].
 type memberSpan struct {
+	_          [0]func() // not comparable: no equality function in the browser's module
 	name       string
 	start, end int
 }

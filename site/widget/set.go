@@ -11,8 +11,10 @@ import (
 // smaller set links only the code of its calculators and of their views,
 // so a reader of one article downloads that article's experiments and
 // not the other's. The build gives each page the first set of Sets that
-// holds all of the page's calculators (For). Sets are immutable; a nil
-// *Set holds nothing.
+// holds all of the page's calculators (For), or, to a page that mixes the
+// articles' experiments (the playground), the set of each of its
+// calculators, one module per article. Sets are immutable; a nil *Set
+// holds nothing.
 type Set struct {
 	name  string
 	reg   *calc.Registry
@@ -36,16 +38,19 @@ func Policies() *Set {
 	return &Set{name: "policies", reg: calc.Policies(), views: policiesViews(), enc: encodePolicies}
 }
 
-// All is the set of every calculator (calc.New): the module of a page
-// that mixes the articles' experiments.
+// All is the set of every calculator (calc.New): what the build renders
+// and the server and the embeds' SVG draw with. No module is built from
+// it: it would be larger than the budget of issue 16 (1,050 KB gzip),
+// and a page that mixes the articles' experiments loads the module of
+// each article instead.
 func All() *Set { return &Set{name: "all", reg: calc.New(), views: allViews(), enc: encodeResult} }
 
-// Sets returns every set a module is built from, in the order in which a
-// page picks its module (For): the articles' sets first, All last.
-func Sets() []*Set { return []*Set{Retries(), RateLimits(), Policies(), All()} }
+// Sets returns every set a module is built from, one per article of
+// calc.Articles, in the order in which a page picks its module (For).
+func Sets() []*Set { return []*Set{Retries(), RateLimits(), Policies()} }
 
 // For returns the first of Sets that holds every calculator named, or nil
-// when one of the names is no calculator at all. No names: nil (a page
+// when none does (the names mix articles, or one is no calculator at all). No names: nil (a page
 // without widgets loads no module).
 func For(names []string) *Set {
 	if len(names) == 0 {

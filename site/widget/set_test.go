@@ -102,8 +102,8 @@ func TestFor(t *testing.T) {
 		{[]string{"peak", "attempts", "peak"}, "retries"},
 		{[]string{"dispatch", "limits"}, "rate-limits"},
 		{[]string{"policies"}, "policies"},
-		{[]string{"policies", "jitter"}, "all"},
-		{[]string{"jitter", "limits"}, "all"},
+		{[]string{"policies", "jitter"}, ""},
+		{[]string{"jitter", "limits"}, ""},
 		{[]string{"jitter", "nope"}, ""},
 	} {
 		if got := For(tc.names).Name(); got != tc.want {
@@ -114,7 +114,7 @@ func TestFor(t *testing.T) {
 	for _, s := range Sets() {
 		names = append(names, s.Name())
 	}
-	if got := strings.Join(names, " "); got != "retries rate-limits policies all" {
+	if got := strings.Join(names, " "); got != "retries rate-limits policies" {
 		t.Errorf("Sets() = %s", got)
 	}
 }
@@ -126,10 +126,10 @@ func ExampleFor() {
 	// Output:
 	// [jitter peak] → retries
 	// [dispatch] → rate-limits
-	// [budget backoff] → all
+	// [budget backoff] →
 }
 
-// The sets are calc.Articles, in order, then All: each article's set has
+// The sets are calc.Articles, in order: each article's set has
 // the article's slug as its name, the article's calculators, and the
 // views of All for exactly those of them that have specialised views
 // (the set constructors name their registry, view table and encoders
@@ -138,8 +138,8 @@ func ExampleFor() {
 func TestSetsFollowArticles(t *testing.T) {
 	arts := calc.Articles()
 	sets := Sets()
-	if len(sets) != len(arts)+1 || sets[len(sets)-1].Name() != "all" {
-		t.Fatalf("Sets() has %d sets, want one per article of calc.Articles (%d) and all last", len(sets), len(arts))
+	if len(sets) != len(arts) {
+		t.Fatalf("Sets() has %d sets, want one per article of calc.Articles (%d)", len(sets), len(arts))
 	}
 	all := allViews()
 	for i, a := range arts {

@@ -3,11 +3,12 @@ package widget
 import (
 	"cmp"
 	"math"
-	"retrylab/core/calc"
-	"retrylab/core/limits"
-	"slices"
 	"strconv"
 	"strings"
+
+	"retrylab/core/calc"
+	"retrylab/core/heapsort"
+	"retrylab/core/limits"
 )
 
 // Time views ("play"): the end state of a result that unfolds in time,
@@ -110,11 +111,7 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 	b := o.b
 	n := int(math.Ceil((f.t1 - f.t0) / width))
 	n = max(n, 1)
-	order := make([]int, len(times))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(times[i], times[j]) })
+	order := arrivalOrder(times)
 	stack := make([]int, n)
 	tallest := 1
 	for _, i := range order {
@@ -571,4 +568,24 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	b.WriteString(`</g>`)
 	f.close(o, o.vt("play", "x", "time (s)"))
 	return nil
+}
+
+// arrivalOrder returns the indices of times in order of arrival, ties in
+// order of index: what slices.SortStableFunc by cmp.Compare of the times
+// gives (NaN first), with core/heapsort, which the module links anyway, in
+// place of the stable sort's own code (README.md, "Size-driven
+// replacements"; TestArrivalOrder holds it to slices.SortStableFunc).
+func arrivalOrder(times []float64) []int {
+	order := make([]int, len(times))
+	for i := range order {
+		order[i] = i
+	}
+	heapsort.Sort(len(order), func(a, b int) bool {
+		i, j := order[a], order[b]
+		if c := cmp.Compare(times[i], times[j]); c != 0 {
+			return c < 0
+		}
+		return i < j
+	}, func(a, b int) { order[a], order[b] = order[b], order[a] })
+	return order
 }

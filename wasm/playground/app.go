@@ -26,8 +26,7 @@ type app struct {
 	doc  dom.Document          // its document (dom/v2 wraps it anew at each call)
 	html *dom.BasicHTMLElement // <html>, where the playground looks for elements (see elem)
 
-	frame     bool   // an animation frame is requested
-	committed string // location.search of the current history entry
+	frame bool // an animation frame is requested
 
 	// laps, while __retrylabBench runs, are the performance.now() at the
 	// end of parse+run and of render, for the breakdown of a recompute.
@@ -87,9 +86,15 @@ func Main(set *render.Set) {
 	reg := set.Registry()
 	q := a.query()
 	for _, e := range a.html.QuerySelectorAll("[data-widget]") {
+		root := elem(e)
+		if m := root.GetAttribute("data-module"); m != "" && m != set.Name() {
+			// another module's widget: on a page that loads one module
+			// per article (the playground) the loader marks each widget
+			// with the module that draws it (site/assets/app.js)
+			continue
+		}
 		// the runtime's start, then each widget, in a task of its own
 		a.yield()
-		root := elem(e)
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
@@ -118,16 +123,24 @@ func Main(set *render.Set) {
 	for _, w := range a.widgets {
 		w.live()
 	}
-	a.committed = a.search()
+	a.setCommitted(a.search())
 	a.syncLinks(encodeSearch(a.state()))
-	a.win.AddEventListener("popstate", false, func(dom.Event) { a.popstate() })
+	// dom/v2's *dom.BasicNode method on the window, not the dom.Window
+	// interface's: an interface call of AddEventListener links its wrapper
+	// for every type dom/v2 wraps (152 functions, 47 KB of the raw module;
+	// see elem), and dom.Window has no Underlying (so syscall/js's Global)
+	(&dom.BasicNode{Value: js.Global()}).AddEventListener("popstate", false, func(dom.Event) { a.popstate() })
 	if _, ok := q["debug-panic"]; ok {
 		// syscall/js: a function for the test to call; dom/v2 has no API for it
+		// (another module's widgets: the function it set before, if any)
+		prev := js.Global().Get("__retrylabPanic")
 		js.Global().Set("__retrylabPanic", js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) > 0 {
 				if w := a.byID[args[0].String()]; w != nil {
 					w.forcePanic = true
 					w.recompute(modeNone)
+				} else if prev.Type() == js.TypeFunction {
+					prev.Invoke(args[0])
 				}
 			}
 			return nil
@@ -135,7 +148,18 @@ func Main(set *render.Set) {
 	}
 	if query.Get(q, "bench") == "1" {
 		// syscall/js: a function for make bench to call; dom/v2 has no API for it
-		js.Global().Set("__retrylabBench", js.FuncOf(a.bench))
+		// (another module's widgets: the function it set before, if any)
+		prev := js.Global().Get("__retrylabBench")
+		js.Global().Set("__retrylabBench", js.FuncOf(func(this js.Value, args []js.Value) any {
+			if len(args) > 0 && a.byID[args[0].String()] == nil && prev.Type() == js.TypeFunction {
+				vs := make([]any, len(args))
+				for i, v := range args {
+					vs[i] = v
+				}
+				return prev.Invoke(vs...)
+			}
+			return a.bench(this, args)
+		}))
 	}
 	// syscall/js: the loader's bridge to the Web Worker
 	if warm := js.Global().Get("retrylabWarm"); a.worker && len(a.widgets) > 0 && warm.Type() == js.TypeFunction {
@@ -284,13 +308,14 @@ func (a *app) replace(search string) {
 // the entry the reader left keeps the state it had when it was committed.
 func (a *app) commit() {
 	search := encodeSearch(a.state())
-	if search == a.committed {
+	committed := a.getCommitted()
+	if search == committed {
 		a.replace(search)
 		return
 	}
-	replaceState(a.href(a.committed))
+	replaceState(a.href(committed))
 	pushState(a.href(search))
-	a.committed = search
+	a.setCommitted(search)
 	a.syncLinks(search)
 }
 
@@ -299,6 +324,22 @@ func (a *app) href(search string) string {
 	l := a.win.Location()
 	return l.Pathname() + search + l.Hash()
 }
+
+// getCommitted returns location.search of the current history entry as
+// it was committed; setCommitted sets it. It lives in the page
+// (window.retrylabCommitted), not in the app: on a page that loads one
+// module per article (the playground) every module commits to the same
+// history. syscall/js: a value the page's modules share, for which dom/v2
+// has no API.
+func (a *app) getCommitted() string {
+	if v := js.Global().Get("retrylabCommitted"); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return a.search()
+}
+
+// setCommitted: see getCommitted.
+func (a *app) setCommitted(search string) { js.Global().Set("retrylabCommitted", search) }
 
 // search returns location.search.
 func (a *app) search() string { return a.win.Location().Search() }
@@ -313,12 +354,12 @@ func pushState(url string) { js.Global().Get("history").Call("pushState", nil, "
 
 // popstate restores the state of the history entry the reader went to.
 func (a *app) popstate() {
-	a.committed = a.search()
+	a.setCommitted(a.search())
 	q := a.query()
 	for _, w := range a.widgets {
 		a.guard(w, func() { w.apply(q, false) })
 	}
-	a.syncLinks(a.committed)
+	a.syncLinks(a.getCommitted())
 }
 
 // syncLinks makes the language switcher keep the state: every link to a

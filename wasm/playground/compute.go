@@ -12,7 +12,10 @@ import (
 
 // citeSpec is one citation to render: the field of the result and the
 // format (wasm/playground/DOM.md, "Citations in prose").
-type citeSpec struct{ field, format string }
+type citeSpec struct {
+	_             [0]func() // not comparable: no equality function in the browser's module
+	field, format string
+}
 
 // outcome is one recompute rendered: the output's HTML and, for each
 // citation, its text and JSON value; ok[i] false means the field is

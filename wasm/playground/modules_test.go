@@ -19,11 +19,11 @@ import (
 )
 
 // TestModuleDirs checks that every calculator set (site/widget.Sets: one
-// per article of calc.Articles, then all) has its module here,
+// per article of calc.Articles) has its module here,
 // NAME/main.go running Main on that set, and that there is no other:
 // build.sh compiles every NAME/main.go, the build looks each set's up.
 func TestModuleDirs(t *testing.T) {
-	funcs := map[string]string{"all": "widget.All()"}
+	funcs := map[string]string{}
 	for _, a := range calc.Articles() {
 		// widget.Retries() for the article "retries", …
 		name := ""
@@ -56,7 +56,8 @@ func TestModuleDirs(t *testing.T) {
 // TestModulesLinkTheirSet builds each article's module as build.sh does
 // (wasm/playground/buildflags), keeping the functions' names, and checks
 // that it links its own calculators, views and result encoders and none
-// of the other articles': what makes it smaller than the module of All.
+// of the other articles': what makes it smaller than a module of every
+// calculator (site/widget.All) would be.
 func TestModulesLinkTheirSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("links three wasm modules")

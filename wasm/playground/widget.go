@@ -16,6 +16,7 @@ import (
 // citation is one <output data-cite="ID.FIELD" data-format="FORMAT"> of
 // the prose.
 type citation struct {
+	_             [0]func() // not comparable: no equality function in the browser's module
 	el            *dom.BasicHTMLElement
 	field, format string
 }
@@ -152,7 +153,7 @@ func (w *widget) writeControls(values query.Values) {
 			case text == "":
 				// an optional parameter left out: the slider goes back to
 				// where the page put it
-				setValue(s, s.GetAttribute("value"))
+				setValue(s, elem(s).GetAttribute("value"))
 			}
 		}
 	}
@@ -176,7 +177,7 @@ func (w *widget) onInput(target dom.Element) {
 			} else {
 				// an emptied field (an optional parameter left out): the
 				// slider goes back to where the page put it
-				setValue(s, s.GetAttribute("value"))
+				setValue(s, elem(s).GetAttribute("value"))
 			}
 		}
 	}
@@ -292,7 +293,7 @@ func (w *widget) post(values query.Values, m mode, over query.Values) {
 		r.canon = canon
 	}
 	if w.inflight != nil {
-		if w.app.now()-w.sentAt > RestartMS && w.app.restartWorker() {
+		if w.app.now()-w.sentAt > RestartMS && w.app.restartWorker(w.calc.Name) {
 			// the answer in flight would be dropped: the worker computing
 			// it was replaced by a fresh one, which takes r at once
 			w.inflight, w.queued = nil, nil
@@ -309,10 +310,11 @@ func (w *widget) post(values query.Values, m mode, over query.Values) {
 // restartWorker asks the loader to replace the worker
 // (retrylabRestartWorker in app.js); it does so only when the request in
 // flight is the only one pending, and reports whether it did. syscall/js:
-// the loader's bridge to the worker.
-func (a *app) restartWorker() bool {
+// the loader's bridge to the worker. calc names the calculator, whose
+// module's worker it is on a page of several modules.
+func (a *app) restartWorker(calc string) bool {
 	f := js.Global().Get("retrylabRestartWorker")
-	return f.Type() == js.TypeFunction && f.Invoke().Truthy()
+	return f.Type() == js.TypeFunction && f.Invoke(calc).Truthy()
 }
 
 // send hands r to the loader's worker (retrylabCompute in app.js).
@@ -460,8 +462,10 @@ func (w *widget) showNote() {
 		el.SetAttribute("data-computing-note", "")
 		el.SetAttribute("role", "status")
 		el.SetTextContent(w.app.locale().TOr("widget.computing", "Computing…"))
-		parent := &dom.BasicNode{Value: w.out.ParentNode().Underlying()} // see elem
-		parent.InsertBefore(el, w.out)
+		// syscall/js: dom/v2's InsertBefore takes dom.Node interfaces and
+		// calls their Underlying, which would link that method for every
+		// type dom/v2 wraps (unwrap.go)
+		w.out.Get("parentNode").Call("insertBefore", el.Value, w.out.Value)
 		w.note = el
 	}
 	w.note.RemoveAttribute("hidden")
@@ -711,19 +715,3 @@ func boolString(on bool) string {
 	}
 	return "false"
 }
-
-// elem returns e as dom/v2's *dom.BasicHTMLElement (nil for nil), whose
-// methods the playground calls directly. Calling them through dom/v2's
-// interfaces (dom.Element) would link each one's wrapper for every
-// element type dom/v2 wraps (some 70): 360 KB of the raw module. Only
-// Underlying is called through the interface.
-func elem(e dom.Element) *dom.BasicHTMLElement {
-	if e == nil {
-		return nil
-	}
-	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: e.Underlying()}}}
-}
-
-// event returns ev as dom/v2's *dom.BasicEvent, for the same reason as
-// elem.
-func event(ev dom.Event) *dom.BasicEvent { return &dom.BasicEvent{Value: ev.Underlying()} }
