@@ -66,7 +66,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 	if err != nil {
 		t.Fatal("no go command on PATH (go test puts GOROOT/bin first):", err)
 	}
-	flags, err := readFlags("buildflags")
+	flags, env, err := readFlags("buildflags")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 			args = append(args, f)
 		}
 		cmd := exec.Command(gobin, append(args, "-o", out, "./"+m.name)...)
-		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		cmd.Env = append(append(os.Environ(), "GOOS=js", "GOARCH=wasm"), env...)
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go build ./%s: %v\n%s", m.name, err, msg)
 		}
@@ -122,21 +122,25 @@ func TestModulesLinkTheirSet(t *testing.T) {
 }
 
 // readFlags reads a buildflags file as build.sh does: one flag a line,
+// or NAME=value (an upper-case name) for the go command's environment;
 // blank lines and # comments skipped.
-func readFlags(path string) ([]string, error) {
+func readFlags(path string) (flags, env []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	var flags []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if line := sc.Text(); line != "" && line[0] != '#' {
+		switch line := sc.Text(); {
+		case line == "" || line[0] == '#':
+		case line[0] >= 'A' && line[0] <= 'Z' && strings.Contains(line, "="):
+			env = append(env, line)
+		default:
 			flags = append(flags, line)
 		}
 	}
-	return flags, sc.Err()
+	return flags, env, sc.Err()
 }
 
 // funcNames returns the function names of a wasm module's "name" custom

@@ -547,7 +547,7 @@ func goBuild(root, pkg, out string, strip bool) ([]byte, error) {
 	if strings.HasPrefix(pkg, "./wasm/playground/") {
 		dir = "./wasm/playground" // the modules share the playground's flags
 	}
-	flags, err := buildFlags(filepath.Join(root, dir, "buildflags"))
+	flags, env, err := buildFlags(filepath.Join(root, dir, "buildflags"))
 	if err != nil {
 		return nil, err
 	}
@@ -559,7 +559,7 @@ func goBuild(root, pkg, out string, strip bool) ([]byte, error) {
 	}
 	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Env = append(append(os.Environ(), "GOOS=js", "GOARCH=wasm"), env...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
 	}
@@ -567,23 +567,27 @@ func goBuild(root, pkg, out string, strip bool) ([]byte, error) {
 }
 
 // buildFlags reads a buildflags file as build.sh does: one flag per line,
+// or NAME=value (an upper-case name) for the go command's environment,
 // blank lines and lines starting with '#' skipped. Without the file the
 // flags are -trimpath and -ldflags=-s -w.
-func buildFlags(path string) ([]string, error) {
+func buildFlags(path string) (flags, env []string, err error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return []string{"-trimpath", "-ldflags=-s -w"}, nil
+		return []string{"-trimpath", "-ldflags=-s -w"}, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var flags []string
 	for _, line := range strings.Split(string(b), "\n") {
-		if line != "" && line[0] != '#' {
+		switch {
+		case line == "" || line[0] == '#':
+		case line[0] >= 'A' && line[0] <= 'Z' && strings.Contains(line, "="):
+			env = append(env, line)
+		default:
 			flags = append(flags, line)
 		}
 	}
-	return flags, nil
+	return flags, env, nil
 }
 
 func goList(root, pkg string) ([]string, error) {

@@ -101,9 +101,12 @@ func TestPercentile(t *testing.T) {
 // TestBuildFlags reads the playground's buildflags file as build.sh does:
 // the bench must measure the module build.sh serves.
 func TestBuildFlags(t *testing.T) {
-	got, err := buildFlags("../../../../wasm/playground/buildflags")
+	got, env, err := buildFlags("../../../../wasm/playground/buildflags")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(env) != 1 || env[0] != "GOEXPERIMENT=nogreenteagc" {
+		t.Errorf("environment %q, want [GOEXPERIMENT=nogreenteagc]", env)
 	}
 	want := map[string]bool{"-trimpath": true, "-ldflags=-s -w": true, "-gcflags=retrylab/site/...=-l": true}
 	for _, f := range got {
@@ -115,8 +118,8 @@ func TestBuildFlags(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("flags %q lack %v", got, want)
 	}
-	def, err := buildFlags("testdata/no-such-file")
-	if err != nil || len(def) != 2 || def[0] != "-trimpath" {
+	def, defEnv, err := buildFlags("testdata/no-such-file")
+	if err != nil || len(def) != 2 || def[0] != "-trimpath" || defEnv != nil {
 		t.Errorf("without the file: %q, %v; want -trimpath and -ldflags=-s -w", def, err)
 	}
 }
