@@ -163,10 +163,15 @@
   // show draws time t: data-t on the root, the elements up to t, the
   // cursor, the scrubber and the time text.
   Player.prototype.show = function (t, moved) {
-    this.prepare();
+    // the end state, before the reader played or scrubbed, is what the
+    // page was drawn in (every event shown, the cursor at the end): then
+    // the events need not be read (prepare: a long task on a phone)
+    var drawn = !moved && t >= this.t1;
+    for (var d = 0; d < this.figs.length && drawn; d++) { drawn = !this.figs[d].items; }
+    if (!drawn) { this.prepare(); }
     if (moved) { this.t = t; }
     this.root.setAttribute('data-t', String(Math.round(t * 1000) / 1000));
-    for (var i = 0; i < this.figs.length; i++) {
+    for (var i = 0; i < this.figs.length && !drawn; i++) {
       var F = this.figs[i], items = F.items;
       // move the boundary between shown and future elements
       var k = F.shown;
