@@ -28,7 +28,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"retrylab/core/fmath"
 	"retrylab/core/heapsort"
@@ -211,7 +210,7 @@ func Run(c Config, src *rand.PCG) (Result, error) {
 		}
 		done.add(d, 0, gapRun{})
 	}
-	res.DurationP50, res.DurationP95 = done.percentile(g, 0.5), done.percentile(g, 0.95)
+	res.DurationP50, res.DurationP95 = done.percentiles(g)
 	return res, nil
 }
 
@@ -226,6 +225,7 @@ func uniform(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 
 // them, the time of the first token t0 (s), the stall and its place
 // (stallAt -1: none) and the tokens n.
 type gapRun struct {
+	_          [0]func() // not comparable: no equality function in the browser's module
 	snap       rand.PCG
 	t0, stall  float64
 	n, stallAt int
@@ -326,42 +326,48 @@ type gapSums struct {
 
 func (s *gapSums) add(d, margin float64, call gapRun) {
 	s.d, s.margin, s.runs = append(s.d, d), append(s.margin, margin), append(s.runs, call)
-	s.widest = max(s.widest, margin)
+	if margin > s.widest {
+		s.widest = margin
+	}
 }
 
-// percentile returns the nearest-rank p-quantile of the exact durations, 0
-// if none. The exact k-th smallest is within the largest margin w of the
-// k-th smallest d, a; the durations surely below a-w take the first ranks,
-// and it is among those whose interval meets [a-w, a+w], replayed.
-func (s *gapSums) percentile(g gaps, p float64) float64 {
-	if len(s.d) == 0 {
-		return 0
+// percentiles returns the nearest-rank 50th and 95th percentiles of the
+// exact durations, 0 if none. The exact k-th smallest, v, is within the
+// largest margin w of the k-th smallest d, a: so a duration whose interval
+// lies below [a-w, a+w] is below v, one above it is above v, whether d or
+// exact; those whose interval meets it are replayed. Sorted, the d of the
+// first and the exact durations of the others have v at rank k.
+func (s *gapSums) percentiles(g gaps) (p50, p95 float64) {
+	n := len(s.d)
+	if n == 0 {
+		return 0, 0
 	}
-	k := max(0, min(int(math.Ceil(p*float64(len(s.d))))-1, len(s.d)-1))
-	sorted := slices.Clone(s.d)
-	heapsort.Float64s(sorted) // not slices.Sort (core/heapsort)
-	a, w := sorted[k], s.widest
-	below := 0
-	var near []float64
-	for i, d := range s.d {
-		switch {
-		case d+s.margin[i] < a-w:
-			below++
-		case d-s.margin[i] <= a+w:
-			if s.margin[i] > 0 {
-				call := s.runs[i]
-				src := call.snap
-				_, _, d = g.exact(&src, call)
+	k := [2]int{}
+	for j, p := range [2]float64{0.5, 0.95} {
+		k[j] = max(0, min(int(math.Ceil(p*float64(n)))-1, n-1))
+	}
+	ds := make([]float64, n)
+	var a [2]float64
+	for pass := range 2 {
+		copy(ds, s.d)
+		for i, d := range s.d { // pass 1: the exact durations near a
+			if m, w := s.margin[i], s.widest; pass == 1 && m > 0 &&
+				(d+m >= a[0]-w && d-m <= a[0]+w || d+m >= a[1]-w && d-m <= a[1]+w) {
+				src := s.runs[i].snap
+				_, _, ds[i] = g.exact(&src, s.runs[i])
 			}
-			near = append(near, d)
 		}
+		heapsort.Float64s(ds) // not slices.Sort (core/heapsort)
+		a = [2]float64{ds[k[0]], ds[k[1]]}
 	}
-	heapsort.Float64s(near)
-	return near[k-below]
+	return a[0], a[1]
 }
 
 // skip draws n uniforms (none if n <= 0): the draws of n gaps whose values
-// are not needed, one Float64 each.
+// are not needed, one Float64 each. Not inlined: the draw's arithmetic
+// would be copied at each of its three calls (the browser's module).
+//
+//go:noinline
 func skip(src *rand.PCG, n int) {
 	for range max(0, n) {
 		src.Uint64()
