@@ -38,8 +38,8 @@ func BenchmarkDefault(b *testing.B) {
 	}
 }
 
-// BenchmarkDefaultOneByOne runs every policy on Default with Run.
-func BenchmarkDefaultOneByOne(b *testing.B) {
+// BenchmarkOneByOne runs every policy on Default with Run.
+func BenchmarkOneByOne(b *testing.B) {
 	s := Default()
 	b.ReportAllocs()
 	for b.Loop() {
