@@ -327,8 +327,10 @@ type sim struct {
 	head, count int
 
 	trigA, trigB, horizon, timeout, bin int64
-	binAt                               int   // binOf's last bin, [binLo, binHi) (empty at first)
-	binLo, binHi                        int64 // ns
+	binAt                               int     // binOf's last bin, [binLo, binHi) (empty at first)
+	binLo, binHi                        int64   // ns
+	slowA, slowB                        int64   // latency trigger: service times longer in [slowA, slowB) (else empty)
+	svcMean                             float64 // ServiceMS in ns
 	res                                 Result
 	busy, wasted                        int64 // server ns
 	offered, retried, good              []int
@@ -462,6 +464,10 @@ func (m *sim) run() {
 	m.horizon = nsOf(s.HorizonS * 1e9)
 	m.timeout = nsOf(s.TimeoutMS * 1e6)
 	m.bin = max(1, nsOf(s.BinS*1e9))
+	m.svcMean = s.ServiceMS * 1e6
+	if s.Trigger == Latency {
+		m.slowA, m.slowB = m.trigA, m.trigB
+	}
 	nb := int((m.horizon + m.bin - 1) / m.bin)
 	m.offered, m.retried, m.good = zeroed(m.offered, nb), zeroed(m.retried, nb), zeroed(m.good, nb)
 	m.arrived, m.succ = zeroed(m.arrived, nb), zeroed(m.succ, nb)
@@ -634,8 +640,8 @@ func (m *sim) send(now int64, id int32) {
 		}
 	}
 	start, h := m.pick(now)
-	d := m.s.ServiceMS * 1e6
-	if m.s.Trigger == Latency && start >= m.trigA && start < m.trigB {
+	d := m.svcMean
+	if start >= m.slowA && start < m.slowB {
 		d *= m.s.TriggerFactor
 	}
 	svc := max(1, nsOf(float64(m.svcExp()*d)))
