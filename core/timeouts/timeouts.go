@@ -163,7 +163,9 @@ func Run(c Config, src *rand.PCG) (Result, error) {
 	r := rand.New(src)
 	var res Result
 	res.FirstTokenS = make([]float64, 0, c.Calls)
-	var done gapSums // the completed calls
+	done := gapSums{ // the completed calls
+		d: make([]float64, 0, c.Calls), margin: make([]float64, 0, c.Calls), runs: make([]gapRun, 0, c.Calls),
+	}
 	lo := max(1, c.OutputTokens/5)
 	g := newGaps(c)
 	for range c.Calls {
