@@ -206,16 +206,16 @@ func policiesCalc() *Calculator {
 			} else {
 				out.Utilization = float64(s.Clients) / float64((s.ThinkMS+s.ServiceMS)/1000) * float64(s.ServiceMS/1000) / float64(s.Slots)
 			}
-			seed := uint64(a.Int("seed"))
-			for _, p := range pols {
-				r, err := policies.Run(s, p, seed)
-				if err != nil {
-					if fe, ok := errors.AsType[*policies.FieldError](err); ok {
-						pn := policiesParam(fe.Field)
-						return nil, Refuse(name, pn, CodeConstraint, "detail.policies."+pn, "{reason}", "reason", fe.Msg)
-					}
-					return nil, err
+			runs, err := policies.RunAll(s, pols, uint64(a.Int("seed")))
+			if err != nil {
+				if fe, ok := errors.AsType[*policies.FieldError](err); ok {
+					pn := policiesParam(fe.Field)
+					return nil, Refuse(name, pn, CodeConstraint, "detail.policies."+pn, "{reason}", "reason", fe.Msg)
 				}
+				return nil, err
+			}
+			for i, p := range pols {
+				r := runs[i]
 				run := PolicyRun{
 					Policy: string(p), Recovered: r.Recovered, Before: r.Before,
 					Requests: r.Requests, Attempts: r.Attempts, Retries: r.Retries, Succeeded: r.Succeeded,

@@ -106,7 +106,7 @@ func timeoutsCalc() *Calculator {
 				return nil, Refuse(name, "calls", CodeWork, "detail.timeouts.work",
 					"calls × max_output_tokens must be at most {max}, got {got}", "max", "4000000", "got", FormatFloat(w))
 			}
-			res, err := timeouts.Run(c, rand.New(rand.NewPCG(uint64(a.Int("seed")), 0x9e3779b97f4a7c15)))
+			res, err := timeouts.Run(c, rand.NewPCG(uint64(a.Int("seed")), 0x9e3779b97f4a7c15))
 			if err != nil {
 				return nil, Refuse(name, "", CodeConstraint, "detail.timeouts.config", "{reason}", "reason", err.Error())
 			}

@@ -92,18 +92,25 @@ func log(x float64) float64 {
 		L7    = 1.479819860511658591e-01   /* 3FC2F112 DF3E5244 */
 	)
 
-	// special cases
-	switch {
-	case math.IsNaN(x) || math.IsInf(x, 1):
-		return x
-	case x < 0:
-		return math.NaN()
-	case x == 0:
-		return math.Inf(-1)
+	// reduce: x = f1 · 2^ki with f1 in [0.5, 1), as math.Frexp(x) returns
+	// it; for a positive normal x (biased exponent 1 to 0x7fe, sign 0) its
+	// bits give both without the call.
+	var f1 float64
+	var ki int
+	if b := math.Float64bits(x); b>>52-1 < 0x7fe {
+		f1, ki = math.Float64frombits(b&(1<<52-1)|1022<<52), int(b>>52)-1022
+	} else {
+		// special cases
+		switch {
+		case math.IsNaN(x) || math.IsInf(x, 1):
+			return x
+		case x < 0:
+			return math.NaN()
+		case x == 0:
+			return math.Inf(-1)
+		}
+		f1, ki = math.Frexp(x) // subnormal
 	}
-
-	// reduce
-	f1, ki := math.Frexp(x)
 	if f1 < math.Sqrt2/2 {
 		f1 *= 2
 		ki--

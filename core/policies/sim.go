@@ -246,7 +246,8 @@ func (q *events) pop() event {
 
 // fifo holds the timeouts: each is its attempt's send time plus the same
 // timeout, and attempts are sent in time order, so they come due in the
-// order they were scheduled, without a heap.
+// order they were scheduled, without a heap. Its ring's length is a power
+// of two (64, then doubled).
 type fifo struct {
 	t          []int64
 	req        []int32
@@ -258,19 +259,19 @@ func (f *fifo) push(t int64, req int32) {
 		n := max(64, 2*len(f.t))
 		t2, r2 := make([]int64, n), make([]int32, n)
 		for i := 0; i < f.size; i++ {
-			j := (f.head + i) % len(f.t)
+			j := (f.head + i) & (len(f.t) - 1)
 			t2[i], r2[i] = f.t[j], f.req[j]
 		}
 		f.t, f.req, f.head = t2, r2, 0
 	}
-	j := (f.head + f.size) % len(f.t)
+	j := (f.head + f.size) & (len(f.t) - 1)
 	f.t[j], f.req[j] = t, req
 	f.size++
 }
 
 func (f *fifo) pop() (int64, int32) {
 	t, r := f.t[f.head], f.req[f.head]
-	f.head = (f.head + 1) % len(f.t)
+	f.head = (f.head + 1) & (len(f.t) - 1)
 	f.size--
 	return t, r
 }
@@ -310,9 +311,11 @@ type sim struct {
 	s    Scenario
 	pol  Policy
 	rule rule
-	arr  *rand.Rand // arrivals and think times
-	svc  *rand.Rand // service times
+	arr  *draws     // arrivals and think times
+	svc  *draws     // service times
 	pr   *rand.Rand // the policy's draws
+
+	arrN, svcN int // the draws of arr and svc read
 
 	q           events
 	timeouts    fifo
@@ -320,10 +323,14 @@ type sim struct {
 	reqs        []request
 	normal      slotHeap // workers always available
 	blocked     slotHeap // workers idle during a capacity trigger
-	starts      []int64  // start times of queued calls, FIFO ring
+	starts      []int64  // start times of queued calls, FIFO ring (64, then doubled)
 	head, count int
 
 	trigA, trigB, horizon, timeout, bin int64
+	binAt                               int     // binOf's last bin, [binLo, binHi) (empty at first)
+	binLo, binHi                        int64   // ns
+	slowA, slowB                        int64   // latency trigger: service times longer in [slowA, slowB) (else empty)
+	svcMean                             float64 // ServiceMS in ns
 	res                                 Result
 	busy, wasted                        int64 // server ns
 	offered, retried, good              []int
@@ -333,27 +340,122 @@ type sim struct {
 
 // Run simulates policy p on scenario s with the given seed.
 func Run(s Scenario, p Policy, seed uint64) (Result, error) {
-	if err := s.Validate(); err != nil {
+	rs, err := RunAll(s, []Policy{p}, seed)
+	if err != nil {
 		return Result{}, err
 	}
-	if !p.Valid() {
-		return Result{}, &FieldError{"Policy", "must be one of none, naive, backoff, grpc, envoy, finagle, aws, sre-budget, sre-throttle"}
-	}
-	m := &sim{
-		s: s, pol: p, rule: newRule(p, s.Attempts),
-		arr: rand.New(rand.NewPCG(seed, 0x61727269766573)), // "arrives"
-		svc: rand.New(rand.NewPCG(seed, 0x73657276696365)), // "service"
-		pr:  rand.New(rand.NewPCG(seed, 0x706f6c69637921)), // "policy!"
-	}
-	switch m.rule.(type) {
-	case *fixed, *finagleRule:
-		m.quiet = true
-	}
-	m.run()
-	return m.res, nil
+	return rs[0], nil
 }
 
-func nsOf(x float64) int64 { return int64(math.Round(x)) }
+// RunAll simulates each of ps on scenario s with the given seed: the
+// results of Run, one by one, but the arrivals and the service times, the
+// same for every policy, are drawn once, and one policy's working memory
+// serves the next.
+func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		if !p.Valid() {
+			return nil, &FieldError{"Policy", "must be one of none, naive, backoff, grpc, envoy, finagle, aws, sre-budget, sre-throttle"}
+		}
+	}
+	keep := len(ps) > 1
+	arr := &draws{r: rand.New(rand.NewPCG(seed, 0x61727269766573)), keep: keep} // "arrives"
+	svc := &draws{r: rand.New(rand.NewPCG(seed, 0x73657276696365)), keep: keep} // "service"
+	out := make([]Result, len(ps))
+	m := &sim{}
+	for i, p := range ps {
+		*m = sim{
+			s: s, pol: p, rule: newRule(p, s.Attempts), arr: arr, svc: svc,
+			pr: rand.New(rand.NewPCG(seed, 0x706f6c69637921)), // "policy!"
+			// the previous run's memory, emptied
+			q: events{h: m.q.h[:0]}, timeouts: fifo{t: m.timeouts.t, req: m.timeouts.req},
+			reqs: m.reqs[:0], normal: m.normal, blocked: m.blocked, starts: m.starts,
+			offered: m.offered, retried: m.retried, good: m.good, arrived: m.arrived, succ: m.succ,
+		}
+		switch m.rule.(type) {
+		case *fixed, *finagleRule:
+			m.quiet = true
+		}
+		m.run()
+		out[i] = m.res
+	}
+	return out, nil
+}
+
+// draws is a stream of draws from r, kept when keep: every policy's run
+// reads the same values in the same order (a draw's kind, Float64 or
+// ExpFloat64, is the same at each place), and only the first to need one
+// draws it. Not kept, draw i is the next of r (one run reads it).
+type draws struct {
+	r    *rand.Rand
+	keep bool
+	v    []float64
+}
+
+// exp returns draw i, drawing it with ExpFloat64 if it is new.
+func (d *draws) exp(i int) float64 {
+	switch {
+	case !d.keep:
+		return d.r.ExpFloat64()
+	case i == len(d.v):
+		d.v = append(d.v, d.r.ExpFloat64())
+	}
+	return d.v[i]
+}
+
+// float returns draw i, drawing it with Float64 if it is new.
+func (d *draws) float(i int) float64 {
+	switch {
+	case !d.keep:
+		return d.r.Float64()
+	case i == len(d.v):
+		d.v = append(d.v, d.r.Float64())
+	}
+	return d.v[i]
+}
+
+// arrExp and svcExp return the next ExpFloat64 of arr and svc.
+func (m *sim) arrExp() float64 {
+	i := m.arrN
+	m.arrN++
+	if i < len(m.arr.v) {
+		return m.arr.v[i]
+	}
+	return m.arr.exp(i)
+}
+
+func (m *sim) svcExp() float64 {
+	i := m.svcN
+	m.svcN++
+	if i < len(m.svc.v) {
+		return m.svc.v[i]
+	}
+	return m.svc.exp(i)
+}
+
+// zeroed returns buf resized to n and cleared, or a new slice if it is
+// too short.
+func zeroed[T int | int64](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// nsOf returns x rounded to the nearest integer, halves up: math.Round
+// for x in [0, 2^63), the range of every time of a valid Scenario in ns
+// (x-float64(i) is exact, the fraction of x).
+func nsOf(x float64) int64 {
+	i := int64(x)
+	if x-float64(i) >= 0.5 {
+		i++
+	}
+	return i
+}
 
 func (m *sim) run() {
 	s := m.s
@@ -362,9 +464,13 @@ func (m *sim) run() {
 	m.horizon = nsOf(s.HorizonS * 1e9)
 	m.timeout = nsOf(s.TimeoutMS * 1e6)
 	m.bin = max(1, nsOf(s.BinS*1e9))
+	m.svcMean = s.ServiceMS * 1e6
+	if s.Trigger == Latency {
+		m.slowA, m.slowB = m.trigA, m.trigB
+	}
 	nb := int((m.horizon + m.bin - 1) / m.bin)
-	m.offered, m.retried, m.good = make([]int, nb), make([]int, nb), make([]int, nb)
-	m.arrived, m.succ = make([]int, nb), make([]int, nb)
+	m.offered, m.retried, m.good = zeroed(m.offered, nb), zeroed(m.retried, nb), zeroed(m.good, nb)
+	m.arrived, m.succ = zeroed(m.arrived, nb), zeroed(m.succ, nb)
 	m.res.Queue = make([]int, nb)
 	m.res.Policy = m.pol
 
@@ -372,20 +478,25 @@ func (m *sim) run() {
 	if s.Trigger == Capacity {
 		avail = int(math.Ceil(float64(s.Slots) / s.TriggerFactor))
 	}
-	m.normal = make(slotHeap, avail)
-	m.blocked = make(slotHeap, s.Slots-avail)
-	m.starts = make([]int64, 64)
+	m.normal = zeroed(m.normal, avail)
+	m.blocked = zeroed(m.blocked, s.Slots-avail)
+	if m.starts == nil {
+		m.starts = make([]int64, 64)
+	}
 
 	// Open loop: the next Poisson arrival, drawn lazily from its stream.
 	next := int64(math.MaxInt64)
 	meanGap := 1e9 / s.RatePerS
 	if s.Loop == Open {
-		m.reqs = make([]request, 0, int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24)))
-		next = nsOf(float64(m.arr.ExpFloat64() * meanGap))
+		if m.reqs == nil {
+			m.reqs = make([]request, 0, int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24)))
+		}
+		next = nsOf(float64(m.arrExp() * meanGap))
 	} else {
 		think := s.ThinkMS * 1e6
 		for c := 0; c < s.Clients; c++ {
-			t := nsOf(float64(m.arr.Float64() * think))
+			m.arrN++
+			t := nsOf(float64(m.arr.float(m.arrN-1) * think))
 			if t < m.horizon {
 				m.q.push(event{t: t, kind: evArrive, req: int32(c)})
 			}
@@ -417,7 +528,7 @@ func (m *sim) run() {
 		case 3:
 			m.sample(next)
 			m.arrive(next, -1)
-			next += max(1, nsOf(float64(m.arr.ExpFloat64()*meanGap)))
+			next += max(1, nsOf(float64(m.arrExp()*meanGap)))
 			continue
 		}
 		e := m.q.pop()
@@ -449,7 +560,7 @@ func (m *sim) sample(now int64) {
 // dequeue drops from the queue the calls that have started by now.
 func (m *sim) dequeue(now int64) {
 	for m.count > 0 && m.starts[m.head] <= now {
-		m.head = (m.head + 1) % len(m.starts)
+		m.head = (m.head + 1) & (len(m.starts) - 1)
 		m.count--
 	}
 }
@@ -458,19 +569,30 @@ func (m *sim) enqueue(start int64) {
 	if m.count == len(m.starts) {
 		grown := make([]int64, 2*len(m.starts))
 		for i := 0; i < m.count; i++ {
-			grown[i] = m.starts[(m.head+i)%len(m.starts)]
+			grown[i] = m.starts[(m.head+i)&(len(m.starts)-1)]
 		}
 		m.starts, m.head = grown, 0
 	}
-	m.starts[(m.head+m.count)%len(m.starts)] = start
+	m.starts[(m.head+m.count)&(len(m.starts)-1)] = start
 	m.count++
 }
 
 func (m *sim) binOf(t int64) int {
+	if t >= m.binLo && t < m.binHi {
+		return m.binAt
+	}
+	return m.binOfNew(t)
+}
+
+// binOfNew is binOf for a time outside the last bin it found, which it
+// remembers (most times fall in the bin of the time before).
+func (m *sim) binOfNew(t int64) int {
 	if t < 0 || t >= m.horizon {
 		return -1
 	}
-	return int(t / m.bin)
+	b := t / m.bin
+	m.binAt, m.binLo, m.binHi = int(b), b*m.bin, min((b+1)*m.bin, m.horizon)
+	return m.binAt
 }
 
 // arrive starts a new request at now (client: the closed-loop user, -1
@@ -517,12 +639,12 @@ func (m *sim) send(now int64, id int32) {
 			return
 		}
 	}
-	start, h := m.take(now)
-	d := m.s.ServiceMS * 1e6
-	if m.s.Trigger == Latency && start >= m.trigA && start < m.trigB {
+	start, h := m.pick(now)
+	d := m.svcMean
+	if start >= m.slowA && start < m.slowB {
 		d *= m.s.TriggerFactor
 	}
-	svc := max(1, nsOf(float64(m.svc.ExpFloat64()*d)))
+	svc := max(1, nsOf(float64(m.svcExp()*d)))
 	(*h)[0] = start + svc
 	h.fix0()
 	if start > now {
@@ -569,8 +691,6 @@ func (m *sim) pick(now int64) (int64, *slotHeap) {
 	}
 	return best, h
 }
-
-func (m *sim) take(now int64) (int64, *slotHeap) { return m.pick(now) }
 
 // outcome handles the end of request id's current attempt at now.
 func (m *sim) outcome(now int64, id int32, ok bool) {
@@ -619,7 +739,7 @@ func (m *sim) final(now int64, id int32, ok bool) {
 		}
 	}
 	if r.client >= 0 {
-		t := now + nsOf(float64(m.arr.ExpFloat64()*m.s.ThinkMS*1e6))
+		t := now + nsOf(float64(m.arrExp()*m.s.ThinkMS*1e6))
 		if t < m.horizon {
 			m.q.push(event{t: t, kind: evArrive, req: r.client})
 		}

@@ -2,7 +2,10 @@ package policies
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -240,4 +243,58 @@ func FuzzRun(f *testing.F) {
 		}
 		checkInvariants(t, s, r)
 	})
+}
+
+// TestRunAllSameAsRun: RunAll, which draws the arrivals and service times
+// once and reuses one run's memory for the next, returns what Run returns
+// policy by policy, open and closed loop, latency and capacity triggers,
+// in any order of the policies.
+func TestRunAllSameAsRun(t *testing.T) {
+	closed := Default()
+	closed.Loop, closed.Clients, closed.ThinkMS = Closed, 200, 500
+	capacity := Default()
+	capacity.Trigger, capacity.QueueCap, capacity.BinS = Capacity, 50, 0.25
+	rev := All()
+	slices.Reverse(rev)
+	for _, tc := range []struct {
+		name string
+		s    Scenario
+		ps   []Policy
+	}{
+		{"default", Default(), All()},
+		{"default reversed", Default(), rev},
+		{"closed", closed, All()},
+		{"capacity reversed", capacity, rev},
+	} {
+		all, err := RunAll(tc.s, tc.ps, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range tc.ps {
+			one, err := Run(tc.s, p, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(all[i], one) {
+				t.Errorf("%s, %s: RunAll differs from Run", tc.name, p)
+			}
+		}
+	}
+	if _, err := RunAll(Default(), []Policy{None, "nope"}, 1); err == nil {
+		t.Error("RunAll accepted an unknown policy")
+	}
+}
+
+// TestNsOf: nsOf rounds as math.Round on [0, 2^63).
+func TestNsOf(t *testing.T) {
+	xs := []float64{0, 0.5, 1.5, 2.5, 0.49999999999999994, 1 - 0x1p-53, 1e9 + 0.5, 0x1p52 + 1, 0x1p53, 0x1p62 + 0x1p10, 1e15 + 0.4999}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		xs = append(xs, r.ExpFloat64()*math.Pow(10, float64(r.IntN(15))))
+	}
+	for _, x := range xs {
+		if got, want := nsOf(x), int64(math.Round(x)); got != want {
+			t.Errorf("nsOf(%v) = %d, want %d", x, got, want)
+		}
+	}
 }

@@ -19,7 +19,7 @@
 // tokens sent, which are thrown away, and a transparent retry would show
 // a second, different answer: the cut goes to the user instead.
 //
-// Randomness is the *rand.Rand passed to Run (math/rand/v2), drawn call by
+// Randomness is the *rand.PCG passed to Run (math/rand/v2), drawn call by
 // call; logarithms and exponentials are core/fmath's, so a seed gives one
 // result on every architecture. Times are seconds.
 package timeouts
@@ -145,16 +145,29 @@ type Result struct {
 	DurationP50, DurationP95 float64
 }
 
-// Run plays c's calls with randomness from r.
-func Run(c Config, r *rand.Rand) (Result, error) {
+// Run plays c's calls with randomness from src.
+//
+// The gaps between tokens are most of the work: a call's duration is the
+// sum, in order, of its gaps, each -log(1-u)/Rate. Run first adds a call's
+// gaps the fast way, as one logarithm of the product of the 1-u, which is
+// within margin (a bound far above the rounding of either sum) of the
+// sum in order; it replays the call's gaps in order, from a copy of src
+// taken before them, only when that margin leaves the outcome in doubt:
+// a gap that may exceed the idle timeout, a duration that may cross the
+// total timeout, or a duration that may be a percentile. The result is
+// the one of adding every gap in order.
+func Run(c Config, src *rand.PCG) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	cut := func(timeout, t float64) bool { return timeout > 0 && t > timeout }
+	r := rand.New(src)
 	var res Result
 	res.FirstTokenS = make([]float64, 0, c.Calls)
-	var durations []float64
+	done := gapSums{ // the completed calls
+		d: make([]float64, 0, c.Calls), margin: make([]float64, 0, c.Calls), runs: make([]gapRun, 0, c.Calls),
+	}
 	lo := max(1, c.OutputTokens/5)
+	g := newGaps(c)
 	for range c.Calls {
 		// Every call draws the same things in the same order, cut or not,
 		// so that a timeout changes which calls are cut, not the calls.
@@ -170,9 +183,7 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 		case cut(c.ConnectTimeout, conn) || cut(c.TotalTimeout, conn):
 			res.ByCut[CutConnect]++
 			res.RetriesCaused++
-			for k := 1; k < n; k++ { // the gaps, drawn to keep the stream aligned
-				gapDraw(r)
-			}
+			skip(src, n-1) // the gaps, drawn to keep the stream aligned
 			continue
 		}
 		res.FirstTokenS = append(res.FirstTokenS, first)
@@ -181,30 +192,17 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 			res.ByCut[CutFirstToken]++
 			res.RetriesCaused++
 			res.PromptMaybeBilled += int64(c.PromptTokens)
-			for k := 1; k < n; k++ {
-				gapDraw(r)
-			}
+			skip(src, n-1)
 			continue
 		}
-		got, end := 1, Completed
-		for k := 1; k < n; k++ {
-			gap := gapDraw(r) / c.Rate
-			if k-1 == stallAt {
-				gap = stall
-			}
-			if end != Completed {
-				continue
-			}
-			switch {
-			case cut(c.IdleTimeout, gap):
-				end = CutIdle
-			case cut(c.TotalTimeout, t+gap):
-				end = CutTotal
-			default:
-				t += gap
-				got++
-			}
+		call := gapRun{snap: *src, t0: t, stall: stall, n: n, stallAt: stallAt}
+		if d, margin, ok := g.fast(src, call); ok {
+			res.ByCut[Completed]++
+			done.add(d, margin, call)
+			continue
 		}
+		*src = call.snap // replay the gaps in order
+		end, got, d := g.exact(src, call)
 		res.ByCut[end]++
 		if end != Completed {
 			res.HandedToUser++
@@ -212,23 +210,168 @@ func Run(c Config, r *rand.Rand) (Result, error) {
 			res.TokensThrownAway += int64(c.PromptTokens + got)
 			continue
 		}
-		durations = append(durations, t)
+		done.add(d, 0, gapRun{})
 	}
-	heapsort.Float64s(durations) // not slices.Sort (core/heapsort)
-	res.DurationP50, res.DurationP95 = percentile(durations, 0.5), percentile(durations, 0.95)
+	res.DurationP50, res.DurationP95 = done.percentiles(g)
 	return res, nil
 }
 
-// gapDraw returns an exponential draw of mean 1, -log(1-u), with
-// core/fmath's logarithm (math/rand's ExpFloat64 may call math.Exp, whose
-// last bit depends on the architecture).
-func gapDraw(r *rand.Rand) float64 { return -fmath.Log(1 - r.Float64()) }
+// cut reports whether t exceeds a timeout that is set (> 0).
+func cut(timeout, t float64) bool { return timeout > 0 && t > timeout }
 
-// percentile returns the nearest-rank p-quantile of sorted xs, 0 if empty.
-func percentile(xs []float64, p float64) float64 {
-	if len(xs) == 0 {
-		return 0
+// uniform is (*rand.Rand).Float64 of a Rand on src: a uniform in [0, 1)
+// from one draw.
+func uniform(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 << 53) }
+
+// gapRun is what the gaps of one call need: the source as it was before
+// them, the time of the first token t0 (s), the stall and its place
+// (stallAt -1: none) and the tokens n.
+type gapRun struct {
+	_          [0]func() // not comparable: no equality function in the browser's module
+	snap       rand.PCG
+	t0, stall  float64
+	n, stallAt int
+}
+
+// gaps plays the gaps of calls under c's idle and total timeouts.
+type gaps struct {
+	rate, idle, total float64
+	// xMin: a gap of 1-u = x > xMin cannot exceed the idle timeout (2:
+	// any may).
+	xMin float64
+}
+
+func newGaps(c Config) gaps {
+	g := gaps{rate: c.Rate, idle: c.IdleTimeout, total: c.TotalTimeout, xMin: -1}
+	if g.idle > 0 {
+		// gap = -log(x)/rate <= idle for -log(x) <= lim, with room for the
+		// rounding of the logarithm, of the division and of this bound.
+		lim := g.idle*g.rate*(1-1e-9) - 1e-12
+		g.xMin = 2
+		if lim > 0 {
+			g.xMin = fmath.Exp(-lim) * (1 + 1e-12) // 0 when no x can be cut (x >= 2^-53)
+		}
 	}
-	k := int(math.Ceil(p*float64(len(xs)))) - 1
-	return xs[max(0, min(k, len(xs)-1))]
+	return g
+}
+
+// exact plays the gaps of call from src in order, as the model states
+// them: what ended the call, the tokens it got and its duration (s).
+func (g gaps) exact(src *rand.PCG, call gapRun) (end Cut, got int, t float64) {
+	t, got = call.t0, 1
+	k := 1
+	for ; k < call.n; k++ {
+		// A gap is an exponential draw of mean 1/Rate, -log(1-u)/Rate,
+		// with core/fmath's logarithm (math/rand's ExpFloat64 may call
+		// math.Exp, whose last bit depends on the architecture); the stall
+		// replaces its gap, whose uniform is drawn all the same.
+		u := uniform(src)
+		gap := call.stall
+		if k-1 != call.stallAt {
+			gap = -fmath.Log(1-u) / g.rate
+		}
+		if cut(g.idle, gap) {
+			end = CutIdle
+			break
+		}
+		if cut(g.total, t+gap) {
+			end = CutTotal
+			break
+		}
+		t += gap
+		got++
+	}
+	skip(src, call.n-k-1) // the gaps after the cut, drawn to keep the stream aligned
+	return end, got, t
+}
+
+// fast draws the gaps of call from src and, when no timeout can cut them,
+// returns the call's duration d (s) within margin of exact's and ok; not
+// ok, src has moved by an unknown number of draws.
+func (g gaps) fast(src *rand.PCG, call gapRun) (d, margin float64, ok bool) {
+	if call.stallAt >= 0 && cut(g.idle, call.stall) {
+		return 0, 0, false
+	}
+	// -sum of log(x) = -log(m) + e·log(2), m·2^-e the product of the x.
+	m, e := 1.0, 0
+	for k := 1; k < call.n; k++ {
+		x := 1 - uniform(src)
+		if k-1 == call.stallAt {
+			continue
+		}
+		if x <= g.xMin {
+			return 0, 0, false
+		}
+		m *= x // x >= 2^-53: m stays normal
+		if m < 0x1p-900 {
+			m *= 0x1p900
+			e += 900
+		}
+	}
+	d = call.t0 + call.stall + (float64(e)*math.Ln2-fmath.Log(m))/g.rate
+	// The rounding of either sum is below 1e-9 of d + n/rate (n <= MaxWork
+	// gaps, each of mean 1/rate; about n·2^-53 of it): 1e-8 leaves room.
+	margin = 1e-8 * (d + float64(call.n)/g.rate)
+	if cut(g.total, d+margin) {
+		return 0, 0, false
+	}
+	return d, margin, true
+}
+
+// gapSums holds the durations of the completed calls: d within margin of
+// the exact duration, which gapRun replays (margin 0: d is exact).
+type gapSums struct {
+	d, margin []float64
+	runs      []gapRun
+	widest    float64 // the largest margin
+}
+
+func (s *gapSums) add(d, margin float64, call gapRun) {
+	s.d, s.margin, s.runs = append(s.d, d), append(s.margin, margin), append(s.runs, call)
+	if margin > s.widest {
+		s.widest = margin
+	}
+}
+
+// percentiles returns the nearest-rank 50th and 95th percentiles of the
+// exact durations, 0 if none. The exact k-th smallest, v, is within the
+// largest margin w of the k-th smallest d, a: so a duration whose interval
+// lies below [a-w, a+w] is below v, one above it is above v, whether d or
+// exact; those whose interval meets it are replayed. Sorted, the d of the
+// first and the exact durations of the others have v at rank k.
+func (s *gapSums) percentiles(g gaps) (p50, p95 float64) {
+	n := len(s.d)
+	if n == 0 {
+		return 0, 0
+	}
+	k := [2]int{}
+	for j, p := range [2]float64{0.5, 0.95} {
+		k[j] = max(0, min(int(math.Ceil(p*float64(n)))-1, n-1))
+	}
+	ds := make([]float64, n)
+	var a [2]float64
+	for pass := range 2 {
+		copy(ds, s.d)
+		for i, d := range s.d { // pass 1: the exact durations near a
+			if m, w := s.margin[i], s.widest; pass == 1 && m > 0 &&
+				(d+m >= a[0]-w && d-m <= a[0]+w || d+m >= a[1]-w && d-m <= a[1]+w) {
+				src := s.runs[i].snap
+				_, _, ds[i] = g.exact(&src, s.runs[i])
+			}
+		}
+		heapsort.Float64s(ds) // not slices.Sort (core/heapsort)
+		a = [2]float64{ds[k[0]], ds[k[1]]}
+	}
+	return a[0], a[1]
+}
+
+// skip draws n uniforms (none if n <= 0): the draws of n gaps whose values
+// are not needed, one Float64 each. Not inlined: the draw's arithmetic
+// would be copied at each of its three calls (the browser's module).
+//
+//go:noinline
+func skip(src *rand.PCG, n int) {
+	for range max(0, n) {
+		src.Uint64()
+	}
 }
