@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -87,30 +86,9 @@ func playFramesOf(browser context.Context, base string, pages []e2e.Page, name s
 // findPlayWidget is the first widget of calculator name (pages before
 // embeds) whose built HTML holds a time view.
 func findPlayWidget(pages []e2e.Page, name string) (e2e.Page, string, bool) {
-	for _, embed := range []bool{false, true} {
-		for _, p := range pages {
-			if strings.Contains(p.Path, "/embed/") != embed {
-				continue
-			}
-			b, err := os.ReadFile(p.File)
-			if err != nil {
-				continue
-			}
-			s := string(b)
-			for {
-				i := strings.Index(s, `data-widget="`+name+`"`)
-				if i < 0 {
-					break
-				}
-				s = s[i+1:]
-				next := strings.Index(s, `data-widget="`)
-				if next < 0 {
-					next = len(s)
-				}
-				if id := attr(s[:strings.IndexByte(s, '>')], "id"); id != "" && strings.Contains(s[:next], "data-timeview") {
-					return p, id, true
-				}
-			}
+	for w := range builtWidgets(pages, name) {
+		if w.id != "" && strings.Contains(w.body, "data-timeview") {
+			return w.page, w.id, true
 		}
 	}
 	return e2e.Page{}, "", false

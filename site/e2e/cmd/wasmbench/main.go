@@ -38,6 +38,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"iter"
 	"math"
 	"net/http/httptest"
 	"net/url"
@@ -797,37 +798,58 @@ func heaviestPage(pages []e2e.Page) (e2e.Page, int) {
 // calculator's parameters in the query, so ?bench=1 does not reach the
 // playground there.
 func findWidget(pages []e2e.Page, name string) (e2e.Page, string, string, bool) {
-	var ordered []e2e.Page
-	for _, embed := range []bool{false, true} {
-		for _, p := range pages {
-			if strings.Contains(p.Path, "/embed/") == embed {
-				ordered = append(ordered, p)
-			}
-		}
-	}
-	for _, p := range ordered {
-		b, err := os.ReadFile(p.File)
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		for {
-			i := strings.Index(s, `data-widget="`+name+`"`)
-			if i < 0 {
-				break
-			}
-			tag := s[i:]
-			if j := strings.IndexByte(tag, '>'); j >= 0 {
-				tag = tag[:j]
-			}
-			id, defaults := attr(tag, "id"), attr(tag, "data-defaults")
-			if id != "" {
-				return p, id, htmlUnescape(defaults), true
-			}
-			s = s[i+1:]
+	for w := range builtWidgets(pages, name) {
+		if w.id != "" {
+			return w.page, w.id, htmlUnescape(attr(w.tag, "data-defaults")), true
 		}
 	}
 	return e2e.Page{}, "", "", false
+}
+
+// builtWidget is a widget of a built page: its opening tag from its
+// data-widget attribute on, and its markup up to the next widget's.
+type builtWidget struct {
+	page      e2e.Page
+	id        string
+	tag, body string
+}
+
+// builtWidgets yields the widgets of calculator name in pages, the pages
+// before the embeds, each in path order, its widgets in document order.
+func builtWidgets(pages []e2e.Page, name string) iter.Seq[builtWidget] {
+	return func(yield func(builtWidget) bool) {
+		for _, embed := range []bool{false, true} {
+			for _, p := range pages {
+				if strings.Contains(p.Path, "/embed/") != embed {
+					continue
+				}
+				b, err := os.ReadFile(p.File)
+				if err != nil {
+					continue
+				}
+				s := string(b)
+				for {
+					i := strings.Index(s, `data-widget="`+name+`"`)
+					if i < 0 {
+						break
+					}
+					s = s[i:]
+					tag := s
+					if j := strings.IndexByte(tag, '>'); j >= 0 {
+						tag = tag[:j]
+					}
+					s = s[1:]
+					body := s
+					if next := strings.Index(s, `data-widget="`); next >= 0 {
+						body = s[:next]
+					}
+					if !yield(builtWidget{page: p, id: attr(tag, "id"), tag: tag, body: body}) {
+						return
+					}
+				}
+			}
+		}
+	}
 }
 
 func attr(tag, name string) string {
