@@ -3,7 +3,6 @@
 package playground
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -66,7 +65,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 	if err != nil {
 		t.Fatal("no go command on PATH (go test puts GOROOT/bin first):", err)
 	}
-	flags, env, err := readFlags("buildflags")
+	flags, env, err := ReadBuildFlags("buildflags")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,28 +118,6 @@ func TestModulesLinkTheirSet(t *testing.T) {
 			}
 		}
 	}
-}
-
-// readFlags reads a buildflags file as build.sh does: one flag a line,
-// or NAME=value (an upper-case name) for the go command's environment;
-// blank lines and # comments skipped.
-func readFlags(path string) (flags, env []string, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		switch line := sc.Text(); {
-		case line == "" || line[0] == '#':
-		case line[0] >= 'A' && line[0] <= 'Z' && strings.Contains(line, "="):
-			env = append(env, line)
-		default:
-			flags = append(flags, line)
-		}
-	}
-	return flags, env, sc.Err()
 }
 
 // funcNames returns the function names of a wasm module's "name" custom

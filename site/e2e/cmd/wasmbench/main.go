@@ -59,6 +59,7 @@ import (
 	"retrylab/site/assets"
 	"retrylab/site/e2e"
 	"retrylab/site/widget"
+	"retrylab/wasm/playground"
 )
 
 // options are the command's flags.
@@ -567,28 +568,15 @@ func goBuild(root, pkg, out string, strip bool) ([]byte, error) {
 	return os.ReadFile(out)
 }
 
-// buildFlags reads a buildflags file as build.sh does: one flag per line,
-// or NAME=value (an upper-case name) for the go command's environment,
-// blank lines and lines starting with '#' skipped. Without the file the
-// flags are -trimpath and -ldflags=-s -w.
+// buildFlags reads a buildflags file as build.sh does
+// (playground.ReadBuildFlags). Without the file the flags are -trimpath
+// and -ldflags=-s -w.
 func buildFlags(path string) (flags, env []string, err error) {
-	b, err := os.ReadFile(path)
+	flags, env, err = playground.ReadBuildFlags(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []string{"-trimpath", "-ldflags=-s -w"}, nil, nil
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		switch {
-		case line == "" || line[0] == '#':
-		case line[0] >= 'A' && line[0] <= 'Z' && strings.Contains(line, "="):
-			env = append(env, line)
-		default:
-			flags = append(flags, line)
-		}
-	}
-	return flags, env, nil
+	return flags, env, err
 }
 
 func goList(root, pkg string) ([]string, error) {
