@@ -25,8 +25,22 @@ func TestNode(t *testing.T) {
 	if err != nil {
 		t.Fatal("node is needed to test the Worker's Go shim (goshim.mjs): install Node.js 20 or later")
 	}
-	dir := t.TempDir()
-	wasm := filepath.Join(dir, "app.wasm")
+	wasm, wasmExec := testApp(t, t.TempDir())
+	for _, file := range []string{"goshim.test.mjs", "real.test.mjs"} {
+		cmd := exec.Command(node, "--test", file)
+		cmd.Env = append(os.Environ(), "GOSHIM_WASM="+wasm, "GOSHIM_WASM_EXEC="+wasmExec)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("node --test %s: %v\n%s", file, err, out)
+		}
+	}
+}
+
+// testApp builds testdata/app for js/wasm into dir/app.wasm and returns
+// its path and that of syumai/workers' wasm_exec_go.js, the runtime glue
+// goshim.mjs runs it with.
+func testApp(t *testing.T, dir string) (wasm, wasmExec string) {
+	t.Helper()
+	wasm = filepath.Join(dir, "app.wasm")
 	build := exec.Command("go", "build", "-o", wasm, "./testdata/app")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -36,12 +50,5 @@ func TestNode(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list -m github.com/syumai/workers: %v", err)
 	}
-	wasmExec := filepath.Join(strings.TrimSpace(string(mod)), "cmd", "workers-assets-gen", "assets", "wasm_exec_go.js")
-	for _, file := range []string{"goshim.test.mjs", "real.test.mjs"} {
-		cmd := exec.Command(node, "--test", file)
-		cmd.Env = append(os.Environ(), "GOSHIM_WASM="+wasm, "GOSHIM_WASM_EXEC="+wasmExec)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("node --test %s: %v\n%s", file, err, out)
-		}
-	}
+	return wasm, filepath.Join(strings.TrimSpace(string(mod)), "cmd", "workers-assets-gen", "assets", "wasm_exec_go.js")
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -53,16 +52,8 @@ func TestWorkerd(t *testing.T) {
 		t.Fatalf("workerd is needed (%s): run `make deps`", local.Binary(root))
 	}
 	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "app.wasm"), "./testdata/app")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building testdata/app: %v\n%s", err, out)
-	}
-	mod, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/syumai/workers").Output()
-	if err != nil {
-		t.Fatalf("go list -m github.com/syumai/workers: %v", err)
-	}
-	wasmExec, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(mod)), "cmd", "workers-assets-gen", "assets", "wasm_exec_go.js"))
+	_, wasmExecPath := testApp(t, dir)
+	wasmExec, err := os.ReadFile(wasmExecPath)
 	if err != nil {
 		t.Fatal(err)
 	}
