@@ -36,12 +36,16 @@ type chart struct {
 	XLabel      string
 	YLabel      string
 	Line        bool
-	Categories  []string  // bar charts: one label per bar
-	X           []float64 // line charts: the x of each value
-	Series      []series
-	YMax        float64 // 0: from the data
-	YPercent    bool    // y values are fractions written as percentages
-	Rules       []rule  // horizontal limits (a limit such as 100 %)
+	// NoDots, in a line chart, leaves out the dot on each point (drawn
+	// for series of at most 60 values): for small multiples, where the
+	// lines say enough and the dots would be most of the markup.
+	NoDots     bool
+	Categories []string  // bar charts: one label per bar
+	X          []float64 // line charts: the x of each value
+	Series     []series
+	YMax       float64 // 0: from the data
+	YPercent   bool    // y values are fractions written as percentages
+	Rules      []rule  // horizontal limits (a limit such as 100 %)
 	// VMark, when > 0, draws a vertical dashed line before bar VMark-1
 	// (bar charts), labelled VLabel: a threshold.
 	VMark  int
@@ -212,7 +216,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		}
 		dash := lineDash(si)
 		writef(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor" stroke-width="2"%s/>`, cls, strings.Join(pts, " "), dash)
-		if len(s.Values) <= 60 {
+		if len(s.Values) <= 60 && !ch.NoDots {
 			writef(b, `<g class="chart-points chart-series-%s">`, strconv.Itoa(si+1))
 			for i, v := range s.Values {
 				if i >= len(ch.X) || math.IsNaN(v) {

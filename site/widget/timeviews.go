@@ -430,17 +430,30 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	for r, p := range runs {
 		writef(b, `<text class="chart-label" x="%s" y="%s" font-size="10">%s</text>`, f1(marginL+2), f1(marginT+rowH*float64(r)+8), esc(o.policyLabel(p.Policy)))
 	}
+	// A step is one <g data-t> holding two paths, the light bars and the
+	// dark bars of every strip, each bar a subpath: 2 elements a step
+	// instead of a rect per bar (18 with the nine policies), which is
+	// what the page parses again on each recompute.
+	bw := f1(math.Max(0.5, w))
 	b.WriteString(`<g class="chart-frames">`)
 	for i := range ts {
 		writef(b, `<g data-t="%s">`, fnum(ts[i]))
-		x := f.fx(ts[i]) - w/2
-		for r, p := range runs {
-			base := marginT + rowH*float64(r+1)
-			for si, v := range []float64{p.OfferedPerS[i], p.GoodputPerS[i]} {
-				if h := v / top * barH; h > 0 {
-					writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"%s/>`,
-						strconv.Itoa(si*2+1), f1(x), f1(base-h), f1(math.Max(0.5, w)), f1(h), []string{` fill-opacity="0.35"`, ""}[si])
+		x := f1(f.fx(ts[i]) - w/2)
+		for si := range 2 {
+			d := make([]string, 0, len(runs))
+			for r, p := range runs {
+				v := p.OfferedPerS[i]
+				if si == 1 {
+					v = p.GoodputPerS[i]
 				}
+				if h := v / top * barH; h > 0 {
+					// from the strip's base: up h, across the bar, down h
+					d = append(d, "M"+x+" "+f1(marginT+rowH*float64(r+1))+"v-"+f1(h)+"h"+bw+"v"+f1(h)+"z")
+				}
+			}
+			if len(d) > 0 {
+				writef(b, `<path class="chart-bar chart-series-%s" d="%s"%s/>`,
+					strconv.Itoa(si*2+1), strings.Join(d, ""), []string{` fill-opacity="0.35"`, ""}[si])
 			}
 		}
 		b.WriteString(`</g>`)

@@ -227,3 +227,81 @@ func TestLimitsPlay(t *testing.T) {
 		t.Errorf("calls_per_min=1e9: err %v, want the note in %.300s", err, html)
 	}
 }
+
+// TestPoliciesPlayBars checks the strips of the policies time view: each
+// step is a <g data-t> of at most two paths (the light bars and the dark
+// bars), with one subpath per nonzero value of that step, the bar of
+// policy r standing on strip r's base.
+func TestPoliciesPlayBars(t *testing.T) {
+	c, _ := calc.New().Lookup("policies")
+	a, err := c.Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.(calc.PoliciesResult)
+	html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"play"}}, locales(t)["it"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := regexp.MustCompile(`<g data-t="([^"]+)">(.*?)</g>`)
+	path := regexp.MustCompile(`<path class="chart-bar chart-series-([13])" d="([^"]+)"`)
+	sub := regexp.MustCompile(`M[0-9.]+ ([0-9.]+)v-([0-9.]+)h[0-9.]+v([0-9.]+)z`)
+	steps := step.FindAllStringSubmatch(html, -1)
+	if len(steps) != len(r.TS) {
+		t.Fatalf("%d steps, want %d", len(steps), len(r.TS))
+	}
+	for i, m := range steps {
+		if strings.Count(m[2], "<") > 2 || strings.Contains(m[2], "<rect") {
+			t.Fatalf("step %s: more than two paths: %s", m[1], m[2])
+		}
+		got := map[string]int{}
+		for _, p := range path.FindAllStringSubmatch(m[2], -1) {
+			subs := sub.FindAllStringSubmatch(p[2], -1)
+			if strings.Count(p[2], "M") != len(subs) {
+				t.Fatalf("step %s: malformed bars %q", m[1], p[2])
+			}
+			for _, s := range subs {
+				if s[2] != s[3] {
+					t.Errorf("step %s: a bar up %s and down %s", m[1], s[2], s[3])
+				}
+			}
+			got[p[1]] = len(subs)
+		}
+		want := map[string]int{}
+		for _, run := range r.Results {
+			if run.OfferedPerS[i] > 0 {
+				want["1"]++
+			}
+			if run.GoodputPerS[i] > 0 {
+				want["3"]++
+			}
+		}
+		if got["1"] != want["1"] || got["3"] != want["3"] {
+			t.Errorf("step %s: bars %v, want %v (one per policy with a nonzero value)", m[1], got, want)
+		}
+	}
+}
+
+// TestPoliciesDefaultLight bounds what the policies widget writes at its
+// defaults, which the page parses again on every recompute: the default
+// views (the timeline's nine charts with their data tables are offered,
+// not shown) in at most 64 KB and 1,000 elements.
+func TestPoliciesDefaultLight(t *testing.T) {
+	c, _ := calc.New().Lookup("policies")
+	if got := All().DefaultViews(c); strings.Contains(strings.Join(got, ","), "timeline") {
+		t.Errorf("default views %v include timeline", got)
+	}
+	for lang, loc := range locales(t) {
+		html, err := Render(Spec{Calc: c, ID: "w"}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, els := len(html), strings.Count(html, "<")-strings.Count(html, "</"); n > 64_000 || els > 1000 {
+			t.Errorf("%s: %d bytes, %d elements", lang, n, els)
+		}
+	}
+}

@@ -4,7 +4,7 @@
 // simulated slow 4G and 4x slower CPU) and its desktop mode (-preset
 // desktop), served by the site's own handler on 127.0.0.1 (no other
 // network). `make bench` runs it after wasmbench
-// (scripts/bench.d/40-playground.sh).
+// (wasm/playground/bench.sh).
 //
 // For each page and mode it prints the median of -runs runs: the
 // performance, accessibility and best-practices scores, and the metrics
@@ -34,9 +34,10 @@ import (
 	"retrylab/site/e2e"
 )
 
-// pages are the article pages scored by default: one per language and
-// per article, and the exercises.
-const pages = "/it/retries/,/es/rate-limits/,/zh/exercises/"
+// pages are the pages scored by default: each article in another
+// language, the exercises, and the embed of the calculator that computes
+// the most (its page loads the policies module alone).
+const pages = "/it/retries/,/es/rate-limits/,/zh/policies/,/zh/exercises/,/it/embed/policies/"
 
 func main() {
 	dists := flag.String("dist", "", "the built sites, comma-separated (default: dist/ of the module)")

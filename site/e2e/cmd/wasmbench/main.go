@@ -70,6 +70,7 @@ type options struct {
 	gcPercents       []int           // the GOGC settings compared at the defaults (-gc)
 	verbose          bool            // print every recompute's time (-v)
 	jsFlags          string          // V8 flags for the browser (-js-flags)
+	calcs            map[string]bool // the calculators timed in the latency section (-calc; empty: all)
 }
 
 func main() {
@@ -81,6 +82,7 @@ func main() {
 	verbose := flag.Bool("v", false, "also print every recompute's time, in order (the first ones run before the browser has optimized the code)")
 	gc := flag.String("gc", "", "also time the recomputes at the defaults with these GOGC percents (comma-separated, e.g. 100,400,100,400), each in a page of its own (?bench=1&gogc=N: the loader starts the module with that GOGC)")
 	jsFlags := flag.String("js-flags", "", "V8 flags for Chromium's --js-flags, to see what the engine's settings change (e.g. --no-wasm-lazy-compilation)")
+	calcs := flag.String("calc", "", "time only these calculators in the latency section (comma-separated names; the goal line then says how many of all were measured)")
 	flag.Parse()
 	o := options{dist: *dist, runs: *runs, iters: *iters, top: *top, sections: map[string]bool{}, verbose: *verbose, jsFlags: *jsFlags}
 	for _, g := range strings.Split(*gc, ",") {
@@ -95,6 +97,12 @@ func main() {
 	}
 	for _, s := range strings.Split(*only, ",") {
 		o.sections[strings.TrimSpace(s)] = true
+	}
+	if *calcs != "" {
+		o.calcs = map[string]bool{}
+		for _, c := range strings.Split(*calcs, ",") {
+			o.calcs[strings.TrimSpace(c)] = true
+		}
 	}
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmbench:", err)
@@ -276,6 +284,9 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 	worst, measured := 0.0, 0
 	var slow []slowWidget
 	for _, c := range reg.List() {
+		if o.calcs != nil && !o.calcs[c.Name] {
+			continue
+		}
 		p, id, defaults, ok := findWidget(pages, c.Name)
 		if !ok {
 			fmt.Printf("%-16s (no widget in dist/)\n", c.Name)
