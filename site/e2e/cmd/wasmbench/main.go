@@ -282,6 +282,7 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 	fmt.Printf("%-16s %-9s %4s %8s %8s %8s %8s %8s %8s %8s %6s %4s  %s\n", "calculator", "params", "runs", "first ms", "p50 ms", "p95 ms", "run p50", "html p50", "dom p50", "KB/op", "allocs", "GCs", "values")
 	reg := calc.New()
 	worst, measured := 0.0, 0
+	var own []string // the goal lines of calculators with a goal of their own
 	var slow []slowWidget
 	for _, c := range reg.List() {
 		if o.calcs != nil && !o.calcs[c.Name] {
@@ -335,7 +336,10 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 				continue
 			}
 			p95 := percentile(r.MS, 95)
-			if set.name == "defaults" {
+			if g, why, ok := ownGoalMS(c.Name); ok && set.name == "defaults" {
+				own = append(own, fmt.Sprintf("goal: %s p95 <= %.0f ms at defaults (%s; over the 16 ms of the others: %v): %s (%.2f ms)",
+					c.Name, g, why, p95 > 16, verdict(p95 <= g), p95))
+			} else if set.name == "defaults" {
 				measured++
 				worst = max(worst, p95)
 			}
@@ -361,8 +365,17 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 		}
 		tcancel()
 	}
+	general := 0 // the calculators held to 16 ms
+	for _, c := range reg.List() {
+		if _, _, ok := ownGoalMS(c.Name); !ok {
+			general++
+		}
+	}
 	fmt.Printf("goal: p95 <= 16 ms at defaults: %s (worst %.2f ms over %d of %d calculators)\n",
-		verdict(worst <= 16 && measured == len(reg.List())), worst, measured, len(reg.List()))
+		verdict(worst <= 16 && measured == general), worst, measured, general)
+	for _, line := range own {
+		fmt.Println(line)
+	}
 
 	// 4. The page while a slow widget computes.
 	fmt.Printf("\n## input to result through the form, widgets slower than a frame at their largest parameters (%d inputs each)\n", interactions)
@@ -410,6 +423,20 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 		}
 	}
 	return nil
+}
+
+// ownGoalMS returns the recompute goal at the defaults, in ms, of a
+// calculator whose issue set it one of its own instead of issue 16's
+// 16 ms (a frame), and the issue; ok is false for the others. The
+// policies calculator simulates nine policies on one outage, some 75,000
+// requests, and issue 19 asks <= 50 ms p95 of it. Its goal line also says
+// whether it is over 16 ms.
+func ownGoalMS(calc string) (ms float64, why string, ok bool) {
+	switch calc {
+	case "policies":
+		return 50, "issue 19", true
+	}
+	return 0, "", false
 }
 
 // supersedeAfterMS is when the newer input follows the slow one.
