@@ -195,7 +195,11 @@ type event struct {
 }
 
 // events is a 4-ary min-heap ordered by time. Equal times come out in an
-// order fixed by the sequence of pushes and pops, the same on every run.
+// order fixed by the sequence of pushes and pops, the same on every run;
+// the results depend on that order, so pop, which unrolls the comparison
+// of four children (in WebAssembly every taken branch and loop turn goes
+// through the function's br_table), moves exactly the events of the plain
+// loop (TestEventsPopSameAsRef).
 type events struct{ h []event }
 
 func (q *events) push(e event) {
@@ -218,25 +222,44 @@ func (q *events) pop() event {
 	top := h[0]
 	n := len(h) - 1
 	last := h[n]
-	q.h = h[:n]
-	h = q.h
+	h = h[:n]
+	q.h = h
 	i := 0
 	for {
 		c := 4*i + 1
-		if c >= n {
+		if c+3 >= n {
 			break
 		}
+		// Four children: the first of the earliest, unrolled.
+		m, mt := c, h[c].t
+		if t := h[c+1].t; t < mt {
+			m, mt = c+1, t
+		}
+		if t := h[c+2].t; t < mt {
+			m, mt = c+2, t
+		}
+		if t := h[c+3].t; t < mt {
+			m, mt = c+3, t
+		}
+		if mt >= last.t {
+			h[i] = last
+			return top
+		}
+		h[i] = h[m]
+		i = m
+	}
+	// Fewer than four children.
+	if c := 4*i + 1; c < n {
 		m := c
-		for j := c + 1; j < c+4 && j < n; j++ {
+		for j := c + 1; j < n; j++ {
 			if h[j].t < h[m].t {
 				m = j
 			}
 		}
-		if h[m].t >= last.t {
-			break
+		if h[m].t < last.t {
+			h[i] = h[m]
+			i = m
 		}
-		h[i] = h[m]
-		i = m
 	}
 	if n > 0 {
 		h[i] = last
@@ -319,7 +342,11 @@ type sim struct {
 
 	q           events
 	timeouts    fifo
+	maxAttempts int  // the rule's max
 	quiet       bool // the rule ignores outcomes: a success needs no event
+	admitsAll   bool // the rule's send admits every attempt and counts none
+	budgeted    bool // the rule's retry may refuse (else it admits every retry, token 0)
+	pauses      bool // the rule's wait may be > 0
 	reqs        []request
 	normal      slotHeap // workers always available
 	blocked     slotHeap // workers idle during a capacity trigger
@@ -374,10 +401,8 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 			reqs: m.reqs[:0], normal: m.normal, blocked: m.blocked, starts: m.starts,
 			offered: m.offered, retried: m.retried, good: m.good, arrived: m.arrived, succ: m.succ,
 		}
-		switch m.rule.(type) {
-		case *fixed, *finagleRule:
-			m.quiet = true
-		}
+		m.quiet, m.admitsAll, m.budgeted, m.pauses = m.rule.quiet(), m.rule.admitsAll(), p.Budgeted(), m.rule.pauses()
+		m.maxAttempts = m.rule.max()
 		m.run()
 		out[i] = m.res
 	}
@@ -416,7 +441,9 @@ func (d *draws) float(i int) float64 {
 	return d.v[i]
 }
 
-// arrExp and svcExp return the next ExpFloat64 of arr and svc.
+// arrExp and svcExp return the next ExpFloat64 of arr and svc. The
+// hottest callers read a draw an earlier policy's run kept themselves,
+// without the call.
 func (m *sim) arrExp() float64 {
 	i := m.arrN
 	m.arrN++
@@ -528,7 +555,14 @@ func (m *sim) run() {
 		case 3:
 			m.sample(next)
 			m.arrive(next, -1)
-			next += max(1, nsOf(float64(m.arrExp()*meanGap)))
+			var x float64 // arrExp, its common case inlined
+			if i := m.arrN; i < len(m.arr.v) {
+				m.arrN++
+				x = m.arr.v[i]
+			} else {
+				x = m.arrExp()
+			}
+			next += max(1, nsOf(float64(x*meanGap)))
 			continue
 		}
 		e := m.q.pop()
@@ -608,68 +642,77 @@ func (m *sim) arrive(now int64, client int32) {
 	m.send(now, id)
 }
 
-// send makes request id's next attempt at now.
+// send makes request id's next attempt at now, and the retries that
+// follow it at once (after a fast failure, when the policy does not
+// pause). It holds the whole path of an attempt, the rule's checks and
+// the server's queue, without calls on the way: in WebAssembly each call
+// costs a trip through the Go stack in linear memory.
 func (m *sim) send(now int64, id int32) {
-	r := &m.reqs[id]
-	retry := r.attempts > 0
-	r.attempts++
-	if !m.rule.send(now, retry, m.pr) {
-		m.res.Throttled++
-		m.final(now, id, false)
-		return
-	}
-	m.res.Attempts++
-	if retry {
-		m.res.Retries++
-	}
-	if b := m.binOf(now); b >= 0 {
-		m.offered[b]++
-		if retry {
-			m.retried[b]++
-		}
-	}
-	// The server: FIFO, the earliest free worker takes the call.
-	m.dequeue(now)
-	if m.count >= m.s.QueueCap {
-		// Is a worker free now? Only then is the call not queued.
-		if m.freeAt(now) > now {
-			m.res.Rejected++
-			m.rule.done(now, retry, false, r.token)
-			m.failed(now, id, false)
+	r := &m.reqs[id] // m.reqs grows only in arrive
+	for {
+		retry := r.attempts > 0
+		r.attempts++
+		if !m.admitsAll && !m.rule.send(now, retry, m.pr) {
+			m.res.Throttled++
+			m.final(now, r, false)
 			return
 		}
-	}
-	start, h := m.pick(now)
-	d := m.svcMean
-	if start >= m.slowA && start < m.slowB {
-		d *= m.s.TriggerFactor
-	}
-	svc := max(1, nsOf(float64(m.svcExp()*d)))
-	(*h)[0] = start + svc
-	h.fix0()
-	if start > now {
-		m.enqueue(start)
-	}
-	m.busy += svc
-	deadline := now + m.timeout
-	if start+svc <= deadline {
-		if m.quiet {
+		m.res.Attempts++
+		if retry {
+			m.res.Retries++
+		}
+		if b := m.binOf(now); b >= 0 {
+			m.offered[b]++
+			if retry {
+				m.retried[b]++
+			}
+		}
+		// The server: FIFO, the earliest free worker takes the call; with
+		// the queue full, only a worker free now does.
+		m.dequeue(now)
+		start, h := m.pick(now)
+		if start > now && m.count >= m.s.QueueCap {
+			m.res.Rejected++
+			if !m.quiet {
+				m.rule.done(now, retry, false, r.token)
+			}
+			if m.failed(now, id, false) {
+				continue
+			}
+			return
+		}
+		d := m.svcMean
+		if start >= m.slowA && start < m.slowB {
+			d *= m.s.TriggerFactor
+		}
+		var x float64 // svcExp, its common case inlined
+		if i := m.svcN; i < len(m.svc.v) {
+			m.svcN++
+			x = m.svc.v[i]
+		} else {
+			x = m.svcExp()
+		}
+		svc := max(1, nsOf(float64(x*d)))
+		(*h)[0] = start + svc
+		h.fix0()
+		if start > now {
+			m.enqueue(start)
+		}
+		m.busy += svc
+		end, deadline := start+svc, now+m.timeout
+		switch {
+		case end > deadline:
+			m.wasted += svc
+			m.timeouts.push(deadline, id)
+		case !m.quiet:
+			m.q.push(event{t: end, kind: evOutcome, ok: true, req: id})
+		default:
 			// Nothing but the request waits for this answer: count it now,
 			// at the time it comes.
-			m.final(start+svc, id, true)
-			return
+			m.final(end, r, true)
 		}
-		m.q.push(event{t: start + svc, kind: evOutcome, ok: true, req: id})
-	} else {
-		m.wasted += svc
-		m.timeouts.push(deadline, id)
+		return
 	}
-}
-
-// freeAt returns when the next worker can take a call sent at now.
-func (m *sim) freeAt(now int64) int64 {
-	t, _ := m.pick(now)
-	return t
 }
 
 // pick returns the start of a call sent at now, and the heap of the worker
@@ -695,40 +738,48 @@ func (m *sim) pick(now int64) (int64, *slotHeap) {
 // outcome handles the end of request id's current attempt at now.
 func (m *sim) outcome(now int64, id int32, ok bool) {
 	r := &m.reqs[id]
-	m.rule.done(now, r.attempts > 1, ok, r.token)
+	if !m.quiet {
+		m.rule.done(now, r.attempts > 1, ok, r.token)
+	}
 	if ok {
-		m.final(now, id, true)
+		m.final(now, r, true)
 		return
 	}
 	m.res.TimedOut++
-	m.failed(now, id, true)
+	if m.failed(now, id, true) {
+		m.send(now, id)
+	}
 }
 
-// failed decides, after a failed attempt of request id at now, whether
-// it retries.
-func (m *sim) failed(now int64, id int32, timeout bool) {
+// failed decides, after a failed attempt of request r at now (timeout:
+// by its timeout, else fast), whether it retries: true to send the retry
+// at once; a retry after a pause is an event.
+func (m *sim) failed(now int64, id int32, timeout bool) bool {
 	r := &m.reqs[id]
-	if int(r.attempts) >= m.rule.max() {
-		m.final(now, id, false)
-		return
+	if int(r.attempts) >= m.maxAttempts {
+		m.final(now, r, false)
+		return false
 	}
-	ok, token := m.rule.retry(now, timeout)
-	if !ok {
-		m.res.RetriesDenied++
-		m.final(now, id, false)
-		return
+	if m.budgeted {
+		ok, token := m.rule.retry(now, timeout)
+		if !ok {
+			m.res.RetriesDenied++
+			m.final(now, r, false)
+			return false
+		}
+		r.token = token
 	}
-	r.token = token
-	if w := m.rule.wait(int(r.attempts), m.pr); w > 0 {
-		m.q.push(event{t: now + w, kind: evSend, req: id})
-		return
+	if m.pauses {
+		if w := m.rule.wait(int(r.attempts), m.pr); w > 0 {
+			m.q.push(event{t: now + w, kind: evSend, req: id})
+			return false
+		}
 	}
-	m.send(now, id)
+	return true
 }
 
-// final ends request id at now.
-func (m *sim) final(now int64, id int32, ok bool) {
-	r := &m.reqs[id]
+// final ends request r at now.
+func (m *sim) final(now int64, r *request, ok bool) {
 	if ok {
 		m.res.Succeeded++
 		if b := m.binOf(now); b >= 0 {
