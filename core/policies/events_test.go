@@ -2,6 +2,7 @@ package policies
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -72,6 +73,36 @@ func TestEventsPopSameAsRef(t *testing.T) {
 				t.Fatalf("%s, step %d: time went back from %d to %d", tc.name, step, now, x.t)
 			}
 			now = x.t
+		}
+	}
+}
+
+// TestSlotHeapFix0: after the root of a heap of any size up to 40 grows,
+// with equal times and without, fix0 leaves a heap of the same times,
+// whose root is the earliest.
+func TestSlotHeapFix0(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 40; n++ {
+		for _, spread := range []int64{2, 10, 1 << 40} {
+			h := make(slotHeap, n)
+			for step := range 300 {
+				want := slices.Clone(h)
+				grow := r.Int64N(spread)
+				want[0] += grow
+				slices.Sort(want)
+				h[0] += grow
+				h.fix0()
+				got := slices.Clone(h)
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("n %d, spread %d, step %d: times %v, want %v", n, spread, step, got, want)
+				}
+				for i := 1; i < n; i++ {
+					if h[(i-1)/2] > h[i] {
+						t.Fatalf("n %d, step %d: not a heap at %d: %v", n, step, i, h)
+					}
+				}
+			}
 		}
 	}
 }

@@ -466,19 +466,31 @@ func rejectP(requests, accepts, k float64) float64 {
 // slidingSum is a sum over the last window ns, kept in slices of
 // window/slices ns: a value added at time t counts until the slice that
 // holds t leaves the window (as twitter/util's WindowedAdder). Times must
-// not decrease.
+// not decrease. Most times fall in the newest slice, before end: they
+// need no division.
 type slidingSum struct {
 	width int64   // ns per slice
 	cells []int64 // ring: cell i%len holds slice i
 	last  int64   // the newest slice seen
+	cur   int     // last's cell
+	end   int64   // the end of slice last, ns
 	total int64
 }
 
 func newSlidingSum(window int64, slices int) slidingSum {
-	return slidingSum{width: window / int64(slices), cells: make([]int64, slices)}
+	w := window / int64(slices)
+	return slidingSum{width: w, cells: make([]int64, slices), end: w}
 }
 
+// advance makes now's slice the newest, emptying the cells of the slices
+// that left the window.
 func (w *slidingSum) advance(now int64) {
+	if now >= w.end {
+		w.shift(now)
+	}
+}
+
+func (w *slidingSum) shift(now int64) {
 	s := now / w.width
 	n := int64(len(w.cells))
 	if s-w.last >= n {
@@ -494,11 +506,12 @@ func (w *slidingSum) advance(now int64) {
 	if s > w.last {
 		w.last = s
 	}
+	w.cur, w.end = int(w.last%n), (w.last+1)*w.width
 }
 
 func (w *slidingSum) add(now, v int64) {
 	w.advance(now)
-	w.cells[(now/w.width)%int64(len(w.cells))] += v
+	w.cells[w.cur] += v
 	w.total += v
 }
 

@@ -230,17 +230,12 @@ func (q *events) pop() event {
 		if c+3 >= n {
 			break
 		}
-		// Four children: the first of the earliest, unrolled.
-		m, mt := c, h[c].t
-		if t := h[c+1].t; t < mt {
-			m, mt = c+1, t
-		}
-		if t := h[c+2].t; t < mt {
-			m, mt = c+2, t
-		}
-		if t := h[c+3].t; t < mt {
-			m, mt = c+3, t
-		}
+		// Four children: the first of the earliest, without a branch:
+		// the first of the earlier pair's earliest.
+		x := c + lt(h[c+1].t, h[c].t)
+		y := c + 2 + lt(h[c+3].t, h[c+2].t)
+		m := x + (y-x)*lt(h[y].t, h[x].t)
+		mt := h[m].t
 		if mt >= last.t {
 			h[i] = last
 			return top
@@ -299,28 +294,33 @@ func (f *fifo) pop() (int64, int32) {
 	return t, r
 }
 
-// slotHeap holds the times at which workers become free (min-heap).
+// slotHeap holds the times at which workers become free (min-heap). The
+// workers are alike: only the times matter, not where they sit.
 type slotHeap []int64
 
+// fix0 restores the heap after h[0] grew: the new value goes down, each
+// level's earlier child (the left one on a tie) going up, the child found
+// without a branch (lt), as where it sits is data a branch predictor
+// cannot guess (TestSlotHeapFix0).
 func (h slotHeap) fix0() {
 	n := len(h)
+	v := h[0]
 	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+	for l := 1; l < n; l = 2*i + 1 {
+		m := l + lt(h[min(l+1, n-1)], h[l]) // one child: compared with itself
+		if h[m] >= v {
+			break
 		}
-		m := l
-		if r := l + 1; r < n && h[r] < h[l] {
-			m = r
-		}
-		if h[m] >= h[i] {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = v
 }
+
+// lt returns 1 if a < b, else 0, for a and b in [0, 2^63) (times in ns,
+// whose difference cannot overflow), without a branch: the sign bit of
+// a-b.
+func lt(a, b int64) int { return int(uint64(a-b) >> 63) }
 
 // request is one original request's state.
 type request struct {
@@ -334,11 +334,11 @@ type sim struct {
 	s    Scenario
 	pol  Policy
 	rule rule
-	arr  *draws     // arrivals and think times
-	svc  *draws     // service times
+	arr  *arrStream // arrivals and think times
+	svc  *svcStream // service times
 	pr   *rand.Rand // the policy's draws
 
-	arrN, svcN int // the draws of arr and svc read
+	arrN, svcN int // the times of arr and svc read
 
 	q           events
 	timeouts    fifo
@@ -351,18 +351,20 @@ type sim struct {
 	normal      slotHeap // workers always available
 	blocked     slotHeap // workers idle during a capacity trigger
 	starts      []int64  // start times of queued calls, FIFO ring (64, then doubled)
-	head, count int
+	head, count int      // starts[head] is the earliest of count; some may have started (queued)
 
 	trigA, trigB, horizon, timeout, bin int64
 	binAt                               int     // binOf's last bin, [binLo, binHi) (empty at first)
 	binLo, binHi                        int64   // ns
 	slowA, slowB                        int64   // latency trigger: service times longer in [slowA, slowB) (else empty)
-	svcMean                             float64 // ServiceMS in ns
+	svcMean, slowMean                   float64 // ServiceMS in ns, and × TriggerFactor
+	meanGap                             float64 // open loop: 1 / RatePerS, ns
 	res                                 Result
 	busy, wasted                        int64 // server ns
 	offered, retried, good              []int
 	arrived, succ                       []int
-	sampled                             int // queue samples taken
+	sampled                             int   // queue samples taken
+	sampleAt                            int64 // the end of bin sampled: sample when time reaches it
 }
 
 // Run simulates policy p on scenario s with the given seed.
@@ -388,8 +390,8 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 		}
 	}
 	keep := len(ps) > 1
-	arr := &draws{r: rand.New(rand.NewPCG(seed, 0x61727269766573)), keep: keep} // "arrives"
-	svc := &draws{r: rand.New(rand.NewPCG(seed, 0x73657276696365)), keep: keep} // "service"
+	arr := &arrStream{r: rand.New(rand.NewPCG(seed, 0x61727269766573)), keep: keep} // "arrives"
+	svc := &svcStream{r: rand.New(rand.NewPCG(seed, 0x73657276696365)), keep: keep} // "service"
 	out := make([]Result, len(ps))
 	m := &sim{}
 	for i, p := range ps {
@@ -409,57 +411,74 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 	return out, nil
 }
 
-// draws is a stream of draws from r, kept when keep: every policy's run
-// reads the same values in the same order (a draw's kind, Float64 or
-// ExpFloat64, is the same at each place), and only the first to need one
-// draws it. Not kept, draw i is the next of r (one run reads it).
-type draws struct {
+// arrStream and svcStream are the streams of the arrivals' and the
+// service times' draws, kept when keep: every policy's run reads the same
+// draws in the same order, and only the first to need one draws it. Each
+// place that reads a draw turns it into ns in one way, the same in every
+// run, so a stream keeps the ns: the float multiplication and rounding,
+// slow in WebAssembly, are made once for all policies. Not kept, time i
+// is drawn from the next of r (one run reads it).
+type arrStream struct {
 	r    *rand.Rand
 	keep bool
-	v    []float64
+	ns   []int64
 }
 
-// exp returns draw i, drawing it with ExpFloat64 if it is new.
-func (d *draws) exp(i int) float64 {
-	switch {
-	case !d.keep:
-		return d.r.ExpFloat64()
-	case i == len(d.v):
-		d.v = append(d.v, d.r.ExpFloat64())
-	}
-	return d.v[i]
+// svcStream keeps, for every draw, the service time at the mean and at
+// the latency trigger's longer mean.
+type svcStream struct {
+	r    *rand.Rand
+	keep bool
+	ns   []svcTime
 }
 
-// float returns draw i, drawing it with Float64 if it is new.
-func (d *draws) float(i int) float64 {
-	switch {
-	case !d.keep:
-		return d.r.Float64()
-	case i == len(d.v):
-		d.v = append(d.v, d.r.Float64())
-	}
-	return d.v[i]
-}
+type svcTime struct{ normal, slow int64 } // ns, >= 1
 
-// arrExp and svcExp return the next ExpFloat64 of arr and svc. The
-// hottest callers read a draw an earlier policy's run kept themselves,
-// without the call.
-func (m *sim) arrExp() float64 {
+// arrNs returns the next time of arr, in ns: open loop, the gap to the
+// next arrival (Poisson: ExpFloat64 × the mean gap; the first, the time of
+// the first arrival); closed loop, a user's first start (Float64 × the
+// mean think time, one per user), then a think time (ExpFloat64 × the mean
+// think time).
+func (m *sim) arrNs() int64 {
 	i := m.arrN
 	m.arrN++
-	if i < len(m.arr.v) {
-		return m.arr.v[i]
+	if i < len(m.arr.ns) {
+		return m.arr.ns[i]
 	}
-	return m.arr.exp(i)
+	var t int64
+	switch s := &m.s; {
+	case s.Loop == Open:
+		t = nsOf(float64(m.arr.r.ExpFloat64() * m.meanGap))
+	case i < s.Clients:
+		t = nsOf(float64(m.arr.r.Float64() * float64(s.ThinkMS*1e6)))
+	default:
+		t = nsOf(float64(m.arr.r.ExpFloat64() * s.ThinkMS * 1e6))
+	}
+	if m.arr.keep {
+		m.arr.ns = append(m.arr.ns, t)
+	}
+	return t
 }
 
-func (m *sim) svcExp() float64 {
+// svcNs returns the next service time of svc, in ns (slow: of a call
+// starting during the latency trigger).
+func (m *sim) svcNs(slow bool) int64 {
 	i := m.svcN
 	m.svcN++
-	if i < len(m.svc.v) {
-		return m.svc.v[i]
+	var st svcTime
+	if i < len(m.svc.ns) {
+		st = m.svc.ns[i]
+	} else {
+		x := m.svc.r.ExpFloat64()
+		st = svcTime{max(1, nsOf(float64(x*m.svcMean))), max(1, nsOf(float64(x*m.slowMean)))}
+		if m.svc.keep {
+			m.svc.ns = append(m.svc.ns, st)
+		}
 	}
-	return m.svc.exp(i)
+	if slow {
+		return st.slow
+	}
+	return st.normal
 }
 
 // zeroed returns buf resized to n and cleared, or a new slice if it is
@@ -492,6 +511,8 @@ func (m *sim) run() {
 	m.timeout = nsOf(s.TimeoutMS * 1e6)
 	m.bin = max(1, nsOf(s.BinS*1e9))
 	m.svcMean = s.ServiceMS * 1e6
+	m.slowMean = float64(m.svcMean * s.TriggerFactor)
+	m.meanGap = 1e9 / s.RatePerS
 	if s.Trigger == Latency {
 		m.slowA, m.slowB = m.trigA, m.trigB
 	}
@@ -513,94 +534,95 @@ func (m *sim) run() {
 
 	// Open loop: the next Poisson arrival, drawn lazily from its stream.
 	next := int64(math.MaxInt64)
-	meanGap := 1e9 / s.RatePerS
 	if s.Loop == Open {
 		if m.reqs == nil {
 			m.reqs = make([]request, 0, int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24)))
 		}
-		next = nsOf(float64(m.arrExp() * meanGap))
+		next = m.arrNs()
 	} else {
-		think := s.ThinkMS * 1e6
 		for c := 0; c < s.Clients; c++ {
-			m.arrN++
-			t := nsOf(float64(m.arr.float(m.arrN-1) * think))
-			if t < m.horizon {
+			if t := m.arrNs(); t < m.horizon {
 				m.q.push(event{t: t, kind: evArrive, req: int32(c)})
 			}
 		}
 	}
+	m.sampleAt = m.bin
 	for {
 		// The earliest of: the heap, the timeouts, the next arrival; on a
 		// tie, in that order.
-		src, t := 0, int64(math.MaxInt64)
-		if len(m.q.h) > 0 {
-			src, t = 1, m.q.h[0].t
+		src, t := 3, next
+		if next >= m.horizon {
+			src, t = 0, math.MaxInt64
 		}
-		if m.timeouts.size > 0 && m.timeouts.t[m.timeouts.head] < t {
+		if m.timeouts.size > 0 && m.timeouts.t[m.timeouts.head] <= t {
 			src, t = 2, m.timeouts.t[m.timeouts.head]
 		}
-		if next < m.horizon && next < t {
-			src, t = 3, next
+		if len(m.q.h) > 0 && m.q.h[0].t <= t {
+			src, t = 1, m.q.h[0].t
+		}
+		if t >= m.sampleAt {
+			m.sample(t)
 		}
 		switch src {
-		case 0:
-			m.sample(math.MaxInt64)
-			m.finish()
-			return
+		case 3:
+			m.arrive(next, -1)
+			var gap int64 // arrNs, its common case inlined
+			if i := m.arrN; i < len(m.arr.ns) {
+				m.arrN++
+				gap = m.arr.ns[i]
+			} else {
+				gap = m.arrNs()
+			}
+			next += max(1, gap)
 		case 2:
 			_, id := m.timeouts.pop()
-			m.sample(t)
 			m.outcome(t, id, false)
-			continue
-		case 3:
-			m.sample(next)
-			m.arrive(next, -1)
-			var x float64 // arrExp, its common case inlined
-			if i := m.arrN; i < len(m.arr.v) {
-				m.arrN++
-				x = m.arr.v[i]
-			} else {
-				x = m.arrExp()
+		case 1:
+			e := m.q.pop()
+			switch e.kind {
+			case evArrive:
+				m.arrive(t, e.req)
+			case evSend:
+				m.send(t, e.req)
+			case evOutcome:
+				m.outcome(t, e.req, e.ok)
 			}
-			next += max(1, nsOf(float64(x*meanGap)))
-			continue
-		}
-		e := m.q.pop()
-		m.sample(e.t)
-		switch e.kind {
-		case evArrive:
-			m.arrive(e.t, e.req)
-		case evSend:
-			m.send(e.t, e.req)
-		case evOutcome:
-			m.outcome(e.t, e.req, e.ok)
+		default:
+			m.finish()
+			return
 		}
 	}
 }
 
-// sample records the queue length at every bin end up to now.
+// sample records the queue length at every bin end up to now, and sets
+// sampleAt to the next bin end.
 func (m *sim) sample(now int64) {
 	for m.sampled < len(m.res.Queue) {
 		end := int64(m.sampled+1) * m.bin
 		if end > now {
+			m.sampleAt = end
 			return
 		}
-		m.dequeue(end)
-		m.res.Queue[m.sampled] = m.count
+		m.res.Queue[m.sampled] = m.queued(end)
 		m.sampled++
 	}
+	m.sampleAt = math.MaxInt64
 }
 
-// dequeue drops from the queue the calls that have started by now.
-func (m *sim) dequeue(now int64) {
+// queued returns the calls queued at now (not started by now), after
+// dropping from starts those that have started.
+func (m *sim) queued(now int64) int {
 	for m.count > 0 && m.starts[m.head] <= now {
 		m.head = (m.head + 1) & (len(m.starts) - 1)
 		m.count--
 	}
+	return m.count
 }
 
-func (m *sim) enqueue(start int64) {
-	if m.count == len(m.starts) {
+// enqueue adds a call sent at now that starts at start, the latest start
+// so far.
+func (m *sim) enqueue(now, start int64) {
+	if m.count == len(m.starts) && m.queued(now) == len(m.starts) {
 		grown := make([]int64, 2*len(m.starts))
 		for i := 0; i < m.count; i++ {
 			grown[i] = m.starts[(m.head+i)&(len(m.starts)-1)]
@@ -668,10 +690,11 @@ func (m *sim) send(now int64, id int32) {
 			}
 		}
 		// The server: FIFO, the earliest free worker takes the call; with
-		// the queue full, only a worker free now does.
-		m.dequeue(now)
+		// the queue full, only a worker free now does. m.count may still
+		// hold calls started since it was last brought up to date: only a
+		// queue that looks full needs the exact count.
 		start, h := m.pick(now)
-		if start > now && m.count >= m.s.QueueCap {
+		if start > now && m.count >= m.s.QueueCap && m.queued(now) >= m.s.QueueCap {
 			m.res.Rejected++
 			if !m.quiet {
 				m.rule.done(now, retry, false, r.token)
@@ -681,22 +704,21 @@ func (m *sim) send(now int64, id int32) {
 			}
 			return
 		}
-		d := m.svcMean
-		if start >= m.slowA && start < m.slowB {
-			d *= m.s.TriggerFactor
-		}
-		var x float64 // svcExp, its common case inlined
-		if i := m.svcN; i < len(m.svc.v) {
+		slow := start >= m.slowA && start < m.slowB
+		var svc int64 // svcNs, its common case inlined
+		if i := m.svcN; i < len(m.svc.ns) {
 			m.svcN++
-			x = m.svc.v[i]
+			svc = m.svc.ns[i].normal
+			if slow {
+				svc = m.svc.ns[i].slow
+			}
 		} else {
-			x = m.svcExp()
+			svc = m.svcNs(slow)
 		}
-		svc := max(1, nsOf(float64(x*d)))
 		(*h)[0] = start + svc
 		h.fix0()
 		if start > now {
-			m.enqueue(start)
+			m.enqueue(now, start)
 		}
 		m.busy += svc
 		end, deadline := start+svc, now+m.timeout
@@ -790,7 +812,7 @@ func (m *sim) final(now int64, r *request, ok bool) {
 		}
 	}
 	if r.client >= 0 {
-		t := now + nsOf(float64(m.arrExp()*m.s.ThinkMS*1e6))
+		t := now + m.arrNs()
 		if t < m.horizon {
 			m.q.push(event{t: t, kind: evArrive, req: r.client})
 		}
