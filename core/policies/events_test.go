@@ -77,10 +77,10 @@ func TestEventsPopSameAsRef(t *testing.T) {
 	}
 }
 
-// TestSlotHeapFix0: after the root of a heap of any size up to 40 grows,
-// with equal times and without, fix0 leaves a heap of the same times,
-// whose root is the earliest.
-func TestSlotHeapFix0(t *testing.T) {
+// TestSlotHeapReplaceMin: after replaceMin of a later time, a heap of
+// any size up to 40, with equal times and without, holds the times it
+// held but the earliest, and the new one, and its root is the earliest.
+func TestSlotHeapReplaceMin(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for n := 1; n <= 40; n++ {
 		for _, spread := range []int64{2, 10, 1 << 40} {
@@ -90,8 +90,7 @@ func TestSlotHeapFix0(t *testing.T) {
 				grow := r.Int64N(spread)
 				want[0] += grow
 				slices.Sort(want)
-				h[0] += grow
-				h.fix0()
+				h.replaceMin(h[0] + grow)
 				got := slices.Clone(h)
 				slices.Sort(got)
 				if !slices.Equal(got, want) {

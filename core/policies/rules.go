@@ -135,12 +135,10 @@ func (u *rule) max() int {
 }
 
 // quiet reports whether done does nothing: then the simulation needs no
-// event for an attempt's success. sre-budget's done does nothing either,
-// but it keeps its events: without them a closed-loop user's think time
-// is drawn when the call is placed rather than when its answer comes,
-// which gives other results than sre-budget's.
+// event for an attempt's success. sre-budget's done does nothing either:
+// see sim.quiet for when it goes without the events.
 func (u *rule) quiet() bool {
-	return u.kind == kindFixed || u.kind == kindFinagle
+	return u.kind == kindFixed || u.kind == kindFinagle || (u.kind == kindSRE && !u.sre.throttle)
 }
 
 // admitsAll reports whether send always returns true and changes nothing.

@@ -199,8 +199,12 @@ type event struct {
 // the results depend on that order, so pop, which unrolls the comparison
 // of four children (in WebAssembly every taken branch and loop turn goes
 // through the function's br_table), moves exactly the events of the plain
-// loop (TestEventsPopSameAsRef).
-type events struct{ h []event }
+// loop (TestEventsPopSameAsRef). top is h[0].t, or math.MaxInt64 when h
+// is empty: run reads it without a branch.
+type events struct {
+	h   []event
+	top int64
+}
 
 func (q *events) push(e event) {
 	q.h = append(q.h, e)
@@ -215,6 +219,9 @@ func (q *events) push(e event) {
 		i = p
 	}
 	h[i] = e
+	if i == 0 {
+		q.top = e.t
+	}
 }
 
 func (q *events) pop() event {
@@ -238,6 +245,7 @@ func (q *events) pop() event {
 		mt := h[m].t
 		if mt >= last.t {
 			h[i] = last
+			q.top = h[0].t
 			return top
 		}
 		h[i] = h[m]
@@ -256,8 +264,10 @@ func (q *events) pop() event {
 			i = m
 		}
 	}
+	q.top = math.MaxInt64
 	if n > 0 {
 		h[i] = last
+		q.top = h[0].t
 	}
 	return top
 }
@@ -267,45 +277,57 @@ func (q *events) pop() event {
 // order they were scheduled, without a heap. Its ring's length is a power
 // of two (64, then doubled).
 type fifo struct {
-	t          []int64
-	req        []int32
+	ring       []timeout
 	head, size int
+	top        int64 // ring[head].t, or math.MaxInt64 when empty
+}
+
+type timeout struct {
+	t   int64 // ns
+	req int32
 }
 
 func (f *fifo) push(t int64, req int32) {
-	if f.size == len(f.t) {
-		n := max(64, 2*len(f.t))
-		t2, r2 := make([]int64, n), make([]int32, n)
-		for i := 0; i < f.size; i++ {
-			j := (f.head + i) & (len(f.t) - 1)
-			t2[i], r2[i] = f.t[j], f.req[j]
-		}
-		f.t, f.req, f.head = t2, r2, 0
+	if f.size == len(f.ring) {
+		f.grow()
 	}
-	j := (f.head + f.size) & (len(f.t) - 1)
-	f.t[j], f.req[j] = t, req
+	if f.size == 0 {
+		f.top = t
+	}
+	f.ring[(f.head+f.size)&(len(f.ring)-1)] = timeout{t, req}
 	f.size++
 }
 
-func (f *fifo) pop() (int64, int32) {
-	t, r := f.t[f.head], f.req[f.head]
-	f.head = (f.head + 1) & (len(f.t) - 1)
+// grow doubles the ring, its times first.
+func (f *fifo) grow() {
+	grown := make([]timeout, max(64, 2*len(f.ring)))
+	for i := 0; i < f.size; i++ {
+		grown[i] = f.ring[(f.head+i)&(len(f.ring)-1)]
+	}
+	f.ring, f.head = grown, 0
+}
+
+func (f *fifo) pop() timeout {
+	e := f.ring[f.head]
+	f.head = (f.head + 1) & (len(f.ring) - 1)
 	f.size--
-	return t, r
+	f.top = math.MaxInt64
+	if f.size > 0 {
+		f.top = f.ring[f.head].t
+	}
+	return e
 }
 
 // slotHeap holds the times at which workers become free (min-heap). The
 // workers are alike: only the times matter, not where they sit.
 type slotHeap []int64
 
-// fix0 restores the heap after h[0] grew: the new value goes down, each
-// level's earlier child (the left one on a tie) going up, the child found
-// without a branch (lt), as where it sits is data a branch predictor
-// cannot guess (TestSlotHeapFix0).
-func (h slotHeap) fix0() {
-	n := len(h)
-	v := h[0]
-	i := 0
+// replaceMin puts v, at least h[0], in the place of h[0]: v goes down,
+// each level's earlier child (the left one on a tie) going up, the child
+// found without a branch (lt), as where it sits is data a branch
+// predictor cannot guess (TestSlotHeapReplaceMin).
+func (h slotHeap) replaceMin(v int64) {
+	n, i := len(h), 0
 	for l := 1; l < n; l = 2*i + 1 {
 		m := l + lt(h[min(l+1, n-1)], h[l]) // one child: compared with itself
 		if h[m] >= v {
@@ -342,8 +364,13 @@ type sim struct {
 
 	q           events
 	timeouts    fifo
-	maxAttempts int  // the rule's max
-	quiet       bool // the rule ignores outcomes: a success needs no event
+	maxAttempts int // the rule's max
+	// quiet: the rule ignores outcomes, and a success needs no event: it
+	// is counted when the call is placed. In closed loop the user's think
+	// time is then drawn at that moment, not when the answer comes, which
+	// changes the order of the draws: sre-budget keeps its events there,
+	// its results being those drawn in the order of the answers.
+	quiet       bool
 	admitsAll   bool // the rule's send admits every attempt and counts none
 	budgeted    bool // the rule's retry may refuse (else it admits every retry, token 0)
 	pauses      bool // the rule's wait may be > 0
@@ -399,11 +426,13 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 			s: s, pol: p, rule: newRule(p, s.Attempts), arr: arr, svc: svc,
 			pr: rand.New(rand.NewPCG(seed, 0x706f6c69637921)), // "policy!"
 			// the previous run's memory, emptied
-			q: events{h: m.q.h[:0]}, timeouts: fifo{t: m.timeouts.t, req: m.timeouts.req},
-			reqs: m.reqs[:0], normal: m.normal, blocked: m.blocked, starts: m.starts,
+			q:        events{h: m.q.h[:0], top: math.MaxInt64},
+			timeouts: fifo{ring: m.timeouts.ring, top: math.MaxInt64},
+			reqs:     m.reqs[:0], normal: m.normal, blocked: m.blocked, starts: m.starts,
 			offered: m.offered, retried: m.retried, good: m.good, arrived: m.arrived, succ: m.succ,
 		}
-		m.quiet, m.admitsAll, m.budgeted, m.pauses = m.rule.quiet(), m.rule.admitsAll(), p.Budgeted(), m.rule.pauses()
+		m.quiet = m.rule.quiet() && (p != SREBudget || s.Loop == Open)
+		m.admitsAll, m.budgeted, m.pauses = m.rule.admitsAll(), p.Budgeted(), m.rule.pauses()
 		m.maxAttempts = m.rule.max()
 		m.run()
 		out[i] = m.res
@@ -548,24 +577,34 @@ func (m *sim) run() {
 	}
 	m.sampleAt = m.bin
 	for {
-		// The earliest of: the heap, the timeouts, the next arrival; on a
-		// tie, in that order.
+		// The earliest of: the heap, the timeouts, the next arrival (if
+		// before the horizon); on a tie, in that order. Without branches.
 		src, t := 3, next
 		if next >= m.horizon {
-			src, t = 0, math.MaxInt64
+			t = math.MaxInt64
 		}
-		if m.timeouts.size > 0 && m.timeouts.t[m.timeouts.head] <= t {
-			src, t = 2, m.timeouts.t[m.timeouts.head]
+		if m.timeouts.top <= t {
+			src, t = 2, m.timeouts.top
 		}
-		if len(m.q.h) > 0 && m.q.h[0].t <= t {
-			src, t = 1, m.q.h[0].t
+		if m.q.top <= t {
+			src, t = 1, m.q.top
+		}
+		if t == math.MaxInt64 {
+			src = 0 // none left
 		}
 		if t >= m.sampleAt {
 			m.sample(t)
 		}
 		switch src {
 		case 3:
-			m.arrive(next, -1)
+			// arrive(next, -1), inlined
+			id, b := int32(len(m.reqs)), m.binOf(next)
+			m.reqs = append(m.reqs, request{bin: int32(b), client: -1})
+			m.res.Requests++
+			if b >= 0 {
+				m.arrived[b]++
+			}
+			m.send(next, id)
 			var gap int64 // arrNs, its common case inlined
 			if i := m.arrN; i < len(m.arr.ns) {
 				m.arrN++
@@ -575,7 +614,7 @@ func (m *sim) run() {
 			}
 			next += max(1, gap)
 		case 2:
-			_, id := m.timeouts.pop()
+			id := m.timeouts.pop().req
 			m.outcome(t, id, false)
 		case 1:
 			e := m.q.pop()
@@ -622,15 +661,24 @@ func (m *sim) queued(now int64) int {
 // enqueue adds a call sent at now that starts at start, the latest start
 // so far.
 func (m *sim) enqueue(now, start int64) {
-	if m.count == len(m.starts) && m.queued(now) == len(m.starts) {
-		grown := make([]int64, 2*len(m.starts))
-		for i := 0; i < m.count; i++ {
-			grown[i] = m.starts[(m.head+i)&(len(m.starts)-1)]
-		}
-		m.starts, m.head = grown, 0
+	if m.count == len(m.starts) {
+		m.makeRoom(now)
 	}
 	m.starts[(m.head+m.count)&(len(m.starts)-1)] = start
 	m.count++
+}
+
+// makeRoom drops the started calls from the full ring starts, and doubles
+// it if none has started.
+func (m *sim) makeRoom(now int64) {
+	if m.queued(now) < len(m.starts) {
+		return
+	}
+	grown := make([]int64, 2*len(m.starts))
+	for i := 0; i < m.count; i++ {
+		grown[i] = m.starts[(m.head+i)&(len(m.starts)-1)]
+	}
+	m.starts, m.head = grown, 0
 }
 
 func (m *sim) binOf(t int64) int {
@@ -715,8 +763,7 @@ func (m *sim) send(now int64, id int32) {
 		} else {
 			svc = m.svcNs(slow)
 		}
-		(*h)[0] = start + svc
-		h.fix0()
+		h.replaceMin(start + svc)
 		if start > now {
 			m.enqueue(now, start)
 		}
