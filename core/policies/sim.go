@@ -182,16 +182,15 @@ type Result struct {
 
 // event kinds
 const (
-	evSend    = iota // an attempt of request req is sent
-	evOutcome        // the outcome of req's current attempt is known
-	evArrive         // closed loop: a client sends a new request
+	evSend   = iota // an attempt of request req is sent
+	evAnswer        // req's current attempt is answered in time
+	evArrive        // closed loop: a client sends a new request
 )
 
 type event struct {
 	t    int64
 	req  int32
 	kind uint8
-	ok   bool // evOutcome: answered in time
 }
 
 // events is a 4-ary min-heap ordered by time. Equal times come out in an
@@ -442,26 +441,22 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 
 // arrStream and svcStream are the streams of the arrivals' and the
 // service times' draws, kept when keep: every policy's run reads the same
-// draws in the same order, and only the first to need one draws it. Each
-// place that reads a draw turns it into ns in one way, the same in every
-// run, so a stream keeps the ns: the float multiplication and rounding,
-// slow in WebAssembly, are made once for all policies. Not kept, time i
-// is drawn from the next of r (one run reads it).
+// draws in the same order, and only the first to need one draws it. Not
+// kept, draw i is the next of r (one run reads it). Each place that reads
+// an arrival draw turns it into ns in one way, the same in every run, so
+// arrStream keeps the ns; a service time depends on when the call starts
+// (the latency trigger), so svcStream keeps the draws (ExpFloat64).
 type arrStream struct {
 	r    *rand.Rand
 	keep bool
 	ns   []int64
 }
 
-// svcStream keeps, for every draw, the service time at the mean and at
-// the latency trigger's longer mean.
 type svcStream struct {
 	r    *rand.Rand
 	keep bool
-	ns   []svcTime
+	v    []float64
 }
-
-type svcTime struct{ normal, slow int64 } // ns, >= 1
 
 // arrNs returns the next time of arr, in ns: open loop, the gap to the
 // next arrival (Poisson: ExpFloat64 × the mean gap; the first, the time of
@@ -489,25 +484,18 @@ func (m *sim) arrNs() int64 {
 	return t
 }
 
-// svcNs returns the next service time of svc, in ns (slow: of a call
-// starting during the latency trigger).
-func (m *sim) svcNs(slow bool) int64 {
+// svcExp returns the next draw of svc.
+func (m *sim) svcExp() float64 {
 	i := m.svcN
 	m.svcN++
-	var st svcTime
-	if i < len(m.svc.ns) {
-		st = m.svc.ns[i]
-	} else {
-		x := m.svc.r.ExpFloat64()
-		st = svcTime{max(1, nsOf(float64(x*m.svcMean))), max(1, nsOf(float64(x*m.slowMean)))}
-		if m.svc.keep {
-			m.svc.ns = append(m.svc.ns, st)
-		}
+	if i < len(m.svc.v) {
+		return m.svc.v[i]
 	}
-	if slow {
-		return st.slow
+	x := m.svc.r.ExpFloat64()
+	if m.svc.keep {
+		m.svc.v = append(m.svc.v, x)
 	}
-	return st.normal
+	return x
 }
 
 // zeroed returns buf resized to n and cleared, or a new slice if it is
@@ -614,8 +602,16 @@ func (m *sim) run() {
 			}
 			next += max(1, gap)
 		case 2:
+			// The client gives up on request id's current attempt.
 			id := m.timeouts.pop().req
-			m.outcome(t, id, false)
+			r := &m.reqs[id]
+			if !m.quiet {
+				m.rule.done(t, r.attempts > 1, false, r.token)
+			}
+			m.res.TimedOut++
+			if m.failed(t, id, true) {
+				m.send(t, id)
+			}
 		case 1:
 			e := m.q.pop()
 			switch e.kind {
@@ -623,8 +619,10 @@ func (m *sim) run() {
 				m.arrive(t, e.req)
 			case evSend:
 				m.send(t, e.req)
-			case evOutcome:
-				m.outcome(t, e.req, e.ok)
+			case evAnswer: // never for a quiet rule
+				r := &m.reqs[e.req]
+				m.rule.done(t, r.attempts > 1, true, r.token)
+				m.succeed(t, r)
 			}
 		default:
 			m.finish()
@@ -724,7 +722,7 @@ func (m *sim) send(now int64, id int32) {
 		r.attempts++
 		if !m.admitsAll && !m.rule.send(now, retry, m.pr) {
 			m.res.Throttled++
-			m.final(now, r, false)
+			m.fail(now, r)
 			return
 		}
 		m.res.Attempts++
@@ -752,17 +750,18 @@ func (m *sim) send(now int64, id int32) {
 			}
 			return
 		}
-		slow := start >= m.slowA && start < m.slowB
-		var svc int64 // svcNs, its common case inlined
-		if i := m.svcN; i < len(m.svc.ns) {
-			m.svcN++
-			svc = m.svc.ns[i].normal
-			if slow {
-				svc = m.svc.ns[i].slow
-			}
-		} else {
-			svc = m.svcNs(slow)
+		d := m.svcMean
+		if start >= m.slowA && start < m.slowB {
+			d = m.slowMean
 		}
+		var x float64 // svcExp, its common case inlined
+		if i := m.svcN; i < len(m.svc.v) {
+			m.svcN++
+			x = m.svc.v[i]
+		} else {
+			x = m.svcExp()
+		}
+		svc := max(1, nsOf(float64(x*d)))
 		h.replaceMin(start + svc)
 		if start > now {
 			m.enqueue(now, start)
@@ -774,11 +773,11 @@ func (m *sim) send(now int64, id int32) {
 			m.wasted += svc
 			m.timeouts.push(deadline, id)
 		case !m.quiet:
-			m.q.push(event{t: end, kind: evOutcome, ok: true, req: id})
+			m.q.push(event{t: end, kind: evAnswer, req: id})
 		default:
 			// Nothing but the request waits for this answer: count it now,
 			// at the time it comes.
-			m.final(end, r, true)
+			m.succeed(end, r)
 		}
 		return
 	}
@@ -804,36 +803,20 @@ func (m *sim) pick(now int64) (int64, *slotHeap) {
 	return best, h
 }
 
-// outcome handles the end of request id's current attempt at now.
-func (m *sim) outcome(now int64, id int32, ok bool) {
-	r := &m.reqs[id]
-	if !m.quiet {
-		m.rule.done(now, r.attempts > 1, ok, r.token)
-	}
-	if ok {
-		m.final(now, r, true)
-		return
-	}
-	m.res.TimedOut++
-	if m.failed(now, id, true) {
-		m.send(now, id)
-	}
-}
-
 // failed decides, after a failed attempt of request r at now (timeout:
 // by its timeout, else fast), whether it retries: true to send the retry
 // at once; a retry after a pause is an event.
 func (m *sim) failed(now int64, id int32, timeout bool) bool {
 	r := &m.reqs[id]
 	if int(r.attempts) >= m.maxAttempts {
-		m.final(now, r, false)
+		m.fail(now, r)
 		return false
 	}
 	if m.budgeted {
 		ok, token := m.rule.retry(now, timeout)
 		if !ok {
 			m.res.RetriesDenied++
-			m.final(now, r, false)
+			m.fail(now, r)
 			return false
 		}
 		r.token = token
@@ -847,22 +830,32 @@ func (m *sim) failed(now int64, id int32, timeout bool) bool {
 	return true
 }
 
-// final ends request r at now.
-func (m *sim) final(now int64, r *request, ok bool) {
-	if ok {
-		m.res.Succeeded++
-		if b := m.binOf(now); b >= 0 {
-			m.good[b]++
-		}
-		if r.bin >= 0 {
-			m.succ[r.bin]++
-		}
+// succeed ends request r at now with an answer in time.
+func (m *sim) succeed(now int64, r *request) {
+	m.res.Succeeded++
+	if b := m.binOf(now); b >= 0 {
+		m.good[b]++
+	}
+	if r.bin >= 0 {
+		m.succ[r.bin]++
 	}
 	if r.client >= 0 {
-		t := now + m.arrNs()
-		if t < m.horizon {
-			m.q.push(event{t: t, kind: evArrive, req: r.client})
-		}
+		m.think(now, r.client)
+	}
+}
+
+// fail ends request r at now without an answer.
+func (m *sim) fail(now int64, r *request) {
+	if r.client >= 0 {
+		m.think(now, r.client)
+	}
+}
+
+// think schedules closed-loop user client's next request, after a think
+// time from now.
+func (m *sim) think(now int64, client int32) {
+	if t := now + m.arrNs(); t < m.horizon {
+		m.q.push(event{t: t, kind: evArrive, req: client})
 	}
 }
 
