@@ -199,7 +199,8 @@ type event struct {
 // of four children (in WebAssembly every taken branch and loop turn goes
 // through the function's br_table), moves exactly the events of the plain
 // loop (TestEventsPopSameAsRef). top is h[0].t, or math.MaxInt64 when h
-// is empty: run reads it without a branch.
+// is empty, so that run reads it without a branch: an empty events needs
+// top set to math.MaxInt64.
 type events struct {
 	h   []event
 	top int64
@@ -712,9 +713,10 @@ func (m *sim) arrive(now int64, client int32) {
 
 // send makes request id's next attempt at now, and the retries that
 // follow it at once (after a fast failure, when the policy does not
-// pause). It holds the whole path of an attempt, the rule's checks and
-// the server's queue, without calls on the way: in WebAssembly each call
-// costs a trip through the Go stack in linear memory.
+// pause). It holds the path of an attempt, the server's queue and worker
+// heap inlined, and calls the rule only where it does something: in
+// WebAssembly each call costs a trip through the Go stack in linear
+// memory.
 func (m *sim) send(now int64, id int32) {
 	r := &m.reqs[id] // m.reqs grows only in arrive
 	for {
