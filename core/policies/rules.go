@@ -59,42 +59,158 @@ func (p Policy) Budgeted() bool { return p != None && p != Naive && p != Backoff
 // (false: refused locally, the request fails); done when an attempt's
 // outcome is known; then, after a failure and while attempts < max, retry
 // (false: the request fails); and wait for the pause before that retry.
-type rule interface {
-	max() int                                      // attempts per request, the first included
-	send(now int64, retry bool, r *rand.Rand) bool // an attempt is about to be sent
-	// done is an attempt's outcome; token is what retry returned for it
-	// (0 for a first attempt).
-	done(now int64, retry, ok bool, token int32)
-	// retry reports whether the request that just failed (timeout: by its
-	// timeout, else fast) may retry, and a token to give back to done.
-	retry(now int64, timeout bool) (bool, int32)
-	wait(k int, r *rand.Rand) int64 // pause before retry k (1 = the first retry), ns
+//
+// rule is one concrete type whose methods switch on the policy, not an
+// interface with a type per policy: the simulation calls it several times
+// per attempt, and in WebAssembly an interface method call is an indirect
+// call through the Go stack in linear memory. quiet, admitsAll, pauses and
+// Policy.Budgeted say, once per run, which calls do nothing for the
+// policy, and the simulation skips those (TestRuleShortcuts); the others
+// are direct calls.
+type rule struct {
+	kind ruleKind
+	// The state of the policy of kind; the others stay zero.
+	fixed   fixed
+	grpc    grpcRule
+	envoy   envoyRule
+	finagle finagleRule
+	aws     awsRule
+	sre     sreRule
 }
+
+// ruleKind says which of rule's policies is in use. sre-budget and
+// sre-throttle share one kind: sreRule.throttle tells them apart.
+type ruleKind uint8
+
+const (
+	kindFixed ruleKind = iota // none, naive, backoff
+	kindGRPC
+	kindEnvoy
+	kindFinagle
+	kindAWS
+	kindSRE
+)
 
 // newRule returns the rule of policy p with its defaults; attempts is the
 // scenario's attempts for naive and backoff.
 func newRule(p Policy, attempts int) rule {
 	switch p {
 	case None:
-		return &fixed{attempts: 1}
+		return rule{kind: kindFixed, fixed: fixed{attempts: 1}}
 	case Naive:
-		return &fixed{attempts: attempts}
+		return rule{kind: kindFixed, fixed: fixed{attempts: attempts}}
 	case Backoff:
-		return &fixed{attempts: attempts, base: 100 * ms, cap: 10 * sec}
+		return rule{kind: kindFixed, fixed: fixed{attempts: attempts, base: 100 * ms, cap: 10 * sec}}
 	case GRPC:
-		return newGRPC(10, 0.1)
+		return rule{kind: kindGRPC, grpc: *newGRPC(10, 0.1)}
 	case Envoy:
-		return newEnvoy(20, 3)
+		return rule{kind: kindEnvoy, envoy: *newEnvoy(20, 3)}
 	case Finagle:
-		return newFinagle(10*sec, 10, 0.2)
+		return rule{kind: kindFinagle, finagle: *newFinagle(10*sec, 10, 0.2)}
 	case AWS:
-		return newAWS()
+		return rule{kind: kindAWS, aws: *newAWS()}
 	case SREBudget:
-		return newSRE(false, 2)
+		return rule{kind: kindSRE, sre: *newSRE(false, 2)}
 	case SREThrottle:
-		return newSRE(true, 2)
+		return rule{kind: kindSRE, sre: *newSRE(true, 2)}
 	}
 	panic("policies: unknown policy " + string(p))
+}
+
+// max returns the attempts per request, the first included.
+func (u *rule) max() int {
+	switch u.kind {
+	case kindGRPC:
+		return u.grpc.max()
+	case kindEnvoy:
+		return u.envoy.max()
+	case kindFinagle:
+		return u.finagle.max()
+	case kindAWS:
+		return u.aws.max()
+	case kindSRE:
+		return u.sre.max()
+	}
+	return u.fixed.max()
+}
+
+// quiet reports whether done does nothing: then the simulation needs no
+// event for an attempt's success. sre-budget's done does nothing either:
+// see sim.quiet for when it goes without the events.
+func (u *rule) quiet() bool {
+	return u.kind == kindFixed || u.kind == kindFinagle || (u.kind == kindSRE && !u.sre.throttle)
+}
+
+// admitsAll reports whether send always returns true and changes nothing.
+func (u *rule) admitsAll() bool {
+	return u.kind == kindFixed || u.kind == kindGRPC || u.kind == kindAWS
+}
+
+// pauses reports whether wait may return more than 0.
+func (u *rule) pauses() bool {
+	return u.kind != kindFinagle && u.kind != kindSRE && (u.kind != kindFixed || u.fixed.base > 0)
+}
+
+// send: an attempt is about to be sent (false: refused locally).
+func (u *rule) send(now int64, retry bool, r *rand.Rand) bool {
+	switch u.kind {
+	case kindEnvoy:
+		return u.envoy.send(now, retry, r)
+	case kindFinagle:
+		return u.finagle.send(now, retry, r)
+	case kindSRE:
+		return u.sre.send(now, retry, r)
+	}
+	return true // fixed, grpc and aws admit every attempt
+}
+
+// done is an attempt's outcome; token is what retry returned for it (0 for
+// a first attempt).
+func (u *rule) done(now int64, retry, ok bool, token int32) {
+	switch u.kind {
+	case kindGRPC:
+		u.grpc.done(now, retry, ok, token)
+	case kindEnvoy:
+		u.envoy.done(now, retry, ok, token)
+	case kindAWS:
+		u.aws.done(now, retry, ok, token)
+	case kindSRE:
+		u.sre.done(now, retry, ok, token)
+	}
+	// fixed and finagle ignore outcomes
+}
+
+// retry reports whether the request that just failed (timeout: by its
+// timeout, else fast) may retry, and a token to give back to done.
+func (u *rule) retry(now int64, timeout bool) (bool, int32) {
+	switch u.kind {
+	case kindGRPC:
+		return u.grpc.retry(now, timeout)
+	case kindEnvoy:
+		return u.envoy.retry(now, timeout)
+	case kindFinagle:
+		return u.finagle.retry(now, timeout)
+	case kindAWS:
+		return u.aws.retry(now, timeout)
+	case kindSRE:
+		return u.sre.retry(now, timeout)
+	}
+	return u.fixed.retry(now, timeout)
+}
+
+// wait returns the pause before retry k (1 = the first retry), ns.
+func (u *rule) wait(k int, r *rand.Rand) int64 {
+	switch u.kind {
+	case kindGRPC:
+		return u.grpc.wait(k, r)
+	case kindEnvoy:
+		return u.envoy.wait(k, r)
+	case kindAWS:
+		return u.aws.wait(k, r)
+	case kindFixed:
+		return u.fixed.wait(k, r)
+	}
+	return 0 // finagle and sre retry at once
 }
 
 // fullJitter returns uniform(0, min(cap, base × 2^(k-1))) for retry k >= 1.
@@ -117,10 +233,8 @@ type fixed struct {
 	base, cap int64 // 0: no pause
 }
 
-func (f *fixed) max() int                          { return f.attempts }
-func (f *fixed) send(int64, bool, *rand.Rand) bool { return true }
-func (f *fixed) done(int64, bool, bool, int32)     {}
-func (f *fixed) retry(int64, bool) (bool, int32)   { return true, 0 }
+func (f *fixed) max() int                        { return f.attempts }
+func (f *fixed) retry(int64, bool) (bool, int32) { return true, 0 }
 func (f *fixed) wait(k int, r *rand.Rand) int64 {
 	if f.base == 0 {
 		return 0
@@ -147,8 +261,7 @@ func newGRPC(maxTokens, ratio float64) *grpcRule {
 	return &grpcRule{maxTokens: maxTokens, ratio: ratio, tokens: maxTokens}
 }
 
-func (g *grpcRule) max() int                          { return 4 }
-func (g *grpcRule) send(int64, bool, *rand.Rand) bool { return true }
+func (g *grpcRule) max() int { return 4 }
 func (g *grpcRule) done(_ int64, _, ok bool, _ int32) {
 	if ok {
 		g.tokens = min(g.maxTokens, g.tokens+g.ratio)
@@ -242,7 +355,6 @@ func (f *finagleRule) send(now int64, retry bool, _ *rand.Rand) bool {
 	}
 	return true
 }
-func (f *finagleRule) done(int64, bool, bool, int32) {}
 func (f *finagleRule) retry(now int64, _ bool) (bool, int32) {
 	if f.window.sum(now)+f.reserve < f.withdraw {
 		return false, 0
@@ -250,7 +362,6 @@ func (f *finagleRule) retry(now int64, _ bool) (bool, int32) {
 	f.window.add(now, -f.withdraw)
 	return true, 0
 }
-func (f *finagleRule) wait(int, *rand.Rand) int64 { return 0 }
 
 // awsRule is the AWS SDKs' standard retry mode as aws-sdk-go-v2 implements
 // it (aws/retry/standard.go: DefaultMaxAttempts 3, DefaultMaxBackoff 20 s,
@@ -269,8 +380,7 @@ type awsRule struct {
 
 func newAWS() *awsRule { return &awsRule{quota: 500} }
 
-func (a *awsRule) max() int                          { return 3 }
-func (a *awsRule) send(int64, bool, *rand.Rand) bool { return true }
+func (a *awsRule) max() int { return 3 }
 func (a *awsRule) done(_ int64, retry, ok bool, cost int32) {
 	switch {
 	case !ok:
@@ -344,7 +454,6 @@ func (s *sreRule) done(now int64, _, ok bool, _ int32) {
 func (s *sreRule) retry(now int64, _ bool) (bool, int32) {
 	return float64(s.retries.sum(now)) < float64(0.1*float64(s.sent.sum(now))), 0
 }
-func (s *sreRule) wait(int, *rand.Rand) int64 { return 0 }
 
 // rejectP is the SRE book's client request rejection probability,
 // max(0, (requests - K × accepts) / (requests + 1)).
@@ -355,19 +464,31 @@ func rejectP(requests, accepts, k float64) float64 {
 // slidingSum is a sum over the last window ns, kept in slices of
 // window/slices ns: a value added at time t counts until the slice that
 // holds t leaves the window (as twitter/util's WindowedAdder). Times must
-// not decrease.
+// not decrease. Most times fall in the newest slice, before end: they
+// need no division.
 type slidingSum struct {
 	width int64   // ns per slice
 	cells []int64 // ring: cell i%len holds slice i
 	last  int64   // the newest slice seen
+	cur   int     // last's cell
+	end   int64   // the end of slice last, ns
 	total int64
 }
 
 func newSlidingSum(window int64, slices int) slidingSum {
-	return slidingSum{width: window / int64(slices), cells: make([]int64, slices)}
+	w := window / int64(slices)
+	return slidingSum{width: w, cells: make([]int64, slices), end: w}
 }
 
+// advance makes now's slice the newest, emptying the cells of the slices
+// that left the window.
 func (w *slidingSum) advance(now int64) {
+	if now >= w.end {
+		w.shift(now)
+	}
+}
+
+func (w *slidingSum) shift(now int64) {
 	s := now / w.width
 	n := int64(len(w.cells))
 	if s-w.last >= n {
@@ -383,11 +504,12 @@ func (w *slidingSum) advance(now int64) {
 	if s > w.last {
 		w.last = s
 	}
+	w.cur, w.end = int(w.last%n), (w.last+1)*w.width
 }
 
 func (w *slidingSum) add(now, v int64) {
 	w.advance(now)
-	w.cells[(now/w.width)%int64(len(w.cells))] += v
+	w.cells[w.cur] += v
 	w.total += v
 }
 

@@ -2,6 +2,8 @@ package policies
 
 import (
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -242,6 +244,58 @@ func TestSlidingSum(t *testing.T) {
 	}{{9 * sec, 12}, {10 * sec, 7}, {13*sec - 1, 7}, {13 * sec, 0}, {100 * sec, 0}} {
 		if got := w.sum(c.t); got != c.want {
 			t.Errorf("sum at %v s = %d, want %d", float64(c.t)/1e9, got, c.want)
+		}
+	}
+}
+
+// TestRuleShortcuts: the calls the simulation skips for a policy do
+// nothing for it: with quiet, done changes no state; with admitsAll, send
+// admits and changes nothing; without pauses, wait is 0; without
+// Budgeted, retry admits with token 0.
+func TestRuleShortcuts(t *testing.T) {
+	for _, p := range All() {
+		u := newRule(p, 3)
+		r := testRand()
+		// Some history first, so that the budgets are not at their start.
+		for i := range 50 {
+			now := int64(i) * 10 * ms
+			u.send(now, i%3 != 0, r)
+			u.done(now, i%3 != 0, i%2 == 0, 5)
+			u.retry(now, i%4 == 0)
+		}
+		now := 600 * ms
+		before := u
+		cells := func(u rule) [][]int64 { // slidingSum cells are shared by copies
+			return [][]int64{slices.Clone(u.finagle.window.cells), slices.Clone(u.sre.sent.cells), slices.Clone(u.sre.retries.cells), slices.Clone(u.sre.requests.cells), slices.Clone(u.sre.accepts.cells)}
+		}
+		was := cells(u)
+		if u.quiet() {
+			u.done(now, false, true, 0)
+			u.done(now, true, false, 5)
+		}
+		if u.admitsAll() {
+			for _, retry := range []bool{false, true} {
+				if !u.send(now, retry, r) {
+					t.Errorf("%s: admitsAll, but send refused", p)
+				}
+			}
+		}
+		if !reflect.DeepEqual(u, before) || !reflect.DeepEqual(cells(u), was) {
+			t.Errorf("%s: a call the simulation skips changed the rule", p)
+		}
+		if !u.pauses() {
+			for k := 1; k <= 5; k++ {
+				if w := u.wait(k, r); w != 0 {
+					t.Errorf("%s: no pauses, but retry %d waits %d ns", p, k, w)
+				}
+			}
+		}
+		if !p.Budgeted() {
+			for _, timeout := range []bool{false, true} {
+				if ok, token := u.retry(now, timeout); !ok || token != 0 {
+					t.Errorf("%s: not budgeted, but retry returned %v, %d", p, ok, token)
+				}
+			}
 		}
 	}
 }

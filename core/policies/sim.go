@@ -182,21 +182,29 @@ type Result struct {
 
 // event kinds
 const (
-	evSend    = iota // an attempt of request req is sent
-	evOutcome        // the outcome of req's current attempt is known
-	evArrive         // closed loop: a client sends a new request
+	evSend   = iota // an attempt of request req is sent
+	evAnswer        // req's current attempt is answered in time
+	evArrive        // closed loop: a client sends a new request
 )
 
 type event struct {
 	t    int64
 	req  int32
 	kind uint8
-	ok   bool // evOutcome: answered in time
 }
 
 // events is a 4-ary min-heap ordered by time. Equal times come out in an
-// order fixed by the sequence of pushes and pops, the same on every run.
-type events struct{ h []event }
+// order fixed by the sequence of pushes and pops, the same on every run;
+// the results depend on that order, so pop, which unrolls the comparison
+// of four children (in WebAssembly every taken branch and loop turn goes
+// through the function's br_table), moves exactly the events of the plain
+// loop (TestEventsPopSameAsRef). top is h[0].t, or math.MaxInt64 when h
+// is empty, so that run reads it without a branch: an empty events needs
+// top set to math.MaxInt64.
+type events struct {
+	h   []event
+	top int64
+}
 
 func (q *events) push(e event) {
 	q.h = append(q.h, e)
@@ -211,6 +219,9 @@ func (q *events) push(e event) {
 		i = p
 	}
 	h[i] = e
+	if i == 0 {
+		q.top = e.t
+	}
 }
 
 func (q *events) pop() event {
@@ -218,28 +229,45 @@ func (q *events) pop() event {
 	top := h[0]
 	n := len(h) - 1
 	last := h[n]
-	q.h = h[:n]
-	h = q.h
+	h = h[:n]
+	q.h = h
 	i := 0
 	for {
 		c := 4*i + 1
-		if c >= n {
+		if c+3 >= n {
 			break
 		}
-		m := c
-		for j := c + 1; j < c+4 && j < n; j++ {
-			if h[j].t < h[m].t {
-				m = j
-			}
-		}
-		if h[m].t >= last.t {
-			break
+		// Four children: the first of the earliest, without a branch:
+		// the first of the earlier pair's earliest.
+		x := c + lt(h[c+1].t, h[c].t)
+		y := c + 2 + lt(h[c+3].t, h[c+2].t)
+		m := x + (y-x)*lt(h[y].t, h[x].t)
+		mt := h[m].t
+		if mt >= last.t {
+			h[i] = last
+			q.top = h[0].t
+			return top
 		}
 		h[i] = h[m]
 		i = m
 	}
+	// Fewer than four children.
+	if c := 4*i + 1; c < n {
+		m := c
+		for j := c + 1; j < n; j++ {
+			if h[j].t < h[m].t {
+				m = j
+			}
+		}
+		if h[m].t < last.t {
+			h[i] = h[m]
+			i = m
+		}
+	}
+	q.top = math.MaxInt64
 	if n > 0 {
 		h[i] = last
+		q.top = h[0].t
 	}
 	return top
 }
@@ -249,55 +277,72 @@ func (q *events) pop() event {
 // order they were scheduled, without a heap. Its ring's length is a power
 // of two (64, then doubled).
 type fifo struct {
-	t          []int64
-	req        []int32
+	ring       []timeout
 	head, size int
+	top        int64 // ring[head].t, or math.MaxInt64 when empty
+}
+
+type timeout struct {
+	t   int64 // ns
+	req int32
 }
 
 func (f *fifo) push(t int64, req int32) {
-	if f.size == len(f.t) {
-		n := max(64, 2*len(f.t))
-		t2, r2 := make([]int64, n), make([]int32, n)
-		for i := 0; i < f.size; i++ {
-			j := (f.head + i) & (len(f.t) - 1)
-			t2[i], r2[i] = f.t[j], f.req[j]
-		}
-		f.t, f.req, f.head = t2, r2, 0
+	if f.size == len(f.ring) {
+		f.grow()
 	}
-	j := (f.head + f.size) & (len(f.t) - 1)
-	f.t[j], f.req[j] = t, req
+	if f.size == 0 {
+		f.top = t
+	}
+	f.ring[(f.head+f.size)&(len(f.ring)-1)] = timeout{t, req}
 	f.size++
 }
 
-func (f *fifo) pop() (int64, int32) {
-	t, r := f.t[f.head], f.req[f.head]
-	f.head = (f.head + 1) & (len(f.t) - 1)
-	f.size--
-	return t, r
+// grow doubles the ring, its times first.
+func (f *fifo) grow() {
+	grown := make([]timeout, max(64, 2*len(f.ring)))
+	for i := 0; i < f.size; i++ {
+		grown[i] = f.ring[(f.head+i)&(len(f.ring)-1)]
+	}
+	f.ring, f.head = grown, 0
 }
 
-// slotHeap holds the times at which workers become free (min-heap).
+func (f *fifo) pop() timeout {
+	e := f.ring[f.head]
+	f.head = (f.head + 1) & (len(f.ring) - 1)
+	f.size--
+	f.top = math.MaxInt64
+	if f.size > 0 {
+		f.top = f.ring[f.head].t
+	}
+	return e
+}
+
+// slotHeap holds the times at which workers become free (min-heap). The
+// workers are alike: only the times matter, not where they sit.
 type slotHeap []int64
 
-func (h slotHeap) fix0() {
-	n := len(h)
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+// replaceMin puts v, at least h[0], in the place of h[0]: v goes down,
+// each level's earlier child (the left one on a tie) going up, the child
+// found without a branch (lt), as where it sits is data a branch
+// predictor cannot guess (TestSlotHeapReplaceMin).
+func (h slotHeap) replaceMin(v int64) {
+	n, i := len(h), 0
+	for l := 1; l < n; l = 2*i + 1 {
+		m := l + lt(h[min(l+1, n-1)], h[l]) // one child: compared with itself
+		if h[m] >= v {
+			break
 		}
-		m := l
-		if r := l + 1; r < n && h[r] < h[l] {
-			m = r
-		}
-		if h[m] >= h[i] {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = v
 }
+
+// lt returns 1 if a < b, else 0, for a and b in [0, 2^63) (times in ns,
+// whose difference cannot overflow), without a branch: the sign bit of
+// a-b.
+func lt(a, b int64) int { return int(uint64(a-b) >> 63) }
 
 // request is one original request's state.
 type request struct {
@@ -311,31 +356,42 @@ type sim struct {
 	s    Scenario
 	pol  Policy
 	rule rule
-	arr  *draws     // arrivals and think times
-	svc  *draws     // service times
+	arr  *arrStream // arrivals and think times
+	svc  *svcStream // service times
 	pr   *rand.Rand // the policy's draws
 
-	arrN, svcN int // the draws of arr and svc read
+	arrN, svcN int // the times of arr and svc read
 
 	q           events
 	timeouts    fifo
-	quiet       bool // the rule ignores outcomes: a success needs no event
+	maxAttempts int // the rule's max
+	// quiet: the rule ignores outcomes, and a success needs no event: it
+	// is counted when the call is placed. In closed loop the user's think
+	// time is then drawn at that moment, not when the answer comes, which
+	// changes the order of the draws: sre-budget keeps its events there,
+	// its results being those drawn in the order of the answers.
+	quiet       bool
+	admitsAll   bool // the rule's send admits every attempt and counts none
+	budgeted    bool // the rule's retry may refuse (else it admits every retry, token 0)
+	pauses      bool // the rule's wait may be > 0
 	reqs        []request
 	normal      slotHeap // workers always available
 	blocked     slotHeap // workers idle during a capacity trigger
 	starts      []int64  // start times of queued calls, FIFO ring (64, then doubled)
-	head, count int
+	head, count int      // starts[head] is the earliest of count; some may have started (queued)
 
 	trigA, trigB, horizon, timeout, bin int64
 	binAt                               int     // binOf's last bin, [binLo, binHi) (empty at first)
 	binLo, binHi                        int64   // ns
 	slowA, slowB                        int64   // latency trigger: service times longer in [slowA, slowB) (else empty)
-	svcMean                             float64 // ServiceMS in ns
+	svcMean, slowMean                   float64 // ServiceMS in ns, and × TriggerFactor
+	meanGap                             float64 // open loop: 1 / RatePerS, ns
 	res                                 Result
 	busy, wasted                        int64 // server ns
 	offered, retried, good              []int
 	arrived, succ                       []int
-	sampled                             int // queue samples taken
+	sampled                             int   // queue samples taken
+	sampleAt                            int64 // the end of bin sampled: sample when time reaches it
 }
 
 // Run simulates policy p on scenario s with the given seed.
@@ -361,8 +417,8 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 		}
 	}
 	keep := len(ps) > 1
-	arr := &draws{r: rand.New(rand.NewPCG(seed, 0x61727269766573)), keep: keep} // "arrives"
-	svc := &draws{r: rand.New(rand.NewPCG(seed, 0x73657276696365)), keep: keep} // "service"
+	arr := &arrStream{r: rand.New(rand.NewPCG(seed, 0x61727269766573)), keep: keep} // "arrives"
+	svc := &svcStream{r: rand.New(rand.NewPCG(seed, 0x73657276696365)), keep: keep} // "service"
 	out := make([]Result, len(ps))
 	m := &sim{}
 	for i, p := range ps {
@@ -370,69 +426,77 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 			s: s, pol: p, rule: newRule(p, s.Attempts), arr: arr, svc: svc,
 			pr: rand.New(rand.NewPCG(seed, 0x706f6c69637921)), // "policy!"
 			// the previous run's memory, emptied
-			q: events{h: m.q.h[:0]}, timeouts: fifo{t: m.timeouts.t, req: m.timeouts.req},
-			reqs: m.reqs[:0], normal: m.normal, blocked: m.blocked, starts: m.starts,
+			q:        events{h: m.q.h[:0], top: math.MaxInt64},
+			timeouts: fifo{ring: m.timeouts.ring, top: math.MaxInt64},
+			reqs:     m.reqs[:0], normal: m.normal, blocked: m.blocked, starts: m.starts,
 			offered: m.offered, retried: m.retried, good: m.good, arrived: m.arrived, succ: m.succ,
 		}
-		switch m.rule.(type) {
-		case *fixed, *finagleRule:
-			m.quiet = true
-		}
+		m.quiet = m.rule.quiet() && (p != SREBudget || s.Loop == Open)
+		m.admitsAll, m.budgeted, m.pauses = m.rule.admitsAll(), p.Budgeted(), m.rule.pauses()
+		m.maxAttempts = m.rule.max()
 		m.run()
 		out[i] = m.res
 	}
 	return out, nil
 }
 
-// draws is a stream of draws from r, kept when keep: every policy's run
-// reads the same values in the same order (a draw's kind, Float64 or
-// ExpFloat64, is the same at each place), and only the first to need one
-// draws it. Not kept, draw i is the next of r (one run reads it).
-type draws struct {
+// arrStream and svcStream are the streams of the arrivals' and the
+// service times' draws, kept when keep: every policy's run reads the same
+// draws in the same order, and only the first to need one draws it. Not
+// kept, draw i is the next of r (one run reads it). Each place that reads
+// an arrival draw turns it into ns in one way, the same in every run, so
+// arrStream keeps the ns; a service time depends on when the call starts
+// (the latency trigger), so svcStream keeps the draws (ExpFloat64).
+type arrStream struct {
+	r    *rand.Rand
+	keep bool
+	ns   []int64
+}
+
+type svcStream struct {
 	r    *rand.Rand
 	keep bool
 	v    []float64
 }
 
-// exp returns draw i, drawing it with ExpFloat64 if it is new.
-func (d *draws) exp(i int) float64 {
-	switch {
-	case !d.keep:
-		return d.r.ExpFloat64()
-	case i == len(d.v):
-		d.v = append(d.v, d.r.ExpFloat64())
-	}
-	return d.v[i]
-}
-
-// float returns draw i, drawing it with Float64 if it is new.
-func (d *draws) float(i int) float64 {
-	switch {
-	case !d.keep:
-		return d.r.Float64()
-	case i == len(d.v):
-		d.v = append(d.v, d.r.Float64())
-	}
-	return d.v[i]
-}
-
-// arrExp and svcExp return the next ExpFloat64 of arr and svc.
-func (m *sim) arrExp() float64 {
+// arrNs returns the next time of arr, in ns: open loop, the gap to the
+// next arrival (Poisson: ExpFloat64 × the mean gap; the first, the time of
+// the first arrival); closed loop, a user's first start (Float64 × the
+// mean think time, one per user), then a think time (ExpFloat64 × the mean
+// think time).
+func (m *sim) arrNs() int64 {
 	i := m.arrN
 	m.arrN++
-	if i < len(m.arr.v) {
-		return m.arr.v[i]
+	if i < len(m.arr.ns) {
+		return m.arr.ns[i]
 	}
-	return m.arr.exp(i)
+	var t int64
+	switch s := &m.s; {
+	case s.Loop == Open:
+		t = nsOf(float64(m.arr.r.ExpFloat64() * m.meanGap))
+	case i < s.Clients:
+		t = nsOf(float64(m.arr.r.Float64() * float64(s.ThinkMS*1e6)))
+	default:
+		t = nsOf(float64(m.arr.r.ExpFloat64() * s.ThinkMS * 1e6))
+	}
+	if m.arr.keep {
+		m.arr.ns = append(m.arr.ns, t)
+	}
+	return t
 }
 
+// svcExp returns the next draw of svc.
 func (m *sim) svcExp() float64 {
 	i := m.svcN
 	m.svcN++
 	if i < len(m.svc.v) {
 		return m.svc.v[i]
 	}
-	return m.svc.exp(i)
+	x := m.svc.r.ExpFloat64()
+	if m.svc.keep {
+		m.svc.v = append(m.svc.v, x)
+	}
+	return x
 }
 
 // zeroed returns buf resized to n and cleared, or a new slice if it is
@@ -465,6 +529,8 @@ func (m *sim) run() {
 	m.timeout = nsOf(s.TimeoutMS * 1e6)
 	m.bin = max(1, nsOf(s.BinS*1e9))
 	m.svcMean = s.ServiceMS * 1e6
+	m.slowMean = float64(m.svcMean * s.TriggerFactor)
+	m.meanGap = 1e9 / s.RatePerS
 	if s.Trigger == Latency {
 		m.slowA, m.slowB = m.trigA, m.trigB
 	}
@@ -486,95 +552,132 @@ func (m *sim) run() {
 
 	// Open loop: the next Poisson arrival, drawn lazily from its stream.
 	next := int64(math.MaxInt64)
-	meanGap := 1e9 / s.RatePerS
 	if s.Loop == Open {
 		if m.reqs == nil {
 			m.reqs = make([]request, 0, int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24)))
 		}
-		next = nsOf(float64(m.arrExp() * meanGap))
+		next = m.arrNs()
 	} else {
-		think := s.ThinkMS * 1e6
 		for c := 0; c < s.Clients; c++ {
-			m.arrN++
-			t := nsOf(float64(m.arr.float(m.arrN-1) * think))
-			if t < m.horizon {
+			if t := m.arrNs(); t < m.horizon {
 				m.q.push(event{t: t, kind: evArrive, req: int32(c)})
 			}
 		}
 	}
+	m.sampleAt = m.bin
 	for {
-		// The earliest of: the heap, the timeouts, the next arrival; on a
-		// tie, in that order.
-		src, t := 0, int64(math.MaxInt64)
-		if len(m.q.h) > 0 {
-			src, t = 1, m.q.h[0].t
+		// The earliest of: the heap, the timeouts, the next arrival (if
+		// before the horizon); on a tie, in that order. Without branches.
+		src, t := 3, next
+		if next >= m.horizon {
+			t = math.MaxInt64
 		}
-		if m.timeouts.size > 0 && m.timeouts.t[m.timeouts.head] < t {
-			src, t = 2, m.timeouts.t[m.timeouts.head]
+		if m.timeouts.top <= t {
+			src, t = 2, m.timeouts.top
 		}
-		if next < m.horizon && next < t {
-			src, t = 3, next
+		if m.q.top <= t {
+			src, t = 1, m.q.top
+		}
+		if t == math.MaxInt64 {
+			src = 0 // none left
+		}
+		if t >= m.sampleAt {
+			m.sample(t)
 		}
 		switch src {
-		case 0:
-			m.sample(math.MaxInt64)
+		case 3:
+			// arrive(next, -1), inlined
+			id, b := int32(len(m.reqs)), m.binOf(next)
+			m.reqs = append(m.reqs, request{bin: int32(b), client: -1})
+			m.res.Requests++
+			if b >= 0 {
+				m.arrived[b]++
+			}
+			m.send(next, id)
+			var gap int64 // arrNs, its common case inlined
+			if i := m.arrN; i < len(m.arr.ns) {
+				m.arrN++
+				gap = m.arr.ns[i]
+			} else {
+				gap = m.arrNs()
+			}
+			next += max(1, gap)
+		case 2:
+			// The client gives up on request id's current attempt.
+			id := m.timeouts.pop().req
+			r := &m.reqs[id]
+			if !m.quiet {
+				m.rule.done(t, r.attempts > 1, false, r.token)
+			}
+			m.res.TimedOut++
+			if m.failed(t, id, true) {
+				m.send(t, id)
+			}
+		case 1:
+			e := m.q.pop()
+			switch e.kind {
+			case evArrive:
+				m.arrive(t, e.req)
+			case evSend:
+				m.send(t, e.req)
+			case evAnswer: // never for a quiet rule
+				r := &m.reqs[e.req]
+				m.rule.done(t, r.attempts > 1, true, r.token)
+				m.succeed(t, r)
+			}
+		default:
 			m.finish()
 			return
-		case 2:
-			_, id := m.timeouts.pop()
-			m.sample(t)
-			m.outcome(t, id, false)
-			continue
-		case 3:
-			m.sample(next)
-			m.arrive(next, -1)
-			next += max(1, nsOf(float64(m.arrExp()*meanGap)))
-			continue
-		}
-		e := m.q.pop()
-		m.sample(e.t)
-		switch e.kind {
-		case evArrive:
-			m.arrive(e.t, e.req)
-		case evSend:
-			m.send(e.t, e.req)
-		case evOutcome:
-			m.outcome(e.t, e.req, e.ok)
 		}
 	}
 }
 
-// sample records the queue length at every bin end up to now.
+// sample records the queue length at every bin end up to now, and sets
+// sampleAt to the next bin end.
 func (m *sim) sample(now int64) {
 	for m.sampled < len(m.res.Queue) {
 		end := int64(m.sampled+1) * m.bin
 		if end > now {
+			m.sampleAt = end
 			return
 		}
-		m.dequeue(end)
-		m.res.Queue[m.sampled] = m.count
+		m.res.Queue[m.sampled] = m.queued(end)
 		m.sampled++
 	}
+	m.sampleAt = math.MaxInt64
 }
 
-// dequeue drops from the queue the calls that have started by now.
-func (m *sim) dequeue(now int64) {
+// queued returns the calls queued at now (not started by now), after
+// dropping from starts those that have started.
+func (m *sim) queued(now int64) int {
 	for m.count > 0 && m.starts[m.head] <= now {
 		m.head = (m.head + 1) & (len(m.starts) - 1)
 		m.count--
 	}
+	return m.count
 }
 
-func (m *sim) enqueue(start int64) {
+// enqueue adds a call sent at now that starts at start, the latest start
+// so far.
+func (m *sim) enqueue(now, start int64) {
 	if m.count == len(m.starts) {
-		grown := make([]int64, 2*len(m.starts))
-		for i := 0; i < m.count; i++ {
-			grown[i] = m.starts[(m.head+i)&(len(m.starts)-1)]
-		}
-		m.starts, m.head = grown, 0
+		m.makeRoom(now)
 	}
 	m.starts[(m.head+m.count)&(len(m.starts)-1)] = start
 	m.count++
+}
+
+// makeRoom drops the started calls from the full ring starts, and doubles
+// it if none has started.
+func (m *sim) makeRoom(now int64) {
+	if m.queued(now) < len(m.starts) {
+		return
+	}
+	grown := make([]int64, 2*len(m.starts))
+	for i := 0; i < m.count; i++ {
+		grown[i] = m.starts[(m.head+i)&(len(m.starts)-1)]
+	}
+	m.starts, m.head = grown, 0
 }
 
 func (m *sim) binOf(t int64) int {
@@ -608,68 +711,78 @@ func (m *sim) arrive(now int64, client int32) {
 	m.send(now, id)
 }
 
-// send makes request id's next attempt at now.
+// send makes request id's next attempt at now, and the retries that
+// follow it at once (after a fast failure, when the policy does not
+// pause). It holds the path of an attempt, the server's queue and worker
+// heap inlined, and calls the rule only where it does something: in
+// WebAssembly each call costs a trip through the Go stack in linear
+// memory.
 func (m *sim) send(now int64, id int32) {
-	r := &m.reqs[id]
-	retry := r.attempts > 0
-	r.attempts++
-	if !m.rule.send(now, retry, m.pr) {
-		m.res.Throttled++
-		m.final(now, id, false)
-		return
-	}
-	m.res.Attempts++
-	if retry {
-		m.res.Retries++
-	}
-	if b := m.binOf(now); b >= 0 {
-		m.offered[b]++
-		if retry {
-			m.retried[b]++
-		}
-	}
-	// The server: FIFO, the earliest free worker takes the call.
-	m.dequeue(now)
-	if m.count >= m.s.QueueCap {
-		// Is a worker free now? Only then is the call not queued.
-		if m.freeAt(now) > now {
-			m.res.Rejected++
-			m.rule.done(now, retry, false, r.token)
-			m.failed(now, id, false)
+	r := &m.reqs[id] // m.reqs grows only in arrive
+	for {
+		retry := r.attempts > 0
+		r.attempts++
+		if !m.admitsAll && !m.rule.send(now, retry, m.pr) {
+			m.res.Throttled++
+			m.fail(now, r)
 			return
 		}
-	}
-	start, h := m.pick(now)
-	d := m.svcMean
-	if start >= m.slowA && start < m.slowB {
-		d *= m.s.TriggerFactor
-	}
-	svc := max(1, nsOf(float64(m.svcExp()*d)))
-	(*h)[0] = start + svc
-	h.fix0()
-	if start > now {
-		m.enqueue(start)
-	}
-	m.busy += svc
-	deadline := now + m.timeout
-	if start+svc <= deadline {
-		if m.quiet {
+		m.res.Attempts++
+		if retry {
+			m.res.Retries++
+		}
+		if b := m.binOf(now); b >= 0 {
+			m.offered[b]++
+			if retry {
+				m.retried[b]++
+			}
+		}
+		// The server: FIFO, the earliest free worker takes the call; with
+		// the queue full, only a worker free now does. m.count may still
+		// hold calls started since it was last brought up to date: only a
+		// queue that looks full needs the exact count.
+		start, h := m.pick(now)
+		if start > now && m.count >= m.s.QueueCap && m.queued(now) >= m.s.QueueCap {
+			m.res.Rejected++
+			if !m.quiet {
+				m.rule.done(now, retry, false, r.token)
+			}
+			if m.failed(now, id, false) {
+				continue
+			}
+			return
+		}
+		d := m.svcMean
+		if start >= m.slowA && start < m.slowB {
+			d = m.slowMean
+		}
+		var x float64 // svcExp, its common case inlined
+		if i := m.svcN; i < len(m.svc.v) {
+			m.svcN++
+			x = m.svc.v[i]
+		} else {
+			x = m.svcExp()
+		}
+		svc := max(1, nsOf(float64(x*d)))
+		h.replaceMin(start + svc)
+		if start > now {
+			m.enqueue(now, start)
+		}
+		m.busy += svc
+		end, deadline := start+svc, now+m.timeout
+		switch {
+		case end > deadline:
+			m.wasted += svc
+			m.timeouts.push(deadline, id)
+		case !m.quiet:
+			m.q.push(event{t: end, kind: evAnswer, req: id})
+		default:
 			// Nothing but the request waits for this answer: count it now,
 			// at the time it comes.
-			m.final(start+svc, id, true)
-			return
+			m.succeed(end, r)
 		}
-		m.q.push(event{t: start + svc, kind: evOutcome, ok: true, req: id})
-	} else {
-		m.wasted += svc
-		m.timeouts.push(deadline, id)
+		return
 	}
-}
-
-// freeAt returns when the next worker can take a call sent at now.
-func (m *sim) freeAt(now int64) int64 {
-	t, _ := m.pick(now)
-	return t
 }
 
 // pick returns the start of a call sent at now, and the heap of the worker
@@ -692,57 +805,59 @@ func (m *sim) pick(now int64) (int64, *slotHeap) {
 	return best, h
 }
 
-// outcome handles the end of request id's current attempt at now.
-func (m *sim) outcome(now int64, id int32, ok bool) {
+// failed decides, after a failed attempt of request r at now (timeout:
+// by its timeout, else fast), whether it retries: true to send the retry
+// at once; a retry after a pause is an event.
+func (m *sim) failed(now int64, id int32, timeout bool) bool {
 	r := &m.reqs[id]
-	m.rule.done(now, r.attempts > 1, ok, r.token)
-	if ok {
-		m.final(now, id, true)
-		return
+	if int(r.attempts) >= m.maxAttempts {
+		m.fail(now, r)
+		return false
 	}
-	m.res.TimedOut++
-	m.failed(now, id, true)
+	if m.budgeted {
+		ok, token := m.rule.retry(now, timeout)
+		if !ok {
+			m.res.RetriesDenied++
+			m.fail(now, r)
+			return false
+		}
+		r.token = token
+	}
+	if m.pauses {
+		if w := m.rule.wait(int(r.attempts), m.pr); w > 0 {
+			m.q.push(event{t: now + w, kind: evSend, req: id})
+			return false
+		}
+	}
+	return true
 }
 
-// failed decides, after a failed attempt of request id at now, whether
-// it retries.
-func (m *sim) failed(now int64, id int32, timeout bool) {
-	r := &m.reqs[id]
-	if int(r.attempts) >= m.rule.max() {
-		m.final(now, id, false)
-		return
+// succeed ends request r at now with an answer in time.
+func (m *sim) succeed(now int64, r *request) {
+	m.res.Succeeded++
+	if b := m.binOf(now); b >= 0 {
+		m.good[b]++
 	}
-	ok, token := m.rule.retry(now, timeout)
-	if !ok {
-		m.res.RetriesDenied++
-		m.final(now, id, false)
-		return
-	}
-	r.token = token
-	if w := m.rule.wait(int(r.attempts), m.pr); w > 0 {
-		m.q.push(event{t: now + w, kind: evSend, req: id})
-		return
-	}
-	m.send(now, id)
-}
-
-// final ends request id at now.
-func (m *sim) final(now int64, id int32, ok bool) {
-	r := &m.reqs[id]
-	if ok {
-		m.res.Succeeded++
-		if b := m.binOf(now); b >= 0 {
-			m.good[b]++
-		}
-		if r.bin >= 0 {
-			m.succ[r.bin]++
-		}
+	if r.bin >= 0 {
+		m.succ[r.bin]++
 	}
 	if r.client >= 0 {
-		t := now + nsOf(float64(m.arrExp()*m.s.ThinkMS*1e6))
-		if t < m.horizon {
-			m.q.push(event{t: t, kind: evArrive, req: r.client})
-		}
+		m.think(now, r.client)
+	}
+}
+
+// fail ends request r at now without an answer.
+func (m *sim) fail(now int64, r *request) {
+	if r.client >= 0 {
+		m.think(now, r.client)
+	}
+}
+
+// think schedules closed-loop user client's next request, after a think
+// time from now.
+func (m *sim) think(now int64, client int32) {
+	if t := now + m.arrNs(); t < m.horizon {
+		m.q.push(event{t: t, kind: evArrive, req: client})
 	}
 }
 

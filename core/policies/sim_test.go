@@ -50,7 +50,10 @@ func checkInvariants(t *testing.T, s Scenario, r Result) {
 	}
 }
 
-func maxAttempts(p Policy, s Scenario) int { return newRule(p, s.Attempts).max() }
+func maxAttempts(p Policy, s Scenario) int {
+	u := newRule(p, s.Attempts)
+	return u.max()
+}
 
 // The claim, at the calculator's defaults: naive retries never
 // recover within the horizon, no retries and every budget do; naive
