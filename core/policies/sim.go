@@ -71,7 +71,7 @@ type Scenario struct {
 	Loop     Loop
 	RatePerS float64 // open loop: new requests per second, > 0
 	Clients  int     // closed loop: users, >= 1
-	ThinkMS  float64 // closed loop: mean think time, ms, >= 0
+	ThinkMS  float64 // closed loop: mean think time, ms, >= 0.001 (a user refused at once comes back later, not at the same instant forever)
 
 	Slots     int     // calls served at once, >= 1
 	ServiceMS float64 // mean (exponential) service time of a call, ms, > 0
@@ -123,8 +123,8 @@ func (s Scenario) Validate() error {
 		return bad("RatePerS", "must be in (0, 1e6]")
 	case s.Loop == Closed && (s.Clients < 1 || s.Clients > 1e6):
 		return bad("Clients", "must be in [1, 1e6]")
-	case s.Loop == Closed && !ok(s.ThinkMS, 0, 3.6e6):
-		return bad("ThinkMS", "must be in [0, 3.6e6]")
+	case s.Loop == Closed && !ok(s.ThinkMS, 1e-3, 3.6e6):
+		return bad("ThinkMS", "must be in [0.001, 3.6e6]")
 	case s.Slots < 1 || s.Slots > 100000:
 		return bad("Slots", "must be in [1, 100000]")
 	case !ok(s.ServiceMS, 1e-3, 3.6e6):

@@ -193,6 +193,7 @@ func TestValidate(t *testing.T) {
 	for name, f := range map[string]func(*Scenario){
 		"Loop":          func(s *Scenario) { s.Loop = "half" },
 		"RatePerS":      func(s *Scenario) { s.RatePerS = 0 },
+		"ThinkMS":       func(s *Scenario) { s.Loop, s.ThinkMS = Closed, 0 },
 		"Slots":         func(s *Scenario) { s.Slots = 0 },
 		"ServiceMS":     func(s *Scenario) { s.ServiceMS = -1 },
 		"QueueCap":      func(s *Scenario) { s.QueueCap = -1 },
@@ -214,6 +215,22 @@ func TestValidate(t *testing.T) {
 	}
 	if _, err := Run(Default(), "retry-forever", 1); err == nil {
 		t.Error("an unknown policy ran")
+	}
+}
+
+// TestShortestThink runs the closed loop at the shortest think time on a
+// server that refuses most calls at once (one worker, no queue): users
+// refused come back a moment later, and the run ends. (With ThinkMS 0,
+// which Validate refuses, they came back at the same instant forever.)
+func TestShortestThink(t *testing.T) {
+	s := Default()
+	s.Loop, s.Clients, s.ThinkMS, s.Slots, s.QueueCap = Closed, 10, 0.001, 1, 0
+	s.HorizonS, s.BinS, s.TriggerStartS, s.TriggerS = 0.01, 0.001, 0.003, 0.003
+	for _, p := range All() {
+		r := run(t, s, p)
+		if r.Rejected == 0 || r.Requests < s.Clients {
+			t.Errorf("%s: %d requests, %d rejected: the server was meant to refuse most", p, r.Requests, r.Rejected)
+		}
 	}
 }
 
