@@ -69,7 +69,7 @@ func (f *playFig) close(o *outCtx, xlabel string) {
 	b := o.b
 	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+(chartW-marginL-marginR)/2), f1(f.height-8), esc(xlabel))
 	x := f.fx(f.t1)
-	writef(b, `<line class="chart-cursor" data-cursor x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-opacity="0.5"/>`, f1(x), f1(x), f1(marginT), f1(f.height-marginB))
+	writef(b, `<line class="chart-cursor" data-cursor="" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-opacity="0.5"/>`, f1(x), f1(x), f1(marginT), f1(f.height-marginB))
 	b.WriteString(`</svg>`)
 	writePlayer(o, f)
 	b.WriteString("</figure>\n")
@@ -135,7 +135,7 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 		if i < len(wave) {
 			wv = wave[i]
 		}
-		writef(b, `<rect class="chart-dot chart-wave-%s" data-t="%s" x="%s" y="%s" width="%s" height="%s"%s/>`,
+		writef(b, `<rect class="chart-dot chart-wave-%s" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`,
 			strconv.Itoa(wv%6+1), fnum(times[i]), f1(f.t0Bin(k, width)), f1(y), f1(math.Max(0.5, w*0.9)), f1(math.Max(0.5, h*0.85)), opacity(wv))
 	}
 	b.WriteString(`</g>`)
@@ -271,14 +271,14 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 			h := v / top * 200
 			if h > 0 {
 				y -= h
-				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"%s/>`, strconv.Itoa(si+1), f1(x), f1(y), f1(math.Max(0.5, w)), f1(h), opacity(si))
+				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, strconv.Itoa(si+1), f1(x), f1(y), f1(math.Max(0.5, w)), f1(h), opacity(si))
 			}
 		}
 		lh := base - (upperBase + 16)
 		for si, v := range []float64{r429[i], retries[i]} {
 			h := v / low * lh
 			if h > 0 {
-				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s"%s/>`, strconv.Itoa(si+4), f1(x+float64(si)*w/2), f1(base-h), f1(math.Max(0.5, w/2)), f1(h), opacity(si+3))
+				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, strconv.Itoa(si+4), f1(x+float64(si)*w/2), f1(base-h), f1(math.Max(0.5, w/2)), f1(h), opacity(si+3))
 			}
 		}
 		b.WriteString(`</g>`)
