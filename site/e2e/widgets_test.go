@@ -25,7 +25,7 @@ type widgetInfo struct {
 	Live     bool       `json:"live"`
 	Error    string     `json:"error"`
 	Outs     [][]string `json:"outs"`     // [field, data-value, text]
-	Static   bool       `json:"static"`   // the "static page" notice is shown
+	Static   bool       `json:"static"`   // the "static page" notice is drawn (not hidden, not display: none)
 	Disabled int        `json:"disabled"` // buttons still disabled
 }
 
@@ -34,7 +34,7 @@ const widgetsJS = `Array.from(document.querySelectorAll('[data-widget]')).map(w 
 	live: w.hasAttribute('data-live'), error: w.getAttribute('data-error') || '',
 	outs: Array.from(w.querySelectorAll('[data-output] [data-out]')).map(o =>
 		[o.getAttribute('data-out'), o.getAttribute('data-value'), o.textContent.trim()]),
-	static: Array.from(w.querySelectorAll('[data-static]')).some(e => !e.hidden),
+	static: Array.from(w.querySelectorAll('[data-static]')).some(e => !e.hidden && getComputedStyle(e).display !== 'none'),
 	disabled: Array.from(w.querySelectorAll('button[data-action]')).filter(b => b.disabled).length,
 }))`
 
