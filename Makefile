@@ -25,6 +25,9 @@ vet:
 	@out=$$(gofmt -l core site wasm); \
 	if [ -n "$$out" ]; then echo "gofmt -w these files:"; echo "$$out"; exit 1; fi
 	$(GO) vet -tags e2e ./...
+	# without tags too: the quick loop (go test ./...) builds the test
+	# files that lack //go:build e2e
+	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet $(JS_PKGS)
 
 staticcheck:
