@@ -23,6 +23,7 @@ func TestStaticNoticeWhileLoading(t *testing.T) {
 			ctx := tab(t, "the playground did not load", "net::ERR_FAILED")
 			paused := make(chan *fetch.EventRequestPaused, 16)
 			go func() {
+				defer close(paused) // when the tab's context ends
 				for ev, err := range chromedp.Events(ctx, fetch.RequestPaused) {
 					if err != nil {
 						return
@@ -68,7 +69,7 @@ func TestStaticNoticeWhileLoading(t *testing.T) {
 			go func() {
 				for ev := range paused {
 					if ctx.Err() != nil {
-						return
+						return // the test is over
 					}
 					fail(ev)
 				}

@@ -435,25 +435,35 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	// instead of a rect per bar (18 with the nine policies), which is
 	// what the page parses again on each recompute.
 	bw := f1(math.Max(0.5, w))
+	bases := make([]string, len(runs)) // " Y" of each strip's base
+	for r := range runs {
+		bases[r] = " " + f1(marginT+rowH*float64(r+1))
+	}
 	b.WriteString(`<g class="chart-frames">`)
 	for i := range ts {
 		writef(b, `<g data-t="%s">`, fnum(ts[i]))
-		x := f1(f.fx(ts[i]) - w/2)
-		for si := range 2 {
-			d := make([]string, 0, len(runs))
+		x := "M" + f1(f.fx(ts[i])-w/2)
+		for si, end := range []string{`" fill-opacity="0.35"/>`, `"/>`} {
+			open := false
 			for r, p := range runs {
 				v := p.OfferedPerS[i]
 				if si == 1 {
 					v = p.GoodputPerS[i]
 				}
-				if h := v / top * barH; h > 0 {
-					// from the strip's base: up h, across the bar, down h
-					d = append(d, "M"+x+" "+f1(marginT+rowH*float64(r+1))+"v-"+f1(h)+"h"+bw+"v"+f1(h)+"z")
+				h := v / top * barH
+				if h <= 0 {
+					continue
 				}
+				if !open {
+					writef(b, `<path class="chart-bar chart-series-%s" d="`, strconv.Itoa(si*2+1))
+					open = true
+				}
+				// from the strip's base: up h, across the bar, down h
+				hs := f1(h)
+				b.WriteString(x + bases[r] + "v-" + hs + "h" + bw + "v" + hs + "z")
 			}
-			if len(d) > 0 {
-				writef(b, `<path class="chart-bar chart-series-%s" d="%s"%s/>`,
-					strconv.Itoa(si*2+1), strings.Join(d, ""), []string{` fill-opacity="0.35"`, ""}[si])
+			if open {
+				b.WriteString(end)
 			}
 		}
 		b.WriteString(`</g>`)

@@ -3,6 +3,7 @@ package widget
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -230,15 +231,11 @@ func TestLimitsPlay(t *testing.T) {
 
 // TestPoliciesPlayBars checks the strips of the policies time view: each
 // step is a <g data-t> of at most two paths (the light bars and the dark
-// bars), with one subpath per nonzero value of that step, the bar of
-// policy r standing on strip r's base.
+// bars), with one subpath per nonzero value of that step, each going up
+// and down by the same height.
 func TestPoliciesPlayBars(t *testing.T) {
 	c, _ := calc.New().Lookup("policies")
-	a, err := c.Parse(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := c.Run(a)
+	res, err := c.Compute(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +289,7 @@ func TestPoliciesPlayBars(t *testing.T) {
 // not shown) in at most 64 KB and 1,000 elements.
 func TestPoliciesDefaultLight(t *testing.T) {
 	c, _ := calc.New().Lookup("policies")
-	if got := All().DefaultViews(c); strings.Contains(strings.Join(got, ","), "timeline") {
+	if got := All().DefaultViews(c); slices.Contains(got, "timeline") {
 		t.Errorf("default views %v include timeline", got)
 	}
 	for lang, loc := range locales(t) {
