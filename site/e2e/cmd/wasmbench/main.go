@@ -337,8 +337,8 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 			}
 			p95 := percentile(r.MS, 95)
 			if g, why, ok := ownGoalMS(c.Name); ok && set.name == "defaults" {
-				own = append(own, fmt.Sprintf("goal: %s p95 <= %.0f ms at defaults (%s; over the 16 ms of the others: %v): %s (%.2f ms)",
-					c.Name, g, why, p95 > 16, verdict(p95 <= g), p95))
+				own = append(own, fmt.Sprintf("goal: %s p95 <= %.0f ms at defaults (%s; over the %.0f ms of the others: %v): %s (%.2f ms)",
+					c.Name, g, why, frameMS, p95 > frameMS, verdict(p95 <= g), p95))
 			} else if set.name == "defaults" {
 				measured++
 				worst = max(worst, p95)
@@ -359,20 +359,20 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 						median(rg.MS), percentile(rg.MS, 95), median(rg.Run), median(rg.Render), median(rg.DOM), rg.Bytes/1000, rg.Allocs, rg.GCs)
 				}
 			}
-			if set.name == "largest" && median(r.MS) > 16 {
+			if set.name == "largest" && median(r.MS) > frameMS {
 				slow = append(slow, slowWidget{c.Name, p.Path, id, set.values, pageVals, median(r.MS)})
 			}
 		}
 		tcancel()
 	}
-	general := 0 // the calculators held to 16 ms
+	general := 0 // the calculators held to frameMS
 	for _, c := range reg.List() {
 		if _, _, ok := ownGoalMS(c.Name); !ok {
 			general++
 		}
 	}
-	fmt.Printf("goal: p95 <= 16 ms at defaults: %s (worst %.2f ms over %d of %d calculators)\n",
-		verdict(worst <= 16 && measured == general), worst, measured, general)
+	fmt.Printf("goal: p95 <= %.0f ms at defaults: %s (worst %.2f ms over %d of %d calculators)\n",
+		frameMS, verdict(worst <= frameMS && measured == general), worst, measured, general)
 	for _, line := range own {
 		fmt.Println(line)
 	}
@@ -424,6 +424,11 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 	}
 	return nil
 }
+
+// frameMS is issue 16's recompute goal at the defaults, p95: a frame. A
+// widget slower than it at its largest parameters is also timed through
+// the form, with the Web Worker and without.
+const frameMS = 16.0
 
 // ownGoalMS returns the recompute goal at the defaults, in ms, of a
 // calculator whose issue set it one of its own instead of issue 16's
