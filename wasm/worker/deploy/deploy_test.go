@@ -4,9 +4,6 @@ import (
 	"testing"
 )
 
-// pinned is the wrangler of package.json's devDependencies.
-const pinned = "4.86.0"
-
 func TestDryRunConfig(t *testing.T) {
 	in := "name = \"x\"\nmain = \"a.mjs\"\n\n[build]\ncommand = \"make worker\"\ncwd = \"..\"\n\n[build.upload]\nformat = \"modules\"\n\n[assets]\ndirectory = \"p\"\n[[rules]]\ntype = \"CompiledWasm\"\n"
 	want := "name = \"x\"\nmain = \"a.mjs\"\n\n[assets]\ndirectory = \"p\"\n[[rules]]\ntype = \"CompiledWasm\"\n"

@@ -13,6 +13,9 @@ import (
 	"retrylab/wasm/worker/local"
 )
 
+// pinned is the wrangler of package.json's devDependencies.
+const pinned = "4.86.0"
+
 // TestWranglerDryRun bundles the Worker as `wrangler deploy` would, with
 // the pinned wrangler and without the network (--dry-run): wasm/worker/
 // wrangler.toml, the modules of build/worker (the edge layer's entry.mjs
