@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"retrylab/wasm/playground"
+	"retrylab/site/widget"
 )
 
 // The heavy widgets compute in a Web Worker (site/assets/playground-worker.js,
@@ -112,9 +112,9 @@ type record struct {
 // two on a loaded machine. restartMS is how long a request must have run
 // before a newer input replaces the worker. The page's own constants.
 const (
-	noteDelayMS = playground.ComputingNoteDelayMS
+	noteDelayMS = widget.ComputingNoteDelayMS
 	noteSlackMS = 250
-	restartMS   = playground.RestartMS
+	restartMS   = widget.RestartMS
 )
 
 // TestWorkerKeepsPageLive sets dispatch to its largest parameters: the

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"retrylab/core/calc"
+	"retrylab/site/wasmflags"
 	"retrylab/site/widget"
 )
 
@@ -65,7 +66,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 	if err != nil {
 		t.Fatal("no go command on PATH (go test puts GOROOT/bin first):", err)
 	}
-	flags, env, err := ReadBuildFlags("buildflags")
+	flags, env, err := wasmflags.Read("buildflags")
 	if err != nil {
 		t.Fatal(err)
 	}

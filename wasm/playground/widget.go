@@ -11,6 +11,7 @@ import (
 
 	"retrylab/core/calc"
 	"retrylab/core/query"
+	render "retrylab/site/widget"
 )
 
 // citation is one <output data-cite="ID.FIELD" data-format="FORMAT"> of
@@ -293,7 +294,7 @@ func (w *widget) post(values query.Values, m mode, over query.Values) {
 		r.canon = canon
 	}
 	if w.inflight != nil {
-		if w.app.now()-w.sentAt > RestartMS && w.app.restartWorker(w.calc.Name) {
+		if w.app.now()-w.sentAt > render.RestartMS && w.app.restartWorker(w.calc.Name) {
 			// the answer in flight would be dropped: the worker computing
 			// it was replaced by a fresh one, which takes r at once
 			w.inflight, w.queued = nil, nil
@@ -448,7 +449,7 @@ func (w *widget) setBusy() {
 	}
 	w.out.SetAttribute("aria-busy", "true")
 	w.root.SetAttribute("data-computing", "")
-	w.app.win.SetTimeout(func() { w.app.guard(w, w.showNote) }, ComputingNoteDelayMS)
+	w.app.win.SetTimeout(func() { w.app.guard(w, w.showNote) }, render.ComputingNoteDelayMS)
 }
 
 // showNote unhides the "computing…" note if the widget still waits.

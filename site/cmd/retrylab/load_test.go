@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"retrylab/wasm/worker/load"
+	"retrylab/site/load"
 )
 
 // childEnv makes the test binary run `retrylab` with the arguments in it

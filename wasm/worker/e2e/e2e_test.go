@@ -28,8 +28,8 @@ import (
 	"time"
 
 	"retrylab/core/calc"
+	"retrylab/site/load"
 	"retrylab/wasm/worker/assetsdir"
-	"retrylab/wasm/worker/load"
 	"retrylab/wasm/worker/local"
 	"retrylab/wasm/worker/parity"
 )

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"retrylab/core/calc"
-	"retrylab/wasm/worker/load"
+	"retrylab/site/load"
 )
 
 // Request is one API request of the table.

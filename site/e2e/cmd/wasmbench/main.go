@@ -58,8 +58,8 @@ import (
 	"retrylab/core/calc"
 	"retrylab/site/assets"
 	"retrylab/site/e2e"
+	"retrylab/site/wasmflags"
 	"retrylab/site/widget"
-	"retrylab/wasm/playground"
 )
 
 // options are the command's flags.
@@ -612,10 +612,10 @@ func goBuild(root, pkg, out string, strip bool) ([]byte, error) {
 }
 
 // buildFlags reads a buildflags file as build.sh does
-// (playground.ReadBuildFlags). Without the file the flags are -trimpath
+// (wasmflags.Read). Without the file the flags are -trimpath
 // and -ldflags=-s -w.
 func buildFlags(path string) (flags, env []string, err error) {
-	flags, env, err = playground.ReadBuildFlags(path)
+	flags, env, err = wasmflags.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []string{"-trimpath", "-ldflags=-s -w"}, nil, nil
 	}

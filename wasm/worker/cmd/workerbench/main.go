@@ -44,8 +44,8 @@ import (
 	"strings"
 	"time"
 
+	"retrylab/site/load"
 	"retrylab/wasm/worker/assetsdir"
-	"retrylab/wasm/worker/load"
 	"retrylab/wasm/worker/local"
 )
 

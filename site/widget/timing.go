@@ -1,8 +1,8 @@
-package playground
+package widget
 
-// The playground's two delays, in milliseconds. They are exported, in a
-// file every platform builds, so that the browser tests (site/e2e) hold
-// the page to these numbers instead of copies of them.
+// The playground's two delays, in milliseconds: wasm/playground acts on
+// them and the browser tests (site/e2e) hold the page to them, so they
+// live here, below both, instead of in a copy each.
 const (
 	// ComputingNoteDelayMS is how long a widget waits for the worker's
 	// answer before it shows the "computing…" note: shorter answers never

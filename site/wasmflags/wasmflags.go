@@ -1,18 +1,20 @@
-//go:build !(js && wasm)
-
-package playground
+// Package wasmflags reads the buildflags file of the browser's modules
+// (wasm/playground/buildflags), as build.sh does, for the Go programs and
+// tests that build those modules themselves (wasmbench,
+// TestModulesLinkTheirSet).
+package wasmflags
 
 import (
 	"os"
 	"strings"
 )
 
-// ReadBuildFlags reads a buildflags file (this package's buildflags, the
-// flags of the browser's modules) as build.sh does: one go build flag a
+// Read reads a buildflags file (wasm/playground/buildflags, the flags of
+// the browser's modules) as build.sh does: one go build flag a
 // line, or NAME=value (an upper-case name) for the go command's
 // environment; blank lines and lines starting with '#' are skipped.
 // wasmbench and TestModulesLinkTheirSet build the modules with it.
-func ReadBuildFlags(path string) (flags, env []string, err error) {
+func Read(path string) (flags, env []string, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
