@@ -189,7 +189,7 @@ func TestRealPlayground(t *testing.T) {
 // apparatus is what a reader meets in every section of an article, by
 // language: the question that opens a section, the caption that follows a
 // widget (with its number) and its try-this line, and the heading of the
-// sources that close the article (docs/authoring.md, "A section's
+// sources that close the article (content/README.md, "A section's
 // apparatus").
 var apparatus = map[string]struct{ question, figure, try, sources string }{
 	"it": {"**Prevedi.** ", "**Figura %d.** ", "*Prova:* ", "## Fonti"},

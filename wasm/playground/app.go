@@ -192,7 +192,7 @@ func Main(set *render.Set) {
 // timeout fires, and meanwhile the Go runtime returns to the browser's
 // event loop. Main hydrates one widget per task this way, so that no task
 // of the start-up blocks the page for long (Lighthouse's long tasks:
-// docs/dom.md).
+// wasm/playground/DOM.md).
 func (a *app) yield() {
 	ch := make(chan struct{})
 	a.win.SetTimeout(func() { close(ch) }, 0)

@@ -47,7 +47,7 @@ func TestKeptOut(t *testing.T) {
 // TestDOMv2Deps checks that every playground module (one per calculator
 // set, NAME/main.go) does its DOM work through honnef.co/go/js/dom/v2, and
 // that dom/v2 brings no package beyond those the size table of
-// docs/dom.md accounts for.
+// wasm/playground/DOM.md accounts for.
 func TestDOMv2Deps(t *testing.T) {
 	const domv2 = "honnef.co/go/js/dom/v2"
 	mains, err := filepath.Glob("*/main.go")
