@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
 )
 
 // ExercisesAttr is the attribute of the element an `exercises` block
@@ -54,5 +55,31 @@ func (c *Converter) exercisesBlock(st *state, fb *ast.FencedCodeBlock) ast.Node 
 	if len(st.errs) == 0 && (!v.Has("code") || !v.Has("student")) {
 		st.errorAtLine(line, "exercises: the block needs the lines code: CLASS and student: NAME")
 	}
-	return &WidgetBlock{Widget: &Widget{Kind: "widget", HTML: `<div class="classroom" ` + ExercisesAttr + `="` + html.EscapeString(v.Encode()) + `"></div>`}}
+	return &ExercisesBlock{Values: v}
+}
+
+// KindExercisesBlock is the ast.NodeKind of [ExercisesBlock].
+var KindExercisesBlock = ast.NewNodeKind("ExercisesBlock")
+
+// ExercisesBlock is what an `exercises` fence becomes: the class and the
+// student whose variant the page shows first.
+type ExercisesBlock struct {
+	ast.BaseBlock
+	Values url.Values // code and student
+}
+
+// Kind implements ast.Node.
+func (n *ExercisesBlock) Kind() ast.NodeKind { return KindExercisesBlock }
+
+// Dump implements ast.Node.
+func (n *ExercisesBlock) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Values": n.Values.Encode()}, nil)
+}
+
+// renderExercises writes the placeholder the build replaces.
+func (r *nodeRenderer) renderExercises(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		w.WriteString(`<div class="classroom" ` + ExercisesAttr + `="` + html.EscapeString(node.(*ExercisesBlock).Values.Encode()) + `"></div>` + "\n")
+	}
+	return ast.WalkSkipChildren, nil
 }

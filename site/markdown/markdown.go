@@ -8,6 +8,7 @@ package markdown
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -129,6 +130,12 @@ type state struct {
 	lines []int // byte offset of the start of each line
 	errs  Errors
 	page  *Page
+
+	// what the parse stage leaves to the compute stage
+	ids    map[string]*Widget // the page's widgets by id
+	broken map[string]bool    // ids of blocks that failed to parse
+	cites  []*Citation
+	maths  []*Math
 }
 
 var stateKey = parser.NewContextKey()
@@ -168,13 +175,25 @@ func (c *Converter) Convert(file string, src []byte) (*Page, error) {
 	}
 	pc := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	pc.Set(stateKey, st)
+	// The three stages, as goldmark splits them: the parser (with the
+	// page transformer) turns the page into an AST whose widget, citation
+	// and formula nodes are read but not evaluated; compute runs the
+	// calculators and resolves what depends on their results; the
+	// renderer writes the nodes.
 	doc := c.md.Parser().Parse(text.NewReader(body), parser.WithContext(pc))
-	if len(st.errs) > 0 {
+	// compute runs on what parsed, so that one build reports every
+	// problem of the page, a bad citation beside a bad block
+	if c.compute(st); len(st.errs) > 0 {
 		st.errs.Sort()
 		return nil, st.errs
 	}
 	var buf bytes.Buffer
 	if err := c.md.Renderer().Render(&buf, body, doc); err != nil {
+		var pe *Error
+		if errors.As(err, &pe) {
+			pe.File = file
+			return nil, Errors{pe}
+		}
 		return nil, Errors{{File: file, Line: 1, Msg: err.Error()}}
 	}
 	st.page.HTML = buf.Bytes()
@@ -242,9 +261,11 @@ func duplicateIDs(st *state) Errors {
 	return errs
 }
 
-// pageTransformer runs once the whole page is parsed: it expands include
-// blocks, computes widget and calc blocks, converts formulas, and then
-// resolves citations (which may precede the widget they cite).
+// pageTransformer runs once the whole page is parsed, still in the parse
+// stage: it reads widget, calc and playground blocks into nodes (their
+// arguments parsed, not run), expands include blocks, highlights code,
+// and collects the formulas and citations that the compute stage
+// converts and resolves (a citation may precede the widget it cites).
 type pageTransformer struct{ c *Converter }
 
 func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
@@ -335,29 +356,7 @@ func (t *pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc pa
 			st.errorAtLine(w.IDLine, "id %q is also the id of the heading on line %d; choose another", w.ID, st.lineOf(h.Lines().At(0).Start))
 		}
 	}
-	if t.c.opts.Widget != nil {
-		for _, w := range st.page.Widgets {
-			if w.Kind != "widget" {
-				continue
-			}
-			h, err := t.c.opts.Widget(w)
-			if err != nil {
-				st.errorAtLine(w.Line, "widget %s: %v", w.ID, err)
-				continue
-			}
-			w.HTML = h
-		}
-	}
-	for _, m := range maths {
-		t.c.convertMath(st, m)
-	}
-	for _, ct := range cites {
-		if broken[ct.ID] && ids[ct.ID] == nil {
-			continue
-		}
-		t.c.resolveCitation(st, ct, ids)
-		st.page.Citations = append(st.page.Citations, ct)
-	}
+	st.ids, st.broken, st.cites, st.maths = ids, broken, cites, maths
 }
 
 // nodeRenderer renders the project's nodes.
@@ -370,6 +369,7 @@ func (r *nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindMathBlock, r.renderMathBlock)
 	reg.Register(KindCode, r.renderCode)
 	reg.Register(KindPlaygroundBlock, r.renderPlayground)
+	reg.Register(KindExercisesBlock, r.renderExercises)
 }
 
 // blockID returns the value of the id line of a fenced block, or "".

@@ -31,9 +31,9 @@ func (n *PlaygroundBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, l
 // PickerClass is the class of the list a playground block starts with.
 const PickerClass = "picker"
 
-// playgroundBlock reads a `playground` fence (it takes no lines) and
-// computes a widget for every calculator of the registry, on its
-// defaults. It returns nil when the block is unusable.
+// playgroundBlock reads a `playground` fence (it takes no lines) into a
+// widget for every calculator of the registry, on its defaults (the
+// compute stage runs them). It returns nil when the block is unusable.
 func (c *Converter) playgroundBlock(st *state, fb *ast.FencedCodeBlock) *PlaygroundBlock {
 	line := st.lineOf(fb.Info.Segment.Start)
 	lines := fb.Lines()
@@ -50,12 +50,9 @@ func (c *Converter) playgroundBlock(st *state, fb *ast.FencedCodeBlock) *Playgro
 	}
 	pb := &PlaygroundBlock{}
 	for _, cl := range c.opts.Registry.List() {
-		w := &Widget{Kind: "widget", Calc: cl, ID: cl.Name, Params: url.Values{}, ParamLines: map[string]int{}, Line: line, IDLine: line}
+		w := &Widget{Kind: "widget", Calc: cl, ID: cl.Name, Params: url.Values{}, ParamLines: map[string]int{}, Line: line, IDLine: line, inPlayground: true}
 		args, err := cl.Parse(w.Params)
-		if err == nil {
-			w.Args = args
-			w.Result, err = cl.Run(args)
-		}
+		w.Args = args
 		if err != nil {
 			st.errorAtLine(line, "playground: %s on its defaults: %v", cl.Name, err)
 			return nil

@@ -29,14 +29,17 @@ type Widget struct {
 	// Compare is the block's "compare: PARAM=VALUE" ("" when none): the
 	// widget also computes the variant and draws both.
 	Compare string
-	Args    calc.Args
-	Result  any // the calculator's result for Args
-	Line    int // line of the opening fence
-	IDLine  int // line of the id
+	Args    calc.Args // parsed by the parse stage
+	Result  any       // the calculator's result for Args, computed by the compute stage
+	Line    int       // line of the opening fence
+	IDLine  int       // line of the id
 	// ParamLines gives the line of each parameter the block sets.
 	ParamLines map[string]int
-	// HTML is the rendered widget (empty for calc blocks).
+	// HTML is the rendered widget, set by the render stage (empty for
+	// calc blocks).
 	HTML string
+
+	inPlayground bool // made by a playground block, on the defaults
 
 	json       json.RawMessage            // Result encoded once
 	fields     map[string]json.RawMessage // its fields
@@ -136,8 +139,9 @@ func (n *WidgetBlock) Dump(src []byte, level int) {
 // in words joined by single hyphens (^[a-z0-9]+(-[a-z0-9]+)*$).
 func widgetID(s string) bool { return IsSlug(s) }
 
-// widgetBlock reads a widget or calc fence, computes its result and
-// reports problems. It returns nil when the block is unusable.
+// widgetBlock reads a widget or calc fence into a [Widget] with its
+// parsed arguments (the compute stage runs it) and reports problems. It
+// returns nil when the block is unusable.
 func (c *Converter) widgetBlock(st *state, fb *ast.FencedCodeBlock, kind, name string) *Widget {
 	w := &Widget{Kind: kind, Params: url.Values{}, ParamLines: map[string]int{}}
 	w.Line = st.lineOf(fb.Info.Segment.Start)
@@ -243,22 +247,24 @@ func (c *Converter) widgetBlock(st *state, fb *ast.FencedCodeBlock, kind, name s
 		return nil
 	}
 	args, err := cl.Parse(w.Params)
-	if err == nil {
-		w.Args = args
-		w.Result, err = cl.Run(args)
-	}
 	if err != nil {
-		ln := w.Line
-		var ce *calc.Error
-		if errors.As(err, &ce) {
-			if l, ok := w.ParamLines[ce.Param]; ok {
-				ln = l
-			}
-		}
-		st.errorAtLine(ln, "%s %s: %s", kind, w.ID, err.Error())
+		st.errorAtLine(w.errorLine(err), "%s %s: %s", kind, w.ID, err.Error())
 		return nil
 	}
+	w.Args = args
 	return w
+}
+
+// errorLine is the line of the parameter a calculator's error names, or
+// the block's first line.
+func (w *Widget) errorLine(err error) int {
+	var ce *calc.Error
+	if errors.As(err, &ce) {
+		if l, ok := w.ParamLines[ce.Param]; ok {
+			return l
+		}
+	}
+	return w.Line
 }
 
 func (r *nodeRenderer) renderWidget(wr util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -269,9 +275,14 @@ func (r *nodeRenderer) renderWidget(wr util.BufWriter, src []byte, node ast.Node
 	if w.Kind != "widget" {
 		return ast.WalkSkipChildren, nil
 	}
-	if w.HTML != "" {
-		wr.WriteString(w.HTML)
-		if !strings.HasSuffix(w.HTML, "\n") {
+	if r.c.opts.Widget != nil {
+		h, err := r.c.opts.Widget(w)
+		if err != nil {
+			return ast.WalkStop, &Error{Line: w.Line, Msg: fmt.Sprintf("widget %s: %v", w.ID, err)}
+		}
+		w.HTML = h
+		wr.WriteString(h)
+		if !strings.HasSuffix(h, "\n") {
 			wr.WriteByte('\n')
 		}
 		return ast.WalkSkipChildren, nil
