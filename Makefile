@@ -47,18 +47,18 @@ unit: wasmtest
 	$(GO) test -tags e2e -timeout 45m ./...
 
 # wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden
-# files were written natively on amd64: core/fmath's bits, every
+# files were written natively on amd64: core/standin/fmath's bits, every
 # calculator's result and the widgets' rendered HTML must be the same in
 # the browser and the Worker as in the build, and the generated encoders of
 # the results equal to encoding/json's; and the parsers and the hash
-# of core/canonjson and core/internal/sha256sum, whose recursion depth and integer
+# of core/canonjson and core/standin/sha256sum, whose recursion depth and integer
 # arithmetic differ under wasm (the JavaScript engine's stack); and
-# core/bigint against math/big, with core/pyrand's CPython vectors; and
-# core/internal/tokenbucket against golang.org/x/time/rate, with the limiter and
+# core/standin/bigint against math/big, with core/pyrand's CPython vectors; and
+# core/standin/tokenbucket against golang.org/x/time/rate, with the limiter and
 # the dispatch simulation built on it.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/fmath ./core/canonjson ./core/internal/jsonread ./core/internal/sha256sum ./core/bigint ./core/pyrand ./core/query ./core/internal/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/heapsort ./core/calc/crossarch
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/standin/fmath ./core/canonjson ./core/standin/jsonread ./core/standin/sha256sum ./core/standin/bigint ./core/pyrand ./core/standin/query ./core/standin/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/standin/heapsort ./core/calc/crossarch
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget
 
 test: deps vet staticcheck build worker unit

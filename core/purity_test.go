@@ -160,7 +160,7 @@ func TestImpurities(t *testing.T) {
 // TestSimulationsLinkLittle checks that the simulations the rate-limits
 // and policies modules link (core/dispatch, core/policies and what they
 // import from core) import neither context nor golang.org/x/time/rate
-// (core/internal/tokenbucket is the limiter they run on: x/time/rate is its
+// (core/standin/tokenbucket is the limiter they run on: x/time/rate is its
 // differential test's reference), and that dispatch, policies, limits and
 // tokenbucket import no fmt: both cost the modules size for nothing.
 func TestSimulationsLinkLittle(t *testing.T) {
@@ -176,7 +176,7 @@ func TestSimulationsLinkLittle(t *testing.T) {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	noFmt := map[string]bool{"retrylab/core/dispatch": true, "retrylab/core/policies": true,
-		"retrylab/core/limits": true, "retrylab/core/internal/tokenbucket": true}
+		"retrylab/core/limits": true, "retrylab/core/standin/tokenbucket": true}
 	seen := 0
 	for line := range strings.Lines(string(out)) {
 		f := strings.Fields(line)

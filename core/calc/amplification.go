@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strconv"
 
-	"retrylab/core/bigint"
 	"retrylab/core/retry"
+	"retrylab/core/standin/bigint"
 )
 
 // maxTreeNodes bounds the call tree returned for drawing.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"retrylab/core/bigint"
 	"retrylab/core/canonjson"
+	"retrylab/core/standin/bigint"
 )
 
 // Calculator is one experiment: a name, its parameters and the function
@@ -120,7 +120,7 @@ func (a Args) get(name string, k Kind) any {
 
 // Query returns the values the caller set explicitly, in canonical text:
 // the URL query that reproduces these Args (name → one text, as in a
-// url.Values; core/query's Encode writes it).
+// url.Values; core/standin/query's Encode writes it).
 func (a Args) Query() map[string][]string {
 	q := make(map[string][]string, len(a.raw))
 	for k, v := range a.raw {

@@ -3,7 +3,7 @@ package calc
 import (
 	"strings"
 
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 )
 
 // Canonical returns the canonical query of a: the parameters the caller

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"retrylab/core/crowd"
-	"retrylab/core/fmath"
+	"retrylab/core/standin/fmath"
 )
 
 // PeakResult is the result of the peak calculator.

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/core/heapsort"
+	"retrylab/core/standin/heapsort"
 )
 
 // itemWork is the work a number listed in an answer counts for in a

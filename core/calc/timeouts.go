@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"retrylab/core/heapsort"
+	"retrylab/core/standin/heapsort"
 	"retrylab/core/timeouts"
 )
 
@@ -122,7 +122,7 @@ func timeoutsCalc() *Calculator {
 				out.FirstTokenTail = c.FirstToken.Tail(c.FirstTokenTimeout)
 			}
 			ft := slices.Clone(res.FirstTokenS)
-			heapsort.Float64s(ft) // not slices.Sort (core/heapsort)
+			heapsort.Float64s(ft) // not slices.Sort (core/standin/heapsort)
 			if len(ft) > 0 {
 				out.FirstTokenP50S = ft[max(0, int(math.Ceil(0.5*float64(len(ft))))-1)]
 				out.FirstTokenP95S = ft[max(0, int(math.Ceil(0.95*float64(len(ft))))-1)]

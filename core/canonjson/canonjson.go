@@ -27,7 +27,7 @@
 //
 // The package also holds the playground's JSON reader for site/ (Valid,
 // and Unquote, SpaceEnd, ValueEnd, Members and Elements of
-// core/internal/jsonread), which site/locale and site/widget read JSON
+// core/standin/jsonread), which site/locale and site/widget read JSON
 // with in place of encoding/json.
 package canonjson
 
@@ -37,8 +37,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"retrylab/core/heapsort"
-	"retrylab/core/internal/sha256sum"
+	"retrylab/core/standin/heapsort"
+	"retrylab/core/standin/sha256sum"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects accepted.
@@ -124,7 +124,7 @@ func parse(text []byte) (value, error) {
 // Key returns the idempotency key tenant:task:hex(sha256(canonical)) of a
 // payload, and its canonical form.
 //
-// The SHA-256 is core/internal/sha256sum's, not crypto/sha256's: this
+// The SHA-256 is core/standin/sha256sum's, not crypto/sha256's: this
 // package runs in the browser's module (README.md, "Size-driven
 // replacements").
 func Key(tenant, task string, payload []byte) (key, canonical string, err error) {

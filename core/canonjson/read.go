@@ -1,8 +1,8 @@
 package canonjson
 
-import "retrylab/core/internal/jsonread"
+import "retrylab/core/standin/jsonread"
 
-// The playground's JSON reader (core/internal/jsonread), for the packages
+// The playground's JSON reader (core/standin/jsonread), for the packages
 // outside core/ that read JSON in the browser: site/locale (the page's
 // data) and site/widget (the results table and citations).
 

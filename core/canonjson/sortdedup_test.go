@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// stableSortDedup is sortDedup as it was before core/heapsort:
+// stableSortDedup is sortDedup as it was before core/standin/heapsort:
 // slices.SortStableFunc by key, then the last of equal keys kept. It is
 // the reference of TestSortDedup and FuzzSortDedup.
 func stableSortDedup(ms []member) []member {

@@ -15,7 +15,7 @@ package crowd
 import (
 	"math"
 
-	"retrylab/core/fmath"
+	"retrylab/core/standin/fmath"
 )
 
 const ln2pi = 1.8378770664093454835606594728112 // log(2π)

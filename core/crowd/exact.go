@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"retrylab/core/fmath"
-	"retrylab/core/internal/errwrap"
+	"retrylab/core/standin/errwrap"
+	"retrylab/core/standin/fmath"
 )
 
 // ErrTooLarge is returned (wrapped) when a computation would need more

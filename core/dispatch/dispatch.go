@@ -34,7 +34,7 @@
 // order, so a seed gives one result: the same on amd64, where pages are
 // built, and in the browser's WebAssembly. This package keeps its own
 // arithmetic unfused, and so do the buckets (core/limits on
-// core/internal/tokenbucket: x/time/rate's arithmetic on int64 nanoseconds), so
+// core/standin/tokenbucket: x/time/rate's arithmetic on int64 nanoseconds), so
 // architectures whose compiler fuses multiply-adds, such as arm64, round
 // them the same. Events live in a container/heap ordered by time, then by
 // the order they were scheduled. The package imports neither time nor fmt:
@@ -49,9 +49,9 @@ import (
 
 	"retrylab/core/backoff"
 	"retrylab/core/errclass"
-	"retrylab/core/heapsort"
 	"retrylab/core/limits"
 	"retrylab/core/retryafter"
+	"retrylab/core/standin/heapsort"
 )
 
 // Mode chooses the architecture.
@@ -960,7 +960,7 @@ func (s *sim) finish() {
 	s.res.RetriesByError = toMap(retryKeys[:], s.retryBy[:])
 	s.res.FallbacksByReason = toMap(fallbackKeys[:], s.fellBack[:])
 	s.res.GaveUp = toMap(gaveUpKeys[:], s.gaveUp[:])
-	heapsort.Float64s(s.waits) // not slices.Sort: its pdqsort is 13 KB of the browser's module (core/heapsort)
+	heapsort.Float64s(s.waits) // not slices.Sort: its pdqsort is 13 KB of the browser's module (core/standin/heapsort)
 	s.res.QueueWaitP50 = percentile(s.waits, 0.50)
 	s.res.QueueWaitP95 = percentile(s.waits, 0.95)
 	le := QueueWaitLe()

@@ -9,8 +9,8 @@ import (
 	"reflect"
 	"testing"
 
-	"retrylab/core/bigint"
 	"retrylab/core/pyrand"
+	"retrylab/core/standin/bigint"
 )
 
 type pyCase struct {

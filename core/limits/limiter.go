@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"retrylab/core/internal/errwrap"
-	"retrylab/core/internal/tokenbucket"
+	"retrylab/core/standin/errwrap"
+	"retrylab/core/standin/tokenbucket"
 )
 
 // Config sets the two budgets of a [Limiter].

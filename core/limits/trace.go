@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"retrylab/core/internal/errwrap"
+	"retrylab/core/standin/errwrap"
 )
 
 // Flow is a steady workload sent through a [Limiter], for [Config.Trace]:

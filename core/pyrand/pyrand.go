@@ -12,7 +12,7 @@
 // it holds its own state, so two Randoms never share a sequence.
 package pyrand
 
-import "retrylab/core/bigint"
+import "retrylab/core/standin/bigint"
 
 const (
 	n         = 624

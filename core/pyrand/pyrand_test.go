@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"retrylab/core/bigint"
+	"retrylab/core/standin/bigint"
 )
 
 type vector struct {

@@ -262,7 +262,7 @@ func TestAllowConcurrent(t *testing.T) {
 }
 
 // This Limiter (on x/time/rate, time.Time) and core/limits' (on
-// core/internal/tokenbucket, nanoseconds), which the simulations and the browser
+// core/standin/tokenbucket, nanoseconds), which the simulations and the browser
 // use, give the same results, bit for bit, on the same random calls.
 func TestMatchesLimits(t *testing.T) {
 	r := rand.New(rand.NewPCG(20261130, 3))

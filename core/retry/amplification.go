@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strconv"
 
-	"retrylab/core/bigint"
-	"retrylab/core/internal/errwrap"
+	"retrylab/core/standin/bigint"
+	"retrylab/core/standin/errwrap"
 )
 
 // Amplification is the count of calls through nested retrying layers when

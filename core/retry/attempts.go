@@ -33,7 +33,7 @@ func ExpectedAttempts(q float64, n int) (expected, success float64) {
 	}
 	// math.Pow with an integer exponent is repeated squaring on float64
 	// multiplies (it calls math.Exp and math.Log only for a fractional
-	// one), the same bits on amd64 and wasm: core/fmath's golden checks it.
+	// one), the same bits on amd64 and wasm: core/standin/fmath's golden checks it.
 	return round15(expected), round15(1 - math.Pow(q, float64(n)))
 }
 

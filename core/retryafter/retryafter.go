@@ -33,7 +33,7 @@ import (
 	"errors"
 	"strconv"
 
-	"retrylab/core/internal/errwrap"
+	"retrylab/core/standin/errwrap"
 )
 
 // Form is the form a Retry-After value was written in.

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"retrylab/core/fmath"
-	"retrylab/core/heapsort"
+	"retrylab/core/standin/fmath"
+	"retrylab/core/standin/heapsort"
 )
 
 // reference is Run as it was before the fast sum of the gaps (every gap
@@ -80,7 +80,7 @@ func reference(c Config, r *rand.Rand) (Result, error) {
 		}
 		durations = append(durations, t)
 	}
-	heapsort.Float64s(durations) // not slices.Sort (core/heapsort)
+	heapsort.Float64s(durations) // not slices.Sort (core/standin/heapsort)
 	res.DurationP50, res.DurationP95 = refPercentile(durations, 0.5), refPercentile(durations, 0.95)
 	return res, nil
 }

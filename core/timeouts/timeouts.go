@@ -20,7 +20,7 @@
 // a second, different answer: the cut goes to the user instead.
 //
 // Randomness is the *rand.PCG passed to Run (math/rand/v2), drawn call by
-// call; logarithms and exponentials are core/fmath's, so a seed gives one
+// call; logarithms and exponentials are core/standin/fmath's, so a seed gives one
 // result on every architecture. Times are seconds.
 package timeouts
 
@@ -29,8 +29,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"retrylab/core/fmath"
-	"retrylab/core/heapsort"
+	"retrylab/core/standin/fmath"
+	"retrylab/core/standin/heapsort"
 )
 
 // Dist is a log-logistic distribution of a duration, s.
@@ -262,7 +262,7 @@ func (g gaps) exact(src *rand.PCG, call gapRun) (end Cut, got int, t float64) {
 	k := 1
 	for ; k < call.n; k++ {
 		// A gap is an exponential draw of mean 1/Rate, -log(1-u)/Rate,
-		// with core/fmath's logarithm (math/rand's ExpFloat64 may call
+		// with core/standin/fmath's logarithm (math/rand's ExpFloat64 may call
 		// math.Exp, whose last bit depends on the architecture); the stall
 		// replaces its gap, whose uniform is drawn all the same.
 		u := uniform(src)
@@ -359,7 +359,7 @@ func (s *gapSums) percentiles(g gaps) (p50, p95 float64) {
 				_, _, ds[i] = g.exact(&src, s.runs[i])
 			}
 		}
-		heapsort.Float64s(ds) // not slices.Sort (core/heapsort)
+		heapsort.Float64s(ds) // not slices.Sort (core/standin/heapsort)
 		a = [2]float64{ds[k[0]], ds[k[1]]}
 	}
 	return a[0], a[1]

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
 	"retrylab/site/widget"

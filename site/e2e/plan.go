@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/core/bigint"
 	"retrylab/core/calc"
+	"retrylab/core/standin/bigint"
 	"retrylab/site/locale"
 )
 

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"retrylab/core/calc"
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestArrivalOrder holds arrivalOrder (core/heapsort) to what it replaces:
+// TestArrivalOrder holds arrivalOrder (core/standin/heapsort) to what it replaces:
 // slices.SortStableFunc of the indices by cmp.Compare of the times.
 func TestArrivalOrder(t *testing.T) {
 	stable := func(times []float64) []int {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/core/fmath"
+	"retrylab/core/standin/fmath"
 	"retrylab/site/locale"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"retrylab/core/calc"
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 	"retrylab/site/locale"
 )
 

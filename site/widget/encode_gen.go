@@ -4,9 +4,9 @@
 package widget
 
 import (
-	"retrylab/core/bigint"
 	"retrylab/core/calc"
 	"retrylab/core/retry"
+	"retrylab/core/standin/bigint"
 )
 
 // encodeResult appends to e the JSON encoding of res (the bytes

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/core/bigint"
 	"retrylab/core/calc"
+	"retrylab/core/standin/bigint"
 	"retrylab/site/widget/internal/enctest"
 )
 
@@ -352,7 +352,7 @@ func (f *filler) fill(v reflect.Value) {
 		}
 		v.Set(m)
 	case reflect.Struct:
-		if v.Type().PkgPath() == "retrylab/core/bigint" {
+		if v.Type().PkgPath() == "retrylab/core/standin/bigint" {
 			// bigint.Int: its digits through its JSON
 			digits := strings.TrimLeft(strconvDigits(r), "0")
 			if digits == "" {

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"retrylab/core/canonjson"
-	"retrylab/core/heapsort"
+	"retrylab/core/standin/heapsort"
 )
 
 //go:generate go run ./internal/encgen -o encode_gen.go
@@ -202,7 +202,7 @@ func (e *jsonEnc) marshaledText(m []byte, err error, typ string) {
 // does, swapping the keys along with them. The map keys sorted here are
 // distinct, so any sort gives json's order; only map keys whose
 // MarshalText writes the same text twice may come out in another order.
-// core/heapsort, not slices.SortFunc, whose instantiations would add to
+// core/standin/heapsort, not slices.SortFunc, whose instantiations would add to
 // the wasm module.
 func sortKeys(names []string, swap func(i, j int)) {
 	heapsort.Sort(len(names), func(i, j int) bool { return names[i] < names[j] }, func(i, j int) {

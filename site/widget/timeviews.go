@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"retrylab/core/calc"
-	"retrylab/core/heapsort"
 	"retrylab/core/limits"
+	"retrylab/core/standin/heapsort"
 )
 
 // Time views ("play"): the end state of a result that unfolds in time,
@@ -595,7 +595,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 
 // arrivalOrder returns the indices of times in order of arrival, ties in
 // order of index: what slices.SortStableFunc by cmp.Compare of the times
-// gives (NaN first), with core/heapsort, which the module links anyway, in
+// gives (NaN first), with core/standin/heapsort, which the module links anyway, in
 // place of the stable sort's own code (README.md, "Size-driven
 // replacements"; TestArrivalOrder holds it to slices.SortStableFunc).
 func arrivalOrder(times []float64) []int {

@@ -8,7 +8,7 @@ import (
 	"retrylab/core/calc"
 	"retrylab/core/dispatch"
 	"retrylab/core/errclass"
-	"retrylab/core/heapsort"
+	"retrylab/core/standin/heapsort"
 )
 
 // errorsClassification: the whole classification as a table, one row per

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/core/bigint"
 	"retrylab/core/calc"
+	"retrylab/core/standin/bigint"
 	"retrylab/site/locale"
 )
 

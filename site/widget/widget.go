@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"retrylab/core/calc"
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 	"retrylab/site/locale"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 	"retrylab/site/locale"
 	render "retrylab/site/widget"
 )

@@ -12,12 +12,12 @@ import (
 
 // TestKeptOut checks that the modules link none of the packages the
 // README says are kept out of it, each for its measured size: net/url
-// (core/query instead) with net/netip, unique and weak; encoding/json
+// (core/standin/query instead) with net/netip, unique and weak; encoding/json
 // (site/widget's encoder); crypto/sha256 and the FIPS 140 module
-// (core/internal/sha256sum); math/big with math/rand (core/bigint); fmt and
+// (core/standin/sha256sum); math/big with math/rand (core/standin/bigint); fmt and
 // encoding/hex (messages and markup built with strconv), and with them
 // os and internal/poll; context and golang.org/x/time/rate (core/limits
-// on core/internal/tokenbucket, time in int64 nanoseconds); runtime/debug (the
+// on core/standin/tokenbucket, time in int64 nanoseconds); runtime/debug (the
 // loader sets GOGC in the runtime's environment); embed and io/fs
 // (site/widget's CSS is only in native builds); reflect (site/widget
 // encodes the calculators' results with the functions encgen generates,

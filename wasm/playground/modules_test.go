@@ -76,7 +76,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 		"retrylab_site_widget.dispatchQueue", "retrylab_site_widget.backoffArrivals", "retrylab_site_widget.appendJSONCalcDispatchResult"}
 	pols := []string{"retrylab_core_calc.policiesCalc", "retrylab_core_policies.Run",
 		"retrylab_site_widget.policiesTimeline", "retrylab_site_widget.appendJSONCalcPoliciesResult"}
-	// (All link core/bigint's parsing and printing: calc's generic
+	// (All link core/standin/bigint's parsing and printing: calc's generic
 	// parameter code handles every kind; the arithmetic is the retries'.)
 	for _, m := range []struct {
 		name       string

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"retrylab/core/calc"
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 )
 
 // The URL state of a page: every widget's parameters that differ from the

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"retrylab/core/calc"
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 )
 
 func attempts(t *testing.T) *calc.Calculator {

@@ -10,7 +10,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"retrylab/core/calc"
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 	render "retrylab/site/widget"
 )
 

@@ -8,7 +8,7 @@ import (
 	"syscall/js"
 
 	"retrylab/core/calc"
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 	"retrylab/site/locale"
 	render "retrylab/site/widget"
 )

@@ -7,5 +7,5 @@
 // GOOS=js GOARCH=wasm, where the browser playground and the Cloudflare
 // Worker run the calculators. A difference means some result depends on
 // the architecture (math.Exp and math.Log are assembly on amd64 and pure
-// Go on wasm: core/fmath is the portable replacement).
+// Go on wasm: core/standin/fmath is the portable replacement).
 package crossarch

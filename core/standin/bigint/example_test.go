@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"retrylab/core/bigint"
+	"retrylab/core/standin/bigint"
 )
 
 // Ten nested layers of 100 attempts each: the calls of every level, exact,

@@ -356,7 +356,7 @@ func digestGen(name string) func(r *rand.Rand) float64 {
 // sha256" line.
 func golden() []byte {
 	var b strings.Builder
-	b.WriteString("# fmath cross-architecture golden: written on amd64 by `go test ./core/fmath -update`,\n")
+	b.WriteString("# fmath cross-architecture golden: written on amd64 by `go test ./core/standin/fmath -update`,\n")
 	b.WriteString("# checked on every GOARCH (make wasmtest runs it under GOOS=js GOARCH=wasm).\n")
 	b.WriteString("# name input-bits result-bits\n")
 	for i, c := range fns {

@@ -3,7 +3,7 @@ package query_test
 import (
 	"fmt"
 
-	"retrylab/core/query"
+	"retrylab/core/standin/query"
 )
 
 func Example() {

@@ -3,7 +3,7 @@ package sha256sum_test
 import (
 	"fmt"
 
-	"retrylab/core/internal/sha256sum"
+	"retrylab/core/standin/sha256sum"
 )
 
 func ExampleSum() {

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"retrylab/core/heapsort"
+	"retrylab/core/standin/heapsort"
 )
 
 // Values maps a parameter name to its values, in the order given, as
