@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 GO=${GO:-go}
-"$GO" test -run '^$' -bench 'BenchmarkBuildSite|BenchmarkCompressWasm' -benchtime 5x -benchmem ./site/build
+"$GO" test -run '^$' -bench 'BenchmarkBuildSite|BenchmarkCompressWasm' -benchtime 5x -benchmem ./site/pages

@@ -12,7 +12,7 @@ import (
 )
 
 // playgroundPage is the Italian playground: every calculator, one
-// module per article (site/build, site/assets/app.js).
+// module per article (site/pages, site/assets/app.js).
 func playgroundPage(t *testing.T) Page {
 	t.Helper()
 	for _, p := range env.pages {

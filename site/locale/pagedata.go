@@ -9,7 +9,7 @@ import (
 )
 
 // ParsePageData reads the page's locale from the JSON of its
-// <script type="application/json" id="retrylab-data"> (wasm/playground/DOM.md; site/build
+// <script type="application/json" id="retrylab-data"> (wasm/playground/DOM.md; site/pages
 // writes it): the "locale" object ({"Lang":…,"Strings":{…}}) when there is
 // one, else a Locale of the top-level "lang" and "strings". An empty Lang
 // means that the data names no language: the caller takes the page's lang

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"retrylab/site/build"
 	"retrylab/site/locale"
+	"retrylab/site/pages"
 )
 
 // reference reads page data as the playground did with encoding/json.
@@ -62,7 +62,7 @@ func pageData(t *testing.T, files map[string][]byte) map[string][]byte {
 	return out
 }
 
-// ParsePageData reads what site/build writes into every page of the real
+// ParsePageData reads what site/pages writes into every page of the real
 // content (articles, indexes, exercises, embeds) in it, es and zh as
 // encoding/json reads it; and reads the pages of dist/ too when it has
 // been built.
@@ -71,7 +71,7 @@ func TestParsePageDataOfTheSite(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "content", "it", "index.md")); err != nil {
 		t.Skip("no content/ tree")
 	}
-	site, err := build.Build(build.Config{Content: os.DirFS(filepath.Join(root, "content")), ContentDir: "content",
+	site, err := pages.Build(pages.Config{Content: os.DirFS(filepath.Join(root, "content")), ContentDir: "content",
 		Repo: os.DirFS(root), Wasm: map[string][]byte{"retries": []byte("\x00asm"), "rate-limits": []byte("\x00asm"), "policies": []byte("\x00asm"), "all": []byte("\x00asm")}, WasmExec: []byte("// wasm_exec")})
 	if err != nil {
 		t.Fatal(err)

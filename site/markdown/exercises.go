@@ -11,7 +11,7 @@ import (
 
 // ExercisesAttr is the attribute of the element an `exercises` block
 // becomes: <div class="classroom" data-exercises="code=C&student=S"></div>.
-// The build (site/build, embed.go) replaces that element by the
+// The build (site/pages, embed.go) replaces that element by the
 // classroom's form, worksheet and data (site/classroom.PageHTML).
 const ExercisesAttr = "data-exercises"
 

@@ -1,7 +1,7 @@
 // Package widget turns a calculator's parameters and result into HTML in
 // the reader's language: the form of controls, the tables and the SVG
 // charts of a widget, and the citations of its results in the prose. The
-// build (site/build) and the browser playground (wasm/playground) call the
+// build (site/pages) and the browser playground (wasm/playground) call the
 // same functions, so a page reads the same before and after the
 // WebAssembly module loads. wasm/playground/DOM.md is the DOM contract.
 //

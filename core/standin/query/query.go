@@ -4,7 +4,7 @@
 // every input (the tests compare them byte for byte). It stands in for
 // net/url in the code the browser's module links (README.md, "Size-driven
 // replacements"). Code that never runs in the browser (site/server,
-// site/build, the command line, the tests) may keep using net/url: a
+// site/pages, the command line, the tests) may keep using net/url: a
 // url.Values is a Values.
 package query
 

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"retrylab/site/build"
+	"retrylab/site/pages"
 	"retrylab/site/widget"
 )
 
@@ -33,7 +33,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	start := time.Now()
-	cfg := build.Config{
+	cfg := pages.Config{
 		Content:    os.DirFS(*content),
 		ContentDir: filepath.ToSlash(filepath.Clean(*content)),
 		Repo:       os.DirFS(*repo),
@@ -52,7 +52,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 			cfg.Wasm, cfg.WasmExec = mods, exec
 		}
 	}
-	site, err := build.Build(cfg)
+	site, err := pages.Build(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -650,7 +650,7 @@ func compress(b []byte) (gz, br []byte) {
 // helloSite writes the baseline page: wasm/hello loaded by the site's own
 // loader (site/assets/app.js) from the same handler, with the module
 // precompressed as the build does, and the same <head> as an article
-// with widgets (site/build/templates/layout.html): the same preloads and
+// with widgets (site/pages/templates/layout.html): the same preloads and
 // the loader's async tag that names the module.
 func helloSite(dir string, hello []byte, wasmExec string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -1,10 +1,10 @@
-// Package build renders the content tree (content/<lang>/*.md and
+// Package pages renders the content tree (content/<lang>/*.md and
 // content/<lang>/strings.toml) into a static site: one page per Markdown
 // file and language with its widgets computed, a root page offering the
 // languages, an index per language, sitemap.xml, robots.txt, a 404 page,
 // and the assets under content-hashed names with gzip and brotli siblings.
 // The output depends only on the input: two builds are byte-identical.
-package build
+package pages
 
 import (
 	"bytes"

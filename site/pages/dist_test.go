@@ -1,6 +1,6 @@
 //go:build e2e
 
-package build
+package pages
 
 import (
 	"io/fs"
