@@ -26,6 +26,9 @@ type AmplificationResult struct {
 	TreeNote string       `json:"tree_note,omitempty"`
 }
 
+// amplificationCalc declares the amplification calculator.
+//
+//retrylab:calculator article=1 order=20
 func amplificationCalc() *Calculator {
 	const name = "amplification"
 	return &Calculator{

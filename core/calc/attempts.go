@@ -10,6 +10,9 @@ type AttemptsResult struct {
 	SuccessProbability float64 `json:"success_probability"`
 }
 
+// attemptsCalc declares the attempts calculator.
+//
+//retrylab:calculator article=1 order=10
 func attemptsCalc() *Calculator {
 	return &Calculator{
 		Name: "attempts",

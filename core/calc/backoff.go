@@ -40,6 +40,9 @@ const (
 	backoffMaxArrivals = 10000
 )
 
+// backoffCalc declares the backoff calculator.
+//
+//retrylab:calculator article=2 order=40
 func backoffCalc() *Calculator {
 	const name = "backoff"
 	return &Calculator{

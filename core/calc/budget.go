@@ -22,6 +22,9 @@ type BudgetResult struct {
 	AttemptsPerRequest []int `json:"attempts_per_request,omitempty"`
 }
 
+// budgetCalc declares the budget calculator.
+//
+//retrylab:calculator article=1 order=30
 func budgetCalc() *Calculator {
 	const name = "budget"
 	return &Calculator{

@@ -28,6 +28,9 @@ type CapacityResult struct {
 	FirstMinuteRequests int `json:"first_minute_requests"`
 }
 
+// capacityCalc declares the capacity calculator.
+//
+//retrylab:calculator article=2 order=20
 func capacityCalc() *Calculator {
 	return &Calculator{
 		Name: "capacity",

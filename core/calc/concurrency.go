@@ -13,6 +13,9 @@ type ConcurrencyResult struct {
 	LimitedBy           string   `json:"limited_by"` // rate or concurrency
 }
 
+// concurrencyCalc declares the concurrency calculator.
+//
+//retrylab:calculator article=2 order=30
 func concurrencyCalc() *Calculator {
 	return &Calculator{
 		Name: "concurrency",

@@ -32,6 +32,9 @@ func defaultWaits(n int) []float64 {
 	return w
 }
 
+// deadlineCalc declares the deadline calculator.
+//
+//retrylab:calculator article=1 order=50
 func deadlineCalc() *Calculator {
 	const name = "deadline"
 	return &Calculator{

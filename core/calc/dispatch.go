@@ -121,6 +121,9 @@ func dispatchParam(field string) string {
 	return ""
 }
 
+// dispatchCalc declares the dispatch calculator.
+//
+//retrylab:calculator article=2 order=60
 func dispatchCalc() *Calculator {
 	const name = "dispatch"
 	d := dispatch.Default()

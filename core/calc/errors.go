@@ -51,6 +51,9 @@ type ErrorsResult struct {
 	Note               string `json:"note"` // one line, English
 }
 
+// errorsCalc declares the errors calculator.
+//
+//retrylab:calculator article=2 order=70
 func errorsCalc() *Calculator {
 	const name = "errors"
 	table := errclass.Table()

@@ -19,6 +19,9 @@ type EstimateResult struct {
 	CorrectedUnusedTokens  float64   `json:"corrected_unused_tokens"`
 }
 
+// estimateCalc declares the estimate calculator.
+//
+//retrylab:calculator article=2 order=90
 func estimateCalc() *Calculator {
 	return &Calculator{
 		Name: "estimate",

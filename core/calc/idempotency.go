@@ -18,6 +18,9 @@ type IdempotencyResult struct {
 	Bytes     int       `json:"bytes"`     // length of canonical in bytes
 }
 
+// idempotencyCalc declares the idempotency calculator.
+//
+//retrylab:calculator article=2 order=50
 func idempotencyCalc() *Calculator {
 	return &Calculator{
 		Name: "idempotency-key",

@@ -32,6 +32,9 @@ type JitterResult struct {
 	CeilingsMS []float64 `json:"ceilings_ms"`
 }
 
+// jitterCalc declares the jitter calculator.
+//
+//retrylab:calculator article=1 order=40
 func jitterCalc() *Calculator {
 	const name = "jitter"
 	return &Calculator{

@@ -16,6 +16,9 @@ type LimitsResult struct {
 	Binding        string    `json:"binding"` // rpm, tpm or both: the higher utilization
 }
 
+// limitsCalc declares the limits calculator.
+//
+//retrylab:calculator article=2 order=10
 func limitsCalc() *Calculator {
 	return &Calculator{
 		Name: "limits",

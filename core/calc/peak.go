@@ -30,6 +30,9 @@ type PeakResult struct {
 	MaxNote       string    `json:"max_note,omitempty"`
 }
 
+// peakCalc declares the peak calculator.
+//
+//retrylab:calculator article=1 order=60
 func peakCalc() *Calculator {
 	const name = "peak"
 	return &Calculator{

@@ -127,6 +127,9 @@ func parsePolicies(name, text string) ([]policies.Policy, error) {
 	return out, nil
 }
 
+// policiesCalc declares the policies calculator.
+//
+//retrylab:calculator article=3 order=10
 func policiesCalc() *Calculator {
 	const name = "policies"
 	d := policies.Default()

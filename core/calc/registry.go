@@ -4,6 +4,11 @@ import (
 	"strings"
 )
 
+// The lists of each article's calculators (article1, article2, …) are
+// written by articlegen from the //retrylab:calculator line in the doc
+// comment of each calculator's declaration.
+//go:generate go run ./internal/articlegen -o articles_gen.go
+
 // Registry is the set of calculators, in the order the reference page and
 // `retrylab calc` list them. It is immutable once built.
 type Registry struct {

@@ -52,6 +52,9 @@ type TimeoutsResult struct {
 
 const timeoutsMaxBins = 200
 
+// timeoutsCalc declares the timeouts calculator.
+//
+//retrylab:calculator article=2 order=80
 func timeoutsCalc() *Calculator {
 	const name = "timeouts"
 	d := timeouts.Default()

@@ -19,6 +19,7 @@ import (
 
 //go:generate go run ./internal/encgen -o encode_gen.go
 //go:generate go run ./internal/encgen -test -o encode_gen_test.go
+//go:generate go run ./internal/encgen -views -o views_gen.go
 
 // marshalError is the error of a type's MarshalJSON or MarshalText (fn),
 // worded as encoding/json's MarshalerError; it wraps that method's error.

@@ -42,18 +42,6 @@ type viewDef struct {
 // its views (Set).
 type viewTable map[string][]viewDef
 
-// allViews is the table of every calculator (New's registry).
-func allViews() viewTable {
-	t := retriesViews()
-	for name, vs := range rateLimitsViews() {
-		t[name] = vs
-	}
-	for name, vs := range policiesViews() {
-		t[name] = vs
-	}
-	return t
-}
-
 func (t viewTable) names(c *calc.Calculator) []string {
 	names := []string{"table"}
 	for _, v := range t[c.Name] {

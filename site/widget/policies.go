@@ -174,3 +174,14 @@ func policiesQueue(o *outCtx, r *calc.PoliciesResult) error {
 	}
 	return nil
 }
+
+// policiesViews are the views of the policies calculator beside its
+// table. timeline (nine charts with their data tables) and queue are
+// offered, not shown by default: play draws the same seconds of every
+// policy in one figure, and the default set recomputes within a frame
+// (make bench, wasmbench).
+//
+//retrylab:views policies
+func policiesViews() []viewDef {
+	return []viewDef{{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), true}, {"queue", typed(policiesQueue), true}, {"play", typed(policiesPlay), false}}
+}

@@ -24,18 +24,18 @@ type Set struct {
 
 // Retries is the set of the article on retries (calc.Retries).
 func Retries() *Set {
-	return &Set{name: "retries", reg: calc.Retries(), views: retriesViews(), enc: encodeRetries}
+	return &Set{name: "retries", reg: calc.Retries(), views: retriesViewTable(), enc: encodeRetries}
 }
 
 // RateLimits is the set of the article on rate limits (calc.RateLimits).
 func RateLimits() *Set {
-	return &Set{name: "rate-limits", reg: calc.RateLimits(), views: rateLimitsViews(), enc: encodeRateLimits}
+	return &Set{name: "rate-limits", reg: calc.RateLimits(), views: rateLimitsViewTable(), enc: encodeRateLimits}
 }
 
 // Policies is the set of the article on the retry policies of real
 // systems (calc.Policies).
 func Policies() *Set {
-	return &Set{name: "policies", reg: calc.Policies(), views: policiesViews(), enc: encodePolicies}
+	return &Set{name: "policies", reg: calc.Policies(), views: policiesViewTable(), enc: encodePolicies}
 }
 
 // All is the set of every calculator (calc.New): what the build renders
@@ -166,41 +166,4 @@ func (s *Set) encoder() encoder {
 		return func(*jsonEnc, any) bool { return false }
 	}
 	return s.enc
-}
-
-// retriesViews is the view table of the article on retries.
-func retriesViews() viewTable {
-	return viewTable{
-		"attempts":      {{"curve", typed(attemptsCurve), false}},
-		"amplification": {{"tree", typed(amplificationTree), false}, {"play", typed(amplificationPlay), false}},
-		"budget":        {{"histogram", typed(budgetHistogram), false}, {"tokens", typed(budgetTokens), false}},
-		"jitter":        {{"histogram", typed(jitterHistogram), false}, {"play", typed(jitterPlay), false}},
-		"deadline":      {{"timeline", typed(deadlineTimeline), false}, {"play", typed(deadlinePlay), false}},
-		"peak":          {{"distribution", typed(peakDistribution), false}, {"bin", typed(peakBin), true}},
-	}
-}
-
-// rateLimitsViews is the view table of the article on rate limits
-// (capacity, concurrency and idempotency-key have only the generic
-// views).
-func rateLimitsViews() viewTable {
-	return viewTable{
-		"limits":   {{"utilization", typed(limitsUtilization), false}, {"play", typed(limitsPlay), false}},
-		"backoff":  {{"arrivals", typed(backoffArrivals), false}, {"play", typed(backoffPlay), false}},
-		"dispatch": {{"queue", typed(dispatchQueue), false}, {"play", typed(dispatchPlay), false}, {"metrics", typed(dispatchMetrics), true}},
-		"errors":   {{"classification", typed(errorsClassification), false}},
-		"timeouts": {{"cuts", typed(timeoutsCuts), false}, {"first_token", typed(timeoutsFirstToken), false}},
-		"estimate": {{"rate", typed(estimateRate), false}},
-	}
-}
-
-// policiesViews is the view table of the article on retry policies.
-func policiesViews() viewTable {
-	return viewTable{
-		// timeline (nine charts with their data tables) is offered, not
-		// shown by default: play draws the same seconds of every policy
-		// in one figure, and the default set recomputes within a frame
-		// budget (issue 16; make bench, wasmbench).
-		"policies": {{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), true}, {"queue", typed(policiesQueue), true}, {"play", typed(policiesPlay), false}},
-	}
 }

@@ -79,7 +79,7 @@ func TestSets(t *testing.T) {
 			t.Errorf("%s is in no article's set", c.Name)
 		}
 	}
-	if len(owner) != len(all.Registry().List()) || len(allViews()) != len(retriesViews())+len(rateLimitsViews())+len(policiesViews()) {
+	if len(owner) != len(all.Registry().List()) || len(allViews()) != len(retriesViewTable())+len(rateLimitsViewTable())+len(policiesViewTable()) {
 		t.Errorf("the articles' sets do not add up to All")
 	}
 	// A calculator outside the set keeps the table and the generic bars.

@@ -8,6 +8,10 @@
 // calc.Retries, …), so that an article's module (site/widget.Set) links
 // the encoders of its own calculators only.
 //
+// With -views it writes views_gen.go instead: the view table of each
+// article's set, from the line //retrylab:views CALCULATOR in the doc
+// comment of the function that lists a calculator's views (views.go).
+//
 // Run it with `go generate ./site/widget` (natively). It follows
 // encoding/json's rules: struct fields by json tags (name, omitempty,
 // string, "-"), embedded structs and their dominance rules, nil slices
@@ -34,10 +38,14 @@ import (
 func main() {
 	out := flag.String("o", "encode_gen.go", "the file to write")
 	test := flag.Bool("test", false, "write the encoders of enctest's types (for encode_gen_test.go)")
+	views := flag.Bool("views", false, "write the view tables of the articles from the //retrylab:views lines (for views_gen.go)")
 	flag.Parse()
 	gen := generate
-	if *test {
+	switch {
+	case *test:
 		gen = generateTest
+	case *views:
+		gen = func() ([]byte, error) { return generateViews(".") }
 	}
 	src, err := gen()
 	if err != nil {

@@ -15,6 +15,7 @@ func TestGenerated(t *testing.T) {
 	}{
 		{"../../encode_gen.go", generate},
 		{"../../encode_gen_test.go", generateTest},
+		{"../../views_gen.go", func() ([]byte, error) { return generateViews("../..") }},
 	} {
 		want, err := tc.gen()
 		if err != nil {

@@ -1,0 +1,183 @@
+// Command articlegen writes core/calc's articles_gen.go: for each article
+// N, the function articleN that lists its calculators, in the order the
+// article introduces them. It reads the package's files (not its tests)
+// for the line
+//
+//	//retrylab:calculator article=N order=K
+//
+// in the doc comment of the function that declares a calculator (func
+// nameCalc() *Calculator), so that a new calculator is declared in one
+// file, its own, and the lists follow: `go generate ./core/calc`. K
+// orders the calculators of one article (10, 20, …: room between).
+//
+// It is a program, not core: it reads files; no module links it
+// (core/purity_test.go leaves its folder out).
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// marker starts the line that places a calculator in an article.
+const marker = "//retrylab:calculator "
+
+// entry is one calculator's place.
+type entry struct {
+	article, order int
+	fn             string // the function that declares it
+	pos            string // file:line of its marker, for errors
+}
+
+func main() {
+	dir := flag.String("dir", ".", "the folder of package calc")
+	out := flag.String("o", "articles_gen.go", "the file to write, in -dir")
+	flag.Parse()
+	src, err := generate(*dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "articlegen:", err)
+		os.Exit(1)
+	}
+	path := filepath.Join(*dir, *out)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, src) {
+		return
+	}
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "articlegen:", err)
+		os.Exit(1)
+	}
+}
+
+// generate returns the source of articles_gen.go for the package in dir.
+func generate(dir string) ([]byte, error) {
+	entries, err := scan(dir)
+	if err != nil {
+		return nil, err
+	}
+	return source(entries)
+}
+
+// scan reads the markers of the package's non-test, non-generated files.
+func scan(dir string) ([]entry, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var entries []entry
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || strings.HasSuffix(f, "_gen.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			for _, c := range fd.Doc.List {
+				spec, ok := strings.CutPrefix(c.Text, marker)
+				if !ok {
+					continue
+				}
+				pos := fset.Position(c.Slash)
+				e, err := parseMarker(spec)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", filepath.Base(pos.Filename), pos.Line, err)
+				}
+				if fd.Recv != nil || fd.Type.Params.NumFields() != 0 || !returnsCalculator(fd) {
+					return nil, fmt.Errorf("%s:%d: %s must be a function of no arguments returning *Calculator", filepath.Base(pos.Filename), pos.Line, fd.Name.Name)
+				}
+				e.fn, e.pos = fd.Name.Name, fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line)
+				entries = append(entries, e)
+			}
+		}
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("no %q line in %s", strings.TrimSpace(marker), dir)
+	}
+	return entries, nil
+}
+
+// parseMarker reads "article=N order=K".
+func parseMarker(spec string) (entry, error) {
+	var e entry
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(spec) {
+		k, v, ok := strings.Cut(f, "=")
+		n, err := strconv.Atoi(v)
+		if !ok || err != nil || n < 0 || (k != "article" && k != "order") || seen[k] {
+			return e, fmt.Errorf("want %sarticle=N order=K, got %q", marker, f)
+		}
+		seen[k] = true
+		if k == "article" {
+			e.article = n
+		} else {
+			e.order = n
+		}
+	}
+	if !seen["article"] || !seen["order"] || e.article < 1 {
+		return e, fmt.Errorf("want %sarticle=N order=K (N from 1), got %q", marker, spec)
+	}
+	return e, nil
+}
+
+// returnsCalculator reports whether fd returns exactly *Calculator.
+func returnsCalculator(fd *ast.FuncDecl) bool {
+	r := fd.Type.Results
+	if r == nil || len(r.List) != 1 || len(r.List[0].Names) > 1 {
+		return false
+	}
+	star, ok := r.List[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	id, ok := star.X.(*ast.Ident)
+	return ok && id.Name == "Calculator"
+}
+
+// source writes articleN for every article from 1 to the largest named;
+// an article in between without calculators, or two calculators at one
+// place, is an error.
+func source(entries []entry) ([]byte, error) {
+	slices.SortFunc(entries, func(a, b entry) int {
+		if a.article != b.article {
+			return a.article - b.article
+		}
+		return a.order - b.order
+	})
+	for i := 1; i < len(entries); i++ {
+		if a, b := entries[i-1], entries[i]; a.article == b.article && a.order == b.order {
+			return nil, fmt.Errorf("%s and %s: both article=%d order=%d", a.pos, b.pos, a.article, a.order)
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("// Code generated by articlegen (go generate ./core/calc) from the\n// //retrylab:calculator lines; DO NOT EDIT.\n\npackage calc\n")
+	last := entries[len(entries)-1].article
+	for n, i := 1, 0; n <= last; n++ {
+		fmt.Fprintf(&b, "\n// article%d returns the calculators of article %d, in the order the\n// article introduces them.\nfunc article%d() []*Calculator {\n\treturn inArticle(%d,\n", n, n, n, n)
+		count := 0
+		for ; i < len(entries) && entries[i].article == n; i++ {
+			fmt.Fprintf(&b, "\t\t%s(),\n", entries[i].fn)
+			count++
+		}
+		if count == 0 {
+			return nil, fmt.Errorf("article %d has no calculator (the articles are numbered from 1 without gaps)", n)
+		}
+		b.WriteString("\t)\n}\n")
+	}
+	return format.Source(b.Bytes())
+}

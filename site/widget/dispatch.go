@@ -1,0 +1,10 @@
+package widget
+
+// dispatchViews are the views of the dispatch calculator beside its table, in the
+// order a widget shows them (a view marked offered is drawn only when a
+// block names it).
+//
+//retrylab:views dispatch
+func dispatchViews() []viewDef {
+	return []viewDef{{"queue", typed(dispatchQueue), false}, {"play", typed(dispatchPlay), false}, {"metrics", typed(dispatchMetrics), true}}
+}
