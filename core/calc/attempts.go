@@ -15,8 +15,9 @@ type AttemptsResult struct {
 //retrylab:calculator article=1 order=10
 func attemptsCalc() *Calculator {
 	return &Calculator{
-		Name: "attempts",
-		Help: "expected attempts and success probability for independent failures",
+		Name:     "attempts",
+		Examples: []string{"q=1&n=1000", "q=0&n=1", "q=0.9&n=3", "q=0.123456789&n=17"},
+		Help:     "expected attempts and success probability for independent failures",
 		Params: []Param{
 			{Name: "q", Kind: Float, Default: "0.5", Min: Incl(0), Max: Incl(1), Step: 0.01,
 				Help: "probability that one attempt fails"},

@@ -47,6 +47,7 @@ func backoffCalc() *Calculator {
 	const name = "backoff"
 	return &Calculator{
 		Name:        name,
+		Examples:    []string{"jitter=false&retry_after_s=3", "workers=10000", "retry_after_s=0.1"},
 		Help:        "exponential backoff with full jitter across many workers, Retry-After as a floor, a cap on total retry time",
 		Essential:   []string{"policy", "jitter", "workers", "retry_after_s"},
 		StoryFields: []string{"retries", "gave_up", "peak", "max_elapsed_used_s"},

@@ -29,6 +29,7 @@ func budgetCalc() *Calculator {
 	const name = "budget"
 	return &Calculator{
 		Name:      name,
+		Examples:  []string{"tokens=0&order=depth", "processes=10", "requests=1000000&attempts=100", "requests=150"},
 		Help:      "a shared retry budget without refill: attempts admitted when every call fails",
 		Essential: []string{"requests", "attempts", "tokens", "processes"},
 		Params: []Param{

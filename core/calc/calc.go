@@ -37,6 +37,14 @@ type Calculator struct {
 	Work       func(a Args) float64
 	ServerWork float64
 	WorkParam  string
+	// Examples are accepted queries beyond the defaults (a=1&b=2, as
+	// in a URL) that reach the corners of the result: the extremes of the
+	// ranges, an empty list, a value that changes the result's shape.
+	// The tests that walk every calculator run them too (the generated
+	// encoders against encoding/json in site/widget, among others), beside
+	// the defaults and every choice and boolean, which they walk by
+	// themselves.
+	Examples []string
 }
 
 // Param returns the declaration of the parameter called name, or nil.

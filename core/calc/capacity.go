@@ -33,8 +33,9 @@ type CapacityResult struct {
 //retrylab:calculator article=2 order=20
 func capacityCalc() *Calculator {
 	return &Calculator{
-		Name: "capacity",
-		Help: "requests per minute when each request reserves prompt + max output tokens",
+		Name:     "capacity",
+		Examples: []string{"rpm_limit=1", "prompt_tokens=0&max_output_tokens=1", "tpm_limit=1000000000000"},
+		Help:     "requests per minute when each request reserves prompt + max output tokens",
 		Params: []Param{
 			{Name: "tpm_limit", Kind: Float, Default: "120000", Min: Incl(1), Max: Incl(1e12), Unit: "tokens/min",
 				SliderMin: 10000, SliderMax: 1000000, Step: 10000, Help: "the provider's tokens per minute"},

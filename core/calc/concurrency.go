@@ -18,8 +18,9 @@ type ConcurrencyResult struct {
 //retrylab:calculator article=2 order=30
 func concurrencyCalc() *Calculator {
 	return &Calculator{
-		Name: "concurrency",
-		Help: "calls in flight at a request rate and a latency, and what a concurrency cap does to throughput",
+		Name:     "concurrency",
+		Examples: []string{"max_concurrency=3", "rpm=0", "latency_s=0.001&rpm=1000000000"},
+		Help:     "calls in flight at a request rate and a latency, and what a concurrency cap does to throughput",
 		Params: []Param{
 			{Name: "rpm", Kind: Float, Default: "60", Min: Incl(0), Max: Incl(1e9), Unit: "1/min",
 				SliderMax: 600, Step: 1, Help: "requests started per minute"},

@@ -39,6 +39,7 @@ func deadlineCalc() *Calculator {
 	const name = "deadline"
 	return &Calculator{
 		Name:      name,
+		Examples:  []string{"attempts=1", "deadline_ms=1", "min_attempt_ms=100", "attempts=10"},
 		Help:      "the deadline of a task that retries: worst case, time left before each attempt, admission",
 		Essential: []string{"attempts", "timeout_ms", "waits_ms", "deadline_ms"},
 		Params: []Param{

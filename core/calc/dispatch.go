@@ -131,6 +131,7 @@ func dispatchCalc() *Calculator {
 	i := strconv.Itoa
 	return &Calculator{
 		Name:        name,
+		Examples:    []string{"jobs=50", "samples=2000&jobs=200"},
 		Help:        "simulate a queue with a rate-aware dispatcher against naive workers that all call at once",
 		Essential:   []string{"mode", "jobs", "rpm_limit", "max_attempts"},
 		StoryFields: []string{"completed", "dead_letters", "rate_limited", "retries", "makespan_s", "queue_wait_p95_s"},

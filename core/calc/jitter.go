@@ -39,6 +39,7 @@ func jitterCalc() *Calculator {
 	const name = "jitter"
 	return &Calculator{
 		Name:      name,
+		Examples:  []string{"width_ms=0.5&strategy=fixed", "waves=5&strategy=decorrelated", "clients=20000", "seed=12345678901234567890", "cap_ms=100"},
 		Help:      "one or more waves of retries spread by jitter (CPython's random.Random), counted in bins",
 		Essential: []string{"clients", "strategy", "waves", "base_ms"},
 		Params: []Param{

@@ -21,8 +21,9 @@ type LimitsResult struct {
 //retrylab:calculator article=2 order=10
 func limitsCalc() *Calculator {
 	return &Calculator{
-		Name: "limits",
-		Help: "which of the request limit (RPM) and the token limit (TPM) a workload hits first",
+		Name:     "limits",
+		Examples: []string{"calls_per_min=0", "tokens_per_call=1"},
+		Help:     "which of the request limit (RPM) and the token limit (TPM) a workload hits first",
 		Params: []Param{
 			{Name: "rpm_limit", Kind: Float, Default: "600", Min: Incl(0.001), Max: Incl(1e9), Unit: "1/min",
 				SliderMin: 10, SliderMax: 2000, Step: 10, Help: "the provider's requests per minute"},

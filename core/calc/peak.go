@@ -36,8 +36,9 @@ type PeakResult struct {
 func peakCalc() *Calculator {
 	const name = "peak"
 	return &Calculator{
-		Name: name,
-		Help: "how likely a crowded bin is when n clients each pick one of k bins at random",
+		Name:     name,
+		Examples: []string{"clients=1&bins=1&threshold=0", "clients=2000&bins=100&threshold=40", "threshold=14", "clients=100000&bins=7&threshold=20000"},
+		Help:     "how likely a crowded bin is when n clients each pick one of k bins at random",
 		Params: []Param{
 			{Name: "clients", Kind: Int, Default: "100", Min: Incl(1), Max: Incl(100000), SliderMax: 1000,
 				Help: "clients n, each picking a bin uniformly and independently"},

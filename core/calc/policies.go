@@ -141,6 +141,7 @@ func policiesCalc() *Calculator {
 	}
 	return &Calculator{
 		Name:      name,
+		Examples:  []string{"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
 		Help:      "run retry policies of real systems (gRPC, Envoy, Finagle, AWS SDK, Google SRE) on the same outage: who recovers after the trigger",
 		Essential: []string{"loop", "trigger", "policies", "attempts"},
 		Params: []Param{

@@ -65,8 +65,9 @@ func timeoutsCalc() *Calculator {
 			Help: help + " (0: none)"}
 	}
 	return &Calculator{
-		Name: name,
-		Help: "streamed calls against connect, first-token, idle and total timeouts: what each cuts, the tokens billed and thrown away, the retries caused",
+		Name:     name,
+		Examples: []string{"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},
+		Help:     "streamed calls against connect, first-token, idle and total timeouts: what each cuts, the tokens billed and thrown away, the retries caused",
 		Params: []Param{
 			{Name: "calls", Kind: Int, Default: i(d.Calls), Min: Incl(1), Max: Incl(100000), SliderMax: 5000, Step: 100,
 				Help: "streamed calls (calls × max_output_tokens at most 4,000,000)"},

@@ -66,35 +66,13 @@ func sameAsJSON(t *testing.T, name string, v any) {
 	}
 }
 
-// calcQueries are accepted parameter sets beyond the defaults and the
-// choices and booleans that TestEncodeCalculators walks by itself.
-var calcQueries = map[string][]string{
-	"attempts":      {"q=1&n=1000", "q=0&n=1", "q=0.9&n=3", "q=0.123456789&n=17"},
-	"amplification": {"attempts=1", "attempts=1,1,3", "attempts=3,3,3,3", "attempts=100,100,100,100,100,100,100,100,100,100"},
-	"budget":        {"tokens=0&order=depth", "processes=10", "requests=1000000&attempts=100", "requests=150"},
-	"jitter":        {"width_ms=0.5&strategy=fixed", "waves=5&strategy=decorrelated", "clients=20000", "seed=12345678901234567890", "cap_ms=100"},
-	"deadline":      {"attempts=1", "deadline_ms=1", "min_attempt_ms=100", "attempts=10"},
-	"peak":          {"clients=1&bins=1&threshold=0", "clients=2000&bins=100&threshold=40", "threshold=14", "clients=100000&bins=7&threshold=20000"},
-	"limits":        {"calls_per_min=0", "tokens_per_call=1"},
-	"capacity":      {"rpm_limit=1", "prompt_tokens=0&max_output_tokens=1", "tpm_limit=1000000000000"},
-	"concurrency":   {"max_concurrency=3", "rpm=0", "latency_s=0.001&rpm=1000000000"},
-	"backoff":       {"jitter=false&retry_after_s=3", "workers=10000", "retry_after_s=0.1"},
-	"idempotency-key": {`payload=[1,2]`, "payload=" + url.QueryEscape(`{"b":"<&>","a":[1.0,1e16,"é\u2028"]}`),
-		"tenant=" + url.QueryEscape("a<b>&c") + "&task=" + url.QueryEscape("\u2029\x01\ufffd")},
-	"dispatch": {"jobs=50", "samples=2000&jobs=200"},
-	"policies": {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
-	"estimate": {"estimate_bias=0", "estimate_bias=3&latency_s=0", "prompt_tokens=0&max_output_tokens=1"},
-	"errors":   {"status=599", "status=418", "class=stream_cut&idempotency=false"},
-	"timeouts": {"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},
-}
-
 // Every calculator's result, at its defaults, at each of its choices and
-// booleans and at the queries above, has a generated encoder that writes
+// booleans and at its Examples, has a generated encoder that writes
 // json.Marshal's bytes: a calculator whose result type has none fails
 // here.
 func TestEncodeCalculators(t *testing.T) {
 	for _, c := range calc.New().List() {
-		queries := append([]string{""}, calcQueries[c.Name]...)
+		queries := append([]string{""}, c.Examples...)
 		for _, p := range c.Params {
 			switch p.Kind {
 			case calc.Choice:
@@ -104,9 +82,6 @@ func TestEncodeCalculators(t *testing.T) {
 			case calc.Bool:
 				queries = append(queries, p.Name+"=true", p.Name+"=false")
 			}
-		}
-		if _, ok := calcQueries[c.Name]; !ok {
-			t.Errorf("%s: no queries in calcQueries", c.Name)
 		}
 		for _, query := range queries {
 			q, err := url.ParseQuery(query)
