@@ -117,8 +117,9 @@ func commandPaths(span string) []string {
 	return paths
 }
 
-// placeholder is a segment that stands for any name (NAME, LANG, SLUG).
-var placeholder = regexp.MustCompile(`(^|/)[A-Z][A-Z_]*(/|$)`)
+// placeholder is a segment that stands for any name (NAME, LANG,
+// SLUG.md).
+var placeholder = regexp.MustCompile(`(^|/)[A-Z][A-Z_]*(\.[a-z]+)?(/|$)`)
 
 // exists returns "" when p is a file or folder of the tree, or a Go
 // package's identifier (core/limits.Limiter, site/widget.Spec.Values:
