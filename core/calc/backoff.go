@@ -91,8 +91,11 @@ func backoffCalc() *Calculator {
 					"width", FormatFloat(w), "max", "100000")
 			}
 			keep := c.Workers*(c.MaxAttempts-1) <= backoffMaxArrivals
-			res, err := backoff.Run(c, pyrand.New(a.BigInt("seed")), w, keep)
+			res, err := backoff.RunMeter(c, pyrand.New(a.BigInt("seed")), w, keep, a.meter())
 			if err != nil {
+				if stopped(err) {
+					return nil, err
+				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.backoff.config", "{reason}", "reason", err.Error())
 			}
 			out := BackoffResult{

@@ -9,6 +9,7 @@ import (
 
 	"retrylab/core/bigint"
 	"retrylab/core/canonjson"
+	"retrylab/core/meter"
 )
 
 // Calculator is one experiment: a name, its parameters and the function
@@ -69,6 +70,7 @@ type Args struct {
 	calc *Calculator
 	vals map[string]any
 	raw  map[string]string // the canonical text of each value given by the caller
+	poll meter.Poll        // WithPoll's (work.go)
 }
 
 // Has reports whether name has a value (given or defaulted).

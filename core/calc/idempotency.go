@@ -22,6 +22,7 @@ func idempotencyCalc() *Calculator {
 	return &Calculator{
 		Name: "idempotency-key",
 		Help: "the idempotency key of one logical operation: tenant:task:sha256 of CPython's canonical JSON",
+		Work: idempotencyWork, ServerWork: idempotencyServerWork, WorkParam: "payload",
 		Params: []Param{
 			{Name: "tenant", Kind: Text, Default: "acme", MaxLen: 200, Help: "the tenant that owns the operation"},
 			{Name: "task", Kind: Text, Default: "summarize", MaxLen: 200, Help: "the logical task"},

@@ -79,8 +79,11 @@ func jitterCalc() *Calculator {
 					"horizon", FormatFloat(sup), "bins", binsText(bins), "width", FormatFloat(c.WidthMS), "max", strconv.Itoa(maxJitterBins))
 			}
 			c.KeepArrivals = c.Clients*c.Waves <= maxJitterArrivals
-			r, err := jitter.Run(c, pyrand.New(a.BigInt("seed")))
+			r, err := jitter.RunMeter(c, pyrand.New(a.BigInt("seed")), a.meter())
 			if err != nil {
+				if stopped(err) {
+					return nil, err
+				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.jitter.config", "{reason}", "reason", err.Error())
 			}
 			res := JitterResult{

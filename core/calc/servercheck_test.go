@@ -28,6 +28,12 @@ func TestServerCheck(t *testing.T) {
 		{"peak clients=2000 bins=100 threshold=40", false, ""},
 		{"peak clients=100000 bins=10000 threshold=30", false, ""}, // exact values not computed: cheap
 		{"attempts n=1000", false, ""},
+		// issue 28: the corners that cost seconds before a bound
+		{"policies rate_per_s=25000 horizon_s=6 timeout_ms=0.001 trigger_s=3 trigger_start_s=1 attempts=10", true, "horizon_s"},
+		{"policies loop=closed clients=100000 think_ms=1000 horizon_s=5 timeout_ms=0.001 attempts=10", true, "horizon_s"},
+		{"policies", false, ""},
+		{"timeouts calls=100000 max_output_tokens=40", true, "calls"},
+		{"timeouts", false, ""},
 	}
 	for _, tt := range tests {
 		f := strings.Fields(tt.pairs)

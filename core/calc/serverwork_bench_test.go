@@ -1,0 +1,73 @@
+//go:build unix
+
+package calc
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkServerWork is the calibration of the shared server's bounds
+// (make bench: core/bench/serverwork.sh prints it against the 50 ms
+// goal). For each calculator it times, in CPU time of the process (the
+// least of five runs: what the request costs, not what the machine's
+// other work adds), its worst accepted requests by declared work
+// (worstAccepted) and its probes (serverProbes, the costliest shapes),
+// and reports the slowest: worst_ms, the CPU time of that request;
+// ns/work, the most CPU time per unit of declared work among them (what
+// ServerWork divides the goal by); work and bound, that request's Work
+// and the calculator's ServerWork.
+func BenchmarkServerWork(b *testing.B) {
+	for _, c := range New().List() {
+		if c.Work == nil {
+			continue
+		}
+		b.Run(c.Name, func(b *testing.B) {
+			cands := worstAccepted(b, c, 3)
+			for _, p := range serverProbes {
+				f := strings.Fields(p)
+				if f[0] != c.Name {
+					continue
+				}
+				if a, err := c.ParsePairs(f[1:]); err == nil && c.ServerCheck(a, 1, "/") == nil {
+					cands = append(cands, a)
+				}
+			}
+			var worst time.Duration
+			var perWork, work float64
+			for b.Loop() {
+				for _, a := range cands {
+					best := time.Duration(1 << 62)
+					for range 5 {
+						before := cpuTime()
+						if _, err := c.Run(a); err != nil {
+							b.Fatalf("%s: %v", c.CommandLine(a), err)
+						}
+						best = min(best, cpuTime()-before)
+					}
+					if best > worst {
+						worst, work = best, c.Work(a)
+					}
+					if w := c.Work(a); w > 0 {
+						perWork = max(perWork, float64(best.Nanoseconds())/w)
+					}
+				}
+			}
+			b.ReportMetric(float64(worst.Microseconds())/1000, "worst_ms")
+			b.ReportMetric(perWork, "ns/work")
+			b.ReportMetric(work, "work")
+			b.ReportMetric(c.ServerWork, "bound")
+		})
+	}
+}
+
+// cpuTime is the CPU time of the process so far, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
