@@ -140,7 +140,7 @@ func policiesCalc() *Calculator {
 		Name:      name,
 		Help:      "run retry policies of real systems (gRPC, Envoy, Finagle, AWS SDK, Google SRE) on the same outage: who recovers after the trigger",
 		Essential: []string{"loop", "trigger", "policies", "attempts"},
-		Work: policiesWork, ServerWork: policiesServerWork, WorkParam: "horizon_s",
+		Work:      policiesWork, ServerWork: policiesServerWork, WorkParam: "horizon_s",
 		Params: []Param{
 			{Name: "loop", Kind: Choice, Default: string(d.Loop), Choices: []string{"open", "closed"},
 				Help: "open: requests arrive at a rate whatever the answers; closed: a fixed population waits for each answer, then thinks"},
