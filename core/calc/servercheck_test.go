@@ -74,6 +74,17 @@ func TestServerCheckScale(t *testing.T) {
 	if e == nil || e.Vars["max"] != "20000" || e.Vars["count"] != "24000" {
 		t.Errorf("scale 0.5: %v", e)
 	}
+	// a machine faster than the calibration's may accept more (retrylab
+	// serve -work-scale), up to a hundred times
+	big, _ := c.ParsePairs([]string{"jobs=7500", "max_attempts=4"}) // 60,000
+	for _, tt := range []struct {
+		scale   float64
+		refused bool
+	}{{1, true}, {2, false}, {100, false}, {101, true}} {
+		if e := c.ServerCheck(big, tt.scale, "/"); (e != nil) != tt.refused {
+			t.Errorf("60,000 at scale %g: %v, want refused %v", tt.scale, e, tt.refused)
+		}
+	}
 }
 
 func TestCommandLine(t *testing.T) {
