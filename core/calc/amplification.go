@@ -31,7 +31,7 @@ func amplificationCalc() *Calculator {
 	return &Calculator{
 		Name: name,
 		Help: "calls multiplied through nested layers that all retry (every final call fails)",
-		Work: amplificationWork, ServerWork: itemWork * (2*10 + maxTreeNodes), WorkParam: "attempts",
+		Work: amplificationWork, ServerWork: microWork * itemWork * (2*10 + maxTreeNodes), WorkParam: "attempts",
 		Params: []Param{
 			{Name: "attempts", Kind: IntList, Default: "3,3,3", Min: Incl(1), Max: Incl(100), MinLen: 1, MaxLen: 10,
 				Step: 1, SliderMax: 10,

@@ -14,7 +14,7 @@ func attemptsCalc() *Calculator {
 	return &Calculator{
 		Name: "attempts",
 		Help: "expected attempts and success probability for independent failures",
-		Work: attemptsWork, ServerWork: 1000, WorkParam: "n",
+		Work: attemptsWork, ServerWork: microWork * 1000, WorkParam: "n",
 		Params: []Param{
 			{Name: "q", Kind: Float, Default: "0.5", Min: Incl(0), Max: Incl(1), Step: 0.01,
 				Help: "probability that one attempt fails"},

@@ -28,7 +28,7 @@ func budgetCalc() *Calculator {
 		Name:      name,
 		Help:      "a shared retry budget without refill: attempts admitted when every call fails",
 		Essential: []string{"requests", "attempts", "tokens", "processes"},
-		Work:      budgetWork, ServerWork: 1000*100 + itemWork*(100+maxPerRequest), WorkParam: "requests",
+		Work:      budgetWork, ServerWork: microWork * (1000*100 + itemWork*(100+maxPerRequest)), WorkParam: "requests",
 		Params: []Param{
 			{Name: "requests", Kind: Int, Default: "100", Min: Incl(1), Max: Incl(1000000), SliderMax: 1000,
 				Help: "original requests; each makes a first attempt"},

@@ -32,7 +32,7 @@ func capacityCalc() *Calculator {
 	return &Calculator{
 		Name: "capacity",
 		Help: "requests per minute when each request reserves prompt + max output tokens",
-		Work: fixedWork, ServerWork: fixedWorkBound,
+		Work: fixedWork, ServerWork: microWork * fixedWorkBound,
 		Params: []Param{
 			{Name: "tpm_limit", Kind: Float, Default: "120000", Min: Incl(1), Max: Incl(1e12), Unit: "tokens/min",
 				SliderMin: 10000, SliderMax: 1000000, Step: 10000, Help: "the provider's tokens per minute"},

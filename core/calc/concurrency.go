@@ -17,7 +17,7 @@ func concurrencyCalc() *Calculator {
 	return &Calculator{
 		Name: "concurrency",
 		Help: "calls in flight at a request rate and a latency, and what a concurrency cap does to throughput",
-		Work: fixedWork, ServerWork: fixedWorkBound,
+		Work: fixedWork, ServerWork: microWork * fixedWorkBound,
 		Params: []Param{
 			{Name: "rpm", Kind: Float, Default: "60", Min: Incl(0), Max: Incl(1e9), Unit: "1/min",
 				SliderMax: 600, Step: 1, Help: "requests started per minute"},

@@ -38,7 +38,7 @@ func deadlineCalc() *Calculator {
 		Name:      name,
 		Help:      "the deadline of a task that retries: worst case, time left before each attempt, admission",
 		Essential: []string{"attempts", "timeout_ms", "waits_ms", "deadline_ms"},
-		Work:      deadlineWork, ServerWork: itemWork * 3 * 100, WorkParam: "attempts",
+		Work:      deadlineWork, ServerWork: microWork * itemWork * 3 * 100, WorkParam: "attempts",
 		Params: []Param{
 			{Name: "attempts", Kind: Int, Default: "3", Min: Incl(1), Max: Incl(100), SliderMax: 10,
 				Help: "attempts at most (1 first + attempts-1 retries)"},

@@ -23,7 +23,7 @@ func estimateCalc() *Calculator {
 	return &Calculator{
 		Name: "estimate",
 		Help: "prompt tokens estimated before the call and corrected from usage after: what a low or high estimate costs against a token limit",
-		Work: fixedWork, ServerWork: fixedWorkBound,
+		Work: fixedWork, ServerWork: microWork * fixedWorkBound,
 		Params: []Param{
 			{Name: "tpm_limit", Kind: Float, Default: "120000", Min: Incl(1), Max: Incl(1e12), Unit: "tokens/min",
 				SliderMin: 10000, SliderMax: 1000000, Step: 10000, Help: "the provider's tokens per minute"},
