@@ -67,7 +67,7 @@ func backoffCalc() *Calculator {
 			{Name: "width_s", Kind: Float, Default: "0.1", Min: Excl(0), Max: Incl(3600), Unit: "s",
 				SliderMin: 0.05, SliderMax: 5, Step: 0.05, Help: "width of a histogram bin"},
 		},
-		Work: backoffWork, ServerWork: 1_000_000, WorkParam: "workers",
+		Work: backoffWork, ServerWork: 850_000, WorkParam: "workers",
 		Run: func(a Args) (any, error) {
 			policy := a.String("policy")
 			if policy != "custom" {

@@ -55,7 +55,7 @@ func jitterCalc() *Calculator {
 				Step: 1, Unit: "ms",
 				Help: "largest ceiling, at least base_ms"},
 		},
-		Work: jitterWork, ServerWork: 2_000_000, WorkParam: "clients",
+		Work: jitterWork, ServerWork: 1_800_000, WorkParam: "clients",
 		Run: func(a Args) (any, error) {
 			c := jitterConfig(a)
 			if a.Has("cap_ms") {

@@ -41,6 +41,19 @@ func stopped(err error) bool { return errors.Is(err, meter.ErrStopped) }
 // core. TestServerWorkBudget (server_test.go) holds every calculator to a
 // declaration, the declaration to the work the simulations report, and
 // the answers to MaxAnswerBytes; it times nothing.
+//
+// The calibration of 2026-12-03 (core/bench/serverwork.sh on a 2.8 GHz
+// Xeon of two cores under load 25, the API's computation and JSON
+// encoding), most ns per unit of work → ServerWork:
+//
+//	jitter    19.0 ns a draw          → 1,800,000 (0.7 × 50 ms / 19.0 ns ≈ 1,840,000)
+//	backoff   38.9 ns a worker's turn →   850,000 (≈ 899,000)
+//	dispatch   796 ns a call          →    40,000 (≈ 43,950)
+//	peak      0.64 ns a multiply-add  →    5 × 10^7 (≈ 5.4 × 10^7)
+//	policies  31.4 ns an attempt      → 1,100,000 (policiesServerWork)
+//	timeouts  9.05 ns a gap           → 3,800,000 (timeoutsServerWork)
+//
+// The others cost microseconds at their largest values (microWork).
 
 // microWork multiplies the ServerWork of the calculators whose largest
 // values cost microseconds to a few hundred (make bench): their bound is
@@ -85,9 +98,9 @@ func idempotencyWork(a Args) float64 {
 const idempotencyServerWork = microWork * (200 + 200 + 16384)
 
 // policiesServerWork bounds policiesWork for the shared server, in
-// attempts simulated (make bench, 2026-12-03, a 2.8 GHz Xeon under load
-// 11: at most 30.6 ns an attempt, the worst accepted request 46 ms at
-// 1,500,000; 0.7 × 50 ms / 30.6 ns ≈ 1,140,000).
+// attempts simulated (core/bench/serverwork.sh, 2026-12-03, a 2.8 GHz
+// Xeon of two cores under load 25: at most 31.4 ns an attempt, the worst
+// accepted request 34.5 ms; 0.7 × 50 ms / 31.4 ns ≈ 1,113,000).
 const policiesServerWork = 1_100_000
 
 // policiesWork is the policies calculator's work in attempts: for each
@@ -123,9 +136,9 @@ func policiesWork(a Args) float64 {
 }
 
 // timeoutsServerWork bounds timeoutsWork for the shared server, in gaps
-// between tokens (make bench, the same run: at most 7.0 ns a gap, 42 ms
-// at 6,000,000; 0.7 × 50 ms / 7.0 ns = 5,000,000).
-const timeoutsServerWork = 4_800_000
+// between tokens (core/bench/serverwork.sh, the same run: at most 9.05 ns
+// a gap, 43 ms at 4,800,000; 0.7 × 50 ms / 9.05 ns ≈ 3,870,000).
+const timeoutsServerWork = 3_800_000
 
 // timeoutsWork is the timeouts calculator's work in gaps between tokens:
 // each call draws the gaps of at most max_output_tokens and may replay

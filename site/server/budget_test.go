@@ -13,18 +13,18 @@ import (
 // svgBudgetTargets are charts at the largest values the API accepts, in
 // the costliest shapes (calc's serverProbes).
 var svgBudgetTargets = []string{
-	"/api/v1/jitter.svg?lang=zh&clients=990000&waves=2&width_ms=10",
-	"/api/v1/jitter.svg?lang=it&clients=10000&base_ms=19800&width_ms=1",
-	"/api/v1/jitter.svg?clients=100000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100",
-	"/api/v1/backoff.svg?lang=es&workers=10000&max_attempts=2&base_s=90&cap_s=90&max_elapsed_s=200&width_s=0.01",
-	"/api/v1/backoff.svg?workers=70000&max_attempts=14&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600",
+	"/api/v1/jitter.svg?lang=zh&clients=890000&waves=2&width_ms=10",
+	"/api/v1/jitter.svg?lang=it&clients=10000&base_ms=17800&width_ms=1",
+	"/api/v1/jitter.svg?clients=90000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100",
+	"/api/v1/backoff.svg?lang=es&workers=10000&max_attempts=2&base_s=90&cap_s=90&max_elapsed_s=180&width_s=0.011",
+	"/api/v1/backoff.svg?workers=65000&max_attempts=14&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600",
 	"/api/v1/dispatch.svg?jobs=5000&max_attempts=4&p_5xx=1&p_drop=1&samples=2000",
 	"/api/v1/peak.svg?clients=1025&bins=11&threshold=43",
 	"/api/v1/amplification.svg?attempts=100,100,100,100,100,100,100,100,100,100",
 	"/api/v1/budget.svg?requests=200&attempts=100&tokens=1000000000",
 	"/api/v1/deadline.svg?attempts=100",
 	"/api/v1/policies.svg?rate_per_s=700&horizon_s=30&timeout_ms=1&attempts=10",
-	"/api/v1/timeouts.svg?calls=2000&max_output_tokens=1000&idle_timeout_s=0.001",
+	"/api/v1/timeouts.svg?calls=1800&max_output_tokens=1000&idle_timeout_s=0.001",
 }
 
 // TestSVGBudget: a chart at the largest values the API accepts is
@@ -69,8 +69,8 @@ func TestStopWhenNobodyWaits(t *testing.T) {
 	for _, target := range []string{
 		"/api/v1/policies?rate_per_s=700&horizon_s=30&timeout_ms=1&attempts=10",
 		"/api/v1/policies.svg?rate_per_s=700&horizon_s=30&timeout_ms=1&attempts=10",
-		"/api/v1/jitter?clients=990000&waves=2&width_ms=10",
-		"/api/v1/timeouts.svg?calls=2000&max_output_tokens=1000&idle_timeout_s=0.001",
+		"/api/v1/jitter?clients=890000&waves=2&width_ms=10",
+		"/api/v1/timeouts.svg?calls=1800&max_output_tokens=1000&idle_timeout_s=0.001",
 	} {
 		for _, gone := range []bool{true, false} {
 			stats := new(Stats)

@@ -35,10 +35,10 @@ func TestMain(m *testing.M) {
 var abuseHeavy = []string{
 	"/api/v1/dispatch?jobs=5000&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0",
 	"/api/v1/jitter?clients=100000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100",
-	"/api/v1/backoff?workers=70000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600",
+	"/api/v1/backoff?workers=60000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600",
 	"/api/v1/jitter?clients=10000&base_ms=19800&width_ms=1",
 	"/api/v1/peak?clients=1025&bins=11&threshold=43",
-	"/api/v1/jitter.svg?clients=990000&waves=2&width_ms=10",
+	"/api/v1/jitter.svg?clients=890000&waves=2&width_ms=10",
 }
 
 var benchAbuse = flag.Bool("bench-abuse", false, "also print the page's absolute p99 under abuse beside the issue's goal (make bench: site/bench/abuse.sh)")

@@ -593,8 +593,8 @@ var workerAbuseHeavy = func() []string {
 	for k := range 200 {
 		h = append(h,
 			"/api/v1/dispatch?jobs=2500&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0&seed="+strconv.Itoa(k),
-			"/api/v1/jitter?clients=50000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100&seed="+strconv.Itoa(k),
-			"/api/v1/backoff?workers=35000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600&seed="+strconv.Itoa(k),
+			"/api/v1/jitter?clients=45000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100&seed="+strconv.Itoa(k),
+			"/api/v1/backoff?workers=29000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600&seed="+strconv.Itoa(k),
 			"/api/v1/peak?bins=100&threshold=40&clients="+strconv.Itoa(2000-k),
 		)
 	}

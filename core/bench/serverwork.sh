@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# serverwork: the calibration of the shared server's work bounds
+# (core/calc's Calculator.ServerWork). For each calculator, the CPU time
+# of its worst accepted requests (core/calc's worstAccepted: a search by
+# declared work, and the costliest shapes of serverProbes), natively on
+# one core: the worst one's against the 50 ms goal (OK or OVER), the CPU
+# time per unit of declared work, and the ServerWork that puts the worst
+# accepted request at 35 ms (0.7 of the goal, room for a slower core).
+# The bounds in core/calc (work.go and each calculator's file) are
+# written from these lines; a calculator of microseconds (microWork) is
+# bounded by its parameters, not by the goal.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+GO=${GO:-go}
+out=$(GOMAXPROCS=1 "$GO" test -run '^$' -bench '^BenchmarkServerWork$' -benchtime 1x ./core/calc)
+echo "$out" | awk '
+/^BenchmarkServerWork\// {
+	name = $1; sub(/^BenchmarkServerWork\//, "", name); sub(/-[0-9]+$/, "", name)
+	for (i = 2; i < NF; i++) { v[$(i+1)] = $i }
+	worst = v["worst_ms"]; per = v["ns/work"]; work = v["work"]; bound = v["bound"]
+	suggest = (per > 0) ? sprintf("%.0f", 0.7 * 50e6 / per) : "any"
+	printf "serverwork: %-16s worst accepted %7.2f ms of CPU natively (work %.0f of bound %.0f): %s the 50 ms goal; %.3g ns per unit; 35 ms is ServerWork %s\n",
+		name, worst, work, bound, (worst <= 50 ? "OK, under" : "OVER"), per, suggest
+	if (worst > 50) over = 1
+}
+END { if (over) { print "serverwork: a calculator is OVER the 50 ms goal: lower its ServerWork to the figure above"; exit 1 } }'
