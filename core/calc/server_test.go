@@ -95,7 +95,7 @@ func TestServerWorkBudget(t *testing.T) {
 		if c.Work == nil {
 			continue // TestEveryCalculatorBounded
 		}
-		worst := worstAccepted(t, c, 3)
+		worst := worstAccepted(t, c, 3, 1)
 		if len(worst) == 0 {
 			t.Errorf("%s: no accepted request found", c.Name)
 			continue
@@ -133,7 +133,7 @@ func TestPollStops(t *testing.T) {
 		if c.Work == nil {
 			continue
 		}
-		worst := worstAccepted(t, c, 3)
+		worst := worstAccepted(t, c, 3, 1)
 		if len(worst) == 0 {
 			continue
 		}
@@ -161,18 +161,19 @@ func TestPollStops(t *testing.T) {
 }
 
 // worstAccepted returns up to n values of c that the shared server
-// accepts and Run computes, the largest declared Work first: the best of
+// accepts at scale (ServerCheck's: 1 natively, the Worker's less) and Run
+// computes, the largest declared Work first: the best of
 // c's serverProbes, 3,000 random values (randomValue) and a boundary
 // search from the best of them (each numeric parameter set in turn to its
 // extremes and to values between, keeping what raises the work within
 // the bound), by declared work, never by time.
-func worstAccepted(t testing.TB, c *Calculator, n int) []Args {
+func worstAccepted(t testing.TB, c *Calculator, n int, scale float64) []Args {
 	t.Helper()
-	k := c.Name + "/" + strconv.Itoa(n)
+	k := c.Name + "/" + strconv.Itoa(n) + "/" + FormatFloat(scale)
 	if v, ok := worstCache.Load(k); ok {
 		return v.([]Args)
 	}
-	out := searchWorst(t, c, n)
+	out := searchWorst(t, c, n, scale)
 	worstCache.Store(k, out)
 	return out
 }
@@ -181,7 +182,7 @@ func worstAccepted(t testing.TB, c *Calculator, n int) []Args {
 // tests and the benchmark of one run share them.
 var worstCache sync.Map
 
-func searchWorst(t testing.TB, c *Calculator, n int) []Args {
+func searchWorst(t testing.TB, c *Calculator, n int, scale float64) []Args {
 	rng := rand.New(rand.NewPCG(27, 28))
 	type cand struct {
 		m map[string]string
@@ -202,7 +203,7 @@ func searchWorst(t testing.TB, c *Calculator, n int) []Args {
 		}
 		seen[key] = true
 		a, err := c.ParsePairs(pairs)
-		if err != nil || c.ServerCheck(a, 1, "/") != nil {
+		if err != nil || c.ServerCheck(a, scale, "/") != nil {
 			return cand{}, false
 		}
 		w := c.Work(a)
@@ -224,7 +225,7 @@ func searchWorst(t testing.TB, c *Calculator, n int) []Args {
 			m[k] = v
 		}
 		if _, ok := try(m); !ok {
-			fit(c, m, try)
+			fit(c, m, scale, try)
 		}
 	}
 	try(map[string]string{})
@@ -270,7 +271,7 @@ func searchWorst(t testing.TB, c *Calculator, n int) []Args {
 // fit scales down the WorkParam of a probe that is above the bound until
 // the server accepts it (bisection, by declared work): the probe's shape
 // at the bound.
-func fit[T any](c *Calculator, m map[string]string, try func(map[string]string) (T, bool)) {
+func fit[T any](c *Calculator, m map[string]string, scale float64, try func(map[string]string) (T, bool)) {
 	p := c.Param(c.WorkParam)
 	if p == nil || (p.Kind != Int && p.Kind != Float) {
 		return
@@ -297,7 +298,7 @@ func fit[T any](c *Calculator, m map[string]string, try func(map[string]string) 
 		x := maps(m)
 		x[p.Name] = text(v)
 		a, err := c.ParsePairs(pairsOf(x))
-		return err == nil && c.ServerCheck(a, 1, "/") == nil && c.Work(a) > 0
+		return err == nil && c.ServerCheck(a, scale, "/") == nil && c.Work(a) > 0
 	}
 	for range 40 {
 		mid := lo + (hi-lo)/2

@@ -1,19 +1,25 @@
-//go:build unix
-
 package calc
 
 import (
 	"encoding/json"
+	"flag"
+	"math"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
 
+// benchScale is the share of ServerWork the benchmark's server accepts:
+// 1 natively, the Worker's workScale (wasm/worker) when the benchmark runs
+// as WebAssembly (core/bench/serverwork.sh).
+var benchScale = flag.Float64("serverwork.scale", 1, "the share of ServerWork accepted (BenchmarkServerWork)")
+
 // BenchmarkServerWork is the calibration of the shared server's bounds
 // (make bench: core/bench/serverwork.sh prints it against the 50 ms
 // goal). For each calculator it times the API's work, the computation
-// and the JSON encoding of its answer, in CPU time of the process (the
+// and the JSON encoding of its answer, in CPU time of the process
+// (cpuTime: getrusage natively, Node's process.cpuUsage as WebAssembly;
+// the
 // least of five runs: what the request costs, not what the machine's
 // other work adds), its worst accepted requests by declared work
 // (worstAccepted) and its probes (serverProbes, the costliest shapes),
@@ -27,13 +33,13 @@ func BenchmarkServerWork(b *testing.B) {
 			continue
 		}
 		b.Run(c.Name, func(b *testing.B) {
-			cands := worstAccepted(b, c, 3)
+			cands := worstAccepted(b, c, 3, *benchScale)
 			for _, p := range serverProbes {
 				f := strings.Fields(p)
 				if f[0] != c.Name {
 					continue
 				}
-				if a, err := c.ParsePairs(f[1:]); err == nil && c.ServerCheck(a, 1, "/") == nil {
+				if a, err := c.ParsePairs(f[1:]); err == nil && c.ServerCheck(a, *benchScale, "/") == nil {
 					cands = append(cands, a)
 				}
 			}
@@ -64,16 +70,7 @@ func BenchmarkServerWork(b *testing.B) {
 			b.ReportMetric(float64(worst.Microseconds())/1000, "worst_ms")
 			b.ReportMetric(perWork, "ns/work")
 			b.ReportMetric(work, "work")
-			b.ReportMetric(c.ServerWork, "bound")
+			b.ReportMetric(math.Floor(c.ServerWork**benchScale), "bound")
 		})
 	}
-}
-
-// cpuTime is the CPU time of the process so far, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
