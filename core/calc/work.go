@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"errors"
 	"math"
 
 	"retrylab/core/meter"
@@ -28,8 +27,10 @@ func (a Args) meter() *meter.Meter {
 	return meter.New(a.poll)
 }
 
-// stopped reports whether err is a run stopped by its meter.
-func stopped(err error) bool { return errors.Is(err, meter.ErrStopped) }
+// stopped reports whether err is a run stopped by its meter (the
+// simulations return meter.ErrStopped itself; no errors.Is, whose
+// reflection the browser's module would link).
+func stopped(err error) bool { return err == meter.ErrStopped }
 
 // The work the calculators declare (Calculator.Work) and the bounds of the
 // shared server (Calculator.ServerWork). Each bound is set from the
