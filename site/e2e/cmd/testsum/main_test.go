@@ -70,3 +70,22 @@ func TestGroup(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRead: any input (go test's, or whatever a broken pipe gives) is
+// read without a panic, every line that is not an event is copied, and
+// the tally counts no more tests and packages than events.
+func FuzzRead(f *testing.F) {
+	f.Add(`{"Action":"pass","Package":"a","Test":"T"}` + "\n" + `{"Action":"fail","Package":"a"}`)
+	f.Add(`{"Action":"output","Package":"e2e","Output":"e2e: 9 browser page loads of 3 pages\n"}`)
+	f.Add("not json\n{\"Action\":")
+	f.Fuzz(func(t *testing.T, in string) {
+		var out strings.Builder
+		got, err := read(strings.NewReader(in), &out)
+		if err != nil {
+			return // a line longer than the scanner's buffer
+		}
+		if got.Passed+got.Failed+got.Skipped+got.Packages > got.Events || got.PackagesFailed > got.Packages {
+			t.Errorf("%q: tally %+v", in, got)
+		}
+	})
+}
