@@ -10,6 +10,8 @@
 #     core). The bounds in core/calc (work.go and each calculator's file)
 #     are written from these lines; a calculator of microseconds
 #     (microWork) is bounded by its parameters, not by the goal.
+#   - the charts (/api/v1/NAME.svg) at the largest accepted values, natively,
+#     against the same goal;
 #   - as WebAssembly in V8 (Node's, the engine of workerd; CPU time from
 #     process.cpuUsage), at the Worker's share of the bounds (workScale in
 #     wasm/worker/main.go): the worst one's against the Worker's cpu_ms
@@ -29,6 +31,18 @@ echo "$out" | awk '
 	if (worst > 50) over = 1
 }
 END { if (over) { print "serverwork: a calculator is OVER the 50 ms goal: lower its ServerWork to the figure above"; exit 1 } }'
+
+# the charts: /api/v1/NAME.svg at the largest accepted values, computed
+# and drawn (site/server's BenchmarkSVGWorst, svgBudgetTargets)
+out=$(GOMAXPROCS=1 "$GO" test -run '^$' -bench '^BenchmarkSVGWorst$' -benchtime 5x ./site/server)
+echo "$out" | awk '
+/^BenchmarkSVGWorst\// {
+	name = $1; sub(/^BenchmarkSVGWorst\//, "", name); sub(/-[0-9]+$/, "", name)
+	for (i = 2; i < NF; i++) { if ($(i+1) == "cpu_ms") cpu = $i }
+	printf "serverwork-svg: %7.2f ms of CPU natively: %s the 50 ms goal  /api/v1/%s\n", cpu, (cpu <= 50 ? "OK, under" : "OVER"), name
+	if (cpu > 50) over = 1
+}
+END { if (over) { print "serverwork-svg: a chart is OVER the 50 ms goal"; exit 1 } }'
 
 scale=$(sed -nE 's/^const workScale = ([0-9.]+).*/\1/p' wasm/worker/main.go)
 cpums=$(sed -nE 's/^cpu_ms = ([0-9]+).*/\1/p' wasm/worker/wrangler.toml)

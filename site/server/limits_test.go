@@ -13,7 +13,7 @@ import (
 
 // langDist is testDist with the strings the build writes for every
 // language (LANG/embed/strings.json), from content/.
-func langDist(t *testing.T) fstest.MapFS {
+func langDist(t testing.TB) fstest.MapFS {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	locs, err := i18n.LoadAll(filepath.Join(filepath.Dir(file), "..", "..", "content"))
