@@ -7,6 +7,13 @@ ADDR ?= 127.0.0.1:8080
 # BASE_URL: where the site lives (/, /sub/path/ or https://host/sub/path/).
 BASE_URL ?= /
 GO ?= go
+# START is when make started (Unix seconds); TESTSUM reads go test -json,
+# writes the tests' output as it comes, and adds up what ran in
+# build/testsum.json: the last of make test's go test runs ends with one
+# line of what ran (packages, tests, browser page loads, time) and one
+# "N passed, N failed, N skipped" (site/e2e/cmd/testsum).
+START := $(shell date +%s)
+TESTSUM = $(GO) run ./site/e2e/cmd/testsum -tally build/testsum.json -since $(START)
 # the packages built for the browser and the Worker (GOOS=js GOARCH=wasm)
 JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/worker/goshim ./wasm/hello ./wasm/workerbare
 
@@ -44,7 +51,7 @@ unit: wasmtest
 	# (site/e2e: every page of dist/ in Chromium) and the Worker on workerd
 	# (wasm/worker/e2e): more than go test's default 10 minutes on a small
 	# machine
-	$(GO) test -tags e2e -timeout 45m ./...
+	$(GO) test -json -tags e2e -timeout 45m ./... | $(TESTSUM)
 
 # wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden
 # files were written natively on amd64: core/standin/fmath's bits, every
@@ -58,8 +65,8 @@ unit: wasmtest
 # the dispatch simulation built on it.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./core/standin/fmath ./core/canonjson ./core/standin/jsonread ./core/standin/sha256sum ./core/standin/bigint ./core/pyrand ./core/standin/query ./core/standin/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/standin/heapsort ./core/calc/crossarch
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget
+	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" ./core/standin/fmath ./core/canonjson ./core/standin/jsonread ./core/standin/sha256sum ./core/standin/bigint ./core/pyrand ./core/standin/query ./core/standin/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/standin/heapsort ./core/calc/crossarch | $(TESTSUM) -quiet
+	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget | $(TESTSUM) -quiet
 
 test: deps vet staticcheck build worker unit
 
@@ -81,7 +88,7 @@ worker: build
 # section each: the mathematics against CPython (core/bench), the site
 # build, the playground in Chromium, the Worker on workerd, the classroom.
 # Needs python3 for the CPython comparisons and Chromium.
-BENCHES = core/bench/article1.sh core/bench/article2.sh core/bench/policies.sh site/bench/site.sh \
+BENCHES = core/bench/article1.sh core/bench/article2.sh core/bench/policies.sh core/bench/serverwork.sh site/bench/site.sh \
 	wasm/playground/bench.sh wasm/worker/bench.sh site/bench/classroom.sh \
 	site/bench/abuse.sh
 bench: build

@@ -17,6 +17,7 @@ import (
 	"math"
 	"strconv"
 
+	"retrylab/core/meter"
 	"retrylab/core/pyrand"
 )
 
@@ -154,6 +155,13 @@ func Bin(t, w float64) int {
 // min(Wait, MaxElapsed - t), which is never below RetryAfter, and a cut
 // wait ends at MaxElapsed exactly.
 func Run(c Config, r *pyrand.Random, width float64, keep bool) (Result, error) {
+	return RunMeter(c, r, width, keep, nil)
+}
+
+// RunMeter is Run with a meter, told of every worker's turn at every
+// retry (Workers × (MaxAttempts-1) in all): when it says stop, the run
+// ends with meter.ErrStopped.
+func RunMeter(c Config, r *pyrand.Random, width float64, keep bool, m *meter.Meter) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -172,6 +180,9 @@ func Run(c Config, r *pyrand.Random, width float64, keep bool) (Result, error) {
 		alive[w] = true
 	}
 	for a := 0; a < retries; a++ {
+		if m.Add(len(t)) {
+			return Result{}, meter.ErrStopped
+		}
 		for w := range t {
 			if !alive[w] {
 				continue
@@ -206,6 +217,9 @@ func Run(c Config, r *pyrand.Random, width float64, keep bool) (Result, error) {
 				res.Arrivals = append(res.Arrivals, t[w])
 			}
 		}
+	}
+	if m.Done() {
+		return Result{}, meter.ErrStopped
 	}
 	for w := range t {
 		res.MaxElapsedUsed = math.Max(res.MaxElapsedUsed, t[w])

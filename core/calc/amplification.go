@@ -35,6 +35,7 @@ func amplificationCalc() *Calculator {
 		Name:     name,
 		Examples: []string{"attempts=1", "attempts=1,1,3", "attempts=3,3,3,3", "attempts=100,100,100,100,100,100,100,100,100,100"},
 		Help:     "calls multiplied through nested layers that all retry (every final call fails)",
+		Work:     amplificationWork, ServerWork: microWork * itemWork * (2*10 + maxTreeNodes), WorkParam: "attempts",
 		Params: []Param{
 			{Name: "attempts", Kind: IntList, Default: "3,3,3", Min: Incl(1), Max: Incl(100), MinLen: 1, MaxLen: 10,
 				Step: 1, SliderMax: 10,

@@ -18,6 +18,7 @@ func attemptsCalc() *Calculator {
 		Name:     "attempts",
 		Examples: []string{"q=1&n=1000", "q=0&n=1", "q=0.9&n=3", "q=0.123456789&n=17"},
 		Help:     "expected attempts and success probability for independent failures",
+		Work:     attemptsWork, ServerWork: microWork * 1000, WorkParam: "n",
 		Params: []Param{
 			{Name: "q", Kind: Float, Default: "0.5", Min: Incl(0), Max: Incl(1), Step: 0.01,
 				Help: "probability that one attempt fails"},

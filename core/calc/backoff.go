@@ -71,7 +71,7 @@ func backoffCalc() *Calculator {
 			{Name: "width_s", Kind: Float, Default: "0.1", Min: Excl(0), Max: Incl(3600), Unit: "s",
 				SliderMin: 0.05, SliderMax: 5, Step: 0.05, Help: "width of a histogram bin"},
 		},
-		Work: backoffWork, ServerWork: 1_000_000, WorkParam: "workers",
+		Work: backoffWork, ServerWork: 850_000, WorkParam: "workers",
 		Run: func(a Args) (any, error) {
 			policy := a.String("policy")
 			if policy != "custom" {
@@ -95,8 +95,11 @@ func backoffCalc() *Calculator {
 					"width", FormatFloat(w), "max", "100000")
 			}
 			keep := c.Workers*(c.MaxAttempts-1) <= backoffMaxArrivals
-			res, err := backoff.Run(c, pyrand.New(a.BigInt("seed")), w, keep)
+			res, err := backoff.RunMeter(c, pyrand.New(a.BigInt("seed")), w, keep, a.meter())
 			if err != nil {
+				if stopped(err) {
+					return nil, err
+				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.backoff.config", "{reason}", "reason", err.Error())
 			}
 			out := BackoffResult{

@@ -32,6 +32,7 @@ func budgetCalc() *Calculator {
 		Examples:  []string{"tokens=0&order=depth", "processes=10", "requests=1000000&attempts=100", "requests=150"},
 		Help:      "a shared retry budget without refill: attempts admitted when every call fails",
 		Essential: []string{"requests", "attempts", "tokens", "processes"},
+		Work:      budgetWork, ServerWork: microWork * (1000*100 + itemWork*(100+maxPerRequest)), WorkParam: "requests",
 		Params: []Param{
 			{Name: "requests", Kind: Int, Default: "100", Min: Incl(1), Max: Incl(1000000), SliderMax: 1000,
 				Help: "original requests; each makes a first attempt"},

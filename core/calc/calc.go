@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"retrylab/core/canonjson"
+	"retrylab/core/meter"
 	"retrylab/core/standin/bigint"
 )
 
@@ -77,6 +78,7 @@ type Args struct {
 	calc *Calculator
 	vals map[string]any
 	raw  map[string]string // the canonical text of each value given by the caller
+	poll meter.Poll        // WithPoll's (work.go)
 }
 
 // Has reports whether name has a value (given or defaulted).

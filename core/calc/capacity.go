@@ -36,6 +36,7 @@ func capacityCalc() *Calculator {
 		Name:     "capacity",
 		Examples: []string{"rpm_limit=1", "prompt_tokens=0&max_output_tokens=1", "tpm_limit=1000000000000"},
 		Help:     "requests per minute when each request reserves prompt + max output tokens",
+		Work:     fixedWork, ServerWork: microWork * fixedWorkBound,
 		Params: []Param{
 			{Name: "tpm_limit", Kind: Float, Default: "120000", Min: Incl(1), Max: Incl(1e12), Unit: "tokens/min",
 				SliderMin: 10000, SliderMax: 1000000, Step: 10000, Help: "the provider's tokens per minute"},

@@ -21,6 +21,7 @@ func concurrencyCalc() *Calculator {
 		Name:     "concurrency",
 		Examples: []string{"max_concurrency=3", "rpm=0", "latency_s=0.001&rpm=1000000000"},
 		Help:     "calls in flight at a request rate and a latency, and what a concurrency cap does to throughput",
+		Work:     fixedWork, ServerWork: microWork * fixedWorkBound,
 		Params: []Param{
 			{Name: "rpm", Kind: Float, Default: "60", Min: Incl(0), Max: Incl(1e9), Unit: "1/min",
 				SliderMax: 600, Step: 1, Help: "requests started per minute"},

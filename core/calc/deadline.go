@@ -42,6 +42,7 @@ func deadlineCalc() *Calculator {
 		Examples:  []string{"attempts=1", "deadline_ms=1", "min_attempt_ms=100", "attempts=10"},
 		Help:      "the deadline of a task that retries: worst case, time left before each attempt, admission",
 		Essential: []string{"attempts", "timeout_ms", "waits_ms", "deadline_ms"},
+		Work:      deadlineWork, ServerWork: microWork * itemWork * 3 * 100, WorkParam: "attempts",
 		Params: []Param{
 			{Name: "attempts", Kind: Int, Default: "3", Min: Incl(1), Max: Incl(100), SliderMax: 10,
 				Help: "attempts at most (1 first + attempts-1 retries)"},

@@ -209,8 +209,11 @@ func dispatchCalc() *Calculator {
 					"jobs × max_attempts must be at most {max}, got {got}", "max", i(dispatchMaxCalls), "got", i(c.Jobs*c.MaxAttempts))
 			}
 			seed := uint64(a.Int("seed"))
-			res, err := dispatch.Run(c, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)))
+			res, err := dispatch.RunMeter(c, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), a.meter())
 			if err != nil {
+				if stopped(err) {
+					return nil, err
+				}
 				if fe, ok := errors.AsType[*dispatch.FieldError](err); ok {
 					p := dispatchParam(fe.Field)
 					// the numbers a translation of detail.dispatch.PARAM

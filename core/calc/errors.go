@@ -65,6 +65,7 @@ func errorsCalc() *Calculator {
 		Name:     name,
 		Examples: []string{"status=599", "status=418", "class=stream_cut&idempotency=false"},
 		Help:     "the classification of errors the dispatcher follows: retry, never retry or ask the user, whether the call may have been billed, and what the dispatcher does",
+		Work:     fixedWork, ServerWork: microWork * fixedWorkBound,
 		Params: []Param{
 			{Name: "class", Kind: Choice, Default: "rate_limited", Choices: keys,
 				Help: "the class of error (core/errclass)"},

@@ -27,6 +27,7 @@ func estimateCalc() *Calculator {
 		Name:     "estimate",
 		Examples: []string{"estimate_bias=0", "estimate_bias=3&latency_s=0", "prompt_tokens=0&max_output_tokens=1"},
 		Help:     "prompt tokens estimated before the call and corrected from usage after: what a low or high estimate costs against a token limit",
+		Work:     fixedWork, ServerWork: microWork * fixedWorkBound,
 		Params: []Param{
 			{Name: "tpm_limit", Kind: Float, Default: "120000", Min: Incl(1), Max: Incl(1e12), Unit: "tokens/min",
 				SliderMin: 10000, SliderMax: 1000000, Step: 10000, Help: "the provider's tokens per minute"},

@@ -26,6 +26,7 @@ func idempotencyCalc() *Calculator {
 		Name:     "idempotency-key",
 		Examples: []string{`payload=[1,2]`, "payload=%7B%22b%22%3A%22%3C%26%3E%22%2C%22a%22%3A%5B1.0%2C1e16%2C%22%C3%A9%5Cu2028%22%5D%7D", "tenant=a%3Cb%3E%26c&task=%E2%80%A9%01%EF%BF%BD"},
 		Help:     "the idempotency key of one logical operation: tenant:task:sha256 of CPython's canonical JSON",
+		Work:     idempotencyWork, ServerWork: idempotencyServerWork, WorkParam: "payload",
 		Params: []Param{
 			{Name: "tenant", Kind: Text, Default: "acme", MaxLen: 200, Help: "the tenant that owns the operation"},
 			{Name: "task", Kind: Text, Default: "summarize", MaxLen: 200, Help: "the logical task"},

@@ -59,7 +59,7 @@ func jitterCalc() *Calculator {
 				Step: 1, Unit: "ms",
 				Help: "largest ceiling, at least base_ms"},
 		},
-		Work: jitterWork, ServerWork: 2_000_000, WorkParam: "clients",
+		Work: jitterWork, ServerWork: 1_800_000, WorkParam: "clients",
 		Run: func(a Args) (any, error) {
 			c := jitterConfig(a)
 			if a.Has("cap_ms") {
@@ -83,8 +83,11 @@ func jitterCalc() *Calculator {
 					"horizon", FormatFloat(sup), "bins", binsText(bins), "width", FormatFloat(c.WidthMS), "max", strconv.Itoa(maxJitterBins))
 			}
 			c.KeepArrivals = c.Clients*c.Waves <= maxJitterArrivals
-			r, err := jitter.Run(c, pyrand.New(a.BigInt("seed")))
+			r, err := jitter.RunMeter(c, pyrand.New(a.BigInt("seed")), a.meter())
 			if err != nil {
+				if stopped(err) {
+					return nil, err
+				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.jitter.config", "{reason}", "reason", err.Error())
 			}
 			res := JitterResult{

@@ -24,6 +24,7 @@ func limitsCalc() *Calculator {
 		Name:     "limits",
 		Examples: []string{"calls_per_min=0", "tokens_per_call=1"},
 		Help:     "which of the request limit (RPM) and the token limit (TPM) a workload hits first",
+		Work:     fixedWork, ServerWork: microWork * fixedWorkBound,
 		Params: []Param{
 			{Name: "rpm_limit", Kind: Float, Default: "600", Min: Incl(0.001), Max: Incl(1e9), Unit: "1/min",
 				SliderMin: 10, SliderMax: 2000, Step: 10, Help: "the provider's requests per minute"},

@@ -144,6 +144,7 @@ func policiesCalc() *Calculator {
 		Examples:  []string{"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
 		Help:      "run retry policies of real systems (gRPC, Envoy, Finagle, AWS SDK, Google SRE) on the same outage: who recovers after the trigger",
 		Essential: []string{"loop", "trigger", "policies", "attempts"},
+		Work:      policiesWork, ServerWork: policiesServerWork, WorkParam: "horizon_s",
 		Params: []Param{
 			{Name: "loop", Kind: Choice, Default: string(d.Loop), Choices: []string{"open", "closed"},
 				Help: "open: requests arrive at a rate whatever the answers; closed: a fixed population waits for each answer, then thinks"},
@@ -210,8 +211,11 @@ func policiesCalc() *Calculator {
 			} else {
 				out.Utilization = float64(s.Clients) / float64((s.ThinkMS+s.ServiceMS)/1000) * float64(s.ServiceMS/1000) / float64(s.Slots)
 			}
-			runs, err := policies.RunAll(s, pols, uint64(a.Int("seed")))
+			runs, err := policies.RunAllMeter(s, pols, uint64(a.Int("seed")), a.meter())
 			if err != nil {
+				if stopped(err) {
+					return nil, err
+				}
 				if fe, ok := errors.AsType[*policies.FieldError](err); ok {
 					pn := policiesParam(fe.Field)
 					return nil, Refuse(name, pn, CodeConstraint, "detail.policies."+pn, "{reason}", "reason", fe.Msg)

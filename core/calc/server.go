@@ -19,21 +19,26 @@ const itemWork = 100
 // than send it.
 const MaxAnswerBytes = 512 << 10
 
+// maxScale is the largest scale ServerCheck takes: a hundred times the
+// bound (beyond, 1).
+const maxScale = 100
+
 // ServerCheck refuses, with a CodeServer *Error, values whose Work is
 // above the calculator's ServerWork: the bound of the shared server (the
 // HTTP API of `retrylab serve` and of the Worker), stricter than the
 // command line's and the browser's. page is where a reader computes the
 // same values in the browser (the calculator's embed page with a's query,
 // for example "/it/embed/dispatch/?jobs=100000"); the message names it and
-// the command line that computes them. scale, in (0, 1], is the fraction
+// the command line that computes them. scale, > 0, is the fraction
 // of ServerWork this server accepts (0 is 1: the Worker, whose wasm is
-// slower, accepts less). Nil when the values are within the bound or the
+// slower, accepts less; a faster machine than the calibration's may
+// accept more, up to maxScale). Nil when the values are within the bound or the
 // calculator declares no Work.
 func (c *Calculator) ServerCheck(a Args, scale float64, page string) *Error {
 	if c.Work == nil || c.ServerWork <= 0 {
 		return nil
 	}
-	if !(scale > 0 && scale <= 1) {
+	if !(scale > 0 && scale <= maxScale) {
 		scale = 1
 	}
 	bound := math.Floor(c.ServerWork * scale)

@@ -28,6 +28,12 @@ func TestServerCheck(t *testing.T) {
 		{"peak clients=2000 bins=100 threshold=40", false, ""},
 		{"peak clients=100000 bins=10000 threshold=30", false, ""}, // exact values not computed: cheap
 		{"attempts n=1000", false, ""},
+		// issue 28: the corners that cost seconds before a bound
+		{"policies rate_per_s=25000 horizon_s=6 timeout_ms=0.001 trigger_s=3 trigger_start_s=1 attempts=10", true, "horizon_s"},
+		{"policies loop=closed clients=100000 think_ms=1000 horizon_s=5 timeout_ms=0.001 attempts=10", true, "horizon_s"},
+		{"policies", false, ""},
+		{"timeouts calls=100000 max_output_tokens=40", true, "calls"},
+		{"timeouts", false, ""},
 	}
 	for _, tt := range tests {
 		f := strings.Fields(tt.pairs)
@@ -67,6 +73,17 @@ func TestServerCheckScale(t *testing.T) {
 	e := c.ServerCheck(a, 0.5, "/")
 	if e == nil || e.Vars["max"] != "20000" || e.Vars["count"] != "24000" {
 		t.Errorf("scale 0.5: %v", e)
+	}
+	// a machine faster than the calibration's may accept more (retrylab
+	// serve -work-scale), up to a hundred times
+	big, _ := c.ParsePairs([]string{"jobs=7500", "max_attempts=4"}) // 60,000
+	for _, tt := range []struct {
+		scale   float64
+		refused bool
+	}{{1, true}, {2, false}, {100, false}, {101, true}} {
+		if e := c.ServerCheck(big, tt.scale, "/"); (e != nil) != tt.refused {
+			t.Errorf("60,000 at scale %g: %v, want refused %v", tt.scale, e, tt.refused)
+		}
 	}
 }
 

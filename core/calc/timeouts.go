@@ -68,6 +68,7 @@ func timeoutsCalc() *Calculator {
 		Name:     name,
 		Examples: []string{"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},
 		Help:     "streamed calls against connect, first-token, idle and total timeouts: what each cuts, the tokens billed and thrown away, the retries caused",
+		Work:     timeoutsWork, ServerWork: timeoutsServerWork, WorkParam: "calls",
 		Params: []Param{
 			{Name: "calls", Kind: Int, Default: i(d.Calls), Min: Incl(1), Max: Incl(100000), SliderMax: 5000, Step: 100,
 				Help: "streamed calls (calls × max_output_tokens at most 4,000,000)"},
@@ -110,8 +111,11 @@ func timeoutsCalc() *Calculator {
 				return nil, Refuse(name, "calls", CodeWork, "detail.timeouts.work",
 					"calls × max_output_tokens must be at most {max}, got {got}", "max", "4000000", "got", FormatFloat(w))
 			}
-			res, err := timeouts.Run(c, rand.NewPCG(uint64(a.Int("seed")), 0x9e3779b97f4a7c15))
+			res, err := timeouts.RunMeter(c, rand.NewPCG(uint64(a.Int("seed")), 0x9e3779b97f4a7c15), a.meter())
 			if err != nil {
+				if stopped(err) {
+					return nil, err
+				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.timeouts.config", "{reason}", "reason", err.Error())
 			}
 			out := TimeoutsResult{

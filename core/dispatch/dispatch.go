@@ -50,6 +50,7 @@ import (
 	"retrylab/core/backoff"
 	"retrylab/core/errclass"
 	"retrylab/core/limits"
+	"retrylab/core/meter"
 	"retrylab/core/retryafter"
 	"retrylab/core/standin/heapsort"
 )
@@ -356,6 +357,8 @@ type provider struct {
 }
 
 type sim struct {
+	meter   *meter.Meter
+	halt    bool // meter said stop
 	c       Config
 	r       *rand.Rand
 	events  eventHeap
@@ -454,13 +457,17 @@ func seconds(d int64) float64 {
 func dur(s float64) int64 { return int64(math.Round(s * 1e9)) }
 
 // Run simulates c with randomness from r (which it advances).
-func Run(c Config, r *rand.Rand) (Result, error) { return simulate(c, r, nil) }
+func Run(c Config, r *rand.Rand) (Result, error) { return simulate(c, r, nil, nil) }
 
-func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64)) (Result, error) {
+// RunMeter is Run with a meter, told of every call placed: when it says
+// stop, the run ends at once with meter.ErrStopped.
+func RunMeter(c Config, r *rand.Rand, m *meter.Meter) (Result, error) { return simulate(c, r, nil, m) }
+
+func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64), m *meter.Meter) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall, errs: simErrors()}
+	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall, errs: simErrors(), meter: m}
 	rb, tb := c.Bursts()
 	s.policy = backoff.Config{Base: c.BaseS, Cap: c.CapS, MaxAttempts: c.MaxAttempts, MaxElapsed: math.MaxFloat64, Jitter: true, Workers: 1}
 	for i := range s.prov {
@@ -494,7 +501,7 @@ func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64)) (Result, er
 	// keeps the heap small.
 	s.push(0, evArrival, 0)
 	s.waits = make([]float64, 0, c.Jobs)
-	for s.events.Len() > 0 {
+	for s.events.Len() > 0 && !s.halt {
 		e := s.events[0]
 		heap.Pop(&s.events) // removes s.events[0]
 		s.sample(e.t)
@@ -521,6 +528,9 @@ func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64)) (Result, er
 			s.sleep--
 			s.call(e.job, e.t)
 		}
+	}
+	if m.Done() {
+		return Result{}, meter.ErrStopped
 	}
 	if s.overflow {
 		return Result{}, &FieldError{"Jobs", "would take more than 100 years of simulated time"}
@@ -618,6 +628,9 @@ func (s *sim) takeSlot(j int32, t int64) {
 func (s *sim) call(j int32, t int64) {
 	jb := &s.jobs[j]
 	c := s.c
+	if s.meter != nil && s.meter.Add(1) {
+		s.halt = true
+	}
 	if s.onCall != nil {
 		s.onCall(jb, t)
 	}

@@ -27,7 +27,7 @@ func run(t *testing.T, c Config, seed uint64) Result {
 		if c.DeadlineS > 0 && at > jb.arrival+dur(c.DeadlineS) {
 			late++
 		}
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestBurst(t *testing.T) {
 			if at < 60*second {
 				n++
 			}
-		})
+		}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,6 +23,7 @@ import (
 	"math"
 	"strconv"
 
+	"retrylab/core/meter"
 	"retrylab/core/pyrand"
 )
 
@@ -194,7 +195,11 @@ func BinStart(j int, w float64) float64 { return float64(j) * w }
 // histogram. It allocates the counts, the arrivals when asked, and, for
 // more than one wave, two float64 per client; nothing per arrival. The
 // caller bounds Clients × Waves and Bins().
-func Run(c Config, r *pyrand.Random) (Result, error) {
+func Run(c Config, r *pyrand.Random) (Result, error) { return RunMeter(c, r, nil) }
+
+// RunMeter is Run with a meter, told of every wait drawn (one per client
+// and wave): when it says stop, the run ends with meter.ErrStopped.
+func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 	bins, err := c.Bins()
 	if err != nil {
 		return Result{}, err
@@ -225,6 +230,9 @@ func Run(c Config, r *pyrand.Random) (Result, error) {
 		half := ck / 2
 		for i0 := 0; i0 < c.Clients; i0 += len(buf) {
 			b := buf[:min(len(buf), c.Clients-i0)]
+			if m.Add(len(b)) {
+				return Result{}, meter.ErrStopped
+			}
 			// the waits of clients i0 … i0+len(b)-1, in draw order
 			switch c.Strategy {
 			case Fixed:
@@ -265,6 +273,9 @@ func Run(c Config, r *pyrand.Random) (Result, error) {
 			}
 			acc.addAll(b)
 		}
+	}
+	if m.Done() {
+		return Result{}, meter.ErrStopped
 	}
 	res.Counts, res.Arrivals, res.MaxArrivalMS = acc.counts, acc.arrivals, acc.max
 	sum := acc.sum + acc.comp

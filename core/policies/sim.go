@@ -43,6 +43,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+
+	"retrylab/core/meter"
 )
 
 const (
@@ -392,6 +394,8 @@ type sim struct {
 	arrived, succ                       []int
 	sampled                             int   // queue samples taken
 	sampleAt                            int64 // the end of bin sampled: sample when time reaches it
+	meter                               *meter.Meter
+	halt                                bool // meter said stop
 }
 
 // Run simulates policy p on scenario s with the given seed.
@@ -408,6 +412,13 @@ func Run(s Scenario, p Policy, seed uint64) (Result, error) {
 // same for every policy, are drawn once, and one policy's working memory
 // serves the next.
 func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
+	return RunAllMeter(s, ps, seed, nil)
+}
+
+// RunAllMeter is RunAll with a meter, told of every attempt (sent,
+// refused or throttled): when it says stop, the run ends at once with
+// meter.ErrStopped.
+func RunAllMeter(s Scenario, ps []Policy, seed uint64, mt *meter.Meter) ([]Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -434,7 +445,11 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 		m.quiet = m.rule.quiet() && (p != SREBudget || s.Loop == Open)
 		m.admitsAll, m.budgeted, m.pauses = m.rule.admitsAll(), p.Budgeted(), m.rule.pauses()
 		m.maxAttempts = m.rule.max()
+		m.meter = mt
 		m.run()
+		if mt.Done() {
+			return nil, meter.ErrStopped
+		}
 		out[i] = m.res
 	}
 	return out, nil
@@ -565,7 +580,7 @@ func (m *sim) run() {
 		}
 	}
 	m.sampleAt = m.bin
-	for {
+	for !m.halt {
 		// The earliest of: the heap, the timeouts, the next arrival (if
 		// before the horizon); on a tie, in that order. Without branches.
 		src, t := 3, next
@@ -722,6 +737,9 @@ func (m *sim) send(now int64, id int32) {
 	for {
 		retry := r.attempts > 0
 		r.attempts++
+		if m.meter != nil && m.meter.Add(1) {
+			m.halt = true
+		}
 		if !m.admitsAll && !m.rule.send(now, retry, m.pr) {
 			m.res.Throttled++
 			m.fail(now, r)

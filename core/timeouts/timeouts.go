@@ -29,6 +29,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"retrylab/core/meter"
 	"retrylab/core/standin/fmath"
 	"retrylab/core/standin/heapsort"
 )
@@ -156,7 +157,13 @@ type Result struct {
 // a gap that may exceed the idle timeout, a duration that may cross the
 // total timeout, or a duration that may be a percentile. The result is
 // the one of adding every gap in order.
-func Run(c Config, src *rand.PCG) (Result, error) {
+func Run(c Config, src *rand.PCG) (Result, error) { return RunMeter(c, src, nil) }
+
+// RunMeter is Run with a meter, told for every call of the tokens it
+// draws the gaps of (and of them again when it replays the gaps): at most
+// 2 × OutputTokens a call. When it says stop, the run ends with
+// meter.ErrStopped.
+func RunMeter(c Config, src *rand.PCG, m *meter.Meter) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -169,11 +176,15 @@ func Run(c Config, src *rand.PCG) (Result, error) {
 	lo := max(1, c.OutputTokens/5)
 	g := newGaps(c)
 	for range c.Calls {
+		if m.Stopped() {
+			return Result{}, meter.ErrStopped
+		}
 		// Every call draws the same things in the same order, cut or not,
 		// so that a timeout changes which calls are cut, not the calls.
 		conn := c.Connect.Draw(r)
 		first := c.FirstToken.Draw(r)
 		n := lo + r.IntN(c.OutputTokens-lo+1)
+		m.Add(n)
 		stallAt, stall := -1, 0.0
 		if c.PStall > 0 && r.Float64() < c.PStall && n > 1 {
 			stallAt = r.IntN(n - 1) // the gap before token stallAt+2
@@ -202,6 +213,7 @@ func Run(c Config, src *rand.PCG) (Result, error) {
 			continue
 		}
 		*src = call.snap // replay the gaps in order
+		m.Add(n)
 		end, got, d := g.exact(src, call)
 		res.ByCut[end]++
 		if end != Completed {
@@ -211,6 +223,9 @@ func Run(c Config, src *rand.PCG) (Result, error) {
 			continue
 		}
 		done.add(d, 0, gapRun{})
+	}
+	if m.Done() {
+		return Result{}, meter.ErrStopped
 	}
 	res.DurationP50, res.DurationP95 = done.percentiles(g)
 	return res, nil

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -123,13 +125,30 @@ func Browser(ctx context.Context, extra ...chromedp.ExecAllocatorOption) (contex
 	return bctx, cancel, nil
 }
 
-// Serve serves dist/ with the site's own handler on 127.0.0.1.
+// Serve serves dist/ with the site's own handler on 127.0.0.1. It
+// counts the HTML pages it answers in PageLoads.
 func Serve(dist string) (*httptest.Server, error) {
 	h, err := handler(dist)
 	if err != nil {
 		return nil, err
 	}
-	return httptest.NewServer(h), nil
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; r.Method == http.MethodGet && (strings.HasSuffix(p, "/") || strings.HasSuffix(p, ".html")) {
+			PageLoads.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	})), nil
+}
+
+// PageLoads counts the pages Serve's servers have answered: the browser
+// pages a run loaded, which the test binary prints at its end
+// (PageLoadsLine) for make test's summary (site/e2e/cmd/testsum).
+var PageLoads atomic.Int64
+
+// PageLoadsLine is the line a test binary prints at its end: "e2e: N
+// browser page loads of M pages".
+func PageLoadsLine(pages int) string {
+	return fmt.Sprintf("e2e: %d browser page loads of %d pages", PageLoads.Load(), pages)
 }
 
 // Page is one HTML page of the built site.

@@ -74,7 +74,9 @@ func run(m *testing.M) int {
 	}
 	defer cancel()
 	env.browser = b
-	return m.Run()
+	code := m.Run()
+	fmt.Println(PageLoadsLine(len(env.pages))) // for make test's summary (cmd/testsum)
+	return code
 }
 
 // tab opens a new tab whose console must stay clean until the test ends.

@@ -13,6 +13,7 @@ package embed
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/url"
@@ -20,6 +21,7 @@ import (
 	"sync"
 
 	"retrylab/core/calc"
+	"retrylab/core/meter"
 	"retrylab/site/locale"
 	"retrylab/site/widget"
 )
@@ -62,6 +64,12 @@ const svgStyle = `svg{color:#1b1f24;background:#fff;font-family:system-ui,-apple
 // calculator without a chart, or a parameter the calculator refuses is an
 // *Error with a message in loc's language where the strings have one.
 func SVG(reg *calc.Registry, loc locale.Locale, name string, values url.Values) ([]byte, error) {
+	return SVGPoll(reg, loc, name, values, nil)
+}
+
+// SVGPoll is SVG with the Poll the computation calls (calc.Args.WithPoll):
+// when it stops the computation, SVGPoll returns meter.ErrStopped.
+func SVGPoll(reg *calc.Registry, loc locale.Locale, name string, values url.Values, poll meter.Poll) ([]byte, error) {
 	c, ok := reg.Lookup(name)
 	if !ok {
 		return nil, &Error{Msg: reg.UnknownError(name).Message}
@@ -74,7 +82,10 @@ func SVG(reg *calc.Registry, loc locale.Locale, name string, values url.Values) 
 	if err != nil {
 		return nil, refusal(loc, c, err)
 	}
-	res, err := c.Run(a)
+	res, err := c.Run(a.WithPoll(poll))
+	if errors.Is(err, meter.ErrStopped) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, refusal(loc, c, err)
 	}

@@ -140,7 +140,7 @@ func TestBehind(t *testing.T) {
 }
 
 // TestAbuseControl: with Control, the page is fetched from both servers at
-// each tick, and a server whose page waits (here 200 ms in its handler,
+// each tick, and a server whose page waits (here half a second in its handler,
 // standing for a computation ahead of it) is behind at every tick.
 func TestAbuseControl(t *testing.T) {
 	page := func(delay time.Duration) *httptest.Server {
@@ -149,12 +149,15 @@ func TestAbuseControl(t *testing.T) {
 			w.Write([]byte("page"))
 		}))
 	}
-	slow, idle := page(200*time.Millisecond), page(0)
+	// The slow server sleeps half a second before each page: the idle one
+	// is behind it, or it fails to be 50 ms behind the idle one, only if
+	// a page that costs nothing takes 450 ms (a stall, not a busy machine).
+	slow, idle := page(500*time.Millisecond), page(0)
 	defer slow.Close()
 	defer idle.Close()
 	res, err := Abuse(context.Background(), AbuseConfig{
-		BaseURL: slow.URL, Control: idle.URL, Page: "/", PageEvery: 80 * time.Millisecond,
-		Duration: 700 * time.Millisecond, Bound: time.Second,
+		BaseURL: slow.URL, Control: idle.URL, Page: "/", PageEvery: 100 * time.Millisecond,
+		Duration: 1700 * time.Millisecond, Bound: 10 * time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -165,13 +168,13 @@ func TestAbuseControl(t *testing.T) {
 	if n := res.Behind(50 * time.Millisecond); n != res.Pages {
 		t.Errorf("the slow server is behind at %d of %d ticks, want all: %v %v", n, res.Pages, res.PageTimes, res.ControlTimes)
 	}
-	if res.PageP50 < 200*time.Millisecond || res.ControlP50 >= res.PageP50 || !strings.Contains(res.String(), "control page: p50") {
+	if res.PageP50 < 500*time.Millisecond || res.ControlP50 >= res.PageP50 || !strings.Contains(res.String(), "control page: p50") {
 		t.Errorf("percentiles: %v", res)
 	}
 	// Swapped, the idle server is never behind.
 	res, err = Abuse(context.Background(), AbuseConfig{
-		BaseURL: idle.URL, Control: slow.URL, Page: "/", PageEvery: 80 * time.Millisecond,
-		Duration: 300 * time.Millisecond, Bound: time.Second,
+		BaseURL: idle.URL, Control: slow.URL, Page: "/", PageEvery: 100 * time.Millisecond,
+		Duration: 600 * time.Millisecond, Bound: 10 * time.Second,
 	})
 	if err != nil || res.Errors > 0 || res.Behind(0) != 0 {
 		t.Errorf("the idle server against the slow one: %v, %v", res, err)

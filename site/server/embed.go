@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"retrylab/core/meter"
 	"retrylab/site/embed"
 	"retrylab/site/locale"
 )
@@ -77,7 +78,15 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 	}
-	b, err := embed.SVG(h.registry(), loc, name, values)
+	h.stats.Computing.Add(1)
+	b, err := embed.SVGPoll(h.registry(), loc, name, values, h.poll(r))
+	h.stats.Computing.Add(-1)
+	h.count(err)
+	if errors.Is(err, meter.ErrStopped) {
+		clearCacheable(w)
+		stopped(w, r)
+		return
+	}
 	if err != nil {
 		clearCacheable(w)
 		param := ""

@@ -13,7 +13,7 @@ import (
 
 // langDist is testDist with the strings the build writes for every
 // language (LANG/embed/strings.json), from content/.
-func langDist(t *testing.T) fstest.MapFS {
+func langDist(t testing.TB) fstest.MapFS {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	locs, err := i18n.LoadAll(filepath.Join(filepath.Dir(file), "..", "..", "content"))
@@ -60,6 +60,15 @@ func TestAPILimits(t *testing.T) {
 			[]string{"too large for the shared server"}},
 		{"jitter chart", "/api/v1/jitter.svg?lang=es&clients=1000000&waves=5", "", 422, "server", "clients",
 			[]string{"servidor compartido", "/es/embed/jitter/?clients=1000000&waves=5", "retrylab calc jitter clients=1000000 waves=5"}},
+		// issue 28: policies and timeouts had no bound
+		{"policies, zh", "/api/v1/policies?lang=zh&rate_per_s=25000&horizon_s=6&timeout_ms=0.001&attempts=10", "", 422, "server", "horizon_s",
+			[]string{"共享服务器", "/zh/embed/policies/?attempts=10&horizon_s=6&rate_per_s=25000&timeout_ms=0.001", "retrylab calc policies attempts=10 horizon_s=6 rate_per_s=25000 timeout_ms=0.001"}},
+		{"policies chart", "/api/v1/policies.svg?lang=it&rate_per_s=25000&horizon_s=6&attempts=10", "", 422, "server", "horizon_s",
+			[]string{"server condiviso", "/it/embed/policies/?attempts=10&horizon_s=6&rate_per_s=25000", "retrylab calc policies"}},
+		{"timeouts, es", "/api/v1/timeouts?calls=100000&max_output_tokens=40", "es", 422, "server", "calls",
+			[]string{"servidor compartido", "/es/embed/timeouts/?calls=100000&max_output_tokens=40", "retrylab calc timeouts calls=100000 max_output_tokens=40"}},
+		{"timeouts chart", "/api/v1/timeouts.svg?calls=100000&max_output_tokens=40", "", 422, "server", "calls",
+			[]string{"/it/embed/timeouts/?calls=100000", "retrylab calc timeouts"}},
 		{"bad lang", "/api/v1/attempts?lang=fr", "", 400, "lang", "lang", []string{"lang must be one of it, es, zh"}},
 		{"range in zh", "/api/v1/attempts?q=2", "zh", 400, "range", "q", []string{"超出允许的区间"}},
 		{"tenant %ff", "/api/v1/idempotency-key?tenant=%ff", "", 400, "encoding", "tenant", []string{"not valid UTF-8 (byte 0)"}},

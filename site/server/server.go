@@ -9,13 +9,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"retrylab/core/calc"
+	"retrylab/core/meter"
 )
 
 // Config configures the handler.
@@ -27,11 +30,19 @@ type Config struct {
 	// Base is the path the site lives under ("/" when empty); the API is
 	// at Base+"api/v1/".
 	Base string
-	// WorkScale, in (0, 1], is the fraction of each calculator's work
-	// bound for the shared server (calc.Calculator.ServerWork) that this
-	// server computes; 0 is 1. The Worker, whose wasm computes several
-	// times slower, sets less.
+	// WorkScale, > 0, is the fraction of each calculator's work bound
+	// for the shared server (calc.Calculator.ServerWork) that this server
+	// computes; 0 is 1. The Worker, whose wasm computes several times
+	// slower, sets less; `retrylab serve -work-scale` may set more on a
+	// machine faster than make bench's calibration.
 	WorkScale float64
+	// Stats receives the work counters (nil: the handler keeps its own);
+	// GET Base+"api/stats" answers them (work.go).
+	Stats *Stats
+	// ComputeDeadline stops a computation that runs longer (0:
+	// DefaultComputeDeadline; negative: none). A computation also stops
+	// when its client hangs up.
+	ComputeDeadline time.Duration
 	// Version names the deployed code in the API's ETags (etag.go): a
 	// new version invalidates every cached answer. Empty: the module
 	// version, the clean VCS revision or the executable's hash
@@ -54,8 +65,11 @@ type handler struct {
 	dist fs.FS
 	reg  *calc.Registry
 	base string
-	work float64  // Config.WorkScale
-	etag sync.Map // file name → ETag of its identity content
+	work float64 // Config.WorkScale
+	// stats and deadline: Config.Stats and ComputeDeadline (work.go)
+	stats    *Stats
+	deadline time.Duration
+	etag     sync.Map // file name → ETag of its identity content
 	// locales holds the strings of the SVG endpoint by language (embed.go).
 	locales sync.Map
 	// regOnce builds the registry on first use when Config has none
@@ -68,7 +82,14 @@ type handler struct {
 
 // New returns the handler.
 func New(cfg Config) http.Handler {
-	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, work: cfg.WorkScale, version: cfg.Version}
+	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, work: cfg.WorkScale, version: cfg.Version,
+		stats: cfg.Stats, deadline: cfg.ComputeDeadline}
+	if h.stats == nil {
+		h.stats = new(Stats)
+	}
+	if h.deadline == 0 {
+		h.deadline = DefaultComputeDeadline
+	}
 	if h.base == "" {
 		h.base = "/"
 	}
@@ -115,6 +136,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.api(w, r, name)
 		return
 	}
+	if rel == "api/stats" {
+		h.serveStats(w, r)
+		return
+	}
 	if strings.HasPrefix(rel, "api/") {
 		writeJSONError(w, r, http.StatusNotFound, "", "", "no such API; the calculators are at "+h.base+"api/v1/NAME")
 		return
@@ -155,7 +180,12 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	var res any
 	if err == nil {
-		res, err = c.Run(a)
+		res, err = h.run(r, c, a)
+	}
+	if errors.Is(err, meter.ErrStopped) {
+		clearCacheable(w)
+		stopped(w, r)
+		return
 	}
 	if err != nil {
 		clearCacheable(w)

@@ -19,9 +19,24 @@ type ShedConfig struct {
 	// under Base+"api/" compute and are limited; the pages and assets are
 	// served at once, never queued behind a computation.
 	Base string
-	// InFlight is the most API requests computed at once. Default:
+	// InFlight is the most heavy API requests computed at once. Default:
 	// GOMAXPROCS-1, at least 1, so that a core stays free for the pages.
 	InFlight int
+	// CheapInFlight is the most cheap API requests computed at once, in
+	// a lane of their own, so that heavy requests holding every slot of
+	// InFlight do not keep cheap answers waiting. A request is cheap when
+	// its declared work is at most Cheap of its calculator's ServerWork
+	// (Weigh). Default: max(2, InFlight), a floor for a machine of one or
+	// two cores.
+	CheapInFlight int
+	// Cheap is the share of a calculator's ServerWork up to which a
+	// request is cheap. Default 0.1 (make bench's calibration puts
+	// ServerWork at about 35 ms of CPU: a cheap request costs a few ms).
+	Cheap float64
+	// Weigh returns an API request's declared work as a share of its
+	// calculator's ServerWork. Default: the site handler's (New) when
+	// Shed wraps it, else 1 for every request (all heavy).
+	Weigh func(r *http.Request) float64
 	// QueueWait is how long an API request waits for a computing slot
 	// before a 503. Default 100 ms; negative: no wait.
 	QueueWait time.Duration
@@ -49,6 +64,15 @@ func (c *ShedConfig) defaults() {
 	if c.InFlight <= 0 {
 		c.InFlight = DefaultInFlight()
 	}
+	if c.CheapInFlight <= 0 {
+		c.CheapInFlight = max(2, c.InFlight)
+	}
+	if !(c.Cheap > 0) {
+		c.Cheap = 0.1
+	}
+	if c.Weigh == nil {
+		c.Weigh = func(*http.Request) float64 { return 1 }
+	}
 	if c.QueueWait == 0 {
 		c.QueueWait = 100 * time.Millisecond
 	}
@@ -67,13 +91,30 @@ func (c *ShedConfig) defaults() {
 }
 
 type shed struct {
-	next http.Handler
-	cfg  ShedConfig
-	slot chan struct{} // a computing request holds one
+	next  http.Handler
+	cfg   ShedConfig
+	lanes [2]lane // cheap, heavy
 
 	mu      sync.Mutex
 	clients map[string]*client
+	held    map[heldKey]int // slots held by a client in a lane
 }
+
+// A lane is a set of computing slots; a computing request holds one, and
+// a client at most share of them.
+type lane struct {
+	slot  chan struct{}
+	share int
+}
+
+type heldKey struct {
+	lane   int
+	client string
+}
+
+// share is the most slots of a lane of n one client may hold: half, at
+// least one.
+func share(n int) int { return max(1, n/2) }
 
 type client struct {
 	lim  *rate.Limiter
@@ -81,13 +122,23 @@ type client struct {
 }
 
 // Shed wraps the site's handler h with load shedding for the API: a
-// token bucket per client (429 past it, with Retry-After), then at most
-// InFlight computations at once (a request waits up to QueueWait for a
-// slot, then 503 with Retry-After). Other paths go straight to h. A
-// refusal is the API's JSON error with the site's headers.
+// token bucket per client (429 past it, with Retry-After), then two
+// lanes of computing slots, CheapInFlight for cheap requests and
+// InFlight for heavy ones (a request waits up to QueueWait for a slot of
+// its lane, then 503 with Retry-After), of which one client holds at most
+// half (429 "busy" beyond). The site's handler stops a computation whose
+// client has gone, and its slot is free at once. Other paths go straight
+// to h. A refusal is the API's JSON error with the site's headers.
 func Shed(h http.Handler, cfg ShedConfig) http.Handler {
+	if site, ok := h.(*handler); ok && cfg.Weigh == nil {
+		cfg.Weigh = site.weigh
+	}
 	cfg.defaults()
-	return &shed{next: h, cfg: cfg, slot: make(chan struct{}, cfg.InFlight), clients: map[string]*client{}}
+	s := &shed{next: h, cfg: cfg, clients: map[string]*client{}, held: map[heldKey]int{}}
+	for i, n := range []int{cfg.CheapInFlight, cfg.InFlight} {
+		s.lanes[i] = lane{slot: make(chan struct{}, n), share: share(n)}
+	}
+	return s
 }
 
 func (s *shed) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -96,28 +147,61 @@ func (s *shed) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.cfg.Now()
-	res := s.limiter(clientKey(r.RemoteAddr), now).ReserveN(now, 1)
+	key := clientKey(r.RemoteAddr)
+	res := s.limiter(key, now).ReserveN(now, 1)
 	if d := res.DelayFrom(now); d > 0 {
 		res.CancelAt(now)
 		s.refuse(w, r, http.StatusTooManyRequests, "rate_limited", d,
 			"too many requests from your address; retry after the seconds Retry-After says")
 		return
 	}
-	if !s.acquire(r) {
+	ln := 0
+	if s.cfg.Weigh(r) > s.cfg.Cheap {
+		ln = 1
+	}
+	if !s.hold(ln, key) {
+		s.refuse(w, r, http.StatusTooManyRequests, "busy", time.Second,
+			"your address already has as many computations in progress as it may; retry when one has ended")
+		return
+	}
+	defer s.unhold(ln, key)
+	if !s.acquire(r, s.lanes[ln].slot) {
 		res.CancelAt(now) // the client is not charged for the server's load
 		s.refuse(w, r, http.StatusServiceUnavailable, "overloaded", time.Second,
 			"the server is computing as much as it can; retry after the seconds Retry-After says")
 		return
 	}
-	defer func() { <-s.slot }()
+	defer func() { <-s.lanes[ln].slot }()
 	s.next.ServeHTTP(w, r)
 }
 
-// acquire takes a computing slot, waiting up to QueueWait (or until the
-// client goes away).
-func (s *shed) acquire(r *http.Request) bool {
+// hold counts a slot of lane ln for client key (waiting or computing),
+// false if the client already holds its share.
+func (s *shed) hold(ln int, key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := heldKey{ln, key}
+	if s.held[k] >= s.lanes[ln].share {
+		return false
+	}
+	s.held[k]++
+	return true
+}
+
+func (s *shed) unhold(ln int, key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := heldKey{ln, key}
+	if s.held[k]--; s.held[k] <= 0 {
+		delete(s.held, k)
+	}
+}
+
+// acquire takes a computing slot of slot, waiting up to QueueWait (or
+// until the client goes away).
+func (s *shed) acquire(r *http.Request, slot chan struct{}) bool {
 	select {
-	case s.slot <- struct{}{}:
+	case slot <- struct{}{}:
 		return true
 	default:
 	}
@@ -127,7 +211,7 @@ func (s *shed) acquire(r *http.Request) bool {
 	t := time.NewTimer(s.cfg.QueueWait)
 	defer t.Stop()
 	select {
-	case s.slot <- struct{}{}:
+	case slot <- struct{}{}:
 		return true
 	case <-t.C:
 	case <-r.Context().Done():

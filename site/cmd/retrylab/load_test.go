@@ -34,12 +34,19 @@ func TestMain(m *testing.M) {
 // accepts (calc's ServerWork), in the shapes that cost it the most.
 var abuseHeavy = []string{
 	"/api/v1/dispatch?jobs=5000&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0",
-	"/api/v1/jitter?clients=100000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100",
-	"/api/v1/backoff?workers=70000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600",
-	"/api/v1/jitter?clients=10000&base_ms=19800&width_ms=1",
+	"/api/v1/jitter?clients=90000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100",
+	"/api/v1/backoff?workers=60000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600",
+	"/api/v1/jitter?clients=10000&base_ms=17800&width_ms=1",
 	"/api/v1/peak?clients=1025&bins=11&threshold=43",
-	"/api/v1/jitter.svg?clients=990000&waves=2&width_ms=10",
+	"/api/v1/jitter.svg?clients=890000&waves=2&width_ms=10",
+	"/api/v1/policies?rate_per_s=700&horizon_s=30&timeout_ms=1&attempts=10",
+	"/api/v1/timeouts.svg?calls=1800&max_output_tokens=1000&idle_timeout_s=0.001",
 }
+
+// hangBound is how long a request may take before TestServeUnderAbuse
+// calls it a hang: loose, so that only a hang fails, never a busy
+// machine (the times themselves are make bench's).
+const hangBound = 10 * time.Second
 
 var benchAbuse = flag.Bool("bench-abuse", false, "also print the page's absolute p99 under abuse beside the issue's goal (make bench: site/bench/abuse.sh)")
 
@@ -50,28 +57,21 @@ const pageGoal = 50 * time.Millisecond
 // TestServeUnderAbuse runs `retrylab serve` as a process of its own and,
 // for a few seconds, 50 clients sending the largest requests it accepts
 // back to back while a reader fetches a page every 100 ms: every heavy
-// request gets a 200 within a second or a 429/503 with Retry-After, the
-// page a 200 every time, the server's peak RSS (VmHWM) stays under 300
-// MB, nothing else happens, and the page does not wait behind the
-// computations. That last is judged against a control: a second `retrylab
-// serve` with the same flags, given no heavy request, from which the same
-// page is fetched at the same moments. The page may be more than pageGoal
-// (the issue's 50 ms) behind the control's at no more than a tenth of the
-// ticks (at most 3 of the 30). The machine's own stalls hit either server now and then: with
-// four `yes` loops beside the test (load average 6-9 on 2 cores), 0-2
-// ticks of 30 were more than 50 ms behind in about 25 runs, with tails of
-// 50-330 ms on both servers, so a bound on the p99 of 30 fetches (their
-// maximum) would judge the machine. The server's own queueing is caught:
-// pages behind the computations' semaphore were behind or refused (503) at
-// 7 of 27 ticks (a failure twice over: a page refused is an error); with
-// no in-flight limit (ABUSE_SERVE_FLAGS="-max-inflight 50 -queue-wait 1s")
-// 3 of 28 were behind, page p99 0.3-1.2 s, and heavy answers took more
-// than their second in 3 runs of 4 (the failure then). Pages never share the
-// computations' semaphore, and the default in-flight limit leaves a P free
-// for them (site/server's TestShedInFlight, DefaultInFlight). The absolute
-// p99 against the issue's 50 ms is printed by `make bench`
-// (site/bench/abuse.sh). The rate is raised above the default so that the
-// in-flight limit, not only the token bucket, is reached.
+// request gets a 200 or a 429/503 with Retry-After, the page a 200 every
+// time, the server's peak RSS (VmHWM) stays under 300 MB, and nothing
+// else happens. A control, a second `retrylab serve` with the same flags
+// given no heavy request, serves the same page at the same moments. No
+// time is asserted (issue 27: a test that compares a time with a constant
+// judges the machine's load): a heavy answer or a page slower than
+// hangBound is a hang, nothing less. The times are make bench's
+// (site/bench/abuse.sh, -bench-abuse): the page's p99 against the
+// issue's 50 ms (pageGoal) and how far behind the control's it was. That
+// pages never share the computations' slots is site/server's
+// TestShedInFlight, by the order of events. (Before issue 27 this test
+// allowed the page to be 50 ms behind the control's at 3 of 30 ticks: on
+// a loaded machine, 0-2 ticks of 30 were, on either server.) The rate is
+// raised above the default so that the in-flight limit, not only the
+// token bucket, is reached.
 // ABUSE_SERVE_FLAGS adds flags to both servers (to try a configuration by
 // hand).
 func TestServeUnderAbuse(t *testing.T) {
@@ -98,7 +98,7 @@ func TestServeUnderAbuse(t *testing.T) {
 	control, _ := startServe(t, ctx, args)
 	res, err := load.Abuse(ctx, load.AbuseConfig{
 		BaseURL: base, Heavy: abuseHeavy, Concurrency: 50, Duration: 3 * time.Second,
-		Page: "/it/", PageEvery: 100 * time.Millisecond, Bound: time.Second, Control: control,
+		Page: "/it/", PageEvery: 100 * time.Millisecond, Bound: hangBound, Control: control,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -122,9 +122,15 @@ func TestServeUnderAbuse(t *testing.T) {
 	if rss > 300e6 {
 		t.Errorf("server's peak RSS %d bytes, want under 300 MB", rss)
 	}
-	if n, most := res.Behind(pageGoal), max(3, len(res.PageTimes)/10); n > most {
-		t.Errorf("the page was more than %v behind the idle server's at %d of %d ticks, want at most %d (a tenth, at least 3); in order: %v, the idle server's: %v",
-			pageGoal, n, len(res.PageTimes), most, res.PageTimes, res.ControlTimes)
+	// Only a hang fails here: how far the page is behind the idle
+	// server's against the issue's 50 ms is a time, printed by make bench
+	// (-bench-abuse, site/bench/abuse.sh), not asserted (issue 27: a
+	// machine's load is not the code's). That pages never wait behind a
+	// computation is site/server's TestShedInFlight, by the order of
+	// events: a page is answered while every computing slot is held.
+	if n := res.Behind(hangBound); n > 0 {
+		t.Errorf("the page was more than %v behind the idle server's at %d of %d ticks (a hang); in order: %v, the idle server's: %v",
+			hangBound, n, len(res.PageTimes), res.PageTimes, res.ControlTimes)
 	}
 }
 

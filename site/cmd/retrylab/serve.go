@@ -29,7 +29,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fl.String("addr", "127.0.0.1:8080", "the address to listen on, host:port")
 	dist := fl.String("dist", "dist", "the built site (retrylab build -out)")
 	baseURL := fl.String("base-url", "/", "the -base-url the site was built with (its path is served)")
-	inFlight := fl.Int("max-inflight", server.DefaultInFlight(), "API requests computed at once (beyond: wait -queue-wait, then 503)")
+	inFlight := fl.Int("max-inflight", server.DefaultInFlight(), "heavy API requests computed at once (beyond: wait -queue-wait, then 503)")
+	cheapInFlight := fl.Int("cheap-inflight", 0, "cheap API requests (declared work at most a tenth of the bound) computed at once, in a lane of their own (0: max(2, -max-inflight))")
+	workScale := fl.Float64("work-scale", 1, "the share of each calculator's work bound this server computes, in (0, 100] (make bench calibrates 1 to 50 ms of CPU)")
 	queueWait := fl.Duration("queue-wait", 100*time.Millisecond, "how long an API request waits for a computing slot before a 503")
 	rateFlag := fl.Float64("rate", 5, "API requests a second per client address (an IPv6 address by its /64); beyond the burst, 429")
 	burst := fl.Int("burst", 10, "API requests a client may make at once")
@@ -39,6 +41,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if *inFlight < 1 || *queueWait < 0 || !(*rateFlag > 0) || *burst < 1 || *memLimit < 0 {
 		fmt.Fprintf(stderr, "retrylab serve: -max-inflight, -rate and -burst must be positive, -queue-wait and -memory-limit at least 0\n")
+		return 2
+	}
+	if *cheapInFlight < 0 || !(*workScale > 0 && *workScale <= 100) {
+		fmt.Fprintf(stderr, "retrylab serve: -cheap-inflight must be at least 0, -work-scale in (0, 100]\n")
 		return 2
 	}
 	if fl.NArg() > 0 {
@@ -72,8 +78,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		qw = -1 // ShedConfig's zero is its default; the flag's 0 is no wait
 	}
 	srv := &http.Server{
-		Handler: server.Shed(server.New(server.Config{Dist: os.DirFS(*dist), Base: *base}),
-			server.ShedConfig{Base: *base, InFlight: *inFlight, QueueWait: qw, Rate: *rateFlag, Burst: *burst}),
+		Handler: server.Shed(server.New(server.Config{Dist: os.DirFS(*dist), Base: *base, WorkScale: *workScale}),
+			server.ShedConfig{Base: *base, InFlight: *inFlight, CheapInFlight: *cheapInFlight, QueueWait: qw, Rate: *rateFlag, Burst: *burst}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

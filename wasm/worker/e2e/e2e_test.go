@@ -593,19 +593,26 @@ var workerAbuseHeavy = func() []string {
 	for k := range 200 {
 		h = append(h,
 			"/api/v1/dispatch?jobs=2500&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0&seed="+strconv.Itoa(k),
-			"/api/v1/jitter?clients=50000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100&seed="+strconv.Itoa(k),
-			"/api/v1/backoff?workers=35000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600&seed="+strconv.Itoa(k),
+			"/api/v1/jitter?clients=45000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100&seed="+strconv.Itoa(k),
+			"/api/v1/backoff?workers=29000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600&seed="+strconv.Itoa(k),
 			"/api/v1/peak?bins=100&threshold=40&clients="+strconv.Itoa(2000-k),
+			"/api/v1/policies?rate_per_s=330&horizon_s=30&timeout_ms=1&attempts=10&seed="+strconv.Itoa(k),
+			"/api/v1/timeouts?calls=850&max_output_tokens=1000&idle_timeout_s=0.001&seed="+strconv.Itoa(k),
 		)
 	}
 	return h
 }()
 
-// workerPageBound is how far behind the control a page may be on
-// workerd: the issue's native 50 ms, under the 80-250 ms that one of
-// workerAbuseHeavy takes on workerd (on a development machine), so that a
-// page that waited behind a computation exceeds it.
+// workerPageBound is how far behind the control a page is counted as
+// behind in TestAbuse's log line (make bench): the issue's native 50 ms,
+// under the 80-250 ms that one of workerAbuseHeavy takes on workerd (on a
+// development machine), so that a page that waited behind a computation
+// exceeds it.
 const workerPageBound = 50 * time.Millisecond
+
+// workerHangBound is how far behind the control's the page may be before
+// TestAbuse calls it a hang.
+const workerHangBound = 10 * time.Second
 
 // TestAbuse is site/cmd/retrylab's TestServeUnderAbuse, lighter, against
 // workerd: 4 clients (the issue's 4 in flight) sending the largest
@@ -618,11 +625,13 @@ const workerPageBound = 50 * time.Millisecond
 // sends pages to the assets layer, which the local layout runs in its own
 // process (wasm/worker/workerd.capnp), so the page may be more than
 // workerPageBound behind the same page fetched at the same moments from a
-// second, idle Worker (the control: the machine's own noise) at no more
-// than a fifth of the ticks. With run_worker_first = true every page
-// passes through the Worker's process and waits for the computation in
-// it: behind at nearly every tick. The issue's request (565,001 simulated
-// calls) is a 422 at once.
+// second, idle Worker (the control: the machine's own noise); the test
+// logs at how many ticks, and make bench prints it (site/bench/abuse.sh).
+// With run_worker_first = true every page passes through the Worker's
+// process and waits for the computation in it: behind at nearly every
+// tick. Only a page workerHangBound behind fails the test (issue 27: no
+// time is asserted against a constant). The issue's request (565,001
+// simulated calls) is a 422 at once.
 func TestAbuse(t *testing.T) {
 	if w := do(t, "GET", worker.URL+"/api/v1/dispatch?jobs=100000&max_attempts=4&headroom=2&max_output_tokens=13&prompt_tokens=0&tpm_limit=18937700&max_concurrency=160&latency_s=14&base_s=3600&cap_s=86400&p_5xx=1&reconcile_s=0"); w.Status != http.StatusUnprocessableEntity {
 		t.Errorf("the issue's request: %d, want 422: %.200s", w.Status, w.Body)
@@ -656,8 +665,12 @@ func TestAbuse(t *testing.T) {
 	if after-before > 128<<20 {
 		t.Errorf("workerd's RSS grew by %d MiB", (after-before)>>20)
 	}
-	if behind > len(res.PageTimes)/5 {
-		t.Errorf("the page was more than %v behind the idle Worker's at %d of %d ticks, want at most a fifth; in order: %v, the idle Worker's: %v",
-			workerPageBound, behind, len(res.PageTimes), res.PageTimes, res.ControlTimes)
+	// Only a hang fails: how far behind the idle Worker's the page is,
+	// against the issue's 50 ms, is a time (the machine's as much as the
+	// code's), which make bench prints (site/bench/abuse.sh greps the
+	// line logged above), not a test (issue 27).
+	if n := res.Behind(workerHangBound); n > 0 {
+		t.Errorf("the page was more than %v behind the idle Worker's at %d of %d ticks (a hang); in order: %v, the idle Worker's: %v",
+			workerHangBound, n, len(res.PageTimes), res.PageTimes, res.ControlTimes)
 	}
 }

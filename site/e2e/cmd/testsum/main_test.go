@@ -1,0 +1,91 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRead: the output is copied as go test without -v writes it (a
+// test's output when it fails, the packages' lines), lines that are not
+// events too; packages, tests, subtests, failures, build failures and the
+// browser's page loads are counted.
+func TestRead(t *testing.T) {
+	in := strings.Join([]string{
+		`{"Action":"start","Package":"a"}`,
+		`{"Action":"run","Package":"a","Test":"TestX"}`,
+		`{"Action":"output","Package":"a","Test":"TestX","Output":"=== RUN   TestX\n"}`,
+		`{"Action":"pass","Package":"a","Test":"TestX/sub"}`,
+		`{"Action":"pass","Package":"a","Test":"TestX"}`,
+		`{"Action":"skip","Package":"a","Test":"TestY"}`,
+		`{"Action":"pass","Package":"a"}`,
+		`{"Action":"output","Package":"e2e","Output":"e2e: 310 browser page loads of 61 pages\n"}`,
+		`{"Action":"output","Package":"e2e","Test":"TestZ","Output":"    z_test.go:9: broken\n"}`,
+		`{"Action":"fail","Package":"e2e","Test":"TestZ"}`,
+		`{"Action":"output","Package":"a","Output":"PASS\n"}`,
+		`{"Action":"output","Package":"a","Output":"ok  \ta\t0.1s\n"}`,
+		`{"Action":"fail","Package":"e2e"}`,
+		`{"ImportPath":"b","Action":"build-output","Output":"b/x.go:1: syntax error\n"}`,
+		`{"ImportPath":"b","Action":"build-fail"}`,
+		`# vet said something`,
+		`{"Action":"skip","Package":"c"}`,
+	}, "\n")
+	var out strings.Builder
+	got, err := read(strings.NewReader(in), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Tally{Packages: 4, Passed: 2, Failed: 1, Skipped: 1, PackagesFailed: 2, PageLoads: 310, Pages: 61, Events: 16}
+	if got != want {
+		t.Errorf("tally %+v, want %+v", got, want)
+	}
+	wantOut := "e2e: 310 browser page loads of 61 pages\n    z_test.go:9: broken\nok  \ta\t0.1s\nb/x.go:1: syntax error\n# vet said something\n"
+	if out.String() != wantOut {
+		t.Errorf("output %q, want %q", out.String(), wantOut)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	tests := []struct {
+		t    Tally
+		d    time.Duration
+		want string
+	}{
+		{Tally{Packages: 96, Passed: 2427, Skipped: 4, PageLoads: 412, Pages: 61}, 1498 * time.Second,
+			"make test: 96 packages, 2,431 tests and subtests, 412 browser page loads of 61 pages, in 1,498 s\n2,427 passed, 0 failed, 4 skipped\n"},
+		{Tally{Packages: 3, PackagesFailed: 1, Passed: 5}, 2 * time.Second,
+			"make test: 3 packages, 5 tests and subtests, no browser page, in 2 s\n5 passed, 1 failed, 0 skipped\n"},
+	}
+	for _, tt := range tests {
+		if got := summary(tt.t, tt.d); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.t, got, tt.want)
+		}
+	}
+}
+
+func TestGroup(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1000: "-1,000"} {
+		if got := group(n); got != want {
+			t.Errorf("group(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// FuzzRead: any input (go test's, or whatever a broken pipe gives) is
+// read without a panic, every line that is not an event is copied, and
+// the tally counts no more tests and packages than events.
+func FuzzRead(f *testing.F) {
+	f.Add(`{"Action":"pass","Package":"a","Test":"T"}` + "\n" + `{"Action":"fail","Package":"a"}`)
+	f.Add(`{"Action":"output","Package":"e2e","Output":"e2e: 9 browser page loads of 3 pages\n"}`)
+	f.Add("not json\n{\"Action\":")
+	f.Fuzz(func(t *testing.T, in string) {
+		var out strings.Builder
+		got, err := read(strings.NewReader(in), &out)
+		if err != nil {
+			return // a line longer than the scanner's buffer
+		}
+		if got.Passed+got.Failed+got.Skipped+got.Packages > got.Events || got.PackagesFailed > got.Packages {
+			t.Errorf("%q: tally %+v", in, got)
+		}
+	})
+}
