@@ -75,8 +75,13 @@ function canonNumber(s, integer) {
   if (!numberRE.test(s)) return null;
   const x = Number(s);
   if (!Number.isFinite(x)) return null;
+  // Go refuses what a float64 cannot hold as written (calc's inexact):
+  // an integer from 2^53 on (2^53+1 would read as 2^53) and a nonzero
+  // number that underflows (1e-400 would read as 0); so do not give them
+  // the key of the number they round to.
+  if (x === 0 && /[1-9]/.test(s.split(/[eE]/)[0])) return null;
   if (integer) {
-    if (!Number.isInteger(x) || Math.abs(x) > 2 ** 53) return null;
+    if (!Number.isSafeInteger(x)) return null;
     return String(x === 0 ? 0 : x);
   }
   if (x === 0) return Object.is(x, -0) ? "-0" : "0";

@@ -66,6 +66,9 @@ test("canonicalKey: null where Go decides", () => {
     ["attempts", "q=1e400"], ["attempts", "n=1.5"], ["attempts", "q=%zz"], ["attempts", "q=%FF"], ["attempts", "q=%091"],
     ["jitter", "seed=7"], ["jitter", "strategy=Full"], ["jitter.svg", "lang=fr"], ["jitter.svg", "lang=it&lang=it"],
     ["amplification", "attempts="], ["amplification", "attempts=1,,2"], ["constructor", ""], ["attempts.svg.svg", ""],
+    // numbers Go refuses rather than rounds (calc's inexact): not the key of 2^53, nor of 0
+    ["attempts", "n=9007199254740993"], ["attempts", "n=9007199254740992"], ["attempts", "q=1e-400"],
+    ["attempts", "q=-1e-400"], ["amplification", "attempts=3,1e-400"],
   ]) {
     assert.equal(canonicalKey(data, rest, q), null, `${rest}?${q}`);
   }
