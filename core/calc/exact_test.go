@@ -2,6 +2,9 @@ package calc
 
 import (
 	"fmt"
+	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -66,4 +69,47 @@ func TestDecimal(t *testing.T) {
 			t.Errorf("decimal(%q) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// FuzzExact holds the numbers a parameter accepts to the exact value of
+// their text (math/big, test-only): an accepted integer is exactly its
+// text's value; an accepted float is zero only when its text is zero, and
+// a nonzero one is a normal float64 (no underflow to 0 or a subnormal).
+func FuzzExact(f *testing.F) {
+	for _, s := range []string{"9007199254740993", "9007199254740992", "9.007199254740993e15", "1e-400", "-1e-400",
+		"1e-310", "2.2250738585072014e-308", "0e-400", "0.000", "1e400", "12", "-0.5", "9007199254740992.5", "90071992547409920e-1"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, integer bool) {
+		if len(s) > 64 {
+			return
+		}
+		p := &Param{Name: "x", Kind: Float}
+		if integer {
+			p.Kind = Int
+		}
+		v, code := p.number(s)
+		if code != "" {
+			return
+		}
+		// the text ParseFloat took: sign, digits, '.', exponent, or a name
+		exact, ok := new(big.Rat).SetString(strings.TrimPrefix(s, "+"))
+		if !ok || strings.ContainsAny(s, "nNiI") {
+			return // a form big.Rat does not read (e.g. "1." or "Inf", refused anyway)
+		}
+		if e := strings.IndexAny(s, "eE"); e >= 0 {
+			if n, err := strconv.Atoi(s[e+1:]); err != nil || n > 400 || n < -400 {
+				return // big.Rat would build a huge number; decimal() has its own test
+			}
+		}
+		got := new(big.Rat)
+		got.SetFloat64(v)
+		if integer && got.Cmp(exact) != 0 {
+			t.Fatalf("Int %q accepted as %v, not its value %v", s, v, exact.RatString())
+		}
+		if !integer && exact.Sign() != 0 && (v == 0 || math.Abs(v) < smallestNormal) {
+			t.Fatalf("Float %q (nonzero) accepted as %v", s, v)
+		}
+	})
 }
