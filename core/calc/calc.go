@@ -384,8 +384,9 @@ const smallestNormal = 0x1p-1022
 // ways that change a result rather than its last digit: a nonzero number
 // that underflowed to zero or to a subnormal (1e-400 is 0, 1e-310 keeps
 // a few bits), and, for an integer kind, an integer from 2^53 on that
-// float64 rounds to a neighbour (2^53+1 is 2^53) or a fraction rounded
-// to an integer (9007199254740993.5). A float is otherwise the nearest
+// float64 rounds to a neighbour (2^53+1 is 2^53), or a fraction that
+// float64 rounded to an integer (1.0000000000000000001, 9007199254740993.5:
+// CodeNotInteger). A float is otherwise the nearest
 // float64 to its text, as everywhere. Nothing is rounded silently: the
 // reader sees a message instead.
 func inexact(s string, f float64, integer bool) Code {
@@ -396,11 +397,14 @@ func inexact(s string, f float64, integer bool) Code {
 	if a := math.Abs(f); a < smallestNormal {
 		return CodeInexact
 	}
-	if !integer || math.Abs(f) < 1<<53 {
+	if !integer {
 		return ""
 	}
-	if exp < 0 { // a fraction: its last -exp digits must be zeros, and are not (mant has none at its end)
+	if exp < 0 { // a fraction that float64 rounded to an integer ("1.0000000000000000001", "7000000000000000.1"): mant has no zero at its end
 		return CodeNotInteger
+	}
+	if math.Abs(f) < 1<<53 { // every integer below 2^53 is a float64
+		return ""
 	}
 	want := strconv.FormatFloat(math.Abs(f), 'f', 0, 64) // the exact integer f is
 	if len(want) != len(mant)+exp || want[:len(mant)] != mant || strings.Trim(want[len(mant):], "0") != "" {

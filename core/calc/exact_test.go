@@ -23,6 +23,8 @@ func TestInexactRefusals(t *testing.T) {
 		{"dispatch", []string{"seed=9007199254740993.0"}, "seed", CodeInexact},
 		{"dispatch", []string{"seed=9007199254740992.5"}, "seed", CodeNotInteger},
 		{"dispatch", []string{"seed=9007199254740994"}, "seed", CodeRange},
+		{"dispatch", []string{"seed=7000000000000000.1"}, "seed", CodeNotInteger},
+		{"attempts", []string{"n=1.0000000000000000001"}, "n", CodeNotInteger},
 		{"attempts", []string{"q=1e-400"}, "q", CodeInexact},
 		{"attempts", []string{"q=-1e-400"}, "q", CodeInexact},
 		{"attempts", []string{"q=0.0000000001e-399"}, "q", CodeInexact},
