@@ -90,7 +90,7 @@ worker: build
 # Needs python3 for the CPython comparisons and Chromium.
 BENCHES = core/bench/article1.sh core/bench/article2.sh core/bench/policies.sh core/bench/serverwork.sh site/bench/site.sh \
 	wasm/playground/bench.sh wasm/worker/bench.sh site/bench/classroom.sh \
-	site/bench/abuse.sh
+	site/bench/abuse.sh site/bench/fuzz.sh
 bench: build
 	@for f in $(BENCHES); do echo "== $$f"; GO=$(GO) bash $$f || exit 1; done
 

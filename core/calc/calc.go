@@ -362,7 +362,7 @@ func (p *Param) number(s string) (float64, Code) {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, CodeRange
+			return 0, CodeRange // beyond ±1.8e308 (it would be ±Inf): outside every range
 		}
 		return 0, CodeNotNumber
 	}
@@ -373,6 +373,9 @@ func (p *Param) number(s string) (float64, Code) {
 	if integer && (f != math.Trunc(f)) {
 		return 0, CodeNotInteger
 	}
+	if c := inexact(s, f, integer); c != "" { // before the range: 1e-400 is not 0
+		return 0, c
+	}
 	if !p.inRange(f) {
 		return 0, CodeRange
 	}
@@ -380,6 +383,71 @@ func (p *Param) number(s string) (float64, Code) {
 		return 0, CodeRange
 	}
 	return f, ""
+}
+
+// smallestNormal is the least positive normal float64 (2^-1022): below
+// it, a float64 holds fewer than 53 significant bits.
+const smallestNormal = 0x1p-1022
+
+// inexact returns CodeInexact (or CodeNotInteger) when the float64 f that
+// ParseFloat made of the decimal text s is not the number s says, in the
+// ways that change a result rather than its last digit: a nonzero number
+// that underflowed to zero or to a subnormal (1e-400 is 0, 1e-310 keeps
+// a few bits), and, for an integer kind, an integer from 2^53 on that
+// float64 rounds to a neighbour (2^53+1 is 2^53), or a fraction that
+// float64 rounded to an integer (1.0000000000000000001, 9007199254740993.5:
+// CodeNotInteger). A float is otherwise the nearest
+// float64 to its text, as everywhere. Nothing is rounded silently: the
+// reader sees a message instead.
+func inexact(s string, f float64, integer bool) Code {
+	mant, exp := decimal(s)
+	if mant == "" { // zero, however written
+		return ""
+	}
+	if a := math.Abs(f); a < smallestNormal {
+		return CodeInexact
+	}
+	if !integer {
+		return ""
+	}
+	if exp < 0 { // a fraction that float64 rounded to an integer ("1.0000000000000000001", "7000000000000000.1"): mant has no zero at its end
+		return CodeNotInteger
+	}
+	if math.Abs(f) < 1<<53 { // every integer below 2^53 is a float64
+		return ""
+	}
+	want := strconv.FormatFloat(math.Abs(f), 'f', 0, 64) // the exact integer f is
+	if len(want) != len(mant)+exp || want[:len(mant)] != mant || strings.Trim(want[len(mant):], "0") != "" {
+		return CodeInexact
+	}
+	return ""
+}
+
+// decimal splits a decimal number's text (as ParseFloat took it: sign,
+// digits with one '.', an optional exponent) into its significant digits,
+// without leading or trailing zeros, and the power of ten they are
+// multiplied by: "-0.0120e3" is "12", 0. Zero is "", 0.
+func decimal(s string) (string, int) {
+	s = strings.TrimLeft(s, "+-")
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil { // beyond int: ParseFloat made it 0 or refused it
+			e = map[bool]int{true: -1 << 30, false: 1 << 30}[strings.HasPrefix(s[i+1:], "-")]
+		}
+		exp, s = e, s[:i]
+	}
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		exp -= len(s) - i - 1
+		s = s[:i] + s[i+1:]
+	}
+	s = strings.TrimLeft(s, "0")
+	t := strings.TrimRight(s, "0")
+	if t == "" {
+		return "", 0
+	}
+	exp += len(s) - len(t)
+	return t, exp
 }
 
 // jsonVars adds to vars what a translation of a core/canonjson refusal

@@ -29,6 +29,7 @@ const (
 	CodeEncoding     Code = "encoding"      // text that is not valid UTF-8; Vars: byte
 	CodeDigits       Code = "digits"        // an integer with too many digits; Vars: max, count
 	CodeServer       Code = "server"        // too much work for the shared server; Vars: count, max, page, cli
+	CodeInexact      Code = "inexact"       // a number a float64 cannot hold as written (underflow, an integer past 2^53); Vars: value, range
 )
 
 // Error is a refused input. It names the calculator, the parameter (empty
@@ -90,6 +91,8 @@ func EnglishTemplate(c Code) string {
 		return "{param} must have at most {max} digits, got {count}"
 	case CodeServer:
 		return "{param}: this experiment is too large for the shared server ({count} units of work, at most {max} here); compute it in the page {page} or on your machine with {cli}"
+	case CodeInexact:
+		return "{param}: {value} cannot be held exactly (a nonzero number this small, or an integer beyond 2^53, would be rounded); give a value in {range}"
 	}
 	return ""
 }

@@ -36,6 +36,13 @@ func idempotencyCalc() *Calculator {
 		Run: func(a Args) (any, error) {
 			tenant, task := a.String("tenant"), a.String("task")
 			key, canonical, err := canonjson.Key(tenant, task, []byte(a.String("payload")))
+			if e, ok := errors.AsType[*canonjson.SeparatorError](err); ok {
+				// tenant a:b with task c and tenant a with task b:c would
+				// share a key: two different operations, one key
+				return nil, Refuse("idempotency-key", e.Field, CodeConstraint, "detail.idempotency.separator",
+					"must not contain {sep}, which separates the key's parts (tenant a:b with task c and tenant a with task b:c would share one key)",
+					"sep", strconv.Quote(canonjson.Separator))
+			}
 			if err != nil {
 				detail := err.Error()
 				if e, ok := errors.AsType[*canonjson.Error](err); ok {

@@ -122,18 +122,39 @@ func parse(text []byte) (value, error) {
 }
 
 // Key returns the idempotency key tenant:task:hex(sha256(canonical)) of a
-// payload, and its canonical form.
+// payload, and its canonical form. A tenant or task holding the separator
+// ':' is refused (ErrSeparator): tenant "a:b" with task "c" and tenant "a"
+// with task "b:c" would otherwise share the key "a:b:c:…", and two
+// different operations with one key are the one thing a key must never
+// allow (the second would be answered with the first's result).
 //
 // The SHA-256 is core/standin/sha256sum's, not crypto/sha256's: this
 // package runs in the browser's module (README.md, "Size-driven
 // replacements").
 func Key(tenant, task string, payload []byte) (key, canonical string, err error) {
+	if strings.Contains(tenant, Separator) {
+		return "", "", &SeparatorError{Field: "tenant"}
+	}
+	if strings.Contains(task, Separator) {
+		return "", "", &SeparatorError{Field: "task"}
+	}
 	canonical, err = Canonical(payload)
 	if err != nil {
 		return "", "", err
 	}
 	sum := sha256sum.Sum([]byte(canonical))
 	return tenant + ":" + task + ":" + hexString(sum[:]), canonical, nil
+}
+
+// Separator separates the tenant, the task and the digest in a key.
+const Separator = ":"
+
+// SeparatorError refuses a tenant or task that holds Separator; Field is
+// "tenant" or "task".
+type SeparatorError struct{ Field string }
+
+func (e *SeparatorError) Error() string {
+	return e.Field + " must not contain " + strconv.Quote(Separator) + ", the separator of the key's parts"
 }
 
 type kind uint8

@@ -131,6 +131,7 @@ var codes = []calc.Code{
 	calc.CodeNotNumber, calc.CodeNotInteger, calc.CodeNotFinite, calc.CodeRange,
 	calc.CodeChoice, calc.CodeBool, calc.CodeListLen, calc.CodeTooLong, calc.CodeJSON,
 	calc.CodeWork, calc.CodeConstraint, calc.CodeEncoding, calc.CodeDigits, calc.CodeServer,
+	calc.CodeInexact,
 }
 
 func TestCodesHaveEnglish(t *testing.T) {

@@ -52,7 +52,7 @@ func (h *handler) svg(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	values, err := parseQuery(r.URL.RawQuery)
 	if err != nil {
-		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
+		writeJSONError(w, r, http.StatusBadRequest, queryParam(err), "syntax", err.Error())
 		return
 	}
 	lang, given, msg := queryLang(values)

@@ -86,7 +86,7 @@ func TestSVGEndpoint(t *testing.T) {
 		{"/api/v1/attempts.svg?lang=it&lang=es", "lang", "", 400},
 		{"/api/v1/idempotency-key.svg", "", "draws no chart", 400},
 		{"/api/v1/nosuch.svg", "", "", 404},
-		{"/api/v1/attempts.svg?q=%zz", "", "bad escape", 400},
+		{"/api/v1/attempts.svg?q=%zz", "q", "bad escape", 400},
 	} {
 		w := do(t, h, "GET", c.target)
 		var e apiError

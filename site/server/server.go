@@ -10,9 +10,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -108,8 +110,29 @@ func securityHeaders(w http.ResponseWriter) {
 	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 }
 
+// The longest path the handler reads, in bytes as sent (escaped), and the
+// most segments ('/'s) it may have: the site's own paths have a few dozen
+// bytes and a handful of segments. Past them, 414 with the API's JSON
+// error, before any other work on the path; the Worker's entry.mjs
+// refuses the same (workerassets writes these numbers into it).
+const (
+	MaxPathBytes    = 1024
+	MaxPathSegments = 32
+)
+
+// tooLong reports whether the escaped path p is past MaxPathBytes or
+// MaxPathSegments, in one pass.
+func tooLong(p string) bool {
+	return len(p) > MaxPathBytes || strings.Count(p, "/") > MaxPathSegments
+}
+
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	securityHeaders(w)
+	if tooLong(r.URL.EscapedPath()) {
+		writeJSONError(w, r, http.StatusRequestURITooLong, "", "uri_too_long",
+			"the path is longer than this site's paths (at most "+itoa(MaxPathBytes)+" bytes and "+itoa(MaxPathSegments)+" segments)")
+		return
+	}
 	p := r.URL.Path
 	rel, ok := strings.CutPrefix(p, h.base)
 	if !ok {
@@ -162,7 +185,7 @@ func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	values, err := parseQuery(r.URL.RawQuery)
 	if err != nil {
-		writeJSONError(w, r, http.StatusBadRequest, "", "syntax", err.Error())
+		writeJSONError(w, r, http.StatusBadRequest, queryParam(err), "syntax", err.Error())
 		return
 	}
 	lang, msg := apiLang(r, values) // limits.go
@@ -247,7 +270,7 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
 		h.notFound(w, r)
 		return
 	}
-	data, err := fs.ReadFile(h.dist, name)
+	f, size, err := h.open(name)
 	if err != nil {
 		if _, err := fs.Stat(h.dist, path.Join(name, "index.html")); err == nil {
 			target := h.base + rel + "/"
@@ -260,6 +283,7 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
 		h.notFound(w, r)
 		return
 	}
+	defer f.Close()
 	hd := w.Header()
 	if isEmbedPath(rel) { // any site may frame an embed (embed.go)
 		frameable(w, EmbedCSP)
@@ -271,20 +295,40 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, rel string) {
 	} else {
 		hd.Set("Cache-Control", cacheShort)
 	}
-	h.serveFile(w, r, name, data, http.StatusOK)
+	h.serveFile(w, r, name, f, size, http.StatusOK)
 }
 
-// serveFile writes data (the identity content of name) or its precompressed
-// sibling chosen by Accept-Encoding, with ETag and conditional GET.
-func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string, data []byte, status int) {
+// open opens the regular file name of dist and returns its size; a
+// directory is fs.ErrNotExist.
+func (h *handler) open(name string) (fs.File, int64, error) {
+	f, err := h.dist.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.IsDir() {
+		f.Close()
+		return nil, 0, fs.ErrNotExist
+	}
+	return f, fi.Size(), nil
+}
+
+// serveFile writes the opened file f (the identity content of name, size
+// bytes) or its precompressed sibling chosen by Accept-Encoding, with
+// ETag and conditional GET. The body is copied from the open file to the
+// connection (natively, os.File to TCP: sendfile), never read whole into
+// memory: a reader that does not read costs a file descriptor and the
+// socket's buffers, not a copy of the file (issue 28; TestSlowReaders).
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string, f fs.File, size int64, status int) {
 	hd := w.Header()
 	ctype := contentType(path.Ext(name))
-	etag := h.etagOf(name, data)
-	body, enc := data, ""
+	etag := h.etagOf(name, f)
+	body, enc := f, ""
 	for _, e := range acceptedEncodings(r.Header.Get("Accept-Encoding")) {
 		ext := map[string]string{"br": ".br", "gzip": ".gz"}[e]
-		if b, err := fs.ReadFile(h.dist, name+ext); err == nil {
-			body, enc = b, e
+		if cf, csize, err := h.open(name + ext); err == nil {
+			defer cf.Close()
+			body, size, enc = cf, csize, e
 			break
 		}
 	}
@@ -297,22 +341,51 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string,
 		hd.Set("Content-Encoding", enc)
 		etag = strings.TrimSuffix(etag, `"`) + "-" + enc + `"`
 	}
-	if status == http.StatusOK {
+	if status == http.StatusOK && etag != "" {
 		hd.Set("ETag", etag)
 		if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatch(inm, etag) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 	}
-	writeBody(w, r, status, ctype, body)
+	hd.Set("Content-Type", ctype)
+	hd.Set("Content-Length", strconv.FormatInt(size, 10))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		// dist is read-only while served: the file has the size it had
+		// at Stat. An error is the client's: it went away or stopped
+		// reading.
+		io.Copy(w, body)
+	}
 }
 
-func (h *handler) etagOf(name string, data []byte) string {
+// etagOf returns the ETag of name's identity content, computed once per
+// name by reading f (name, opened) through a hash and seeking it back to
+// its start, or by reading name anew when f cannot seek ("" when it cannot
+// be read).
+func (h *handler) etagOf(name string, f fs.File) string {
 	if v, ok := h.etag.Load(name); ok {
 		return v.(string)
 	}
-	sum := sha256.Sum256(data)
-	e := `"` + hex.EncodeToString(sum[:8]) + `"`
+	sk, ok := f.(io.Seeker)
+	if !ok {
+		g, err := h.dist.Open(name)
+		if err != nil {
+			return ""
+		}
+		defer g.Close()
+		f = g
+	}
+	sum := sha256.New()
+	if _, err := io.Copy(sum, f); err != nil {
+		return ""
+	}
+	if ok {
+		if _, err := sk.Seek(0, io.SeekStart); err != nil {
+			return ""
+		}
+	}
+	e := `"` + hex.EncodeToString(sum.Sum(nil)[:8]) + `"`
 	h.etag.Store(name, e)
 	return e
 }
@@ -354,12 +427,13 @@ func acceptedEncodings(header string) []string {
 
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	data, err := fs.ReadFile(h.dist, "404.html")
+	f, size, err := h.open("404.html")
 	if err != nil {
 		writeBody(w, r, http.StatusNotFound, "text/plain; charset=utf-8", []byte("404 page not found\n"))
 		return
 	}
-	h.serveFile(w, r, "404.html", data, http.StatusNotFound)
+	defer f.Close()
+	h.serveFile(w, r, "404.html", f, size, http.StatusNotFound)
 }
 
 func itoa(n int) string {

@@ -269,7 +269,7 @@ func retryAfter(d time.Duration) int {
 // by its /64 (one host usually holds the whole /64).
 func clientKey(remote string) string {
 	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
+	if err != nil || host == "" { // "[]:" splits into an empty host: the address as it is
 		host = remote
 	}
 	ip, err := netip.ParseAddr(host)

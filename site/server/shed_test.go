@@ -246,6 +246,7 @@ func TestClientKey(t *testing.T) {
 		"[2001:db8:1:2::9]:1":      "2001:db8:1:2::/64",
 		"[2001:db8:1:3::9]:1":      "2001:db8:1:3::/64",
 		"pipe":                     "pipe",
+		"[]:":                      "[]:",
 	}
 	for in, want := range tests {
 		if got := clientKey(in); got != want {
@@ -265,7 +266,7 @@ func TestRetryAfter(t *testing.T) {
 // FuzzClientKey: any remote address gives a non-empty key for a
 // non-empty address, and one IPv6 /64 gives one key.
 func FuzzClientKey(f *testing.F) {
-	for _, s := range []string{"192.0.2.1:80", "[2001:db8::1]:1", "[fe80::1%eth0]:1", "x", ":1", "[::]:0"} {
+	for _, s := range []string{"192.0.2.1:80", "[2001:db8::1]:1", "[fe80::1%eth0]:1", "x", ":1", "[::]:0", "[]:"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, remote string) {

@@ -58,6 +58,8 @@ func TestBuildCommandErrors(t *testing.T) {
 		{[]string{"serve", "-queue-wait", "-1s"}, 2, "at least 0"},
 		{[]string{"serve", "-memory-limit", "-5"}, 2, "at least 0"},
 		{[]string{"serve", "-queue-wait", "soon"}, 2, "invalid value"},
+		{[]string{"serve", "-max-conns", "0"}, 2, "must be positive"},
+		{[]string{"serve", "-write-idle", "0s"}, 2, "must be positive"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

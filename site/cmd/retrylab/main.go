@@ -2,7 +2,7 @@
 // calculators from the command line.
 //
 //	retrylab build [-content DIR] [-out DIR] [-base-url URL]
-//	retrylab serve [-addr HOST:PORT] [-dist DIR] [-max-inflight N] [-queue-wait D] [-rate R] [-burst B] [-memory-limit MiB]
+//	retrylab serve [-addr HOST:PORT] [-dist DIR] [-max-inflight N] [-queue-wait D] [-rate R] [-burst B] [-memory-limit MiB] [-max-conns N] [-write-idle D]
 //	retrylab calc [NAME [key=value ...] | NAME -h]
 //	retrylab exercises -code C -students N [-lang L] [-out DIR]
 package main

@@ -36,11 +36,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	rateFlag := fl.Float64("rate", 5, "API requests a second per client address (an IPv6 address by its /64); beyond the burst, 429")
 	burst := fl.Int("burst", 10, "API requests a client may make at once")
 	memLimit := fl.Int("memory-limit", 256, "soft memory limit of the process in MiB (runtime/debug.SetMemoryLimit; 0: none)")
+	maxConns := fl.Int("max-conns", 64, "connections one client address (an IPv6 address by its /64) may hold open; beyond, 503")
+	writeIdle := fl.Duration("write-idle", 20*time.Second, "how long one write may wait for a client that reads nothing before its connection is closed")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	if *inFlight < 1 || *queueWait < 0 || !(*rateFlag > 0) || *burst < 1 || *memLimit < 0 {
-		fmt.Fprintf(stderr, "retrylab serve: -max-inflight, -rate and -burst must be positive, -queue-wait and -memory-limit at least 0\n")
+	if *inFlight < 1 || *queueWait < 0 || !(*rateFlag > 0) || *burst < 1 || *memLimit < 0 || *maxConns < 1 || *writeIdle <= 0 {
+		fmt.Fprintf(stderr, "retrylab serve: -max-inflight, -rate, -burst, -max-conns and -write-idle must be positive, -queue-wait and -memory-limit at least 0\n")
 		return 2
 	}
 	if *cheapInFlight < 0 || !(*workScale > 0 && *workScale <= 100) {
@@ -65,11 +67,14 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrylab serve: %s has no index.html: run retrylab build (or make build) first\n", *dist)
 		return 1
 	}
-	ln, err := net.Listen("tcp", *addr)
+	tcp, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab serve: %v\n", err)
 		return 1
 	}
+	// a cap on each client's connections, a bound on each write, and
+	// net/http's own errors in our JSON (server.Listen)
+	ln := server.Listen(tcp, server.ListenConfig{MaxPerClient: *maxConns, WriteIdle: *writeIdle})
 	if *memLimit > 0 {
 		debug.SetMemoryLimit(int64(*memLimit) << 20)
 	}
@@ -82,9 +87,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			server.ShedConfig{Base: *base, InFlight: *inFlight, CheapInFlight: *cheapInFlight, QueueWait: qw, Rate: *rateFlag, Burst: *burst}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		// the whole response; each write also waits at most -write-idle
+		// for a client that reads nothing (server.Listen)
+		WriteTimeout:   10 * time.Minute,
+		IdleTimeout:    120 * time.Second,
+		MaxHeaderBytes: 64 << 10,
 	}
 	fmt.Fprintf(stdout, "retrylab serve: http://%s%s (dist %s); Ctrl-C stops\n", ln.Addr(), *base, *dist)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -75,8 +75,21 @@ function canonNumber(s, integer) {
   if (!numberRE.test(s)) return null;
   const x = Number(s);
   if (!Number.isFinite(x)) return null;
+  // Go refuses what a float64 cannot hold as written (calc's inexact):
+  // an integer from 2^53 on (2^53+1 would read as 2^53) and a nonzero
+  // number that underflows (1e-400 would read as 0); so do not give them
+  // the key of the number they round to.
+  const [mant, exp = "0"] = s.split(/[eE]/);
+  if (x === 0 && /[1-9]/.test(mant)) return null;
   if (integer) {
-    if (!Number.isInteger(x) || Math.abs(x) > 2 ** 53) return null;
+    // a fraction that rounds to an integer (1.0000000000000000001) is
+    // not one (calc's decimal): the significant digits times a power of
+    // ten whose exponent must not be negative
+    const [ip, fp = ""] = mant.replace(/^[+-]/, "").split(".");
+    const digits = (ip + fp).replace(/^0+/, "");
+    const sig = digits.replace(/0+$/, "");
+    if (sig !== "" && Number(exp) - fp.length + (digits.length - sig.length) < 0) return null;
+    if (!Number.isSafeInteger(x)) return null;
     return String(x === 0 ? 0 : x);
   }
   if (x === 0) return Object.is(x, -0) ? "-0" : "0";

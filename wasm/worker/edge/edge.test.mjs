@@ -48,7 +48,7 @@ test("LRU holds its byte bound and refuses entries over an eighth of it", () => 
 
 test("canonicalKey: equivalent spellings, one key", () => {
   const groups = [
-    ["attempts", ["", "q=0.5", "n=3&q=.50", "q=5e-1&n=3.0", "n=%2B3", "q=+0.5+"], "attempts"],
+    ["attempts", ["", "q=0.5", "n=3&q=.50", "q=5e-1&n=3.0", "n=%2B3", "q=+0.5+", "n=0.3e1", "n=30e-1"], "attempts"],
     ["attempts", ["q=0.9&n=5", "n=5&q=0.90", "n=5e0&q=9e-1", "&q=0.9&&n=5"], "attempts?q=0.9&n=5"],
     ["amplification", ["attempts=1,1,3", "attempts=1%2C+1+%2C3.0"], "amplification?attempts=1%2C1%2C3"],
     ["backoff", ["jitter=0", "jitter=OFF", "jitter=false"], "backoff?jitter=false"],
@@ -66,6 +66,10 @@ test("canonicalKey: null where Go decides", () => {
     ["attempts", "q=1e400"], ["attempts", "n=1.5"], ["attempts", "q=%zz"], ["attempts", "q=%FF"], ["attempts", "q=%091"],
     ["jitter", "seed=7"], ["jitter", "strategy=Full"], ["jitter.svg", "lang=fr"], ["jitter.svg", "lang=it&lang=it"],
     ["amplification", "attempts="], ["amplification", "attempts=1,,2"], ["constructor", ""], ["attempts.svg.svg", ""],
+    // numbers Go refuses rather than rounds (calc's inexact): not the key of 2^53, nor of 0
+    ["attempts", "n=9007199254740993"], ["attempts", "n=9007199254740992"], ["attempts", "q=1e-400"],
+    ["attempts", "q=-1e-400"], ["amplification", "attempts=3,1e-400"], ["attempts", "n=1.0000000000000000001"],
+    ["attempts", "n=7000000000000000.1"],
   ]) {
     assert.equal(canonicalKey(data, rest, q), null, `${rest}?${q}`);
   }

@@ -44,6 +44,12 @@ const HEADERS = /*HEADERS*/{};
 const API = "/api/";
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 
+// The longest path, in bytes as sent, and the most segments a request may
+// have: site/server's MaxPathBytes and MaxPathSegments, written by
+// workerassets. Past them, 414 here, before anything else reads the path.
+const MAX_PATH_BYTES = /*MAX_PATH_BYTES*/0;
+const MAX_PATH_SEGMENTS = /*MAX_PATH_SEGMENTS*/0;
+
 // rawPath returns the path of a URL's text as the client sent it, before
 // any parser normalizes its dot segments.
 function rawPath(url) {
@@ -69,6 +75,24 @@ function plain(path) {
   return true;
 }
 
+// tooLong reports whether path has more bytes or segments than the site
+// serves: one pass over it.
+function tooLong(path) {
+  if (path.length > MAX_PATH_BYTES) return true;
+  let segs = 0;
+  for (let i = 0; i < path.length; i++) {
+    if (path.charCodeAt(i) === 47 && ++segs > MAX_PATH_SEGMENTS) return true;
+  }
+  return false;
+}
+
+// ours answers status with the API's JSON error and the native handler's
+// headers (HEADERS).
+function ours(status, code, message, method) {
+  const body = JSON.stringify({ error: { param: "", code, message } }) + "\n";
+  return new Response(method === "HEAD" ? null : body, { status, headers: new Headers(HEADERS) });
+}
+
 function badRequest(path, method) {
   const h = new Headers(HEADERS);
   let body;
@@ -85,17 +109,25 @@ function badRequest(path, method) {
 export default {
   async fetch(req, env, ctx) {
     const path = rawPath(req.url);
-    if (BAD_ESCAPE.test(path)) {
-      return badRequest(path, req.method);
+    if (tooLong(path)) {
+      return ours(414, "uri_too_long", `the path is longer than this site's paths (at most ${MAX_PATH_BYTES} bytes and ${MAX_PATH_SEGMENTS} segments)`, req.method);
     }
-    if (path.startsWith(API) || (req.method !== "GET" && req.method !== "HEAD") || !plain(path)) {
-      return go.fetch(req, env, ctx);
+    try {
+      if (BAD_ESCAPE.test(path)) {
+        return badRequest(path, req.method);
+      }
+      if (path.startsWith(API) || (req.method !== "GET" && req.method !== "HEAD") || !plain(path)) {
+        return await go.fetch(req, env, ctx);
+      }
+      const res = await env.ASSETS.fetch(req);
+      if (res.status === 404) {
+        return await go.fetch(req, env, ctx);
+      }
+      return res;
+    } catch (e) {
+      // workerd would answer its own 500 without our headers
+      return ours(500, "internal", "the Worker failed on this request; retry, and report it if it persists", req.method);
     }
-    const res = await env.ASSETS.fetch(req);
-    if (res.status === 404) {
-      return go.fetch(req, env, ctx);
-    }
-    return res;
   },
   scheduled: app.scheduled,
 };

@@ -27,9 +27,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"retrylab/core/calc"
+	"retrylab/site/server"
 	"retrylab/wasm/worker/assetsdir"
 	"retrylab/wasm/worker/edge"
 	"retrylab/wasm/worker/goshim"
@@ -105,9 +107,16 @@ func writeEntry(file string, h http.Handler) error {
 	if err != nil {
 		return err
 	}
-	const mark = "/*HEADERS*/{}"
-	if strings.Count(entry, mark) != 1 {
-		return fmt.Errorf("entry.mjs: want one %s", mark)
+	text := entry
+	for mark, v := range map[string]string{
+		"/*HEADERS*/{}":          string(b),
+		"/*MAX_PATH_BYTES*/0":    strconv.Itoa(server.MaxPathBytes),
+		"/*MAX_PATH_SEGMENTS*/0": strconv.Itoa(server.MaxPathSegments),
+	} {
+		if strings.Count(text, mark) != 1 {
+			return fmt.Errorf("entry.mjs: want one %s", mark)
+		}
+		text = strings.Replace(text, mark, v, 1)
 	}
-	return os.WriteFile(file, []byte(strings.Replace(entry, mark, string(b), 1)), 0o644)
+	return os.WriteFile(file, []byte(text), 0o644)
 }

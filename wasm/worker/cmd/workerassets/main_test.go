@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -11,7 +12,8 @@ import (
 )
 
 // TestWriteEntry: entry.mjs gets the headers of the native handler's 400
-// answers, as one JSON object in place of the mark.
+// answers, as one JSON object in place of the mark, and site/server's
+// bounds on a path in place of theirs.
 func TestWriteEntry(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "entry.mjs")
 	if err := writeEntry(file, server.New(server.Config{Dist: fstest.MapFS{}})); err != nil {
@@ -27,12 +29,14 @@ func TestWriteEntry(t *testing.T) {
 		`"X-Content-Type-Options":"nosniff"`,
 		`import app from "./worker.mjs";`,
 		`import { edge } from "./edge.mjs";`,
+		"const MAX_PATH_BYTES = " + strconv.Itoa(server.MaxPathBytes) + ";",
+		"const MAX_PATH_SEGMENTS = " + strconv.Itoa(server.MaxPathSegments) + ";",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("entry.mjs lacks %s", want)
 		}
 	}
-	if strings.Contains(s, "/*HEADERS*/") || strings.Contains(s, "Content-Length") {
-		t.Error("entry.mjs keeps the mark or a Content-Length")
+	if strings.Contains(s, "/*HEADERS*/") || strings.Contains(s, "/*MAX_PATH") || strings.Contains(s, "Content-Length") {
+		t.Error("entry.mjs keeps a mark or a Content-Length")
 	}
 }
