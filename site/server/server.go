@@ -70,6 +70,7 @@ type handler struct {
 	work float64 // Config.WorkScale
 	// stats and deadline: Config.Stats and ComputeDeadline (work.go)
 	stats    *Stats
+	own      Stats // stats when Config.Stats is nil (no allocation of its own)
 	deadline time.Duration
 	etag     sync.Map // file name → ETag of its identity content
 	// locales holds the strings of the SVG endpoint by language (embed.go).
@@ -87,7 +88,7 @@ func New(cfg Config) http.Handler {
 	h := &handler{dist: cfg.Dist, reg: cfg.Registry, base: cfg.Base, work: cfg.WorkScale, version: cfg.Version,
 		stats: cfg.Stats, deadline: cfg.ComputeDeadline}
 	if h.stats == nil {
-		h.stats = new(Stats)
+		h.stats = &h.own
 	}
 	if h.deadline == 0 {
 		h.deadline = DefaultComputeDeadline
