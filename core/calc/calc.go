@@ -37,6 +37,9 @@ type Calculator struct {
 	Work       func(a Args) float64
 	ServerWork float64
 	WorkParam  string
+	// Notes, when not empty, follows the parameters in `retrylab calc
+	// NAME -h` (one English line each: the presets of policies).
+	Notes []string
 }
 
 // Param returns the declaration of the parameter called name, or nil.

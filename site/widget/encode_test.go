@@ -82,7 +82,7 @@ var calcQueries = map[string][]string{
 	"idempotency-key": {`payload=[1,2]`, "payload=" + url.QueryEscape(`{"b":"<&>","a":[1.0,1e16,"é\u2028"]}`),
 		"tenant=" + url.QueryEscape("a<b>&c") + "&task=" + url.QueryEscape("\u2029\x01\ufffd")},
 	"dispatch": {"jobs=50", "samples=2000&jobs=200"},
-	"policies": {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
+	"policies": {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1&bin_s=1", "policies=r4j,polly,grpc-deadline,finagle-default&trigger_s=15", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
 	"estimate": {"estimate_bias=0", "estimate_bias=3&latency_s=0", "prompt_tokens=0&max_output_tokens=1"},
 	"errors":   {"status=599", "status=418", "class=stream_cut&idempotency=false"},
 	"timeouts": {"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},

@@ -1,0 +1,52 @@
+package policies
+
+import "testing"
+
+// articleScenarios are the outages whose verdicts the third article
+// states (content/<lang>/policies.md: the widgets and calc blocks storm,
+// closed, long and short, and the capacity trigger of its exercises).
+func articleScenarios() map[string]Scenario {
+	storm := Default()
+	closed := Default()
+	closed.Loop = Closed
+	long := Default()
+	long.TriggerS = 15
+	short := long
+	short.QueueCap = 200
+	capacity := Default()
+	capacity.Trigger = Capacity
+	return map[string]Scenario{"storm": storm, "closed": closed, "long": long, "short": short, "capacity": capacity}
+}
+
+// TestClaimsHold: every verdict the article can state (recovered or not,
+// for every preset in every scenario it shows) is the same with three
+// times the horizon, and with twice the warm-up before the trigger. A
+// verdict that flips depends on where the run stops or on how empty the
+// windows were, not on the policy.
+func TestClaimsHold(t *testing.T) {
+	for name, s := range articleScenarios() {
+		base, err := RunAll(s, All(), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		longer := s
+		longer.HorizonS = 3 * s.HorizonS
+		warmer := s
+		warmer.TriggerStartS = 2 * s.TriggerStartS
+		warmer.HorizonS = s.HorizonS + s.TriggerStartS
+		for _, v := range []struct {
+			what string
+			s    Scenario
+		}{{"3× the horizon", longer}, {"twice the warm-up", warmer}} {
+			rs, err := RunAll(v.s, All(), seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range rs {
+				if r.Recovered != base[i].Recovered {
+					t.Errorf("%s, %s: recovered %v, with %s %v", name, r.Policy, base[i].Recovered, v.what, r.Recovered)
+				}
+			}
+		}
+	}
+}
