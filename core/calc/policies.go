@@ -28,7 +28,8 @@ type PoliciesResult struct {
 	Amplification []float64   `json:"amplification"`
 	Goodput       []float64   `json:"goodput"`
 	WastedWork    []float64   `json:"wasted_work"`
-	TS            []float64   `json:"t_s"` // the start of each bin of the series, s
+	Throttled     []int       `json:"throttled"` // attempts each policy refused itself (a throttle, an open breaker)
+	TS            []float64   `json:"t_s"`       // the start of each bin of the series, s
 	Results       []PolicyRun `json:"results"`
 }
 
@@ -281,6 +282,7 @@ func policiesCalc() *Calculator {
 				out.Amplification = append(out.Amplification, run.Amplification)
 				out.Goodput = append(out.Goodput, run.Goodput)
 				out.WastedWork = append(out.WastedWork, run.WastedWork)
+				out.Throttled = append(out.Throttled, run.Throttled)
 				out.Results = append(out.Results, run)
 			}
 			if len(out.Results) > 0 {

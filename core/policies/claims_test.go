@@ -50,3 +50,38 @@ func TestClaimsHold(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyArtefact: the article's "early" block (content/<lang>/policies.md)
+// reruns the 15-second outage with the old timing, the trigger after 10 s
+// and a 60-second run, and says that Envoy's and Finagle's budgets are
+// still draining when it stops and that adaptive throttling, with ten
+// seconds of history, has not recovered; with the default warm-up and
+// horizon every one of them recovers, and so they do with the old start
+// and three times the horizon.
+func TestEarlyArtefact(t *testing.T) {
+	ps := []Policy{None, Envoy, Finagle, SREThrottle}
+	early := Default()
+	early.TriggerStartS, early.TriggerS, early.HorizonS, early.BinS = 10, 15, 60, 1
+	rs, err := RunAll(early, ps, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rs[0].Recovered || rs[1].Recovered || !rs[1].Draining || rs[2].Recovered || !rs[2].Draining || rs[3].Recovered {
+		t.Errorf("60 s from t = 10 s: recovered %v %v %v %v, draining %v %v", rs[0].Recovered, rs[1].Recovered, rs[2].Recovered, rs[3].Recovered, rs[1].Draining, rs[2].Draining)
+	}
+	longer := early
+	longer.HorizonS = 3 * early.HorizonS
+	long := Default()
+	long.TriggerS = 15
+	for _, s := range []Scenario{longer, long} {
+		rs, err := RunAll(s, ps, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if !r.Recovered {
+				t.Errorf("trigger at %v s, horizon %v s: %s does not recover", s.TriggerStartS, s.HorizonS, r.Policy)
+			}
+		}
+	}
+}
