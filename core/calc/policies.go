@@ -23,7 +23,6 @@ type PoliciesResult struct {
 	TriggerEndS   float64     `json:"trigger_end_s"`
 	Policy        []string    `json:"policy"`
 	Recovered     []bool      `json:"recovered"`
-	Status        []string    `json:"status"`
 	RecoveryS     []*float64  `json:"recovery_s"`
 	Amplification []float64   `json:"amplification"`
 	Goodput       []float64   `json:"goodput"`
@@ -277,7 +276,6 @@ func policiesCalc() *Calculator {
 				}
 				out.Policy = append(out.Policy, run.Policy)
 				out.Recovered = append(out.Recovered, run.Recovered)
-				out.Status = append(out.Status, run.Status)
 				out.RecoveryS = append(out.RecoveryS, run.RecoveryS)
 				out.Amplification = append(out.Amplification, run.Amplification)
 				out.Goodput = append(out.Goodput, run.Goodput)

@@ -211,7 +211,7 @@ func (u *rule) wait(k int, prev int64, r *rand.Rand) int64 {
 		// min(initial × mult^(k-1), max) × uniform(0.8, 1.2) (grpc-go
 		// v1.85.0 stream.go: cur *= 0.8 + 0.4*rand.Float64()).
 		cur := math.Min(b.BaseMS*1e6*math.Pow(b.Multiplier, float64(k-1)), b.CapMS*1e6)
-		return nsOf(cur * (0.8 + 0.4*r.Float64()))
+		return nsOf(cur * (0.8 + float64(0.4*r.Float64()))) // float64(): no fused multiply-add on any arch
 	case EnvoyJitter:
 		ceil := base
 		for i := 1; i < k && ceil < cap; i++ {
