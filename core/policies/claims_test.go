@@ -43,6 +43,9 @@ func TestClaimsHold(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, r := range rs {
+				if r.Policy == GRPCHedge {
+					continue // no verdict stated: TestHedgeDrainsSlowly
+				}
 				if r.Recovered != base[i].Recovered {
 					t.Errorf("%s, %s: recovered %v, with %s %v", name, r.Policy, base[i].Recovered, v.what, r.Recovered)
 				}
@@ -83,5 +86,24 @@ func TestEarlyArtefact(t *testing.T) {
 				t.Errorf("trigger at %v s, horizon %v s: %s does not recover", s.TriggerStartS, s.HorizonS, r.Policy)
 			}
 		}
+	}
+}
+
+// TestHedgeDrainsSlowly: A6's hedging example (a copy every 0.5 s, up to
+// four, within a 1 s deadline) on the default outage keeps the queue long
+// well after the trigger: calls that end by the deadline are
+// DEADLINE_EXCEEDED, which the throttle does not count, so nothing stops
+// the copies. It is not recovered at the default horizon and recovers at
+// three times it: its verdict depends on the horizon, and the article
+// states none (the methods page says so); the test holds both facts.
+func TestHedgeDrainsSlowly(t *testing.T) {
+	s := Default()
+	r := run(t, s, GRPCHedge)
+	if r.Recovered || r.Attempts <= r.Requests {
+		t.Errorf("hedging at the default horizon: recovered %v, %d attempts for %d requests", r.Recovered, r.Attempts, r.Requests)
+	}
+	s.HorizonS *= 3
+	if r := run(t, s, GRPCHedge); !r.Recovered {
+		t.Error("hedging does not recover at three times the horizon")
 	}
 }

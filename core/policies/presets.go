@@ -27,7 +27,14 @@ type Preset struct {
 	// Deadline: the scenario's timeout covers the whole request, every
 	// attempt and pause included (gRPC's deadline), not each attempt.
 	Deadline bool
-	Backoff  Pause
+	// HedgeDelayMS > 0: hedging (gRFC A6 hedgingPolicy) instead of
+	// retries: a copy of the request goes out every HedgeDelayMS while no
+	// answer has come, up to Attempts copies, before the deadline; the
+	// first answer ends the request; a fast failure sends the next copy at
+	// once; the throttle stops the copies. The server never cancels the
+	// copies that lost.
+	HedgeDelayMS float64
+	Backoff      Pause
 
 	GRPC    *GRPCThrottle
 	Envoy   *EnvoyLimit
@@ -178,6 +185,17 @@ func Presets() []Preset {
 			Attempts: 4, Deadline: true,
 			Backoff: Pause{Kind: GRPCJitter, BaseMS: 100, CapMS: 1000, Multiplier: 2},
 			GRPC:    &GRPCThrottle{MaxTokens: 10, TokenRatio: 0.1}},
+
+		// A6's hedging example ("hedgingPolicy": maxAttempts 4,
+		// hedgingDelay 0.5s, nonFatalStatusCodes UNAVAILABLE, INTERNAL,
+		// ABORTED) with its throttling example and the call's deadline.
+		// grpc-go v1.85.0 does not implement hedging (service_config.go
+		// parses no hedgingPolicy): the rule is A6's text alone.
+		{Name: GRPCHedge, Project: "gRPC", Version: "gRFC A6 (grpc-go v1.85.0 has no hedging)",
+			Config:   "A6 example hedgingPolicy (4 copies, 0.5 s apart) + retryThrottling; timeout_ms is the call's deadline",
+			Source:   "https://github.com/grpc/proposal/blob/master/A6-client-retries.md",
+			Attempts: 4, Deadline: true, HedgeDelayMS: 500,
+			GRPC: &GRPCThrottle{MaxTokens: 10, TokenRatio: 0.1}},
 
 		// Envoy: a route without retry_policy makes no retry
 		// (api/envoy/config/route/v3/route_components.proto, RouteAction

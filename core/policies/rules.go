@@ -15,6 +15,7 @@ const (
 	Backoff        Policy = "backoff"
 	GRPC           Policy = "grpc"
 	GRPCDeadline   Policy = "grpc-deadline"
+	GRPCHedge      Policy = "grpc-hedge"
 	EnvoyRoute     Policy = "envoy-route"
 	EnvoyRetry     Policy = "envoy-retry"
 	Envoy          Policy = "envoy"

@@ -200,6 +200,7 @@ const (
 	evAnswer          // req's current attempt is answered in time
 	evArrive          // closed loop: a client sends a new request
 	evDeadline        // req's deadline (Preset.Deadline) ends its current attempt
+	evHedge           // req's hedging delay has passed: send the next copy
 )
 
 type event struct {
@@ -368,6 +369,8 @@ type request struct {
 	limit    int32 // retries allowed (Finagle's requeues), set by the first attempt
 	prev     int64 // the last pause before a retry, ns
 	deadline int64 // Preset.Deadline: the end of the request's time, ns
+	live     int32 // hedging: copies sent and not yet answered or given up
+	over     bool  // hedging: the request has ended (an answer, or the deadline)
 }
 
 type sim struct {
@@ -389,12 +392,13 @@ type sim struct {
 	// changes the order of the draws: sre-budget keeps its events there,
 	// its results being those drawn in the order of the answers.
 	quiet       bool
-	admitsAll   bool // the rule's send admits every attempt and counts none
-	budgeted    bool // the rule's retry may refuse (else it admits every retry, token 0)
-	pauses      bool // the rule's wait may be > 0
-	retryTO     bool // timeouts may be retried
-	deadlines   bool // the timeout covers the whole request
-	perReq      bool // the rule caps each request's retries (request.limit)
+	admitsAll   bool  // the rule's send admits every attempt and counts none
+	budgeted    bool  // the rule's retry may refuse (else it admits every retry, token 0)
+	pauses      bool  // the rule's wait may be > 0
+	retryTO     bool  // timeouts may be retried
+	deadlines   bool  // the timeout covers the whole request
+	perReq      bool  // the rule caps each request's retries (request.limit)
+	hedge       int64 // Preset.HedgeDelayMS in ns; 0: no hedging
 	reqs        []request
 	normal      slotHeap // workers always available
 	blocked     slotHeap // workers idle during a capacity trigger
@@ -463,6 +467,7 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 		m.admitsAll, m.budgeted, m.pauses = m.rule.admitsAll(), p.Budgeted(), m.rule.pauses()
 		m.retryTO, m.deadlines = presets[i].RetryTimeouts, presets[i].Deadline
 		m.perReq = m.rule.kind == kindFinagle && m.rule.finagle.perReq > 0
+		m.hedge = nsOf(presets[i].HedgeDelayMS * 1e6)
 		m.maxAttempts = m.rule.max()
 		m.run()
 		out[i] = m.res
@@ -645,10 +650,21 @@ func (m *sim) run() {
 				m.send(t, e.req)
 			case evAnswer: // never for a quiet rule
 				r := &m.reqs[e.req]
+				if m.hedge > 0 {
+					r.live--
+					if r.over {
+						break // another copy answered first
+					}
+					r.over = true
+				}
 				m.rule.done(t, r.attempts > 1, true, false, r.token)
 				m.succeed(t, r)
 			case evDeadline:
 				m.timedOut(t, e.req)
+			case evHedge:
+				if r := &m.reqs[e.req]; !r.over && m.hedgeNext(t, r) {
+					m.send(t, e.req)
+				}
 			}
 		default:
 			m.finish()
@@ -780,6 +796,17 @@ func (m *sim) send(now int64, id int32) {
 			if !m.quiet {
 				m.rule.done(now, retry, false, false, r.token)
 			}
+			if m.hedge > 0 {
+				// A6: after a non-fatal status the next copy goes at once.
+				if m.hedgeNext(now, r) {
+					continue
+				}
+				if r.live == 0 {
+					r.over = true
+					m.fail(now, r)
+				}
+				return
+			}
 			if m.failed(now, id, false) {
 				continue
 			}
@@ -797,6 +824,12 @@ func (m *sim) send(now int64, id int32) {
 			x = m.svcExp()
 		}
 		svc := max(1, nsOf(float64(x*d)))
+		if m.hedge > 0 {
+			r.live++
+			if int(r.attempts) < m.maxAttempts && now+m.hedge < r.deadline {
+				m.q.push(event{t: now + m.hedge, kind: evHedge, req: id})
+			}
+		}
 		h.replaceMin(start + svc)
 		if start > now {
 			m.enqueue(now, start)
@@ -883,9 +916,23 @@ func (m *sim) failed(now int64, id int32, timeout bool) bool {
 	return true
 }
 
+// hedgeNext reports whether request r may send its next copy at now:
+// attempts left, before its deadline, and the throttle above its
+// threshold (A6: hedged RPCs are throttled like retries).
+func (m *sim) hedgeNext(now int64, r *request) bool {
+	return int(r.attempts) < m.maxAttempts && now < r.deadline && m.rule.grpc.tokens > m.rule.grpc.maxTokens/2
+}
+
 // timedOut: the client gives up on request id's current attempt at now.
 func (m *sim) timedOut(now int64, id int32) {
 	r := &m.reqs[id]
+	if m.hedge > 0 {
+		r.live--
+		if r.over {
+			return // the request ended already: this copy's end changes nothing
+		}
+		r.over = true
+	}
 	if !m.quiet {
 		m.rule.done(now, r.attempts > 1, false, true, r.token)
 	}

@@ -65,6 +65,11 @@ func TestDefaultStory(t *testing.T) {
 		r := run(t, s, p)
 		amp := float64(r.Attempts) / float64(r.Requests)
 		want := p != Naive && p != Backoff
+		if p == GRPCHedge {
+			// hedging adds copies and no budget stops the ones the deadline
+			// ends: the service drains slowly (TestHedgeDrainsSlowly)
+			continue
+		}
 		if r.Recovered != want {
 			t.Errorf("%s: recovered %v, want %v (recovery %v s)", p, r.Recovered, want, r.RecoveryS)
 		}
