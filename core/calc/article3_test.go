@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 
 	"retrylab/core/policies"
@@ -15,7 +16,7 @@ import (
 // retries at least double the load.
 func TestPoliciesDefaults(t *testing.T) {
 	r := mustCompute(t, "policies").(PoliciesResult)
-	if len(r.Results) != len(policies.All()) || len(r.Policy) != len(r.Results) || len(r.TS) != 60 {
+	if len(r.Results) != len(policies.Shown()) || len(r.Policy) != len(r.Results) || len(r.TS) != 60 {
 		t.Fatalf("%d results, %d names, %d bins", len(r.Results), len(r.Policy), len(r.TS))
 	}
 	if r.Utilization != 0.7 {
@@ -23,13 +24,16 @@ func TestPoliciesDefaults(t *testing.T) {
 	}
 	for i, run := range r.Results {
 		p := policies.Policy(run.Policy)
-		want := p == policies.None || p.Budgeted()
-		if run.Recovered != want || (run.RecoveryS == nil) == want {
+		want := p != policies.Naive && p != policies.Backoff
+		if run.Recovered != want || (run.RecoveryS == nil) == want || (run.Status == "recovered") != want {
 			t.Errorf("%s: recovered %v (%v s), want %v", p, run.Recovered, run.RecoveryS, want)
 		}
 		if r.Policy[i] != run.Policy || r.Recovered[i] != run.Recovered || r.Amplification[i] != run.Amplification ||
 			r.Goodput[i] != run.Goodput || r.WastedWork[i] != run.WastedWork || !reflect.DeepEqual(r.RecoveryS[i], run.RecoveryS) {
 			t.Errorf("%s: the lists and the result object disagree", p)
+		}
+		if pre, _ := policies.Find(p); pre.Project == "" || pre.Version == "" || pre.Config == "" || run.Project != pre.Project || run.Config != pre.Config {
+			t.Errorf("%s: project %q version %q config %q", p, run.Project, run.Version, run.Config)
 		}
 		if p.Budgeted() && run.Amplification > 1.25 {
 			t.Errorf("%s: amplification %v, a budget keeps it near 1", p, run.Amplification)
@@ -73,7 +77,8 @@ func TestPoliciesRefusals(t *testing.T) {
 		{[]string{"policies="}, "policies", CodeConstraint, "detail.policies.unknown"},
 		{[]string{"rate_per_s=10001", "horizon_s=60"}, "rate_per_s", CodeWork, "detail.policies.requests"},
 		{[]string{"loop=closed", "clients=100000", "think_ms=1"}, "clients", CodeWork, "detail.policies.requests"},
-		{[]string{"trigger_start_s=59"}, "trigger_s", CodeConstraint, "detail.policies.trigger_s"},
+		{[]string{"trigger_start_s=299"}, "trigger_s", CodeConstraint, "detail.policies.trigger_s"},
+		{[]string{"policies=" + strings.Join(allPolicies(), ","), "rate_per_s=1000", "horizon_s=600"}, "rate_per_s", CodeWork, "detail.policies.requests"},
 		{[]string{"trigger_start_s=1"}, "trigger_start_s", CodeConstraint, "detail.policies.trigger_start_s"},
 		{[]string{"bin_s=0.01"}, "bin_s", CodeConstraint, "detail.policies.bin_s"},
 		{[]string{"loop=half"}, "loop", CodeChoice, ""},
@@ -127,5 +132,42 @@ func TestPoliciesQuery(t *testing.T) {
 	r2, err := c.Compute(url.Values(a.Query()))
 	if err != nil || !reflect.DeepEqual(r1, r2) {
 		t.Errorf("the query %v does not reproduce the result: %v", a.Query(), err)
+	}
+}
+
+func allPolicies() []string {
+	var out []string
+	for _, p := range policies.All() {
+		out = append(out, string(p))
+	}
+	return out
+}
+
+// The presets: every one names its project, version and configuration;
+// Envoy without a retry policy and Finagle's default stack (on timeouts)
+// are none; AWS's 2026 standard mode charges 14 per transient retry.
+func TestPoliciesPresets(t *testing.T) {
+	r := mustCompute(t, "policies", "policies=none,envoy-route,finagle-default,aws-2025,aws,aws-adaptive").(PoliciesResult)
+	for i := 1; i <= 2; i++ {
+		a, b := r.Results[0], r.Results[i]
+		if a.Attempts != b.Attempts || a.Succeeded != b.Succeeded || !reflect.DeepEqual(a.GoodputPerS, b.GoodputPerS) {
+			t.Errorf("%s differs from none: %d/%d attempts, %d/%d succeeded", b.Policy, b.Attempts, a.Attempts, b.Succeeded, a.Succeeded)
+		}
+	}
+	aws, _ := policies.Find(policies.AWS)
+	old, _ := policies.Find(policies.AWS2025)
+	if aws.AWS.RetryCost != 14 || aws.AWS.TimeoutCost != 14 || old.AWS.RetryCost != 5 || old.AWS.TimeoutCost != 10 {
+		t.Errorf("AWS costs: 2026 %+v, before %+v", *aws.AWS, *old.AWS)
+	}
+	// adaptive mode's limiter waits for a throttling error: standard here
+	if a, b := r.Results[4], r.Results[5]; a.Attempts != b.Attempts || a.Succeeded != b.Succeeded {
+		t.Errorf("aws-adaptive differs from aws: %d/%d attempts", b.Attempts, a.Attempts)
+	}
+	c, _ := New().Lookup("policies")
+	notes := strings.Join(c.Notes, "\n")
+	for _, p := range policies.Presets() {
+		if !strings.Contains(notes, string(p.Name)+": "+p.Project+", "+p.Version+"; "+p.Config) {
+			t.Errorf("-h does not list %s", p.Name)
+		}
 	}
 }

@@ -46,6 +46,9 @@ type Calculator struct {
 	// the defaults and every choice and boolean, which they walk by
 	// themselves.
 	Examples []string
+	// Notes, when not empty, follows the parameters in `retrylab calc
+	// NAME -h` (one English line each: the presets of policies).
+	Notes []string
 }
 
 // Param returns the declaration of the parameter called name, or nil.

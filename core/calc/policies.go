@@ -27,14 +27,25 @@ type PoliciesResult struct {
 	Amplification []float64   `json:"amplification"`
 	Goodput       []float64   `json:"goodput"`
 	WastedWork    []float64   `json:"wasted_work"`
-	TS            []float64   `json:"t_s"` // the start of each bin of the series, s
+	Throttled     []int       `json:"throttled"` // attempts each policy refused itself (a throttle, an open breaker)
+	TS            []float64   `json:"t_s"`       // the start of each bin of the series, s
 	Results       []PolicyRun `json:"results"`
 }
 
 // PolicyRun is one policy's outcome.
 type PolicyRun struct {
-	Policy    string `json:"policy"`
+	Policy string `json:"policy"`
+	// Project, Version and Config say which system, which version of its
+	// source and which configuration the preset is (core/policies
+	// Presets).
+	Project   string `json:"project"`
+	Version   string `json:"version"`
+	Config    string `json:"config"`
 	Recovered bool   `json:"recovered"`
+	// Status is "recovered", "draining" (not yet, but the queue is still
+	// going down when the run stops: a longer horizon may see it
+	// recover) or "not recovered".
+	Status string `json:"status"`
 	// RecoveryS is the time from the end of the trigger until the share of
 	// requests that succeed is back, and stays, within 5% of its level
 	// before the trigger; null when it never is within the horizon.
@@ -61,9 +72,13 @@ type PolicyRun struct {
 }
 
 // policiesMaxRequests bounds the expected new requests of one policy's run
-// (600,000: a 10-minute outage at 1,000 requests per second; all nine
-// policies at that size run in about a second on one core, make bench).
-const policiesMaxRequests = 600000
+// (600,000: a 10-minute outage at 1,000 requests per second), and
+// policiesMaxWork the expected requests times the policies run (nine runs
+// of that size run in about a second on one core, make bench).
+const (
+	policiesMaxRequests = 600000
+	policiesMaxWork     = 9 * policiesMaxRequests
+)
 
 // policiesParam returns the parameter name of a core/policies Scenario
 // field ("" for none).
@@ -135,14 +150,26 @@ func policiesCalc() *Calculator {
 	d := policies.Default()
 	f := FormatFloat
 	i := strconv.Itoa
-	var all []string
+	var all, shown, notes []string
 	for _, p := range policies.All() {
 		all = append(all, string(p))
 	}
+	for _, p := range policies.Shown() {
+		shown = append(shown, string(p))
+	}
+	notes = append(notes, "presets (policies=NAME,...; * = shown by default):")
+	for _, p := range policies.Presets() {
+		mark := " "
+		if p.Shown {
+			mark = "*"
+		}
+		notes = append(notes, "  "+mark+" "+string(p.Name)+": "+p.Project+", "+p.Version+"; "+p.Config)
+	}
 	return &Calculator{
 		Name:      name,
-		Examples:  []string{"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
-		Help:      "run retry policies of real systems (gRPC, Envoy, Finagle, AWS SDK, Google SRE) on the same outage: who recovers after the trigger",
+		Examples:  []string{"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1&bin_s=1", "policies=r4j,polly,grpc-deadline,finagle-default&trigger_s=15", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
+		Help:      "run retry policies as real systems ship them (gRPC, Envoy, Finagle, AWS SDKs, the SRE book, resilience4j, Polly, tower), by version and configuration, on the same outage: who recovers after the trigger",
+		Notes:     notes,
 		Essential: []string{"loop", "trigger", "policies", "attempts"},
 		Work:      policiesWork, ServerWork: policiesServerWork, WorkParam: "horizon_s",
 		Params: []Param{
@@ -165,19 +192,19 @@ func policiesCalc() *Calculator {
 			{Name: "trigger", Kind: Choice, Default: string(d.Trigger), Choices: []string{"latency", "capacity"},
 				Help: "latency: service times × trigger_factor; capacity: slots / trigger_factor take new calls"},
 			{Name: "trigger_start_s", Kind: Float, Default: f(d.TriggerStartS), Min: Incl(0), Max: Incl(86400), Unit: "s",
-				SliderMin: 2, SliderMax: 60, Step: 1, Help: "when the trigger starts (at least two bins after 0)"},
+				SliderMin: 2, SliderMax: 300, Step: 1, Help: "when the trigger starts, after a warm-up of healthy traffic (at least two bins after 0)"},
 			{Name: "trigger_s", Kind: Float, Default: f(d.TriggerS), Min: Excl(0), Max: Incl(86400), Unit: "s",
 				SliderMin: 0.5, SliderMax: 30, Step: 0.5, Help: "how long the trigger lasts (it ends at least two bins before the horizon)"},
 			{Name: "trigger_factor", Kind: Float, Default: f(d.TriggerFactor), Min: Incl(1), Max: Incl(1000), Step: 0.1,
 				SliderMax: 10, Help: "how much worse the service is during the trigger (1: no trigger)"},
 			{Name: "horizon_s", Kind: Float, Default: f(d.HorizonS), Min: Excl(0), Max: Incl(86400), Unit: "s",
-				SliderMin: 10, SliderMax: 600, Step: 10, Help: "new requests start until this time"},
+				SliderMin: 10, SliderMax: 900, Step: 10, Help: "new requests start until this time"},
 			{Name: "bin_s", Kind: Float, Default: f(d.BinS), Min: Incl(0.001), Max: Incl(86400), Unit: "s",
 				SliderMin: 0.1, SliderMax: 10, Step: 0.1, Help: "width of one point of the series (at most 2,000 points)"},
 			{Name: "attempts", Kind: Int, Default: i(d.Attempts), Min: Incl(1), Max: Incl(10),
 				Help: "naive and backoff: attempts per request, the first included (the others keep their systems' own)"},
-			{Name: "policies", Kind: Text, Default: strings.Join(all, ","), MaxLen: 200,
-				Help: "the policies to run, comma-separated: " + strings.Join(all, ", ")},
+			{Name: "policies", Kind: Text, Default: strings.Join(shown, ","), MaxLen: 300,
+				Help: "the presets to run, comma-separated (retrylab calc policies -h lists each with its project, version and configuration): " + strings.Join(all, ", ")},
 			{Name: "seed", Kind: Int, Default: "20261017", Min: Incl(0), Max: Incl(1 << 53),
 				Help: "seed of the simulation (math/rand/v2 PCG); every policy sees the same arrivals"},
 		},
@@ -205,6 +232,10 @@ func policiesCalc() *Calculator {
 				return nil, Refuse(name, param, CodeWork, "detail.policies.requests",
 					"the run would start about {got} requests; at most {max}", "got", i(int(expected)), "max", i(policiesMaxRequests))
 			}
+			if work := expected * float64(len(pols)); work > policiesMaxWork {
+				return nil, Refuse(name, param, CodeWork, "detail.policies.requests",
+					"the run would start about {got} requests; at most {max}", "got", i(int(work)), "max", i(policiesMaxWork))
+			}
 			out := PoliciesResult{Loop: string(s.Loop), TriggerEndS: s.TriggerStartS + s.TriggerS}
 			if s.Loop == policies.Open {
 				out.Utilization = float64(s.RatePerS*s.ServiceMS/1000) / float64(s.Slots)
@@ -224,8 +255,17 @@ func policiesCalc() *Calculator {
 			}
 			for i, p := range pols {
 				r := runs[i]
+				pre, _ := policies.Find(p)
+				status := "not recovered"
+				switch {
+				case r.Recovered:
+					status = "recovered"
+				case r.Draining:
+					status = "draining"
+				}
 				run := PolicyRun{
-					Policy: string(p), Recovered: r.Recovered, Before: r.Before,
+					Policy: string(p), Project: pre.Project, Version: pre.Version, Config: pre.Config,
+					Recovered: r.Recovered, Status: status, Before: r.Before,
 					Requests: r.Requests, Attempts: r.Attempts, Retries: r.Retries, Succeeded: r.Succeeded,
 					TimedOut: r.TimedOut, Rejected: r.Rejected, Throttled: r.Throttled, RetriesDenied: r.RetriesDenied,
 					WastedWork: r.WastedS, OfferedPerS: r.Offered, GoodputPerS: r.Goodput, RetriesPerS: r.RetryRate,
@@ -248,6 +288,7 @@ func policiesCalc() *Calculator {
 				out.Amplification = append(out.Amplification, run.Amplification)
 				out.Goodput = append(out.Goodput, run.Goodput)
 				out.WastedWork = append(out.WastedWork, run.WastedWork)
+				out.Throttled = append(out.Throttled, run.Throttled)
 				out.Results = append(out.Results, run)
 			}
 			if len(out.Results) > 0 {

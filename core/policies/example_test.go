@@ -6,8 +6,9 @@ import (
 	"retrylab/core/policies"
 )
 
-// The default outage: service times three times longer for 5 s, at about
-// 70% utilization. Naive retries never recover; a retry budget does.
+// The default outage: service times three times longer for 5 s after two
+// minutes of healthy traffic, at about 70% utilization. Naive retries do
+// not recover; a retry budget does.
 func Example() {
 	s := policies.Default()
 	for _, p := range []policies.Policy{policies.None, policies.Naive, policies.Finagle} {
@@ -19,6 +20,6 @@ func Example() {
 	}
 	// Output:
 	// none: recovered true, 1.00 attempts per request
-	// naive: recovered false, 2.63 attempts per request
-	// finagle: recovered true, 1.13 attempts per request
+	// naive: recovered false, 2.20 attempts per request
+	// finagle: recovered true, 1.02 attempts per request
 }

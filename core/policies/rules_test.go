@@ -26,7 +26,7 @@ func TestGRPCThrottling(t *testing.T) {
 		{true, 0.1, false},
 	}
 	for i, s := range steps {
-		g.done(0, false, s.ok, 0)
+		g.done(0, false, s.ok, false, 0)
 		if diff := g.tokens - s.tokens; diff > 1e-9 || diff < -1e-9 {
 			t.Fatalf("step %d: tokens %v, want %v", i, g.tokens, s.tokens)
 		}
@@ -35,7 +35,7 @@ func TestGRPCThrottling(t *testing.T) {
 		}
 	}
 	for range 200 {
-		g.done(0, false, true, 0)
+		g.done(0, false, true, false, 0)
 	}
 	if g.tokens != 10 {
 		t.Errorf("tokens %v after many successes, want the cap 10", g.tokens)
@@ -82,7 +82,7 @@ func TestEnvoyBudget(t *testing.T) {
 // one retry per 5 requests (percentCanRetry 0.2), all expiring after the
 // ttl of 10 s.
 func TestFinagleBudget(t *testing.T) {
-	f := newFinagle(10*sec, 10, 0.2)
+	f := newFinagle(TokenBudget{TTLS: 10, MinRetriesPerSec: 10, PercentCanRetry: 0.2})
 	r := testRand()
 	if f.withdraw != 5000 || f.reserve != 500000 {
 		t.Fatalf("withdraw %d reserve %d, want 5000 and 500000", f.withdraw, f.reserve)
@@ -114,11 +114,12 @@ func TestFinagleBudget(t *testing.T) {
 	}
 }
 
-// AWS standard mode: a quota of 500; a retry costs 5, 10 after a timeout;
-// a first attempt that succeeds adds 1; a retry that succeeds refunds its
-// cost; never above 500.
+// AWS standard mode before 2026: a quota of 500; a retry costs 5, 10 after
+// a timeout; a first attempt that succeeds adds 1; a retry that succeeds
+// refunds its cost; never above 500.
 func TestAWSQuota(t *testing.T) {
-	a := newAWS()
+	p, _ := Find(AWS2025)
+	a := &awsRule{q: *p.AWS, quota: p.AWS.Capacity}
 	for i := range 50 {
 		ok, cost := a.retry(0, true)
 		if !ok || cost != 10 {
@@ -158,7 +159,7 @@ func TestAWSQuota(t *testing.T) {
 // SRE per-client budget: retry only while retries are under 10% of the
 // requests sent.
 func TestSREBudget(t *testing.T) {
-	s := newSRE(false, 2)
+	s := newSRE(SRELimits{Ratio: 0.1, WindowS: 120})
 	r := testRand()
 	for range 10 {
 		s.send(0, false, r)
@@ -199,7 +200,7 @@ func TestRejectP(t *testing.T) {
 	}
 	// With every attempt failing, the throttled client ends up rejecting
 	// most of its own attempts locally.
-	s := newSRE(true, 2)
+	s := newSRE(SRELimits{Ratio: 0.1, WindowS: 120, Throttle: true, K: 2, ThrottleWindowS: 120})
 	r := testRand()
 	refused := 0
 	for i := range 1000 {
@@ -214,10 +215,11 @@ func TestRejectP(t *testing.T) {
 
 func TestWaits(t *testing.T) {
 	r := testRand()
-	e := newEnvoy(20, 3)
+	p, _ := Find(Envoy)
+	e := newRule(p, 3)
 	for k, ceil := range map[int]int64{1: 25 * ms, 2: 75 * ms, 3: 175 * ms, 4: 250 * ms, 9: 250 * ms} {
 		for range 200 {
-			if w := e.wait(k, r); w < 0 || w >= ceil {
+			if w := e.wait(k, 0, r); w < 0 || w >= ceil {
 				t.Fatalf("envoy retry %d waits %d ns, want [0, %d)", k, w, ceil)
 			}
 		}
@@ -229,8 +231,9 @@ func TestWaits(t *testing.T) {
 			}
 		}
 	}
-	if w := (&fixed{attempts: 3}).wait(1, r); w != 0 {
-		t.Errorf("naive waits %d", w)
+	p, _ = Find(Naive)
+	if u := newRule(p, 3); u.wait(1, 0, r) != 0 {
+		t.Errorf("naive waits")
 	}
 }
 
@@ -253,25 +256,26 @@ func TestSlidingSum(t *testing.T) {
 // admits and changes nothing; without pauses, wait is 0; without
 // Budgeted, retry admits with token 0.
 func TestRuleShortcuts(t *testing.T) {
-	for _, p := range All() {
-		u := newRule(p, 3)
+	for _, q := range Presets() {
+		p := q.Name
+		u := newRule(q, 3)
 		r := testRand()
 		// Some history first, so that the budgets are not at their start.
 		for i := range 50 {
 			now := int64(i) * 10 * ms
 			u.send(now, i%3 != 0, r)
-			u.done(now, i%3 != 0, i%2 == 0, 5)
+			u.done(now, i%3 != 0, i%2 == 0, i%5 == 0, 5)
 			u.retry(now, i%4 == 0)
 		}
 		now := 600 * ms
 		before := u
 		cells := func(u rule) [][]int64 { // slidingSum cells are shared by copies
-			return [][]int64{slices.Clone(u.finagle.window.cells), slices.Clone(u.sre.sent.cells), slices.Clone(u.sre.retries.cells), slices.Clone(u.sre.requests.cells), slices.Clone(u.sre.accepts.cells)}
+			return [][]int64{slices.Clone(u.finagle.window.cells), slices.Clone(u.sre.sent.cells), slices.Clone(u.sre.retries.cells), slices.Clone(u.sre.requests.cells), slices.Clone(u.sre.accepts.cells), slices.Clone(u.breaker.calls.cells), slices.Clone(u.breaker.bad.cells)}
 		}
 		was := cells(u)
 		if u.quiet() {
-			u.done(now, false, true, 0)
-			u.done(now, true, false, 5)
+			u.done(now, false, true, false, 0)
+			u.done(now, true, false, true, 5)
 		}
 		if u.admitsAll() {
 			for _, retry := range []bool{false, true} {
@@ -285,7 +289,7 @@ func TestRuleShortcuts(t *testing.T) {
 		}
 		if !u.pauses() {
 			for k := 1; k <= 5; k++ {
-				if w := u.wait(k, r); w != 0 {
+				if w := u.wait(k, 0, r); w != 0 {
 					t.Errorf("%s: no pauses, but retry %d waits %d ns", p, k, w)
 				}
 			}

@@ -45,6 +45,7 @@ import (
 	"strconv"
 
 	"retrylab/core/meter"
+	"strings"
 )
 
 const (
@@ -92,16 +93,24 @@ type Scenario struct {
 
 // Default is the calculator's scenario: about 70% utilization (140
 // requests/s on 20 workers of 100 ms), a 1 s timeout, service times three
-// times longer for 5 s from t = 10 s, 60 s in all; naive and backoff make
-// 3 attempts.
+// times longer for 5 s from t = 120 s, 300 s in all; naive and backoff make
+// 3 attempts. The 120 s before the trigger are a warm-up of healthy
+// traffic, as long as the longest window of any preset (the SRE book's two
+// minutes), so that no budget starts the outage with an empty window; the
+// 175 s after the trigger are enough for every verdict at the defaults to
+// be the same at three times the horizon (TestClaimsHold).
 func Default() Scenario {
 	return Scenario{
 		Loop: Open, RatePerS: 140, Clients: 160, ThinkMS: 1000,
 		Slots: 20, ServiceMS: 100, QueueCap: 1000, TimeoutMS: 1000,
-		Trigger: Latency, TriggerStartS: 10, TriggerS: 5, TriggerFactor: 3,
-		HorizonS: 60, BinS: 1, Attempts: 3,
+		Trigger: Latency, TriggerStartS: WarmupS, TriggerS: 5, TriggerFactor: 3,
+		HorizonS: 300, BinS: 5, Attempts: 3,
 	}
 }
+
+// WarmupS is the default healthy time before the trigger: the longest
+// window of the presets (SRELimits' 120 s).
+const WarmupS = 120
 
 // FieldError is a Scenario field out of range.
 type FieldError struct {
@@ -170,6 +179,11 @@ type Result struct {
 	// succeeded (bins from the second to the trigger's start).
 	Before    float64
 	Recovered bool
+	// Draining: not recovered, but the queue at the end is well below
+	// its level a tenth of the horizon earlier (under 80 %): the service
+	// is still coming back when the run stops, and a longer horizon may
+	// see it recover.
+	Draining bool
 	// RecoveryS is the time from the end of the trigger to the start of
 	// the first bin from which every bin's success share stays within 5%
 	// of Before (valid when Recovered).
@@ -184,9 +198,11 @@ type Result struct {
 
 // event kinds
 const (
-	evSend   = iota // an attempt of request req is sent
-	evAnswer        // req's current attempt is answered in time
-	evArrive        // closed loop: a client sends a new request
+	evSend     = iota // an attempt of request req is sent
+	evAnswer          // req's current attempt is answered in time
+	evArrive          // closed loop: a client sends a new request
+	evDeadline        // req's deadline (Preset.Deadline) ends its current attempt
+	evHedge           // req's hedging delay has passed: send the next copy
 )
 
 type event struct {
@@ -352,6 +368,11 @@ type request struct {
 	attempts int32 // attempts made (sent or refused)
 	token    int32 // what the policy's retry returned for the current attempt
 	client   int32 // closed loop: the user; -1 for open loop
+	limit    int32 // retries allowed (Finagle's requeues), set by the first attempt
+	prev     int64 // the last pause before a retry, ns
+	deadline int64 // Preset.Deadline: the end of the request's time, ns
+	live     int32 // hedging: copies sent and not yet answered or given up
+	over     bool  // hedging: the request has ended (an answer, or the deadline)
 }
 
 type sim struct {
@@ -373,9 +394,13 @@ type sim struct {
 	// changes the order of the draws: sre-budget keeps its events there,
 	// its results being those drawn in the order of the answers.
 	quiet       bool
-	admitsAll   bool // the rule's send admits every attempt and counts none
-	budgeted    bool // the rule's retry may refuse (else it admits every retry, token 0)
-	pauses      bool // the rule's wait may be > 0
+	admitsAll   bool  // the rule's send admits every attempt and counts none
+	budgeted    bool  // the rule's retry may refuse (else it admits every retry, token 0)
+	pauses      bool  // the rule's wait may be > 0
+	retryTO     bool  // timeouts may be retried
+	deadlines   bool  // the timeout covers the whole request
+	perReq      bool  // the rule caps each request's retries (request.limit)
+	hedge       int64 // Preset.HedgeDelayMS in ns; 0: no hedging
 	reqs        []request
 	normal      slotHeap // workers always available
 	blocked     slotHeap // workers idle during a capacity trigger
@@ -422,10 +447,17 @@ func RunAllMeter(s Scenario, ps []Policy, seed uint64, mt *meter.Meter) ([]Resul
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	for _, p := range ps {
-		if !p.Valid() {
-			return nil, &FieldError{"Policy", "must be one of none, naive, backoff, grpc, envoy, finagle, aws, sre-budget, sre-throttle"}
+	presets := make([]Preset, len(ps))
+	for i, p := range ps {
+		q, ok := Find(p)
+		if !ok {
+			var names []string
+			for _, n := range All() {
+				names = append(names, string(n))
+			}
+			return nil, &FieldError{"Policy", "must be one of " + strings.Join(names, ", ")}
 		}
+		presets[i] = q
 	}
 	keep := len(ps) > 1
 	arr := &arrStream{r: rand.New(rand.NewPCG(seed, 0x61727269766573)), keep: keep} // "arrives"
@@ -434,7 +466,7 @@ func RunAllMeter(s Scenario, ps []Policy, seed uint64, mt *meter.Meter) ([]Resul
 	m := &sim{}
 	for i, p := range ps {
 		*m = sim{
-			s: s, pol: p, rule: newRule(p, s.Attempts), arr: arr, svc: svc,
+			s: s, pol: p, rule: newRule(presets[i], s.Attempts), arr: arr, svc: svc,
 			pr: rand.New(rand.NewPCG(seed, 0x706f6c69637921)), // "policy!"
 			// the previous run's memory, emptied
 			q:        events{h: m.q.h[:0], top: math.MaxInt64},
@@ -444,6 +476,9 @@ func RunAllMeter(s Scenario, ps []Policy, seed uint64, mt *meter.Meter) ([]Resul
 		}
 		m.quiet = m.rule.quiet() && (p != SREBudget || s.Loop == Open)
 		m.admitsAll, m.budgeted, m.pauses = m.rule.admitsAll(), p.Budgeted(), m.rule.pauses()
+		m.retryTO, m.deadlines = presets[i].RetryTimeouts, presets[i].Deadline
+		m.perReq = m.rule.kind == kindFinagle && m.rule.finagle.perReq > 0
+		m.hedge = nsOf(presets[i].HedgeDelayMS * 1e6)
 		m.maxAttempts = m.rule.max()
 		m.meter = mt
 		m.run()
@@ -620,14 +655,7 @@ func (m *sim) run() {
 		case 2:
 			// The client gives up on request id's current attempt.
 			id := m.timeouts.pop().req
-			r := &m.reqs[id]
-			if !m.quiet {
-				m.rule.done(t, r.attempts > 1, false, r.token)
-			}
-			m.res.TimedOut++
-			if m.failed(t, id, true) {
-				m.send(t, id)
-			}
+			m.timedOut(t, id)
 		case 1:
 			e := m.q.pop()
 			switch e.kind {
@@ -637,8 +665,21 @@ func (m *sim) run() {
 				m.send(t, e.req)
 			case evAnswer: // never for a quiet rule
 				r := &m.reqs[e.req]
-				m.rule.done(t, r.attempts > 1, true, r.token)
+				if m.hedge > 0 {
+					r.live--
+					if r.over {
+						break // another copy answered first
+					}
+					r.over = true
+				}
+				m.rule.done(t, r.attempts > 1, true, false, r.token)
 				m.succeed(t, r)
+			case evDeadline:
+				m.timedOut(t, e.req)
+			case evHedge:
+				if r := &m.reqs[e.req]; !r.over && m.hedgeNext(t, r) {
+					m.send(t, e.req)
+				}
 			}
 		default:
 			m.finish()
@@ -736,6 +777,14 @@ func (m *sim) send(now int64, id int32) {
 	r := &m.reqs[id] // m.reqs grows only in arrive
 	for {
 		retry := r.attempts > 0
+		if !retry {
+			if m.deadlines {
+				r.deadline = now + m.timeout
+			}
+			if m.perReq {
+				r.limit = m.rule.finagle.limit(now)
+			}
+		}
 		r.attempts++
 		if m.meter != nil && m.meter.Add(1) {
 			m.halt = true
@@ -763,7 +812,18 @@ func (m *sim) send(now int64, id int32) {
 		if start > now && m.count >= m.s.QueueCap && m.queued(now) >= m.s.QueueCap {
 			m.res.Rejected++
 			if !m.quiet {
-				m.rule.done(now, retry, false, r.token)
+				m.rule.done(now, retry, false, false, r.token)
+			}
+			if m.hedge > 0 {
+				// A6: after a non-fatal status the next copy goes at once.
+				if m.hedgeNext(now, r) {
+					continue
+				}
+				if r.live == 0 {
+					r.over = true
+					m.fail(now, r)
+				}
+				return
 			}
 			if m.failed(now, id, false) {
 				continue
@@ -782,13 +842,25 @@ func (m *sim) send(now int64, id int32) {
 			x = m.svcExp()
 		}
 		svc := max(1, nsOf(float64(x*d)))
+		if m.hedge > 0 {
+			r.live++
+			if int(r.attempts) < m.maxAttempts && now+m.hedge < r.deadline {
+				m.q.push(event{t: now + m.hedge, kind: evHedge, req: id})
+			}
+		}
 		h.replaceMin(start + svc)
 		if start > now {
 			m.enqueue(now, start)
 		}
 		m.busy += svc
 		end, deadline := start+svc, now+m.timeout
+		if m.deadlines && retry {
+			deadline = r.deadline // before now + timeout: not in the FIFO's order
+		}
 		switch {
+		case end > deadline && m.deadlines && retry:
+			m.wasted += svc
+			m.q.push(event{t: deadline, kind: evDeadline, req: id})
 		case end > deadline:
 			m.wasted += svc
 			m.timeouts.push(deadline, id)
@@ -828,7 +900,7 @@ func (m *sim) pick(now int64) (int64, *slotHeap) {
 // at once; a retry after a pause is an event.
 func (m *sim) failed(now int64, id int32, timeout bool) bool {
 	r := &m.reqs[id]
-	if int(r.attempts) >= m.maxAttempts {
+	if int(r.attempts) >= m.maxAttempts || (timeout && !m.retryTO) || (m.perReq && r.attempts > r.limit) {
 		m.fail(now, r)
 		return false
 	}
@@ -842,12 +914,50 @@ func (m *sim) failed(now int64, id int32, timeout bool) bool {
 		r.token = token
 	}
 	if m.pauses {
-		if w := m.rule.wait(int(r.attempts), m.pr); w > 0 {
+		if w := m.rule.wait(int(r.attempts), r.prev, m.pr); w > 0 {
+			r.prev = w
+			if m.deadlines && now+w >= r.deadline {
+				// The deadline comes during the pause: the call ends then
+				// (counted now; the time matters only to a closed-loop
+				// user's next request).
+				m.fail(now, r)
+				return false
+			}
 			m.q.push(event{t: now + w, kind: evSend, req: id})
 			return false
 		}
 	}
+	if m.deadlines && now >= r.deadline {
+		m.fail(now, r)
+		return false
+	}
 	return true
+}
+
+// hedgeNext reports whether request r may send its next copy at now:
+// attempts left, before its deadline, and the throttle above its
+// threshold (A6: hedged RPCs are throttled like retries).
+func (m *sim) hedgeNext(now int64, r *request) bool {
+	return int(r.attempts) < m.maxAttempts && now < r.deadline && m.rule.grpc.tokens > m.rule.grpc.maxTokens/2
+}
+
+// timedOut: the client gives up on request id's current attempt at now.
+func (m *sim) timedOut(now int64, id int32) {
+	r := &m.reqs[id]
+	if m.hedge > 0 {
+		r.live--
+		if r.over {
+			return // the request ended already: this copy's end changes nothing
+		}
+		r.over = true
+	}
+	if !m.quiet {
+		m.rule.done(now, r.attempts > 1, false, true, r.token)
+	}
+	m.res.TimedOut++
+	if m.failed(now, id, true) {
+		m.send(now, id)
+	}
 }
 
 // succeed ends request r at now with an answer in time.
@@ -918,5 +1028,7 @@ func (m *sim) finish() {
 	if from >= 0 {
 		res.Recovered = true
 		res.RecoveryS = float64(int64(from)*m.bin-m.trigB) / 1e9
+	} else if back := nb - 1 - nb/10; back >= first && back < nb-1 {
+		res.Draining = float64(res.Queue[nb-1]) < 0.8*float64(res.Queue[back])
 	}
 }

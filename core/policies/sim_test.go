@@ -51,7 +51,8 @@ func checkInvariants(t *testing.T, s Scenario, r Result) {
 }
 
 func maxAttempts(p Policy, s Scenario) int {
-	u := newRule(p, s.Attempts)
+	q, _ := Find(p)
+	u := newRule(q, s.Attempts)
 	return u.max()
 }
 
@@ -64,6 +65,11 @@ func TestDefaultStory(t *testing.T) {
 		r := run(t, s, p)
 		amp := float64(r.Attempts) / float64(r.Requests)
 		want := p != Naive && p != Backoff
+		if p == GRPCHedge {
+			// hedging adds copies and no budget stops the ones the deadline
+			// ends: the service drains slowly (TestHedgeDrainsSlowly)
+			continue
+		}
 		if r.Recovered != want {
 			t.Errorf("%s: recovered %v, want %v (recovery %v s)", p, r.Recovered, want, r.RecoveryS)
 		}
@@ -154,9 +160,12 @@ func TestOpenVersusClosed(t *testing.T) {
 			t.Fatalf("closed loop: %d queued at bin %d with %d users", q, b, s.Clients)
 		}
 	}
-	// The closed loop slows down when the service does: fewer requests.
-	if closed.Requests >= open.Requests {
-		t.Errorf("closed loop sent %d requests, open %d; want fewer", closed.Requests, open.Requests)
+	// The closed loop slows down when the service does: fewer requests
+	// than the same users send without a trigger.
+	calm := s
+	calm.TriggerFactor = 1
+	if base := run(t, calm, Naive); closed.Requests >= base.Requests {
+		t.Errorf("closed loop sent %d requests through the trigger, %d without; want fewer", closed.Requests, base.Requests)
 	}
 }
 
@@ -202,7 +211,7 @@ func TestValidate(t *testing.T) {
 		"TriggerFactor": func(s *Scenario) { s.TriggerFactor = 0.5 },
 		"BinS":          func(s *Scenario) { s.BinS = 0.001 },
 		"TriggerStartS": func(s *Scenario) { s.TriggerStartS = 1 },
-		"TriggerS":      func(s *Scenario) { s.TriggerS = 50 },
+		"TriggerS":      func(s *Scenario) { s.TriggerS = 200 },
 		"Attempts":      func(s *Scenario) { s.Attempts = 0 },
 	} {
 		s := Default()

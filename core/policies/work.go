@@ -5,6 +5,10 @@ package policies
 // take it; the others keep their systems' own): what a bound on a run's
 // work multiplies the requests by.
 func (p Policy) MaxAttempts(attempts int) int {
-	r := newRule(p, attempts)
+	q, ok := Find(p)
+	if !ok {
+		return attempts
+	}
+	r := newRule(q, attempts)
 	return r.max()
 }

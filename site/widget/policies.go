@@ -91,6 +91,9 @@ func policiesCompare(o *outCtx, r *calc.PoliciesResult) error {
 	for _, p := range runs {
 		rec := o.loc.YesNo(p.Recovered)
 		after := o.vt("compare", "never", "never, within the horizon")
+		if p.Status == "draining" {
+			after = o.vt("compare", "draining", "not yet: still draining when the run stops")
+		}
 		if p.Recovered {
 			after = o.loc.Number(recoveryOf(p))
 		}

@@ -73,6 +73,12 @@ func calcHelp(w io.Writer, c *calc.Calculator) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Kind, def, p.RangeText(), unit, p.Help)
 	}
 	tw.Flush()
+	if len(c.Notes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range c.Notes {
+			fmt.Fprintln(w, n)
+		}
+	}
 }
 
 // oneLine keeps an error message on one line.
