@@ -43,7 +43,7 @@ var serverProbes = []string{
 	"idempotency-key payload=" + strings.Repeat("[", 500) + strings.Repeat("]", 500),
 	"idempotency-key payload=\"" + strings.Repeat("\\ud83d\\ude00", 1300) + "\"",
 	"policies rate_per_s=25000 horizon_s=6 timeout_ms=0.001 trigger_s=3 trigger_start_s=1 attempts=10 bin_s=0.01",
-	"policies rate_per_s=2500 horizon_s=60 timeout_ms=1 trigger_s=50 trigger_factor=1000 attempts=10",
+	"policies rate_per_s=2500 horizon_s=60 trigger_start_s=10 timeout_ms=1 trigger_s=40 trigger_factor=1000 attempts=10",
 	"policies loop=closed clients=100000 think_ms=1000 horizon_s=1 timeout_ms=0.001 attempts=10 bin_s=0.001 trigger_start_s=0.002 trigger_s=0.5",
 	"policies rate_per_s=1000 horizon_s=20 trigger=capacity trigger_factor=1000 queue_cap=0 attempts=10 bin_s=0.01",
 	"timeouts calls=500 max_output_tokens=5000 idle_timeout_s=0.0001",

@@ -23,7 +23,7 @@ var svgBudgetTargets = []string{
 	"/api/v1/amplification.svg?attempts=100,100,100,100,100,100,100,100,100,100",
 	"/api/v1/budget.svg?requests=200&attempts=100&tokens=1000000000",
 	"/api/v1/deadline.svg?attempts=100",
-	"/api/v1/policies.svg?rate_per_s=700&horizon_s=30&timeout_ms=1&attempts=10",
+	"/api/v1/policies.svg?rate_per_s=700&horizon_s=30&trigger_start_s=10&timeout_ms=1&attempts=10",
 	"/api/v1/timeouts.svg?calls=1800&max_output_tokens=1000&idle_timeout_s=0.001",
 }
 
@@ -67,8 +67,8 @@ func TestSVGBudget(t *testing.T) {
 // did is far below the request's declared work. JSON and SVG alike.
 func TestStopWhenNobodyWaits(t *testing.T) {
 	for _, target := range []string{
-		"/api/v1/policies?rate_per_s=700&horizon_s=30&timeout_ms=1&attempts=10",
-		"/api/v1/policies.svg?rate_per_s=700&horizon_s=30&timeout_ms=1&attempts=10",
+		"/api/v1/policies?rate_per_s=700&horizon_s=30&trigger_start_s=10&timeout_ms=1&attempts=10",
+		"/api/v1/policies.svg?rate_per_s=700&horizon_s=30&trigger_start_s=10&timeout_ms=1&attempts=10",
 		"/api/v1/jitter?clients=890000&waves=2&width_ms=10",
 		"/api/v1/timeouts.svg?calls=1800&max_output_tokens=1000&idle_timeout_s=0.001",
 	} {

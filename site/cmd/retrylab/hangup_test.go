@@ -24,7 +24,7 @@ import (
 // calibration's): ten attempts, every one timed out, 590,000 requests for
 // each of the nine policies. At scale 1 the heaviest request costs too
 // little CPU (under 50 ms) for a client to hang up in the middle of it.
-const hangUpHeavy = "/api/v1/policies?rate_per_s=10000&horizon_s=59&timeout_ms=1&attempts=10"
+const hangUpHeavy = "/api/v1/policies?rate_per_s=10000&horizon_s=59&trigger_start_s=10&timeout_ms=1&attempts=10"
 
 // TestHangUpStopsWork runs `retrylab serve -max-inflight 1` as a process
 // of its own. Client A sends hangUpHeavy and hangs up once the server

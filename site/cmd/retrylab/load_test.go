@@ -39,7 +39,7 @@ var abuseHeavy = []string{
 	"/api/v1/jitter?clients=10000&base_ms=17800&width_ms=1",
 	"/api/v1/peak?clients=1025&bins=11&threshold=43",
 	"/api/v1/jitter.svg?clients=890000&waves=2&width_ms=10",
-	"/api/v1/policies?rate_per_s=700&horizon_s=30&timeout_ms=1&attempts=10",
+	"/api/v1/policies?rate_per_s=700&horizon_s=30&trigger_start_s=10&timeout_ms=1&attempts=10",
 	"/api/v1/timeouts.svg?calls=1800&max_output_tokens=1000&idle_timeout_s=0.001",
 }
 

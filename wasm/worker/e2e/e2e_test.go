@@ -596,7 +596,7 @@ var workerAbuseHeavy = func() []string {
 			"/api/v1/jitter?clients=45000&waves=19&strategy=decorrelated&base_ms=1&cap_ms=1000&width_ms=100&seed="+strconv.Itoa(k),
 			"/api/v1/backoff?workers=29000&max_attempts=15&max_elapsed_s=86400&cap_s=86400&width_s=1000&retry_after_s=3600&seed="+strconv.Itoa(k),
 			"/api/v1/peak?bins=100&threshold=40&clients="+strconv.Itoa(2000-k),
-			"/api/v1/policies?rate_per_s=330&horizon_s=30&timeout_ms=1&attempts=10&seed="+strconv.Itoa(k),
+			"/api/v1/policies?rate_per_s=330&horizon_s=30&trigger_start_s=10&timeout_ms=1&attempts=10&seed="+strconv.Itoa(k),
 			"/api/v1/timeouts?calls=850&max_output_tokens=1000&idle_timeout_s=0.001&seed="+strconv.Itoa(k),
 		)
 	}
