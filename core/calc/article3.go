@@ -5,5 +5,6 @@ package calc
 func article3() []*Calculator {
 	return inArticle(3,
 		policiesCalc(),
+		configureCalc(),
 	)
 }

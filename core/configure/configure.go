@@ -197,15 +197,44 @@ func (t Traffic) Validate() error {
 
 // MaxSimRequests bounds the requests of one simulated run (per system,
 // per run; there are two runs per system).
-const MaxSimRequests = 200_000
+const MaxSimRequests = 150_000
 
-// SimRequests returns the requests of one simulated run of t: warm-up and
-// outage at the rate of one client.
+// SimRequests returns the requests of the longest simulated run of t:
+// warm-up and outage at the rate of one client.
 func SimRequests(t Traffic) float64 {
 	r := t.RPS / float64(t.Clients)
-	return math.Ceil(r * (WarmupS + t.OutageS))
+	return math.Ceil(r*(WarmupS+t.OutageS)) + 110
 }
 
-// WarmupS is the healthy traffic before the outage: long enough to fill
-// the longest window of any system here (Polly's 30 s sampling duration).
+// SimWork returns the attempts t's simulations may send at most: two runs
+// per system, each of its warm-up and the outage, every request making
+// up to Attempts attempts. The calculator's work bound counts it.
+func SimWork(t Traffic) float64 {
+	r := t.RPS / float64(t.Clients)
+	w := 0.0
+	for _, s := range Systems() {
+		w += 2 * math.Ceil(r*(warmup(s, r)+t.OutageS)) * float64(t.Attempts)
+	}
+	return w
+}
+
+// WarmupS is the longest healthy warm-up before the outage: long enough to
+// fill the longest window of any system here (Polly's 30 s sampling
+// duration).
 const WarmupS = 40.0
+
+// warmup is system s's healthy warm-up at r requests per second: what
+// fills its windows. The token buckets (gRPC, AWS) are full without one,
+// Envoy's budget and tenacity keep no history; one second lets the healthy
+// attempts be in flight when the outage starts.
+func warmup(s System, r float64) float64 {
+	switch s {
+	case Finagle:
+		return 11 // ttl 10 s
+	case Resilience4j:
+		return math.Max(1, 110/r) // the count window's 100 calls
+	case Polly:
+		return WarmupS
+	}
+	return 1
+}

@@ -21,8 +21,8 @@ func Compute(t Traffic, seed uint64) (Result, error) {
 	out := Result{Derived: d}
 	for i, s := range Systems() {
 		p, mk := choose(t, d, s)
-		p.SimOutage = simulate(t, mk(), 1, seed+uint64(i)).Amplification()
-		p.SimRate = simulate(t, mk(), t.FailureRate, seed+uint64(i)+1000).Amplification()
+		p.SimOutage = simulate(t, mk(), warmup(s, d.PerClientRPS), 1, seed+uint64(i)).Amplification()
+		p.SimRate = simulate(t, mk(), warmup(s, d.PerClientRPS), t.FailureRate, seed+uint64(i)+1000).Amplification()
 		p.Meets = p.OutageBound <= t.MaxAmp+1e-12 && p.RateBound <= t.MaxAmp+1e-12
 		p.Fits = p.OutageBound <= t.Headroom+1e-12
 		out.Plans = append(out.Plans, p)
@@ -138,10 +138,13 @@ func BreakerOutage(trip float64, tripOK bool, probes int, wait float64, d Derive
 	total := float64(n) * d.Requests
 	if tripOK {
 		tTrip := (trip-1)/d.PerClientRPS + d.FailS
-		before := 0.0
-		for j := 0.0; j*d.FailS <= tTrip; j++ {
-			before += math.Min(d.Requests, math.Floor((tTrip-j*d.FailS)*d.PerClientRPS)+1)
-		}
+		// sum over j = 0..J of min(N, (tTrip - j·d)·R + 1), in closed form
+		// (the floors dropped: still an upper bound), J = floor(tTrip/d)
+		R, dd, N := d.PerClientRPS, d.FailS, d.Requests
+		J := math.Floor(tTrip / dd)
+		j0 := math.Min(J+1, math.Max(0, math.Ceil((tTrip-(N-1)/R)/dd))) // terms capped at N
+		c := J - j0 + 1
+		before := j0*N + c*(tTrip*R+1) - R*dd*(j0+J)*c/2
 		after := float64(probes) * math.Floor(math.Max(0, d.SpanS-d.FailS)/wait)
 		total = math.Min(total, before+after)
 	}
@@ -153,7 +156,7 @@ func BreakerOutage(trip float64, tripOK bool, probes int, wait float64, d Derive
 func choose(t Traffic, d Derived, s System) (Plan, func() gate) {
 	a, f, n := t.MaxAmp, t.FailureRate, t.Attempts
 	g := retryShare(f, n)
-	extra := (a - 1) * d.Requests // the extra attempts the outage may cost
+	extra := math.Round((a-1)*d.Requests*1e6) / 1e6 // the extra attempts the outage may cost (rounded: 0.1 × 6000 is 600)
 	p := Plan{System: s}
 	switch s {
 	case GRPC:

@@ -67,20 +67,20 @@ func (h *evHeap) Pop() any {
 	return x
 }
 
-// simulate runs one client with gate g: healthy warm-up from -WarmupS,
+// simulate runs one client with gate g: healthy warm-up from -warm s,
 // then every attempt that starts at time >= 0 fails with probability fail
 // (1: the outage). Failure draws come from a PCG stream of seed, one draw
 // per attempt started at or after 0, in event order.
-func simulate(t Traffic, g gate, fail float64, seed uint64) Run {
+func simulate(t Traffic, g gate, warm, fail float64, seed uint64) Run {
 	d := derive(t)
 	rng := rand.New(rand.NewPCG(seed, 0x636f6e66696775))
 	var run Run
 	var h evHeap
 	inFlightR := 0
 	step := 1 / d.PerClientRPS
-	// Arrival k is at -WarmupS + k·step, but the counted ones must sit at
-	// j·step from 0 exactly: arrivals are j·step for j from -ceil(WarmupS/step).
-	first := -int(math.Ceil(WarmupS / step))
+	// Arrivals are at j·step for j from -ceil(warm/step): the counted
+	// ones (j >= 0) sit at j·step from 0 exactly.
+	first := -int(math.Ceil(warm / step))
 	last := int(d.Requests) // arrivals j in [first, last): j >= 0 are counted
 	start := func(now float64, req, attempt int, counted bool) {
 		if !g.send(now, attempt) {

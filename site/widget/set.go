@@ -202,5 +202,6 @@ func policiesViews() viewTable {
 		// in one figure, and the default set recomputes within a frame
 		// budget (issue 16; make bench, wasmbench).
 		"policies": {{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), true}, {"queue", typed(policiesQueue), true}, {"play", typed(policiesPlay), false}},
+		"configure": {{"snippet", typed(configureSnippet), false}, {"systems", typed(configureSystems), false}},
 	}
 }

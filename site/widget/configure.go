@@ -1,0 +1,82 @@
+package widget
+
+import (
+	"retrylab/core/calc"
+)
+
+// The views of the configure calculator: the chosen system's parameters,
+// bounds and configuration to paste (with a copy button: site/assets
+// app.js copies the text of the <pre> a [data-copy] button names), and a
+// table of every system.
+
+// configureSnippet: the settings, the two bounds beside the simulated
+// values, and the snippet(s).
+func configureSnippet(o *outCtx, r *calc.ConfigureResult) error {
+	if r.Snippet == "" {
+		return errNoData
+	}
+	b := o.b
+	name := o.loc.TOr("param.configure.system.choice."+r.System, r.System)
+	verdict := o.vt("snippet", "misses", "misses the accepted amplification")
+	if r.Meets {
+		verdict = o.vt("snippet", "meets", "meets the accepted amplification")
+	}
+	writef(b, `<figure class="widget-chart widget-snippet" data-view="snippet" data-out="snippet" data-value="%s">`, esc(o.outRaw("snippet")))
+	writef(b, `<figcaption><strong>%s</strong> — %s. %s</figcaption>`+"\n",
+		esc(o.vt("snippet", "title", "To paste: {system}", "system", name)), esc(verdict),
+		esc(o.vt("snippet", "desc", "With these parameters the load stays within {outage} attempts per request in a total outage (simulated: {sim}).",
+			"outage", o.loc.Fixed(r.OutageBound, 3), "sim", o.loc.Fixed(r.SimOutage, 3))))
+	writef(b, `<table class="widget-table" data-out="settings"><caption>%s</caption><tbody>`, esc(fieldLabel(o.c, o.loc, "settings")))
+	for _, s := range r.Settings {
+		writef(b, `<tr><th scope="row"><code>%s</code></th><td><code>%s</code></td></tr>`, esc(s.Name), esc(s.Value))
+	}
+	for _, row := range []struct {
+		field string
+		v     float64
+	}{{"outage_bound", r.OutageBound}, {"sim_outage", r.SimOutage}, {"rate_bound", r.RateBound}, {"sim_rate", r.SimRate}} {
+		writef(b, `<tr data-out="%s"><th scope="row">%s</th><td>%s</td></tr>`, esc(row.field), esc(fieldLabel(o.c, o.loc, row.field)), esc(o.loc.Fixed(row.v, 4)))
+	}
+	writef(b, `<tr data-out="formula"><th scope="row">%s</th><td><code>%s</code></td></tr>`, esc(fieldLabel(o.c, o.loc, "formula")), esc(r.Formula))
+	b.WriteString("</tbody></table>\n")
+	code := func(id, lang, text string) {
+		writef(b, `<div class="widget-code"><button type="button" class="widget-copy" data-copy="%s" data-copied="%s">%s</button>`,
+			esc(id), esc(o.vt("snippet", "copied", "Copied")), esc(o.vt("snippet", "copy", "Copy")))
+		writef(b, `<pre class="widget-metrics" tabindex="0" data-snippet="%s" data-lang="%s"><code>%s</code></pre></div>`+"\n", esc(id), esc(lang), esc(text))
+	}
+	code("configure-1-"+r.System, r.Lang, r.Snippet)
+	if r.Snippet2 != "" {
+		writef(b, `<p class="widget-note">%s</p>`, esc(o.vt("snippet", "second", "second file")))
+		code("configure-2-"+r.System, r.Lang2, r.Snippet2)
+	}
+	b.WriteString("</figure>\n")
+	return nil
+}
+
+// configureSystems: every system's bounds and simulated values, a row
+// each.
+func configureSystems(o *outCtx, r *calc.ConfigureResult) error {
+	n := len(r.Systems)
+	if n == 0 || len(r.OutageBounds) != n || len(r.RateBounds) != n || len(r.SimOutages) != n || len(r.SimRates) != n || len(r.MeetsAll) != n {
+		return errNoData
+	}
+	b := o.b
+	col := func(key, def string) string { return esc(o.vt("systems", key, def)) }
+	writef(b, `<table class="widget-table" data-view="systems" data-out="outage_bounds" data-value="%s"><caption>%s</caption><thead><tr>`,
+		esc(o.outRaw("outage_bounds")), col("title", "Every system with this traffic"))
+	for _, h := range [][2]string{{"system", "system"}, {"outage", "bound, total outage"}, {"sim_outage", "simulated"},
+		{"rate", "bound at the failure rate"}, {"sim_rate", "simulated"}, {"meets", "meets"}} {
+		writef(b, `<th scope="col">%s</th>`, col(h[0], h[1]))
+	}
+	b.WriteString("</tr></thead><tbody>\n")
+	for i, s := range r.Systems {
+		yes := col("no", "no")
+		if r.MeetsAll[i] {
+			yes = col("yes", "yes")
+		}
+		writef(b, `<tr data-row="%s"><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`+"\n",
+			esc(s), esc(o.loc.TOr("param.configure.system.choice."+s, s)), esc(o.loc.Fixed(r.OutageBounds[i], 3)), esc(o.loc.Fixed(r.SimOutages[i], 3)),
+			esc(o.loc.Fixed(r.RateBounds[i], 3)), esc(o.loc.Fixed(r.SimRates[i], 3)), yes)
+	}
+	b.WriteString("</tbody></table>\n")
+	return nil
+}
