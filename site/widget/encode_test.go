@@ -81,12 +81,14 @@ var calcQueries = map[string][]string{
 	"backoff":       {"jitter=false&retry_after_s=3", "workers=10000", "retry_after_s=0.1"},
 	"idempotency-key": {`payload=[1,2]`, "payload=" + url.QueryEscape(`{"b":"<&>","a":[1.0,1e16,"é\u2028"]}`),
 		"tenant=" + url.QueryEscape("a<b>&c") + "&task=" + url.QueryEscape("\u2029\x01\ufffd")},
-	"dispatch":  {"jobs=50", "samples=2000&jobs=200"},
-	"policies":  {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
+	"dispatch": {"jobs=50", "samples=2000&jobs=200"},
+	"policies": {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
+	"estimate": {"estimate_bias=0", "estimate_bias=3&latency_s=0", "prompt_tokens=0&max_output_tokens=1"},
+	"errors":   {"status=599", "status=418", "class=stream_cut&idempotency=false"},
+	"timeouts": {"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},
+
+	// article 3's configure
 	"configure": {"system=envoy&rps=50&clients=5&outage_s=10", "system=aws-adaptive&attempts=1", "system=polly&max_amplification=2&failure_rate=0.5"},
-	"estimate":  {"estimate_bias=0", "estimate_bias=3&latency_s=0", "prompt_tokens=0&max_output_tokens=1"},
-	"errors":    {"status=599", "status=418", "class=stream_cut&idempotency=false"},
-	"timeouts":  {"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},
 }
 
 // Every calculator's result, at its defaults, at each of its choices and
