@@ -119,7 +119,7 @@ func configureCalc() *Calculator {
 			{Name: "seed", Kind: Int, Default: "20261017", Min: Incl(0), Max: Incl(1 << 53),
 				Help: "seed of the simulation's failures (math/rand/v2 PCG)"},
 		},
-		Work: configureWork, ServerWork: 400_000, WorkParam: "rps",
+		Work: configureWork, ServerWork: 150_000, WorkParam: "rps",
 		Run: func(a Args) (any, error) {
 			t := configureTraffic(a)
 			// The work bound: one simulated run's requests (core/configure

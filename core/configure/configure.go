@@ -54,8 +54,8 @@ type Traffic struct {
 
 // Default is the calculator's default traffic.
 func Default() Traffic {
-	return Traffic{RPS: 1000, Clients: 10, LatencyMS: 50, TimeoutMS: 1000, Headroom: 1.5, MaxAmp: 1.1,
-		FailureRate: 0.05, Attempts: 3, OutageS: 60}
+	return Traffic{RPS: 1000, Clients: 20, LatencyMS: 50, TimeoutMS: 1000, Headroom: 1.5, MaxAmp: 1.1,
+		FailureRate: 0.05, Attempts: 3, OutageS: 30}
 }
 
 // System names one configuration this package writes.

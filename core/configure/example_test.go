@@ -15,6 +15,6 @@ func ExampleCompute() {
 	fmt.Println(p.System, p.Settings[1].Name, p.Settings[1].Value, p.Settings[2].Value)
 	fmt.Printf("outage bound %.4f, simulated %.4f\n", p.OutageBound, p.SimOutage)
 	// Output:
-	// grpc retryThrottling.maxTokens 601 0.049
+	// grpc retryThrottling.maxTokens 151 0.049
 	// outage bound 1.0500, simulated 1.0500
 }

@@ -153,6 +153,38 @@ func BreakerOutage(trip float64, tripOK bool, probes int, wait float64, d Derive
 
 // choose returns system s's plan (settings, bounds, snippets) and a
 // constructor of its gate for the simulation.
+//
+// Sources, read at these versions (content/LANG/methods.md, "the numbers
+// you configure", says the same):
+//   - gRPC: grpc-go v1.85.0 clientconn.go (retryThrottler: tokens start at
+//     maxTokens, throttle takes one per retryable failure and refuses at
+//     <= maxTokens/2, successfulRPC adds tokenRatio), stream.go (shouldRetry
+//     throttles before the attempts check), service_config.go (maxTokens in
+//     (0, 1000]), dialoptions.go (defaultMaxCallAttempts 5); gRFC A6.
+//     Throttling is off unless the service config sets retryThrottling.
+//   - Envoy: go-control-plane envoy v1.40.0 config/cluster/v3
+//     circuit_breaker.proto (retry_budget: budget_percent of active plus
+//     pending requests, default 20 %; min_retry_concurrency default 3;
+//     optional: without it max_retries caps concurrent retries).
+//   - Finagle: RetryBudget.scala (develop, commit 0e26b57): ttl in [1 s,
+//     60 s], default 10 s, minRetriesPerSec 10, percentCanRetry 0.2, deposit
+//     1000, withdrawal int(1000/percent), reserve minRetriesPerSec × ttl ×
+//     withdrawal, leaky bucket over ttl; MethodBuilder's withMaxRetries
+//     (MethodBuilderRetry.scala).
+//   - AWS: aws-sdk-go-v2 v1.48.0 aws/retry/standard.go (500 tokens, 14 per
+//     retry, 5 per throttling retry, refund on a successful retry, +1 on a
+//     first-attempt success), aws/retry/adaptive.go (the client-side rate
+//     limiter reacts to throttling errors only).
+//   - resilience4j: CircuitBreakerConfig.java (commit 335f5eb): threshold
+//     50 %, COUNT_BASED window 100, minimumNumberOfCalls 100, 60 s open, 10
+//     calls half-open.
+//   - Polly v8: Polly.Core CircuitBreakerConstants.cs: FailureRatio 0.1,
+//     MinimumThroughput 100, SamplingDuration 30 s, BreakDuration 5 s.
+//   - tenacity: tenacity/__init__.py: stop=stop_never, wait=wait_none() by
+//     default (retries forever).
+//
+// Every value a snippet sets is our choice for the reader's traffic, not
+// the project's default, except where Settings repeats a default.
 func choose(t Traffic, d Derived, s System) (Plan, func() gate) {
 	a, f, n := t.MaxAmp, t.FailureRate, t.Attempts
 	g := retryShare(f, n)

@@ -80,3 +80,45 @@ func configureSystems(o *outCtx, r *calc.ConfigureResult) error {
 	b.WriteString("</tbody></table>\n")
 	return nil
 }
+
+// configureBounds: every system's outage bound and its simulated value,
+// bars marked where the bound misses the accepted amplification, with the
+// accepted amplification as a rule.
+func configureBounds(o *outCtx, r *calc.ConfigureResult) error {
+	n := len(r.Systems)
+	if n == 0 || len(r.OutageBounds) != n || len(r.SimOutages) != n || len(r.MeetsAll) != n {
+		return errNoData
+	}
+	cats := make([]string, n)
+	mark := make([]bool, n)
+	var missed []string
+	for i, s := range r.Systems {
+		cats[i] = o.loc.TOr("param.configure.system.choice."+s, s)
+		mark[i] = !r.MeetsAll[i]
+		if mark[i] {
+			missed = append(missed, cats[i])
+		}
+	}
+	verdict := o.vt("bounds", "all_meet", "every system meets the accepted amplification")
+	if len(missed) > 0 {
+		verdict = o.vt("bounds", "missed", "marked bars miss it: {list}", "list", o.loc.List(missed))
+	}
+	var rules []rule
+	if a, ok := argFloat(o.a, "max_amplification"); ok {
+		rules = append(rules, rule{Y: a, Label: o.vt("bounds", "accepted", "accepted amplification")})
+	}
+	ch := chart{
+		View:       "bounds",
+		Title:      o.vt("bounds", "title", "Attempts per request in a total outage, system by system"),
+		Desc:       o.vt("bounds", "desc", "The closed-form bound of each system with the parameters chosen for this traffic, beside the simulated value; {verdict}.", "verdict", verdict),
+		XLabel:     o.vt("bounds", "x", "system"),
+		YLabel:     o.vt("bounds", "y", "attempts per request"),
+		Categories: cats,
+		Series: []series{{Name: o.vt("bounds", "bound", "bound"), Values: r.OutageBounds, Mark: mark},
+			{Name: o.vt("bounds", "sim", "simulated"), Values: r.SimOutages}},
+		Rules:    rules,
+		OutField: "outage_bounds", OutRaw: o.outRaw("outage_bounds"),
+	}
+	ch.write(o.b, o.loc)
+	return nil
+}

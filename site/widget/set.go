@@ -205,6 +205,6 @@ func policiesViews() viewTable {
 
 		// the numbers to configure: parameters, bounds and snippet of
 		// the chosen system; every system's bounds
-		"configure": {{"snippet", typed(configureSnippet), false}, {"systems", typed(configureSystems), false}},
+		"configure": {{"bounds", typed(configureBounds), false}, {"snippet", typed(configureSnippet), false}, {"systems", typed(configureSystems), false}},
 	}
 }
