@@ -35,7 +35,7 @@ func TestOutageBoundHolds(t *testing.T) {
 		for _, s := range Systems() {
 			p, mk := choose(tr, d, s)
 			for seed := uint64(1); seed <= 2; seed++ {
-				run := simulate(tr, mk(), warmup(s, d.PerClientRPS), 1, seed)
+				run := simulate(tr, mk(), warmup(s, d.PerClientRPS, d.OKS), 1, seed)
 				got := run.Amplification()
 				if got > p.OutageBound+1e-9 {
 					t.Errorf("%s/%s seed %d: simulated %v > outage bound %v (%s)", name, s, seed, got, p.OutageBound, p.Formula)
@@ -63,7 +63,7 @@ func TestPathwiseBudgets(t *testing.T) {
 			for _, s := range Systems() {
 				p, mk := choose(tr, d, s)
 				g := mk()
-				run := simulate(tr, g, warmup(s, d.PerClientRPS), f, 7)
+				run := simulate(tr, g, warmup(s, d.PerClientRPS, d.OKS), f, 7)
 				if run.Retries > run.Unthrottled {
 					t.Errorf("%s/%s f=%v: %d retries > %d asked for", name, s, f, run.Retries, run.Unthrottled)
 				}
@@ -97,7 +97,7 @@ func TestRateBoundLongRun(t *testing.T) {
 		d := derive(tr)
 		for _, s := range Systems() {
 			p, mk := choose(tr, d, s)
-			got := simulate(tr, mk(), warmup(s, d.PerClientRPS), tr.FailureRate, 11).Amplification()
+			got := simulate(tr, mk(), warmup(s, d.PerClientRPS, d.OKS), tr.FailureRate, 11).Amplification()
 			noise := 4 * float64(tr.Attempts) / math.Sqrt(d.Requests)
 			if got > p.RateBound+noise {
 				t.Errorf("%s/%s: simulated %v > rate bound %v + %v", name, s, got, p.RateBound, noise)

@@ -125,15 +125,22 @@ type Derived struct {
 	PerClientRPS float64 // R = RPS / Clients
 	Requests     float64 // N = R × OutageS, the counted requests of one client (as a real)
 	FailS        float64 // d = TimeoutMS / 1000
-	OKS          float64 // LatencyMS / 1000
-	SpanS        float64 // OutageS + (Attempts-1) × d: the last moment a counted request may start an attempt
+	OKS          float64 // min(LatencyMS, TimeoutMS) / 1000
+	// Warm is the most healthy attempts still in flight when the outage
+	// starts, floor(R × OKS) + 1: their successes come after it and refill
+	// the token buckets (and the breakers' windows).
+	SpanS float64 // OutageS + (Attempts-1) × d: the last moment a counted request may start an attempt
+	Warm  float64
 }
 
 func derive(t Traffic) Derived {
 	r := t.RPS / float64(t.Clients)
 	d := t.TimeoutMS / 1000
-	return Derived{PerClientRPS: r, Requests: counted(r, t.OutageS), FailS: d, OKS: t.LatencyMS / 1000,
-		SpanS: t.OutageS + float64(t.Attempts-1)*d}
+	// An attempt slower than the timeout is a timeout: a success takes
+	// at most TimeoutMS.
+	ok := math.Min(t.LatencyMS, t.TimeoutMS) / 1000
+	return Derived{PerClientRPS: r, Requests: counted(r, t.OutageS), FailS: d, OKS: ok,
+		SpanS: t.OutageS + float64(t.Attempts-1)*d, Warm: math.Floor(r*ok) + 1}
 }
 
 // counted is the number of deterministic arrivals at k/r, k >= 0, in
@@ -203,7 +210,7 @@ const MaxSimRequests = 150_000
 // warm-up and outage at the rate of one client.
 func SimRequests(t Traffic) float64 {
 	r := t.RPS / float64(t.Clients)
-	return math.Ceil(r*(WarmupS+t.OutageS)) + 110
+	return math.Ceil(r*(WarmupS+t.OutageS+t.LatencyMS/1000)) + 110
 }
 
 // SimWork returns the attempts t's simulations may send at most: two runs
@@ -213,7 +220,7 @@ func SimWork(t Traffic) float64 {
 	r := t.RPS / float64(t.Clients)
 	w := 0.0
 	for _, s := range Systems() {
-		w += 2 * math.Ceil(r*(warmup(s, r)+t.OutageS)) * float64(t.Attempts)
+		w += 2 * math.Ceil(r*(warmup(s, r, t.LatencyMS/1000)+t.OutageS)) * float64(t.Attempts)
 	}
 	return w
 }
@@ -227,12 +234,12 @@ const WarmupS = 40.0
 // fills its windows. The token buckets (gRPC, AWS) are full without one,
 // Envoy's budget and tenacity keep no history; one second lets the healthy
 // attempts be in flight when the outage starts.
-func warmup(s System, r float64) float64 {
+func warmup(s System, r, ok float64) float64 {
 	switch s {
 	case Finagle:
 		return 11 // ttl 10 s
 	case Resilience4j:
-		return math.Max(1, 110/r) // the count window's 100 calls
+		return math.Max(1, 110/r+ok) // the count window's 100 calls, recorded before the outage
 	case Polly:
 		return WarmupS
 	}

@@ -25,7 +25,7 @@ func FuzzBounds(f *testing.F) {
 			if math.IsNaN(p.OutageBound) || math.IsInf(p.OutageBound, 0) || math.IsNaN(p.RateBound) || p.RateBound < 1-1e-9 {
 				t.Fatalf("%s %+v: bounds %v, %v", s, tr, p.OutageBound, p.RateBound)
 			}
-			run := simulate(tr, mk(), warmup(s, d.PerClientRPS), 1, 1)
+			run := simulate(tr, mk(), warmup(s, d.PerClientRPS, d.OKS), 1, 1)
 			if got := run.Amplification(); got > p.OutageBound+1e-9 {
 				t.Fatalf("%s %+v: simulated %v > outage bound %v (%s)", s, tr, got, p.OutageBound, p.Formula)
 			}

@@ -21,8 +21,8 @@ func Compute(t Traffic, seed uint64) (Result, error) {
 	out := Result{Derived: d}
 	for i, s := range Systems() {
 		p, mk := choose(t, d, s)
-		p.SimOutage = simulate(t, mk(), warmup(s, d.PerClientRPS), 1, seed+uint64(i)).Amplification()
-		p.SimRate = simulate(t, mk(), warmup(s, d.PerClientRPS), t.FailureRate, seed+uint64(i)+1000).Amplification()
+		p.SimOutage = simulate(t, mk(), warmup(s, d.PerClientRPS, d.OKS), 1, seed+uint64(i)).Amplification()
+		p.SimRate = simulate(t, mk(), warmup(s, d.PerClientRPS, d.OKS), t.FailureRate, seed+uint64(i)+1000).Amplification()
 		p.Meets = p.OutageBound <= t.MaxAmp+1e-12 && p.RateBound <= t.MaxAmp+1e-12
 		p.Fits = p.OutageBound <= t.Headroom+1e-12
 		out.Plans = append(out.Plans, p)
@@ -74,8 +74,11 @@ func fmtF(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // there) grants a retry after failure k only while maxTokens - k >
 // maxTokens/2, so ceil(M/2) - 1 retries in all, whatever the outage's
 // length, and no request makes more than n-1.
-func GRPCOutage(maxTokens float64, n int, requests float64) float64 {
-	k := math.Ceil(maxTokens/2) - 1
+//
+// The healthy attempts in flight when the outage starts succeed after it
+// and add tokenRatio each: with warm of them, ceil(M/2 + r·warm) - 1.
+func GRPCOutage(maxTokens, ratio, warm float64, n int, requests float64) float64 {
+	k := math.Ceil(maxTokens/2+ratio*warm) - 1
 	if k < 0 {
 		k = 0
 	}
@@ -85,8 +88,11 @@ func GRPCOutage(maxTokens float64, n int, requests float64) float64 {
 // AWSOutage is the bound of the AWS standard retry quota at 100 % failure:
 // the bucket starts full at capacity, no success refills it, each retry
 // takes cost: floor(capacity/cost) retries.
-func AWSOutage(capacity, cost float64, n int, requests float64) float64 {
-	k := math.Floor(capacity / cost)
+//
+// The healthy attempts in flight when the outage starts succeed after it
+// and add one token each: floor((capacity + warm)/cost).
+func AWSOutage(capacity, cost, warm float64, n int, requests float64) float64 {
+	k := math.Floor((capacity + warm) / cost)
 	return 1 + math.Min(float64(n-1)*requests, k)/requests
 }
 
@@ -202,11 +208,11 @@ func choose(t Traffic, d Derived, s System) (Plan, func() gate) {
 		succ := d.Requests + math.Floor(d.PerClientRPS*d.OKS) + 1
 		r := math.Max(0.001, floorTo(((a-1)*d.Requests-m/2)/succ, 3))
 		p.Settings = []Setting{{"maxAttempts", strconv.Itoa(n5)}, {"retryThrottling.maxTokens", fmtF(m)}, {"retryThrottling.tokenRatio", fmtF(r)}}
-		p.OutageBound = GRPCOutage(m, n5, d.Requests)
+		p.OutageBound = GRPCOutage(m, r, d.Warm, n5, d.Requests)
 		// grants <= M/2 + r·S: S, the successes after the outage starts,
 		// are at most N plus the warm-up attempts still in flight.
 		p.RateBound = 1 + math.Min(retryShare(f, n5), (m/2+r*(d.Requests+math.Floor(d.PerClientRPS*d.OKS)+1))/d.Requests)
-		p.Formula = "1 + min((n-1)·N, ceil(M/2) - 1) / N"
+		p.Formula = "1 + min((n-1)·N, ceil(M/2 + r·W) - 1) / N, W = floor(R·latency)+1"
 		p.Lang, p.Snippet = "json", grpcSnippet(n5, m, r)
 		return p, func() gate { return &grpcGate{tokens: m, max: m, ratio: r} }
 	case Envoy:
@@ -260,7 +266,7 @@ func choose(t Traffic, d Derived, s System) (Plan, func() gate) {
 	case AWSStandard, AWSAdaptive:
 		capacity, cost := 500.0, 14.0 // aws-sdk-go-v2 v1.48.0 standard.go: DefaultRetryRateTokens, defaultRetryCost
 		awsMeets := func(q, c float64) bool {
-			return AWSOutage(q, c, n, d.Requests) <= a+1e-12 && 1+math.Min(g, f+(1-f)/c+q/c/d.Requests) <= a+1e-12
+			return AWSOutage(q, c, d.Warm, n, d.Requests) <= a+1e-12 && 1+math.Min(g, f+(1-f)/c+q/c/d.Requests) <= a+1e-12
 		}
 		if !awsMeets(capacity, cost) {
 			if a-1 > f {
@@ -274,9 +280,11 @@ func choose(t Traffic, d Derived, s System) (Plan, func() gate) {
 			}
 		}
 		p.Settings = []Setting{{"max_attempts", strconv.Itoa(n)}, {"retry_mode", modeOf(s)}, {"RetryCost", fmtF(cost)}, {"RateLimiter capacity", fmtF(capacity)}}
-		p.OutageBound, p.Exact = AWSOutage(capacity, cost, n, d.Requests), true
+		p.OutageBound = AWSOutage(capacity, cost, d.Warm, n, d.Requests)
+		// attained when the warm-up's late successes add no whole retry
+		p.Exact = math.Floor((capacity+d.Warm)/cost) == math.Floor(capacity/cost) && float64(n-1)*d.Requests >= math.Floor(capacity/cost)
 		p.RateBound = 1 + math.Min(g, f+(1-f)/cost+capacity/cost/d.Requests)
-		p.Formula = "1 + min((n-1)·N, floor(Q/c)) / N"
+		p.Formula = "1 + min((n-1)·N, floor((Q + W)/c)) / N, W = floor(R·latency)+1"
 		p.Lang, p.Snippet = "ini", awsShared(s, n)
 		p.Lang2, p.Snippet2 = "go", awsGo(s, n, cost, capacity)
 		return p, func() gate { return &awsGate{tokens: capacity, capacity: capacity, cost: cost, increment: 1} }
@@ -291,7 +299,9 @@ func choose(t Traffic, d Derived, s System) (Plan, func() gate) {
 		tn := t
 		tn.Attempts = k
 		dk := derive(tn)
-		p.OutageBound = BreakerOutage(trip, true, probes, wait, dk, k)
+		// the late successes of the warm-up sit in the window too: the
+		// trip-th failure opens it surely only while trip + W <= size
+		p.OutageBound = BreakerOutage(trip, trip+dk.Warm <= size, probes, wait, dk, k)
 		p.RateBound = 1 + retryShare(f, k)
 		p.Formula = "attempts started before the breaker opens + probes per wait, over N"
 		p.Lang, p.Snippet = "yaml", r4jSnippet(k, th*100, t.TimeoutMS)
