@@ -94,7 +94,7 @@ func configureCalc() *Calculator {
 		Name:        name,
 		Help:        "the retry parameters of gRPC, Envoy, Finagle, the AWS SDKs, resilience4j, Polly and tenacity for your traffic and the extra load you accept in an outage, with their bounds and the configuration to paste",
 		Essential:   []string{"system", "rps", "clients", "max_amplification"},
-		StoryFields: []string{"settings", "outage_bound", "rate_bound", "sim_outage", "sim_rate", "meets", "snippet"},
+		StoryFields: []string{"meets", "fits", "per_client_rps", "extra_attempts"},
 		Params: []Param{
 			{Name: "system", Kind: Choice, Default: string(configure.GRPC), Choices: systems,
 				Help: "the system whose parameters, bounds and configuration the result shows first (every system is in the lists)"},

@@ -67,7 +67,11 @@ func TestPathwiseBudgets(t *testing.T) {
 				if run.Retries > run.Unthrottled {
 					t.Errorf("%s/%s f=%v: %d retries > %d asked for", name, s, f, run.Retries, run.Unthrottled)
 				}
-				switch gg := g.(type) {
+				inner := g
+				if c, ok := g.(*gateCap); ok {
+					inner = c.g
+				}
+				switch gg := inner.(type) {
 				case *grpcGate:
 					// grants <= M/2 + r·(successes after 0)
 					if lim := gg.max/2 + gg.ratio*(float64(run.Succeeded)+warm); float64(run.Retries) > lim+1e-9 {

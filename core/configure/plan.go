@@ -142,7 +142,9 @@ func FinagleOutage(ttl float64, m int, p float64, d Derived, n int) float64 {
 // sure to open (the failures needed take longer than its window).
 func BreakerOutage(trip float64, tripOK bool, probes int, wait float64, d Derived, n int) float64 {
 	total := float64(n) * d.Requests
-	if tripOK {
+	// the trip-th attempt starts by (trip-1)/R only when the first
+	// attempts alone number trip: the counted requests are N
+	if tripOK && trip <= d.Requests {
 		tTrip := (trip-1)/d.PerClientRPS + d.FailS
 		// sum over j = 0..J of min(N, (tTrip - j·d)·R + 1), in closed form
 		// (the floors dropped: still an upper bound), J = floor(tTrip/d)
@@ -214,7 +216,7 @@ func choose(t Traffic, d Derived, s System) (Plan, func() gate) {
 		p.RateBound = 1 + math.Min(retryShare(f, n5), (m/2+r*(d.Requests+math.Floor(d.PerClientRPS*d.OKS)+1))/d.Requests)
 		p.Formula = "1 + min((n-1)·N, ceil(M/2 + r·W) - 1) / N, W = floor(R·latency)+1"
 		p.Lang, p.Snippet = "json", grpcSnippet(n5, m, r)
-		return p, func() gate { return &grpcGate{tokens: m, max: m, ratio: r} }
+		return p, func() gate { return &gateCap{n: n5, g: &grpcGate{tokens: m, max: m, ratio: r}} }
 	case Envoy:
 		pct := floorTo(100*(a-1)/a, 2)
 		m := 0

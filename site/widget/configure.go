@@ -34,10 +34,11 @@ func configureSnippet(o *outCtx, r *calc.ConfigureResult) error {
 		field string
 		v     float64
 	}{{"outage_bound", r.OutageBound}, {"sim_outage", r.SimOutage}, {"rate_bound", r.RateBound}, {"sim_rate", r.SimRate}} {
-		writef(b, `<tr data-out="%s"><th scope="row">%s</th><td>%s</td></tr>`, esc(row.field), esc(fieldLabel(o.c, o.loc, row.field)), esc(o.loc.Fixed(row.v, 4)))
+		writef(b, `<tr data-out="%s"><th scope="row">%s</th><td class="widget-nowrap">%s</td></tr>`, esc(row.field), esc(fieldLabel(o.c, o.loc, row.field)), esc(o.loc.Fixed(row.v, 4)))
 	}
-	writef(b, `<tr data-out="formula"><th scope="row">%s</th><td><code>%s</code></td></tr>`, esc(fieldLabel(o.c, o.loc, "formula")), esc(r.Formula))
 	b.WriteString("</tbody></table>\n")
+	// the formula is long: a line of its own, not a table cell
+	writef(b, `<p class="widget-note" data-out="formula">%s: <code>%s</code></p>`+"\n", esc(fieldLabel(o.c, o.loc, "formula")), esc(r.Formula))
 	code := func(id, lang, text string) {
 		writef(b, `<div class="widget-code"><button type="button" class="widget-copy" data-copy="%s" data-copied="%s">%s</button>`,
 			esc(id), esc(o.vt("snippet", "copied", "Copied")), esc(o.vt("snippet", "copy", "Copy")))
@@ -63,19 +64,25 @@ func configureSystems(o *outCtx, r *calc.ConfigureResult) error {
 	col := func(key, def string) string { return esc(o.vt("systems", key, def)) }
 	writef(b, `<table class="widget-table" data-view="systems" data-out="outage_bounds" data-value="%s"><caption>%s</caption><thead><tr>`,
 		esc(o.outRaw("outage_bounds")), col("title", "Every system with this traffic"))
-	for _, h := range [][2]string{{"system", "system"}, {"outage", "bound, total outage"}, {"sim_outage", "simulated"},
-		{"rate", "bound at the failure rate"}, {"sim_rate", "simulated"}, {"meets", "meets"}} {
+	// four columns, each pair "bound / simulated" in one cell: the
+	// table fits a phone's width
+	for _, h := range [][2]string{{"system", "system"}, {"outage", "total outage: bound / simulated"},
+		{"rate", "at the failure rate: bound / simulated"}, {"meets", "meets"}} {
 		writef(b, `<th scope="col">%s</th>`, col(h[0], h[1]))
 	}
 	b.WriteString("</tr></thead><tbody>\n")
+	// a pair may wrap at the slash, a number never
+	pair := func(x, y float64) string {
+		return `<span class="widget-nowrap">` + esc(o.loc.Fixed(x, 3)) + `</span> / <span class="widget-nowrap">` + esc(o.loc.Fixed(y, 3)) + `</span>`
+	}
 	for i, s := range r.Systems {
 		yes := col("no", "no")
 		if r.MeetsAll[i] {
 			yes = col("yes", "yes")
 		}
-		writef(b, `<tr data-row="%s"><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`+"\n",
-			esc(s), esc(o.loc.TOr("param.configure.system.choice."+s, s)), esc(o.loc.Fixed(r.OutageBounds[i], 3)), esc(o.loc.Fixed(r.SimOutages[i], 3)),
-			esc(o.loc.Fixed(r.RateBounds[i], 3)), esc(o.loc.Fixed(r.SimRates[i], 3)), yes)
+		writef(b, `<tr data-row="%s"><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td></tr>`+"\n",
+			esc(s), esc(o.vt("bounds", "short."+s, s)), pair(r.OutageBounds[i], r.SimOutages[i]),
+			pair(r.RateBounds[i], r.SimRates[i]), yes)
 	}
 	b.WriteString("</tbody></table>\n")
 	return nil
@@ -93,10 +100,10 @@ func configureBounds(o *outCtx, r *calc.ConfigureResult) error {
 	mark := make([]bool, n)
 	var missed []string
 	for i, s := range r.Systems {
-		cats[i] = o.loc.TOr("param.configure.system.choice."+s, s)
+		cats[i] = o.vt("bounds", "short."+s, s) // a short name: eight bars share a phone's width
 		mark[i] = !r.MeetsAll[i]
 		if mark[i] {
-			missed = append(missed, cats[i])
+			missed = append(missed, o.loc.TOr("param.configure.system.choice."+s, s))
 		}
 	}
 	verdict := o.vt("bounds", "all_meet", "every system meets the accepted amplification")
