@@ -37,5 +37,6 @@ func article2() []*Calculator {
 func article3() []*Calculator {
 	return inArticle(3,
 		policiesCalc(),
+		configureCalc(),
 	)
 }

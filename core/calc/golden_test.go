@@ -30,6 +30,8 @@ var goldenCases = []struct{ file, calc, args string }{
 	{"peak-large", "peak", "clients=2000 bins=100 threshold=40"},
 	{"policies-small", "policies", "horizon_s=20 trigger_start_s=5 trigger_s=3 rate_per_s=50 slots=8 queue_cap=300 bin_s=2 policies=none,naive,grpc,aws"},
 	{"policies-closed", "policies", "loop=closed clients=40 horizon_s=16 trigger_start_s=4 trigger_s=4 slots=4 bin_s=2 trigger=capacity policies=naive,envoy,finagle,sre-throttle"},
+	{"configure", "configure", ""},
+	{"configure-envoy-low", "configure", "system=envoy rps=50 clients=5 outage_s=30 failure_rate=0.3"},
 }
 
 func TestGolden(t *testing.T) {

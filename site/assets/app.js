@@ -469,8 +469,30 @@
     }).catch(fail);
   }
 
+  // Copy buttons of code blocks (the configure widget's snippets): a
+  // [data-copy] button copies the text of the <pre data-snippet> of the
+  // same name. Delegated, since the playground redraws the widgets; the
+  // buttons are shown (widget.css) only where the Clipboard API exists.
+  function setupCopy() {
+    if (!(navigator.clipboard && navigator.clipboard.writeText)) { return; }
+    root.setAttribute('data-clipboard', 'true');
+    document.addEventListener('click', function (ev) {
+      var t = ev.target;
+      var btn = t && t.closest ? t.closest('[data-copy]') : null;
+      if (!btn) { return; }
+      var pre = document.querySelector('pre[data-snippet="' + btn.getAttribute('data-copy') + '"]');
+      if (!pre) { return; }
+      navigator.clipboard.writeText(pre.textContent).then(function () {
+        var label = btn.textContent;
+        btn.textContent = btn.getAttribute('data-copied') || label;
+        setTimeout(function () { btn.textContent = label; }, 1500);
+      }, function () { /* not copied: the text stays selectable */ });
+    });
+  }
+
   function start() {
     setupToggle();
+    setupCopy();
     startPlayground();
   }
   if (document.readyState === 'loading') {

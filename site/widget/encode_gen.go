@@ -47,6 +47,8 @@ func encodeResult(e *jsonEnc, res any) (ok bool) {
 		appendJSONCalcEstimateResult(e, &v)
 	case calc.PoliciesResult:
 		appendJSONCalcPoliciesResult(e, &v)
+	case calc.ConfigureResult:
+		appendJSONCalcConfigureResult(e, &v)
 	default:
 		return false
 	}
@@ -115,6 +117,8 @@ func encodePolicies(e *jsonEnc, res any) (ok bool) {
 	switch v := res.(type) {
 	case calc.PoliciesResult:
 		appendJSONCalcPoliciesResult(e, &v)
+	case calc.ConfigureResult:
+		appendJSONCalcConfigureResult(e, &v)
 	default:
 		return false
 	}
@@ -843,6 +847,104 @@ func appendJSONCalcPoliciesResult(e *jsonEnc, v *calc.PoliciesResult) {
 	e.byte('}')
 }
 
+// appendJSONCalcConfigureResult writes the JSON encoding of a calc.ConfigureResult.
+func appendJSONCalcConfigureResult(e *jsonEnc, v *calc.ConfigureResult) {
+	e.member("system", 10)
+	e.lit("{\"system\":")
+	e.string(string(v.System))
+	e.member("per_client_rps", 18)
+	e.lit(",\"per_client_rps\":")
+	e.float(float64(v.PerClientRPS), 64)
+	e.member("requests", 12)
+	e.lit(",\"requests\":")
+	e.float(float64(v.Requests), 64)
+	e.member("extra_attempts", 18)
+	e.lit(",\"extra_attempts\":")
+	e.float(float64(v.ExtraAttempts), 64)
+	e.member("settings", 12)
+	e.lit(",\"settings\":")
+	appendJSONSliceOfCalcSetting(e, v.Settings)
+	e.member("outage_bound", 16)
+	e.lit(",\"outage_bound\":")
+	e.float(float64(v.OutageBound), 64)
+	e.member("exact", 9)
+	e.lit(",\"exact\":")
+	e.bool(bool(v.Exact))
+	e.member("rate_bound", 14)
+	e.lit(",\"rate_bound\":")
+	e.float(float64(v.RateBound), 64)
+	e.member("sim_outage", 14)
+	e.lit(",\"sim_outage\":")
+	e.float(float64(v.SimOutage), 64)
+	e.member("sim_rate", 12)
+	e.lit(",\"sim_rate\":")
+	e.float(float64(v.SimRate), 64)
+	e.member("meets", 9)
+	e.lit(",\"meets\":")
+	e.bool(bool(v.Meets))
+	e.member("fits", 8)
+	e.lit(",\"fits\":")
+	e.bool(bool(v.Fits))
+	e.member("formula", 11)
+	e.lit(",\"formula\":")
+	e.string(string(v.Formula))
+	e.member("lang", 8)
+	e.lit(",\"lang\":")
+	e.string(string(v.Lang))
+	e.member("snippet", 11)
+	e.lit(",\"snippet\":")
+	e.string(string(v.Snippet))
+	next := byte(',')
+	if len(v.Lang2) != 0 {
+		e.member("lang2", 9)
+		e.byte(next)
+		next = ','
+		e.lit("\"lang2\":")
+		e.string(string(v.Lang2))
+	}
+	if len(v.Snippet2) != 0 {
+		e.member("snippet2", 12)
+		e.byte(next)
+		next = ','
+		e.lit("\"snippet2\":")
+		e.string(string(v.Snippet2))
+	}
+	e.member("systems", 11)
+	e.byte(next)
+	next = ','
+	e.lit("\"systems\":")
+	appendJSONSliceOfString(e, v.Systems)
+	e.member("outage_bounds", 17)
+	e.byte(next)
+	next = ','
+	e.lit("\"outage_bounds\":")
+	appendJSONSliceOfFloat64(e, v.OutageBounds)
+	e.member("rate_bounds", 15)
+	e.byte(next)
+	next = ','
+	e.lit("\"rate_bounds\":")
+	appendJSONSliceOfFloat64(e, v.RateBounds)
+	e.member("sim_outages", 15)
+	e.byte(next)
+	next = ','
+	e.lit("\"sim_outages\":")
+	appendJSONSliceOfFloat64(e, v.SimOutages)
+	e.member("sim_rates", 13)
+	e.byte(next)
+	next = ','
+	e.lit("\"sim_rates\":")
+	appendJSONSliceOfFloat64(e, v.SimRates)
+	e.member("meets_all", 13)
+	e.byte(next)
+	next = ','
+	e.lit("\"meets_all\":")
+	appendJSONSliceOfBool(e, v.MeetsAll)
+	if next == '{' {
+		e.byte('{')
+	}
+	e.byte('}')
+}
+
 // appendJSONSliceOfInt writes the JSON encoding of a []int.
 func appendJSONSliceOfInt(e *jsonEnc, v []int) {
 	if v == nil {
@@ -1006,6 +1108,22 @@ func appendJSONSliceOfCalcPolicyRun(e *jsonEnc, v []calc.PolicyRun) {
 	e.byte(']')
 }
 
+// appendJSONSliceOfCalcSetting writes the JSON encoding of a []calc.Setting.
+func appendJSONSliceOfCalcSetting(e *jsonEnc, v []calc.Setting) {
+	if v == nil {
+		e.lit("null")
+		return
+	}
+	e.byte('[')
+	for i := range v {
+		if i > 0 {
+			e.byte(',')
+		}
+		appendJSONCalcSetting(e, &v[i])
+	}
+	e.byte(']')
+}
+
 // appendJSONRetryNode writes the JSON encoding of a retry.Node.
 func appendJSONRetryNode(e *jsonEnc, v *retry.Node) {
 	e.lit("{\"level\":")
@@ -1073,5 +1191,14 @@ func appendJSONCalcPolicyRun(e *jsonEnc, v *calc.PolicyRun) {
 	appendJSONSliceOfFloat64(e, v.RetriesPerS)
 	e.lit(",\"queue\":")
 	appendJSONSliceOfInt(e, v.Queue)
+	e.byte('}')
+}
+
+// appendJSONCalcSetting writes the JSON encoding of a calc.Setting.
+func appendJSONCalcSetting(e *jsonEnc, v *calc.Setting) {
+	e.lit("{\"name\":")
+	e.string(string(v.Name))
+	e.lit(",\"value\":")
+	e.string(string(v.Value))
 	e.byte('}')
 }

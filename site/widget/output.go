@@ -227,7 +227,9 @@ func hidden(field string) bool {
 	switch field {
 	case "jitter.arrivals_ms", "backoff.arrivals_s", "peak.max_at_least", "peak.note", "peak.max_note", "amplification.tree_note",
 		"policies.policy", "policies.recovered", "policies.recovery_s", "policies.amplification", "policies.goodput", "policies.wasted_work",
-		"errors.note":
+		"errors.note",
+		"configure.settings", "configure.formula", "configure.lang", "configure.snippet", "configure.lang2", "configure.snippet2",
+		"configure.systems", "configure.outage_bounds", "configure.rate_bounds", "configure.sim_outages", "configure.sim_rates", "configure.meets_all":
 		return true
 	}
 	return false

@@ -30,7 +30,8 @@ func rateLimitsViewTable() viewTable {
 // policiesViewTable is the view table of the calculators of calc.Policies.
 func policiesViewTable() viewTable {
 	return viewTable{
-		"policies": policiesViews(),
+		"policies":  policiesViews(),
+		"configure": configureViews(),
 	}
 }
 
