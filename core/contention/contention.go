@@ -58,9 +58,9 @@ type Result struct {
 
 type event struct {
 	t      float64
-	kind   uint8 // 0 read reaches store, 1 read answer reaches client, 2 write reaches store, 3 write answer reaches client
+	write  bool // false: a read reaches the store; true: a write does
 	client int32
-	val    int64 // the version read, or 1 for a successful write
+	val    int64 // the version the write is conditional on
 }
 
 // heap is a binary min-heap of events by time.
@@ -136,6 +136,12 @@ func (s *sim) backoff(st Strategy, c int) float64 {
 }
 
 // run simulates one run and returns its completion time and writes.
+// Only the store's state matters between messages, so a client's steps
+// between two visits to the store are folded into one event: the read's
+// answer travels back and the write travels out (two delays); a failed
+// write's answer travels back, the client sleeps, and the next read
+// travels out (two delays and the backoff); a successful write's answer
+// travels back and ends that client (one delay).
 func (s *sim) run(st Strategy) (float64, int) {
 	n := s.p.Clients
 	s.q = s.q[:0]
@@ -145,35 +151,29 @@ func (s *sim) run(st Strategy) (float64, int) {
 		s.sleep = append(s.sleep, s.p.BaseMS)
 	}
 	for c := range n {
-		s.q.push(event{t: s.delay(), kind: 0, client: int32(c)})
+		s.q.push(event{t: s.delay(), client: int32(c)})
 	}
 	var version int64
-	calls, t := 0, 0.0
+	calls, end := 0, 0.0
 	for len(s.q) > 0 {
 		e := s.q.pop()
-		t = e.t
-		switch e.kind {
-		case 0:
-			s.q.push(event{t: t + s.delay(), kind: 1, client: e.client, val: version})
-		case 1:
-			s.q.push(event{t: t + s.delay(), kind: 2, client: e.client, val: e.val})
-		case 2:
-			calls++
-			ok := int64(0)
-			if e.val == version {
-				version++
-				ok = 1
-			}
-			s.q.push(event{t: t + s.delay(), kind: 3, client: e.client, val: ok})
-		case 3:
-			if e.val == 0 {
-				c := int(e.client)
-				s.attempt[c]++
-				s.q.push(event{t: t + s.delay() + s.backoff(st, c), kind: 0, client: e.client})
-			}
+		t := e.t
+		if !e.write {
+			s.q.push(event{t: t + s.delay() + s.delay(), write: true, client: e.client, val: version})
+			continue
 		}
+		calls++
+		if e.val == version {
+			version++
+			end = max(end, t+s.delay())
+			continue
+		}
+		c := int(e.client)
+		s.attempt[c]++
+		back := s.delay()
+		s.q.push(event{t: t + back + s.backoff(st, c) + s.delay(), client: e.client})
 	}
-	return t, calls
+	return end, calls
 }
 
 // Run returns the mean completion time and writes of runs seeded runs of

@@ -56,10 +56,11 @@ type Params struct {
 // States is the number of states of the chain.
 func (p Params) States() int { return (p.Queue + 1) * (p.Orbit + 1) }
 
-// Work is the multiply-adds of one solve (stationary or hitting time).
+// Work is the multiply-adds of one solve (stationary or hitting time),
+// with 64 more per state for building its row of the generator.
 func (p Params) Work() float64 {
 	w := float64(p.Queue + 2)
-	return float64(p.States()) * w * w
+	return float64(p.States()) * (w*w + 64)
 }
 
 // Index is the index of state (q, o).
@@ -155,16 +156,21 @@ func Stationary(p Params) []float64 {
 		if sum == 0 {
 			continue
 		}
+		W := 2*w + 1
+		bk := k*W + w - k // row k's entry for column j is g.a[bk+j]
+		rk := g.a[bk+lo : bk+k]
 		for i := lo; i < k; i++ {
-			pik := *g.at(i, k)
+			bi := i*W + w - i
+			pik := g.a[bi+k]
 			if pik == 0 {
 				continue
 			}
 			f := pik / sum
-			for j := lo; j < k; j++ {
-				if j != i {
-					*g.at(i, j) += f * *g.at(k, j)
-				}
+			// row i gains f × row k on columns lo..k-1; the diagonal
+			// entry it also changes is never read
+			ri := g.a[bi+lo : bi+k]
+			for j, v := range rk {
+				ri[j] += f * v
 			}
 		}
 	}
@@ -181,6 +187,14 @@ func Stationary(p Params) []float64 {
 		}
 		pi[k] = v / s[k]
 		total += pi[k]
+		if total > 1e150 {
+			// the unnormalized weights grow geometrically along a long
+			// chain: scale what is computed so far (the rest follows it)
+			for i := 0; i <= k; i++ {
+				pi[i] /= total
+			}
+			total = 1
+		}
 	}
 	for k := range pi {
 		pi[k] /= total
@@ -212,18 +226,23 @@ func DrainTime(p Params, q0, o0 int) float64 {
 		}
 	}
 	// LU without pivoting: m is a diagonally dominant M-matrix.
+	W := 2*w + 1
 	for k := 0; k < n; k++ {
 		piv := *m.at(k, k)
 		hi := min(n-1, k+w)
+		bk := k*W + w - k
+		rk := m.a[bk+k+1 : bk+hi+1]
 		for i := k + 1; i <= hi; i++ {
-			lik := *m.at(i, k)
+			bi := i*W + w - i
+			lik := m.a[bi+k]
 			if lik == 0 {
 				continue
 			}
 			f := lik / piv
-			*m.at(i, k) = 0
-			for j := k + 1; j <= hi; j++ {
-				*m.at(i, j) -= f * *m.at(k, j)
+			m.a[bi+k] = 0
+			ri := m.a[bi+k+1 : bi+hi+1]
+			for j, v := range rk {
+				ri[j] -= f * v
 			}
 			rhs[i] -= f * rhs[k]
 		}

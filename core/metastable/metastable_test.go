@@ -129,7 +129,7 @@ func TestDrainAgainstDense(t *testing.T) {
 func TestDrainAgainstSimulation(t *testing.T) {
 	for _, p := range append(small, Params{Lambda: 8.5, Mu: 10, Queue: 20, Orbit: 20, TimeoutS: 1.5, Retries: 3, WaitS: 5}) {
 		exact := DrainTime(p, p.Queue, 0)
-		mean, se, censored := SimDrain(p, p.Queue, 0, 2000, 1e7, rand.New(rand.NewPCG(3, 4)))
+		mean, se, censored := SimDrain(p, p.Queue, 0, 2000, 1e8, rand.New(rand.NewPCG(3, 4)))
 		if censored > 0 || math.Abs(mean-exact) > 3.3*se {
 			t.Errorf("%+v: exact %v, simulated %v ± %v (%d censored)", p, exact, mean, se, censored)
 		}

@@ -5,42 +5,64 @@ import (
 	"math/rand/v2"
 )
 
+// table holds every state's transitions for sampling: the targets and
+// cumulative rates of state i are to[start[i]:start[i+1]] and
+// cum[start[i]:start[i+1]].
+type table struct {
+	start []int32
+	to    []int32
+	cum   []float64
+}
+
+func newTable(p Params) *table {
+	pt := p.TimeoutProb()
+	t := &table{start: make([]int32, p.States()+1)}
+	for o := 0; o <= p.Orbit; o++ {
+		for q := 0; q <= p.Queue; q++ {
+			i := p.Index(q, o)
+			sum := 0.0
+			p.Transitions(q, o, pt, func(j int, x float64) {
+				sum += x
+				t.to = append(t.to, int32(j))
+				t.cum = append(t.cum, sum)
+			})
+			t.start[i+1] = int32(len(t.to))
+		}
+	}
+	return t
+}
+
+// step draws the holding time in state i and the next state.
+func (t *table) step(i int, r *rand.Rand) (float64, int) {
+	lo, hi := t.start[i], t.start[i+1]
+	total := t.cum[hi-1]
+	u := r.Float64() * total
+	k := lo
+	for k < hi-1 && u >= t.cum[k] {
+		k++
+	}
+	return r.ExpFloat64() / total, int(t.to[k])
+}
+
 // SimDrain simulates the chain (Gillespie's method: an exponential
 // holding time, then a transition chosen by its rate) from (q0, o0) until
-// the queue is empty, runs times, with draws from r. It returns the mean
-// and the standard error of the drain times, and the runs that had not
-// drained within maxEvents transitions (left out of the mean).
-func SimDrain(p Params, q0, o0, runs, maxEvents int, r *rand.Rand) (mean, se float64, censored int) {
-	pt := p.TimeoutProb()
-	var to []int
-	var rate []float64
+// the queue is empty, runs times, with draws from r; the runs share a
+// budget of events transitions, taken in turn. It returns the mean and
+// the standard error of the drain times, and the runs that had not
+// drained when the budget ran out (left out of the mean).
+func SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float64, censored int) {
+	tb := newTable(p)
 	var sum, sum2 float64
 	done := 0
 	for range runs {
-		q, o, t := q0, o0, 0.0
-		ok := false
-		for ev := 0; ev < maxEvents; ev++ {
-			if q == 0 {
-				ok = true
-				break
-			}
-			to, rate = to[:0], rate[:0]
-			total := 0.0
-			p.Transitions(q, o, pt, func(j int, x float64) {
-				to = append(to, j)
-				rate = append(rate, x)
-				total += x
-			})
-			t += r.ExpFloat64() / total
-			u := r.Float64() * total
-			k := 0
-			for k < len(rate)-1 && u >= rate[k] {
-				u -= rate[k]
-				k++
-			}
-			q, o = to[k]%(p.Queue+1), to[k]/(p.Queue+1)
+		i, t := p.Index(q0, o0), 0.0
+		for i%(p.Queue+1) != 0 && events > 0 {
+			events--
+			h, j := tb.step(i, r)
+			t += h
+			i = j
 		}
-		if !ok && q != 0 {
+		if i%(p.Queue+1) != 0 {
 			censored++
 			continue
 		}
@@ -62,32 +84,17 @@ func SimDrain(p Params, q0, o0, runs, maxEvents int, r *rand.Rand) (mean, se flo
 // SimOccupancy simulates the chain from (0, 0) for events transitions and
 // returns the share of time the queue spent at each length.
 func SimOccupancy(p Params, events int, r *rand.Rand) []float64 {
-	pt := p.TimeoutProb()
+	tb := newTable(p)
 	occ := make([]float64, p.Queue+1)
-	var to []int
-	var rate []float64
-	q, o, total := 0, 0, 0.0
+	i, total := 0, 0.0
 	for range events {
-		to, rate = to[:0], rate[:0]
-		out := 0.0
-		p.Transitions(q, o, pt, func(j int, x float64) {
-			to = append(to, j)
-			rate = append(rate, x)
-			out += x
-		})
-		h := r.ExpFloat64() / out
-		occ[q] += h
+		h, j := tb.step(i, r)
+		occ[i%(p.Queue+1)] += h
 		total += h
-		u := r.Float64() * out
-		k := 0
-		for k < len(rate)-1 && u >= rate[k] {
-			u -= rate[k]
-			k++
-		}
-		q, o = to[k]%(p.Queue+1), to[k]/(p.Queue+1)
+		i = j
 	}
-	for i := range occ {
-		occ[i] /= total
+	for q := range occ {
+		occ[q] /= total
 	}
 	return occ
 }

@@ -81,11 +81,15 @@ var calcQueries = map[string][]string{
 	"backoff":       {"jitter=false&retry_after_s=3", "workers=10000", "retry_after_s=0.1"},
 	"idempotency-key": {`payload=[1,2]`, "payload=" + url.QueryEscape(`{"b":"<&>","a":[1.0,1e16,"é\u2028"]}`),
 		"tenant=" + url.QueryEscape("a<b>&c") + "&task=" + url.QueryEscape("\u2029\x01\ufffd")},
-	"dispatch": {"jobs=50", "samples=2000&jobs=200"},
-	"policies": {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
-	"estimate": {"estimate_bias=0", "estimate_bias=3&latency_s=0", "prompt_tokens=0&max_output_tokens=1"},
-	"errors":   {"status=599", "status=418", "class=stream_cut&idempotency=false"},
-	"timeouts": {"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},
+	"dispatch":         {"jobs=50", "samples=2000&jobs=200"},
+	"policies":         {"policies=naive&horizon_s=10&trigger_start_s=2&trigger_s=1", "loop=closed&policies=aws,sre-throttle", "trigger_factor=1&policies=none"},
+	"contention":       {"clients=20&max_clients=40&runs=1", "cap_ms=5&base_ms=5&clients=5&max_clients=10&step=5"},
+	"retry-strategies": {"failure_rate=1&clients=1000&requests=2000", "points=1&retries=0"},
+	"open-closed":      {"horizon_s=30&spike_s=0", "peak_per_s=200&backoff_s=0.5&horizon_s=40"},
+	"metastable":       {"queue=5&orbit=3&sim_runs=10", "lambda=20&sweep_from=1&sweep_to=1&points=1&sim_runs=0"},
+	"estimate":         {"estimate_bias=0", "estimate_bias=3&latency_s=0", "prompt_tokens=0&max_output_tokens=1"},
+	"errors":           {"status=599", "status=418", "class=stream_cut&idempotency=false"},
+	"timeouts":         {"first_token_timeout_s=0&calls=50", "calls=1&max_output_tokens=1", "width_s=0.01&first_token_timeout_s=3600&calls=20"},
 }
 
 // Every calculator's result, at its defaults, at each of its choices and

@@ -51,6 +51,9 @@ func allViews() viewTable {
 	for name, vs := range policiesViews() {
 		t[name] = vs
 	}
+	for name, vs := range backoffWorkViews() {
+		t[name] = vs
+	}
 	return t
 }
 
