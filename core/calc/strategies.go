@@ -17,15 +17,20 @@ type StrategiesResult struct {
 	Strategy          []string  `json:"strategy"`
 	SuccessRate       []float64 `json:"success_rate"`
 	Load              []float64 `json:"load"`
-	FailureRates      []float64 `json:"failure_rates"`
-	LoadNone          []float64 `json:"load_none"`
-	LoadRetries       []float64 `json:"load_retries"`
-	LoadAdaptive      []float64 `json:"load_adaptive"`
-	LoadBreaker       []float64 `json:"load_breaker"`
-	SuccessNone       []float64 `json:"success_none"`
-	SuccessRetries    []float64 `json:"success_retries"`
-	SuccessAdaptive   []float64 `json:"success_adaptive"`
-	SuccessBreaker    []float64 `json:"success_breaker"`
+	// The token bucket's and the breaker's outcome at failure_rate, as
+	// numbers of their own for the comparison's sentence.
+	AdaptiveLoad    float64   `json:"adaptive_load"`
+	AdaptiveSuccess float64   `json:"adaptive_success"`
+	BreakerLoad     float64   `json:"breaker_load"`
+	FailureRates    []float64 `json:"failure_rates"`
+	LoadNone        []float64 `json:"load_none"`
+	LoadRetries     []float64 `json:"load_retries"`
+	LoadAdaptive    []float64 `json:"load_adaptive"`
+	LoadBreaker     []float64 `json:"load_breaker"`
+	SuccessNone     []float64 `json:"success_none"`
+	SuccessRetries  []float64 `json:"success_retries"`
+	SuccessAdaptive []float64 `json:"success_adaptive"`
+	SuccessBreaker  []float64 `json:"success_breaker"`
 }
 
 // strategiesMaxWork bounds the calls of one request for the command line
@@ -48,7 +53,7 @@ func strategiesCalc() *Calculator {
 		Name:        name,
 		Help:        "Brooker 2022: no retries, N retries, a retry token bucket and a retry circuit breaker against a server failing at a set rate",
 		Essential:   []string{"failure_rate", "clients", "retries", "requests"},
-		StoryFields: []string{"failure_rate", "clients", "strategy", "success_rate", "load"},
+		StoryFields: []string{"failure_rate", "clients", "adaptive_load", "adaptive_success", "breaker_load", "strategy", "success_rate", "load"},
 		Work:        strategiesWork, ServerWork: 6_000_000, WorkParam: "requests",
 		Params: []Param{
 			{Name: "failure_rate", Kind: Float, Default: "0.5", Min: Incl(0), Max: Incl(1), Step: 0.01,
@@ -90,6 +95,8 @@ func strategiesCalc() *Calculator {
 				out.SuccessRate = append(out.SuccessRate, r.SuccessRate)
 				out.Load = append(out.Load, r.Load)
 			}
+			out.AdaptiveLoad, out.AdaptiveSuccess = out.Load[strategies.Adaptive], out.SuccessRate[strategies.Adaptive]
+			out.BreakerLoad = out.Load[strategies.Breaker]
 			n := a.Int("points")
 			loads := []*[]float64{&out.LoadNone, &out.LoadRetries, &out.LoadAdaptive, &out.LoadBreaker}
 			succ := []*[]float64{&out.SuccessNone, &out.SuccessRetries, &out.SuccessAdaptive, &out.SuccessBreaker}
