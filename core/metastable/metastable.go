@@ -57,10 +57,10 @@ type Params struct {
 func (p Params) States() int { return (p.Queue + 1) * (p.Orbit + 1) }
 
 // Work is the multiply-adds of one solve (stationary or hitting time),
-// with 64 more per state for building its row of the generator.
+// with 200 more per state for building its row of the generator.
 func (p Params) Work() float64 {
 	w := float64(p.Queue + 2)
-	return float64(p.States()) * (w*w + 64)
+	return float64(p.States()) * (w*w + 200)
 }
 
 // Index is the index of state (q, o).

@@ -74,25 +74,24 @@ func Run(p Params, st Strategy, r *rand.Rand) Result {
 		}
 		tokens := p.BucketCap
 		filled, pos, fails := 0, 0, 0 // the breaker's ring of recent outcomes
-		record := func(failed bool) {
-			if filled == len(window) {
-				if window[pos] {
-					fails--
-				}
-			} else {
-				filled++
-			}
-			window[pos] = failed
-			if failed {
-				fails++
-			}
-			pos = (pos + 1) % len(window)
-		}
 		for range n {
 			for attempt := 0; ; attempt++ {
 				calls++
 				failed := r.Float64() < p.FailureRate
-				record(failed)
+				if filled == len(window) {
+					if window[pos] {
+						fails--
+					}
+				} else {
+					filled++
+				}
+				window[pos] = failed
+				if failed {
+					fails++
+				}
+				if pos++; pos == len(window) {
+					pos = 0
+				}
 				if !failed {
 					ok++
 					tokens = min(p.BucketCap, tokens+p.Deposit)
@@ -122,5 +121,8 @@ func Run(p Params, st Strategy, r *rand.Rand) Result {
 	return Result{SuccessRate: float64(ok) / float64(p.Requests), Load: float64(calls) / float64(p.Requests)}
 }
 
-// Work is the largest number of calls one run can make.
-func Work(p Params) float64 { return float64(p.Requests) * float64(p.Retries+1) }
+// Work is the largest number of calls one run can make, plus 4 for each
+// client (its bucket and breaker start afresh).
+func Work(p Params) float64 {
+	return float64(p.Requests)*float64(p.Retries+1) + 4*float64(p.Clients)
+}
