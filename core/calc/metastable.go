@@ -82,7 +82,7 @@ func metastableCalc() *Calculator {
 		Help:        "a queue with retrying clients as a Markov chain solved exactly: stationary queue, time to drain, the bistable range of arrival rates",
 		Essential:   []string{"lambda", "timeout_s", "retries", "queue"},
 		StoryFields: []string{"lambda", "utilization", "bimodal", "mean_queue", "p_full", "drain_s", "sim_drain_s", "exact_in_band", "region_from", "region_to"},
-		Work:        metastableWork, ServerWork: 60_000_000, WorkParam: "queue",
+		Work:        metastableWork, ServerWork: 55_000_000, WorkParam: "queue",
 		Params: []Param{
 			{Name: "lambda", Kind: Float, Default: "8.5", Min: Excl(0), Max: Incl(1e6), Unit: "1/s", SliderMin: 1, SliderMax: 12, Step: 0.1,
 				Help: "new requests per second (Poisson)"},
@@ -102,7 +102,7 @@ func metastableCalc() *Calculator {
 				Help: "the sweep's lowest arrival rate"},
 			{Name: "sweep_to", Kind: Float, Default: "10", Min: Excl(0), Max: Incl(1e6), Unit: "1/s", SliderMin: 1, SliderMax: 20, Step: 0.5,
 				Help: "the sweep's highest arrival rate (at least sweep_from)"},
-			{Name: "points", Kind: Int, Default: "12", Min: Incl(1), Max: Incl(200), SliderMax: 40,
+			{Name: "points", Kind: Int, Default: "10", Min: Incl(1), Max: Incl(200), SliderMax: 40,
 				Help: "the sweep solves the chain at points+1 arrival rates"},
 			{Name: "sim_runs", Kind: Int, Default: "30", Min: Incl(0), Max: Incl(100000), SliderMax: 1000, Step: 10,
 				Help: "simulated drains from a full queue (0: none); all share a budget of 300,000 events"},
