@@ -63,7 +63,7 @@ func contentionCalc() *Calculator {
 		Help:        "Brooker 2015: N clients update one row under optimistic concurrency; completion time and calls per backoff strategy",
 		Essential:   []string{"clients", "runs", "cap_ms", "max_clients"},
 		StoryFields: []string{"clients", "strategy", "time_ms", "calls", "slowest", "none_over_full_calls"},
-		Work:        contentionWork, ServerWork: 480_000, WorkParam: "runs",
+		Work:        contentionWork, ServerWork: 350_000, WorkParam: "runs",
 		Params: []Param{
 			{Name: "clients", Kind: Int, Default: "100", Min: Incl(1), Max: Incl(1000), SliderMin: 10, SliderMax: 190, Step: 10,
 				Help: "clients of the comparison, each writing the row once"},

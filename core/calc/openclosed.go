@@ -65,7 +65,7 @@ func openClosedCalc() *Calculator {
 		Help:        "the same timeout, retries and backoff through a load spike, under an open and a closed population (Brooker 2023)",
 		Essential:   []string{"peak_per_s", "spike_s", "backoff_s", "timeout_s"},
 		StoryFields: []string{"case", "attempts", "server_s", "success_share", "in_progress_end", "work_cut_open", "work_cut_closed"},
-		Work:        openClosedWork, ServerWork: 40_000, WorkParam: "horizon_s",
+		Work:        openClosedWork, ServerWork: 25_000, WorkParam: "horizon_s",
 		Params: []Param{
 			{Name: "rate_per_s", Kind: Float, Default: "40", Min: Excl(0), Max: Incl(10000), Unit: "1/s", SliderMin: 5, SliderMax: 90, Step: 1,
 				Help: "open: new requests per second (Poisson); closed: the population is sized to make this many"},
