@@ -40,3 +40,14 @@ func article3() []*Calculator {
 		configureCalc(),
 	)
 }
+
+// article4 returns the calculators of article 4, in the order the
+// article introduces them.
+func article4() []*Calculator {
+	return inArticle(4,
+		contentionCalc(),
+		strategiesCalc(),
+		openClosedCalc(),
+		metastableCalc(),
+	)
+}

@@ -36,6 +36,7 @@ func Articles() []Article {
 		{Number: 1, Slug: "retries", Registry: Retries},
 		{Number: 2, Slug: "rate-limits", Registry: RateLimits},
 		{Number: 3, Slug: "policies", Registry: Policies},
+		{Number: 4, Slug: "backoff-work", Registry: BackoffWork},
 	}
 }
 
@@ -45,6 +46,7 @@ func New() *Registry {
 	list = append(list, article1()...)
 	list = append(list, article2()...)
 	list = append(list, article3()...)
+	list = append(list, article4()...)
 	return &Registry{list: list}
 }
 
@@ -108,3 +110,8 @@ func (r *Registry) Compute(name string, values map[string][]string) (any, error)
 func (r *Registry) UnknownError(name string) *Error {
 	return newError("", "", CodeUnknownCalc, map[string]string{"name": quote(name), "names": r.Names()})
 }
+
+// BackoffWork returns the registry of the calculators of the article on
+// what backoff is for (article4), in the order New lists them; see
+// Retries.
+func BackoffWork() *Registry { return &Registry{list: article4()} }

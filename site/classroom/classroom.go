@@ -208,6 +208,15 @@ func Exercises() []*Exercise {
 			Questions: []Question{
 				{Field: "utilization", Percent: true, Decimals: 1, Abs: 0.05, Rel: 0.002},
 			}},
+		// Article 4: the token bucket at full failure, split among few or
+		// many clients (each client's bucket starts full with 10 tokens).
+		{ID: "bucket-load", Calc: "retry-strategies", Slug: "backoff-work",
+			Fixed:   map[string]string{"failure_rate": "1", "requests": "10000", "points": "1"},
+			Names:   []string{"clients", "retries"},
+			Options: grid(list("1 10 100 1000 5000"), list("1 2 3 5")),
+			Questions: []Question{
+				{Field: "adaptive_load", Decimals: 3, Abs: 0.001, Rel: 0.001},
+			}},
 	}
 	for _, e := range list {
 		e.Slug = articleSlug(e.Calc)

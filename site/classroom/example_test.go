@@ -19,7 +19,7 @@ func ExampleNewVariant() {
 	fmt.Println(ans.Field, classroom.AnswerText(locale.Locale{Lang: "en"}, ans))
 	fmt.Println(ans.Check("1.42", "."), ans.Check("1,419", ","), ans.Check("1.5", "."), ans.Check("1,4", ","), ans.Check("uno", ","))
 	// Output:
-	// true 15
+	// true 16
 	// attempts n=4&q=0.3
 	// expected_attempts 1.42
 	// right right high low syntax

@@ -72,7 +72,7 @@ func TestParsePageDataOfTheSite(t *testing.T) {
 		t.Skip("no content/ tree")
 	}
 	site, err := pages.Build(pages.Config{Content: os.DirFS(filepath.Join(root, "content")), ContentDir: "content",
-		Repo: os.DirFS(root), Wasm: map[string][]byte{"retries": []byte("\x00asm"), "rate-limits": []byte("\x00asm"), "policies": []byte("\x00asm"), "all": []byte("\x00asm")}, WasmExec: []byte("// wasm_exec")})
+		Repo: os.DirFS(root), Wasm: map[string][]byte{"retries": []byte("\x00asm"), "rate-limits": []byte("\x00asm"), "policies": []byte("\x00asm"), "backoff-work": []byte("\x00asm"), "all": []byte("\x00asm")}, WasmExec: []byte("// wasm_exec")})
 	if err != nil {
 		t.Fatal(err)
 	}

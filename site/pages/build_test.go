@@ -40,7 +40,7 @@ func tree(t testing.TB, file string) Config {
 
 func TestBuildTree(t *testing.T) {
 	cfg := tree(t, "testdata/site.txtar")
-	cfg.Wasm = map[string][]byte{"retries": []byte("\x00asm retries"), "rate-limits": []byte("\x00asm rate-limits"), "policies": []byte("\x00asm policies")}
+	cfg.Wasm = map[string][]byte{"retries": []byte("\x00asm retries"), "rate-limits": []byte("\x00asm rate-limits"), "policies": []byte("\x00asm policies"), "backoff-work": []byte("\x00asm backoff-work")}
 	cfg.WasmExec = []byte("// wasm_exec")
 	s, err := Build(cfg)
 	if err != nil {
@@ -377,7 +377,7 @@ func TestModuleChoice(t *testing.T) {
 		want    string // the module of it/demo ("" none), or the error's text
 		wantErr bool
 	}{
-		{"article", fake("retries", "rate-limits", "policies"), "playground-retries", false},
+		{"article", fake("retries", "rate-limits", "policies", "backoff-work"), "playground-retries", false},
 		{"missing", fake("rate-limits"), "content/it/demo.md: the widgets (attempts) need the playground module retries (wasm/playground/retries), which the build was not given", true},
 		{"static", nil, "", false},
 	} {

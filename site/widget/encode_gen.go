@@ -49,6 +49,14 @@ func encodeResult(e *jsonEnc, res any) (ok bool) {
 		appendJSONCalcPoliciesResult(e, &v)
 	case calc.ConfigureResult:
 		appendJSONCalcConfigureResult(e, &v)
+	case calc.ContentionResult:
+		appendJSONCalcContentionResult(e, &v)
+	case calc.StrategiesResult:
+		appendJSONCalcStrategiesResult(e, &v)
+	case calc.OpenClosedResult:
+		appendJSONCalcOpenClosedResult(e, &v)
+	case calc.MetastableResult:
+		appendJSONCalcMetastableResult(e, &v)
 	default:
 		return false
 	}
@@ -119,6 +127,26 @@ func encodePolicies(e *jsonEnc, res any) (ok bool) {
 		appendJSONCalcPoliciesResult(e, &v)
 	case calc.ConfigureResult:
 		appendJSONCalcConfigureResult(e, &v)
+	default:
+		return false
+	}
+	return true
+}
+
+// encodeBackoffWork appends to e the JSON encoding of res (the bytes
+// json.Marshal(res) returns) when res is of a type a calculator of calc.BackoffWork returns,
+// and marks its top-level members; ok is false for any other type. On an
+// error (e.err) e.b holds what was written before the value that failed.
+func encodeBackoffWork(e *jsonEnc, res any) (ok bool) {
+	switch v := res.(type) {
+	case calc.ContentionResult:
+		appendJSONCalcContentionResult(e, &v)
+	case calc.StrategiesResult:
+		appendJSONCalcStrategiesResult(e, &v)
+	case calc.OpenClosedResult:
+		appendJSONCalcOpenClosedResult(e, &v)
+	case calc.MetastableResult:
+		appendJSONCalcMetastableResult(e, &v)
 	default:
 		return false
 	}
@@ -945,6 +973,281 @@ func appendJSONCalcConfigureResult(e *jsonEnc, v *calc.ConfigureResult) {
 	e.byte('}')
 }
 
+// appendJSONCalcContentionResult writes the JSON encoding of a calc.ContentionResult.
+func appendJSONCalcContentionResult(e *jsonEnc, v *calc.ContentionResult) {
+	e.member("clients", 11)
+	e.lit("{\"clients\":")
+	e.int(int64(v.Clients))
+	e.member("runs", 8)
+	e.lit(",\"runs\":")
+	e.int(int64(v.Runs))
+	e.member("strategy", 12)
+	e.lit(",\"strategy\":")
+	appendJSONSliceOfString(e, v.Strategy)
+	e.member("time_ms", 11)
+	e.lit(",\"time_ms\":")
+	appendJSONSliceOfFloat64(e, v.TimeMS)
+	e.member("calls", 9)
+	e.lit(",\"calls\":")
+	appendJSONSliceOfFloat64(e, v.Calls)
+	e.member("slowest", 11)
+	e.lit(",\"slowest\":")
+	e.string(string(v.Slowest))
+	e.member("none_over_full_calls", 24)
+	e.lit(",\"none_over_full_calls\":")
+	e.float(float64(v.NoneOverFullCalls), 64)
+	e.member("expo_over_full_time", 23)
+	e.lit(",\"expo_over_full_time\":")
+	e.float(float64(v.ExpoOverFullTime), 64)
+	e.member("clients_axis", 16)
+	e.lit(",\"clients_axis\":")
+	appendJSONSliceOfInt(e, v.ClientsAxis)
+	e.member("time_none_ms", 16)
+	e.lit(",\"time_none_ms\":")
+	appendJSONSliceOfFloat64(e, v.TimeNoneMS)
+	e.member("time_exponential_ms", 23)
+	e.lit(",\"time_exponential_ms\":")
+	appendJSONSliceOfFloat64(e, v.TimeExponentialMS)
+	e.member("time_full_ms", 16)
+	e.lit(",\"time_full_ms\":")
+	appendJSONSliceOfFloat64(e, v.TimeFullMS)
+	e.member("time_equal_ms", 17)
+	e.lit(",\"time_equal_ms\":")
+	appendJSONSliceOfFloat64(e, v.TimeEqualMS)
+	e.member("time_decorrelated_ms", 24)
+	e.lit(",\"time_decorrelated_ms\":")
+	appendJSONSliceOfFloat64(e, v.TimeDecorrelatedMS)
+	e.member("calls_none", 14)
+	e.lit(",\"calls_none\":")
+	appendJSONSliceOfFloat64(e, v.CallsNone)
+	e.member("calls_exponential", 21)
+	e.lit(",\"calls_exponential\":")
+	appendJSONSliceOfFloat64(e, v.CallsExponential)
+	e.member("calls_full", 14)
+	e.lit(",\"calls_full\":")
+	appendJSONSliceOfFloat64(e, v.CallsFull)
+	e.member("calls_equal", 15)
+	e.lit(",\"calls_equal\":")
+	appendJSONSliceOfFloat64(e, v.CallsEqual)
+	e.member("calls_decorrelated", 22)
+	e.lit(",\"calls_decorrelated\":")
+	appendJSONSliceOfFloat64(e, v.CallsDecorrelated)
+	e.byte('}')
+}
+
+// appendJSONCalcStrategiesResult writes the JSON encoding of a calc.StrategiesResult.
+func appendJSONCalcStrategiesResult(e *jsonEnc, v *calc.StrategiesResult) {
+	e.member("failure_rate", 16)
+	e.lit("{\"failure_rate\":")
+	e.float(float64(v.FailureRate), 64)
+	e.member("clients", 11)
+	e.lit(",\"clients\":")
+	e.int(int64(v.Clients))
+	e.member("requests_per_client", 23)
+	e.lit(",\"requests_per_client\":")
+	e.float(float64(v.RequestsPerClient), 64)
+	e.member("strategy", 12)
+	e.lit(",\"strategy\":")
+	appendJSONSliceOfString(e, v.Strategy)
+	e.member("success_rate", 16)
+	e.lit(",\"success_rate\":")
+	appendJSONSliceOfFloat64(e, v.SuccessRate)
+	e.member("load", 8)
+	e.lit(",\"load\":")
+	appendJSONSliceOfFloat64(e, v.Load)
+	e.member("adaptive_load", 17)
+	e.lit(",\"adaptive_load\":")
+	e.float(float64(v.AdaptiveLoad), 64)
+	e.member("adaptive_success", 20)
+	e.lit(",\"adaptive_success\":")
+	e.float(float64(v.AdaptiveSuccess), 64)
+	e.member("breaker_load", 16)
+	e.lit(",\"breaker_load\":")
+	e.float(float64(v.BreakerLoad), 64)
+	e.member("failure_rates", 17)
+	e.lit(",\"failure_rates\":")
+	appendJSONSliceOfFloat64(e, v.FailureRates)
+	e.member("load_none", 13)
+	e.lit(",\"load_none\":")
+	appendJSONSliceOfFloat64(e, v.LoadNone)
+	e.member("load_retries", 16)
+	e.lit(",\"load_retries\":")
+	appendJSONSliceOfFloat64(e, v.LoadRetries)
+	e.member("load_adaptive", 17)
+	e.lit(",\"load_adaptive\":")
+	appendJSONSliceOfFloat64(e, v.LoadAdaptive)
+	e.member("load_breaker", 16)
+	e.lit(",\"load_breaker\":")
+	appendJSONSliceOfFloat64(e, v.LoadBreaker)
+	e.member("success_none", 16)
+	e.lit(",\"success_none\":")
+	appendJSONSliceOfFloat64(e, v.SuccessNone)
+	e.member("success_retries", 19)
+	e.lit(",\"success_retries\":")
+	appendJSONSliceOfFloat64(e, v.SuccessRetries)
+	e.member("success_adaptive", 20)
+	e.lit(",\"success_adaptive\":")
+	appendJSONSliceOfFloat64(e, v.SuccessAdaptive)
+	e.member("success_breaker", 19)
+	e.lit(",\"success_breaker\":")
+	appendJSONSliceOfFloat64(e, v.SuccessBreaker)
+	e.byte('}')
+}
+
+// appendJSONCalcOpenClosedResult writes the JSON encoding of a calc.OpenClosedResult.
+func appendJSONCalcOpenClosedResult(e *jsonEnc, v *calc.OpenClosedResult) {
+	e.member("clients", 11)
+	e.lit("{\"clients\":")
+	e.int(int64(v.Clients))
+	e.member("case", 8)
+	e.lit(",\"case\":")
+	appendJSONSliceOfString(e, v.Case)
+	e.member("requests", 12)
+	e.lit(",\"requests\":")
+	appendJSONSliceOfInt(e, v.Requests)
+	e.member("attempts", 12)
+	e.lit(",\"attempts\":")
+	appendJSONSliceOfInt(e, v.Attempts)
+	e.member("successes", 13)
+	e.lit(",\"successes\":")
+	appendJSONSliceOfInt(e, v.Successes)
+	e.member("server_s", 12)
+	e.lit(",\"server_s\":")
+	appendJSONSliceOfFloat64(e, v.ServerS)
+	e.member("success_share", 17)
+	e.lit(",\"success_share\":")
+	appendJSONSliceOfFloat64(e, v.SuccessShare)
+	e.member("in_progress_end", 19)
+	e.lit(",\"in_progress_end\":")
+	appendJSONSliceOfInt(e, v.InProgressEnd)
+	e.member("work_cut_open", 17)
+	e.lit(",\"work_cut_open\":")
+	e.float(float64(v.WorkCutOpen), 64)
+	e.member("work_cut_closed", 19)
+	e.lit(",\"work_cut_closed\":")
+	e.float(float64(v.WorkCutClosed), 64)
+	e.member("t_s", 7)
+	e.lit(",\"t_s\":")
+	appendJSONSliceOfFloat64(e, v.TS)
+	e.member("attempts_per_s_open", 23)
+	e.lit(",\"attempts_per_s_open\":")
+	appendJSONSliceOfFloat64(e, v.AttemptsPerSOpen)
+	e.member("attempts_per_s_open_backoff", 31)
+	e.lit(",\"attempts_per_s_open_backoff\":")
+	appendJSONSliceOfFloat64(e, v.AttemptsPerSOpenBackoff)
+	e.member("attempts_per_s_closed", 25)
+	e.lit(",\"attempts_per_s_closed\":")
+	appendJSONSliceOfFloat64(e, v.AttemptsPerSClosed)
+	e.member("attempts_per_s_closed_backoff", 33)
+	e.lit(",\"attempts_per_s_closed_backoff\":")
+	appendJSONSliceOfFloat64(e, v.AttemptsPerSClosedBackoff)
+	e.member("in_progress_open", 20)
+	e.lit(",\"in_progress_open\":")
+	appendJSONSliceOfInt(e, v.InProgressOpen)
+	e.member("in_progress_open_backoff", 28)
+	e.lit(",\"in_progress_open_backoff\":")
+	appendJSONSliceOfInt(e, v.InProgressOpenBackoff)
+	e.byte('}')
+}
+
+// appendJSONCalcMetastableResult writes the JSON encoding of a calc.MetastableResult.
+func appendJSONCalcMetastableResult(e *jsonEnc, v *calc.MetastableResult) {
+	e.member("lambda", 10)
+	e.lit("{\"lambda\":")
+	e.float(float64(v.Lambda), 64)
+	e.member("utilization", 15)
+	e.lit(",\"utilization\":")
+	e.float(float64(v.Utilization), 64)
+	e.member("states", 10)
+	e.lit(",\"states\":")
+	e.int(int64(v.States))
+	e.member("queue_dist", 14)
+	e.lit(",\"queue_dist\":")
+	appendJSONSliceOfFloat64(e, v.QueueDist)
+	e.member("mean_queue", 14)
+	e.lit(",\"mean_queue\":")
+	e.float(float64(v.MeanQueue), 64)
+	e.member("mean_orbit", 14)
+	e.lit(",\"mean_orbit\":")
+	e.float(float64(v.MeanOrbit), 64)
+	e.member("p_full", 10)
+	e.lit(",\"p_full\":")
+	e.float(float64(v.PFull), 64)
+	e.member("bimodal", 11)
+	e.lit(",\"bimodal\":")
+	e.bool(bool(v.Bimodal))
+	e.member("modes", 9)
+	e.lit(",\"modes\":")
+	appendJSONSliceOfInt(e, v.Modes)
+	e.member("drain_s", 11)
+	e.lit(",\"drain_s\":")
+	e.float(float64(v.DrainS), 64)
+	e.member("sim_drain_s", 15)
+	e.lit(",\"sim_drain_s\":")
+	if p6 := v.SimDrainS; p6 == nil {
+		e.lit("null")
+	} else {
+		e.float(float64((*p6)), 64)
+	}
+	e.member("sim_se_s", 12)
+	e.lit(",\"sim_se_s\":")
+	if p7 := v.SimSES; p7 == nil {
+		e.lit("null")
+	} else {
+		e.float(float64((*p7)), 64)
+	}
+	e.member("sim_low_s", 13)
+	e.lit(",\"sim_low_s\":")
+	if p8 := v.SimLowS; p8 == nil {
+		e.lit("null")
+	} else {
+		e.float(float64((*p8)), 64)
+	}
+	e.member("sim_high_s", 14)
+	e.lit(",\"sim_high_s\":")
+	if p9 := v.SimHighS; p9 == nil {
+		e.lit("null")
+	} else {
+		e.float(float64((*p9)), 64)
+	}
+	e.member("sim_censored", 16)
+	e.lit(",\"sim_censored\":")
+	e.int(int64(v.SimCensored))
+	e.member("exact_in_band", 17)
+	e.lit(",\"exact_in_band\":")
+	e.bool(bool(v.ExactInBand))
+	e.member("sweep_lambda", 16)
+	e.lit(",\"sweep_lambda\":")
+	appendJSONSliceOfFloat64(e, v.SweepLambda)
+	e.member("sweep_mean_queue", 20)
+	e.lit(",\"sweep_mean_queue\":")
+	appendJSONSliceOfFloat64(e, v.SweepMeanQueue)
+	e.member("sweep_p_full", 16)
+	e.lit(",\"sweep_p_full\":")
+	appendJSONSliceOfFloat64(e, v.SweepPFull)
+	e.member("sweep_drain_s", 17)
+	e.lit(",\"sweep_drain_s\":")
+	appendJSONSliceOfFloat64(e, v.SweepDrainS)
+	e.member("sweep_bistable", 18)
+	e.lit(",\"sweep_bistable\":")
+	appendJSONSliceOfBool(e, v.SweepBistable)
+	e.member("region_from", 15)
+	e.lit(",\"region_from\":")
+	if p10 := v.RegionFrom; p10 == nil {
+		e.lit("null")
+	} else {
+		e.float(float64((*p10)), 64)
+	}
+	e.member("region_to", 13)
+	e.lit(",\"region_to\":")
+	if p11 := v.RegionTo; p11 == nil {
+		e.lit("null")
+	} else {
+		e.float(float64((*p11)), 64)
+	}
+	e.byte('}')
+}
+
 // appendJSONSliceOfInt writes the JSON encoding of a []int.
 func appendJSONSliceOfInt(e *jsonEnc, v []int) {
 	if v == nil {
@@ -1083,10 +1386,10 @@ func appendJSONSliceOfPtrToFloat64(e *jsonEnc, v []*float64) {
 		if i > 0 {
 			e.byte(',')
 		}
-		if p6 := v[i]; p6 == nil {
+		if p12 := v[i]; p12 == nil {
 			e.lit("null")
 		} else {
-			e.float(float64((*p6)), 64)
+			e.float(float64((*p12)), 64)
 		}
 	}
 	e.byte(']')
@@ -1152,10 +1455,10 @@ func appendJSONCalcPolicyRun(e *jsonEnc, v *calc.PolicyRun) {
 	e.lit(",\"status\":")
 	e.string(string(v.Status))
 	e.lit(",\"recovery_s\":")
-	if p7 := v.RecoveryS; p7 == nil {
+	if p13 := v.RecoveryS; p13 == nil {
 		e.lit("null")
 	} else {
-		e.float(float64((*p7)), 64)
+		e.float(float64((*p13)), 64)
 	}
 	e.lit(",\"amplification\":")
 	e.float(float64(v.Amplification), 64)

@@ -38,6 +38,12 @@ func Policies() *Set {
 	return &Set{name: "policies", reg: calc.Policies(), views: policiesViewTable(), enc: encodePolicies}
 }
 
+// BackoffWork is the set of the article on what backoff is for
+// (calc.BackoffWork).
+func BackoffWork() *Set {
+	return &Set{name: "backoff-work", reg: calc.BackoffWork(), views: backoffWorkViewTable(), enc: encodeBackoffWork}
+}
+
 // All is the set of every calculator (calc.New): what the build renders
 // and the server and the embeds' SVG draw with. No module is built from
 // it: it would be larger than the budget of issue 16 (1,050 KB gzip),
@@ -47,7 +53,7 @@ func All() *Set { return &Set{name: "all", reg: calc.New(), views: allViews(), e
 
 // Sets returns every set a module is built from, one per article of
 // calc.Articles, in the order in which a page picks its module (For).
-func Sets() []*Set { return []*Set{Retries(), RateLimits(), Policies()} }
+func Sets() []*Set { return []*Set{Retries(), RateLimits(), Policies(), BackoffWork()} }
 
 // For returns the first of Sets that holds every calculator named, or nil
 // when none does (the names mix articles, or one is no calculator at all). No names: nil (a page

@@ -17,7 +17,7 @@ import (
 func TestSets(t *testing.T) {
 	all := All()
 	owner := map[string]string{}
-	for _, s := range []*Set{Retries(), RateLimits(), Policies()} {
+	for _, s := range []*Set{Retries(), RateLimits(), Policies(), BackoffWork()} {
 		for _, c := range s.Registry().List() {
 			if prev, ok := owner[c.Name]; ok {
 				t.Errorf("%s is in the sets %s and %s", c.Name, prev, s.Name())
@@ -58,7 +58,7 @@ func TestSets(t *testing.T) {
 			if gotText != wantText || gotValue != wantValue || err1 != nil || err2 != nil {
 				t.Errorf("%s.%s: set %s cites %q %q (%v), All %q %q (%v)", c.Name, field, s.Name(), gotText, gotValue, err1, wantText, wantValue, err2)
 			}
-			for _, other := range []*Set{Retries(), RateLimits(), Policies()} {
+			for _, other := range []*Set{Retries(), RateLimits(), Policies(), BackoffWork()} {
 				if other.Name() == s.Name() {
 					continue
 				}
@@ -79,7 +79,7 @@ func TestSets(t *testing.T) {
 			t.Errorf("%s is in no article's set", c.Name)
 		}
 	}
-	if len(owner) != len(all.Registry().List()) || len(allViews()) != len(retriesViewTable())+len(rateLimitsViewTable())+len(policiesViewTable()) {
+	if len(owner) != len(all.Registry().List()) || len(allViews()) != len(retriesViewTable())+len(rateLimitsViewTable())+len(policiesViewTable())+len(backoffWorkViewTable()) {
 		t.Errorf("the articles' sets do not add up to All")
 	}
 	// A calculator outside the set keeps the table and the generic bars.
@@ -103,6 +103,7 @@ func TestFor(t *testing.T) {
 		{[]string{"dispatch", "limits"}, "rate-limits"},
 		{[]string{"policies"}, "policies"},
 		{[]string{"policies", "jitter"}, ""},
+		{[]string{"contention", "metastable"}, "backoff-work"},
 		{[]string{"jitter", "limits"}, ""},
 		{[]string{"jitter", "nope"}, ""},
 	} {
@@ -114,7 +115,7 @@ func TestFor(t *testing.T) {
 	for _, s := range Sets() {
 		names = append(names, s.Name())
 	}
-	if got := strings.Join(names, " "); got != "retries rate-limits policies" {
+	if got := strings.Join(names, " "); got != "retries rate-limits policies backoff-work" {
 		t.Errorf("Sets() = %s", got)
 	}
 }

@@ -35,6 +35,16 @@ func policiesViewTable() viewTable {
 	}
 }
 
+// backoffWorkViewTable is the view table of the calculators of calc.BackoffWork.
+func backoffWorkViewTable() viewTable {
+	return viewTable{
+		"contention":       contentionViews(),
+		"retry-strategies": strategiesViews(),
+		"open-closed":      openClosedViews(),
+		"metastable":       metastableViews(),
+	}
+}
+
 // allViews is the view table of every calculator (calc.New).
 func allViews() viewTable {
 	t := viewTable{}
@@ -45,6 +55,9 @@ func allViews() viewTable {
 		t[name] = vs
 	}
 	for name, vs := range policiesViewTable() {
+		t[name] = vs
+	}
+	for name, vs := range backoffWorkViewTable() {
 		t[name] = vs
 	}
 	return t

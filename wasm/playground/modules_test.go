@@ -76,6 +76,8 @@ func TestModulesLinkTheirSet(t *testing.T) {
 		"retrylab_site_widget.dispatchQueue", "retrylab_site_widget.backoffArrivals", "retrylab_site_widget.appendJSONCalcDispatchResult"}
 	pols := []string{"retrylab_core_calc.policiesCalc", "retrylab_core_policies.Run",
 		"retrylab_site_widget.policiesTimeline", "retrylab_site_widget.appendJSONCalcPoliciesResult"}
+	bw := []string{"retrylab_core_calc.metastableCalc", "retrylab_core_metastable.Stationary",
+		"retrylab_site_widget.metastableSweep", "retrylab_site_widget.appendJSONCalcMetastableResult"}
 	// (All link core/standin/bigint's parsing and printing: calc's generic
 	// parameter code handles every kind; the arithmetic is the retries'.)
 	for _, m := range []struct {
@@ -85,6 +87,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 		{"retries", retries, append(slices.Clip(rateLimits), pols...)},
 		{"rate-limits", rateLimits, append(slices.Clip(retries), pols...)},
 		{"policies", pols, append(slices.Clip(retries), rateLimits...)},
+		{"backoff-work", bw, append(append(slices.Clip(retries), rateLimits...), pols...)},
 	} {
 		out := filepath.Join(t.TempDir(), m.name+".wasm")
 		args := []string{"build"}

@@ -83,8 +83,11 @@ const frameMS = 16
 // at the article's values (make bench: dispatch, p95 42 ms at its
 // defaults, about a second at its largest; policies, nine simulations of
 // 8,400 requests at its defaults, about a second at its largest): they
-// always compute in the worker.
-var heavy = map[string]bool{"dispatch": true, "policies": true}
+// always compute in the worker. So do the simulations and the exact
+// solves of article 4 (contention, retry-strategies, open-closed,
+// metastable: tens of ms natively at their defaults, more in wasm).
+var heavy = map[string]bool{"dispatch": true, "policies": true,
+	"contention": true, "retry-strategies": true, "open-closed": true, "metastable": true}
 
 // control returns the form control that holds parameter name (nil when
 // the form has none).

@@ -1,0 +1,46 @@
+package contention
+
+import "testing"
+
+func params(n int) Params {
+	return Params{Clients: n, BaseMS: 5, CapMS: 2000, NetMeanMS: 10, NetSDMS: 2}
+}
+
+// The shapes of the post's two figures at 100 clients: exponential
+// backoff without jitter takes the longest of all strategies, and full
+// jitter makes far fewer calls than no backoff.
+func TestShapes(t *testing.T) {
+	res := map[Strategy]Result{}
+	for _, st := range Strategies {
+		res[st] = Run(params(100), st, 20, 1)
+		t.Logf("%-12s time %8.0f ms calls %7.0f", st, res[st].TimeMS, res[st].Calls)
+	}
+	for _, st := range Strategies {
+		if st != Exponential && res[st].TimeMS >= res[Exponential].TimeMS {
+			t.Errorf("%v takes %v ms, not less than exponential's %v", st, res[st].TimeMS, res[Exponential].TimeMS)
+		}
+	}
+	if res[Full].Calls*3 > res[None].Calls {
+		t.Errorf("full jitter makes %v calls, not far fewer than no backoff's %v", res[Full].Calls, res[None].Calls)
+	}
+}
+
+// Every client writes once successfully: at least n calls; with no
+// backoff and one success per round, calls grow about as n²/2.
+func TestCallsBounds(t *testing.T) {
+	for _, n := range []int{1, 10, 50} {
+		for _, st := range Strategies {
+			r := Run(params(n), st, 3, 7)
+			if r.Calls < float64(n) || r.Calls > Work(n, 1)*1.5 {
+				t.Errorf("%v at %d clients: %v calls, outside [%d, %v]", st, n, r.Calls, n, Work(n, 1)*1.5)
+			}
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := Run(params(30), Full, 2, 9), Run(params(30), Full, 2, 9)
+	if a != b {
+		t.Fatalf("same seed, different results: %v %v", a, b)
+	}
+}

@@ -1,0 +1,327 @@
+// Package metastable solves exactly a continuous-time Markov chain of a
+// queue whose clients time out and retry, after the model of Metafor
+// (Isaacs et al., "Analyzing Metastable Failures", HotOS'25;
+// https://github.com/mpi-sws-rse/metafor, metafor/model/single_server/ctmc.py):
+// the state is (q, o), q requests in the server's bounded queue (the one
+// in service included) and o clients in the orbit, waiting to retry.
+// Bronson et al. ("Metastable Failures in Distributed Systems", HotOS'21)
+// and Huang et al. ("Metastable Failures in the Wild", OSDI'22) name the
+// mechanism: a trigger fills the queue, requests time out while they
+// wait, their clients retry, and the retries keep the queue full after
+// the trigger is gone.
+//
+// The transitions (our formulation, written from the paper's description;
+// not Metafor's code):
+//
+//   - a new request arrives at rate λ; it joins the queue when q < Q, and
+//     its client enters the orbit at once with probability p(q) that it will
+//     time out (the request stays in the queue and is served anyway:
+//     wasted work); when q = Q it is refused and its client enters the
+//     orbit;
+//   - each client in the orbit retries at rate r = R/((R+1)·b) and gives up
+//     at rate d = 1/((R+1)·b), b being the mean wait before a retry and R
+//     the mean number of retries (a geometric number of retries); a retry
+//     joins the queue like a new request, and its client stays in the
+//     orbit with probability p(q);
+//   - the server completes a request at rate μ when q > 0;
+//   - a client that would enter a full orbit (o = O) is lost.
+//
+// p(q) is the probability that q+1 exponential services (the q ahead and
+// its own) take longer than the timeout τ: P(Poisson(μτ) ≤ q).
+//
+// Everything is computed without sampling: the stationary distribution by
+// the GTH algorithm (Grassmann, Taksar, Heyman 1985), which subtracts
+// nothing and keeps the band of the generator, and the expected time to
+// drain the queue from a full queue and an empty orbit by a banded LU
+// solve of the hitting-time equations. The states are ordered orbit-major
+// (index o·(Q+1)+q), so every transition stays within Q+2 of the
+// diagonal and both solves cost about (Q+1)(O+1)(Q+2)² multiply-adds.
+package metastable
+
+import (
+	"math"
+)
+
+// Params are the chain's parameters.
+type Params struct {
+	Lambda   float64 // new requests per second
+	Mu       float64 // completions per second of a busy server
+	Queue    int     // Q, the queue bound (>= 1)
+	Orbit    int     // O, the orbit bound (>= 0)
+	TimeoutS float64 // τ
+	Retries  float64 // R, mean retries of a client that keeps failing
+	WaitS    float64 // b, mean wait in the orbit before a retry or giving up
+}
+
+// States is the number of states of the chain.
+func (p Params) States() int { return (p.Queue + 1) * (p.Orbit + 1) }
+
+// Work is the multiply-adds of one solve (stationary or hitting time),
+// with 200 more per state for building its row of the generator.
+func (p Params) Work() float64 {
+	w := float64(p.Queue + 2)
+	return float64(p.States()) * (w*w + 200)
+}
+
+// Index is the index of state (q, o).
+func (p Params) Index(q, o int) int { return o*(p.Queue+1) + q }
+
+// TimeoutProb returns p(q) for q = 0..Q.
+func (p Params) TimeoutProb() []float64 {
+	m := p.Mu * p.TimeoutS
+	out := make([]float64, p.Queue+1)
+	// P(Poisson(m) <= q), summed in log space to stay finite for large m
+	logTerm := -m // log of e^-m m^k / k!, k = 0
+	sum := 0.0
+	for q := 0; q <= p.Queue; q++ {
+		if q > 0 {
+			logTerm += math.Log(m) - math.Log(float64(q))
+		}
+		sum += math.Exp(logTerm)
+		out[q] = math.Min(sum, 1)
+	}
+	return out
+}
+
+// Transition is one transition of the chain out of a state.
+type Transition struct {
+	To   int
+	Rate float64
+}
+
+// Transitions calls f for every transition out of state (q, o), self
+// loops left out.
+func (p Params) Transitions(q, o int, pt []float64, f func(to int, rate float64)) {
+	r := p.Retries / ((p.Retries + 1) * p.WaitS)
+	d := 1 / ((p.Retries + 1) * p.WaitS)
+	add := func(q2, o2 int, rate float64) {
+		if rate > 0 && (q2 != q || o2 != o) {
+			f(p.Index(q2, o2), rate)
+		}
+	}
+	if q < p.Queue {
+		pt := pt[q]
+		if o < p.Orbit {
+			add(q+1, o+1, p.Lambda*pt)
+			add(q+1, o, p.Lambda*(1-pt))
+		} else {
+			add(q+1, o, p.Lambda)
+		}
+		if o > 0 {
+			// a retry that will time out leaves its client in the orbit
+			add(q+1, o, float64(o)*r*pt)
+			add(q+1, o-1, float64(o)*r*(1-pt))
+		}
+	} else if o < p.Orbit {
+		add(q, o+1, p.Lambda)
+	}
+	if o > 0 {
+		add(q, o-1, float64(o)*d)
+	}
+	if q > 0 {
+		add(q-1, o, p.Mu)
+	}
+}
+
+// band is a square matrix stored by diagonals within w of the main one.
+type band struct {
+	n, w int
+	a    []float64
+}
+
+func newBand(n, w int) *band { return &band{n: n, w: w, a: make([]float64, n*(2*w+1))} }
+
+func (b *band) at(i, j int) *float64 { return &b.a[i*(2*b.w+1)+j-i+b.w] }
+
+// Stationary returns the stationary distribution, by index.
+func Stationary(p Params) []float64 {
+	n, w := p.States(), p.Queue+2
+	pt := p.TimeoutProb()
+	g := newBand(n, w)
+	for o := 0; o <= p.Orbit; o++ {
+		for q := 0; q <= p.Queue; q++ {
+			i := p.Index(q, o)
+			p.Transitions(q, o, pt, func(j int, rate float64) { *g.at(i, j) += rate })
+		}
+	}
+	// GTH: censor the states from the last down to 1.
+	s := make([]float64, n)
+	for k := n - 1; k >= 1; k-- {
+		lo := max(0, k-w)
+		sum := 0.0
+		for j := lo; j < k; j++ {
+			sum += *g.at(k, j)
+		}
+		s[k] = sum
+		if sum == 0 {
+			continue
+		}
+		W := 2*w + 1
+		bk := k*W + w - k // row k's entry for column j is g.a[bk+j]
+		rk := g.a[bk+lo : bk+k]
+		for i := lo; i < k; i++ {
+			bi := i*W + w - i
+			pik := g.a[bi+k]
+			if pik == 0 {
+				continue
+			}
+			f := pik / sum
+			// row i gains f × row k on columns lo..k-1; the diagonal
+			// entry it also changes is never read
+			ri := g.a[bi+lo : bi+k]
+			for j, v := range rk {
+				ri[j] += f * v
+			}
+		}
+	}
+	pi := make([]float64, n)
+	pi[0] = 1
+	total := 1.0
+	for k := 1; k < n; k++ {
+		if s[k] == 0 {
+			continue
+		}
+		v := 0.0
+		for i := max(0, k-w); i < k; i++ {
+			v += pi[i] * *g.at(i, k)
+		}
+		pi[k] = v / s[k]
+		total += pi[k]
+		if total > 1e150 {
+			// the unnormalized weights grow geometrically along a long
+			// chain: scale what is computed so far (the rest follows it)
+			for i := 0; i <= k; i++ {
+				pi[i] /= total
+			}
+			total = 1
+		}
+	}
+	for k := range pi {
+		pi[k] /= total
+	}
+	return pi
+}
+
+// DrainTime returns the expected time until the queue is empty (q = 0),
+// starting from state (q0, o0).
+func DrainTime(p Params, q0, o0 int) float64 {
+	n, w := p.States(), p.Queue+2
+	pt := p.TimeoutProb()
+	m := newBand(n, w)
+	rhs := make([]float64, n)
+	for o := 0; o <= p.Orbit; o++ {
+		for q := 0; q <= p.Queue; q++ {
+			i := p.Index(q, o)
+			if q == 0 {
+				*m.at(i, i) = 1
+				continue
+			}
+			rhs[i] = 1
+			p.Transitions(q, o, pt, func(j int, rate float64) {
+				*m.at(i, i) += rate
+				if j%(p.Queue+1) != 0 { // h is 0 on the target
+					*m.at(i, j) -= rate
+				}
+			})
+		}
+	}
+	// LU without pivoting: m is a diagonally dominant M-matrix.
+	W := 2*w + 1
+	for k := 0; k < n; k++ {
+		piv := *m.at(k, k)
+		hi := min(n-1, k+w)
+		bk := k*W + w - k
+		rk := m.a[bk+k+1 : bk+hi+1]
+		for i := k + 1; i <= hi; i++ {
+			bi := i*W + w - i
+			lik := m.a[bi+k]
+			if lik == 0 {
+				continue
+			}
+			f := lik / piv
+			m.a[bi+k] = 0
+			ri := m.a[bi+k+1 : bi+hi+1]
+			for j, v := range rk {
+				ri[j] -= f * v
+			}
+			rhs[i] -= f * rhs[k]
+		}
+	}
+	h := make([]float64, n)
+	for k := n - 1; k >= 0; k-- {
+		v := rhs[k]
+		for j := k + 1; j <= min(n-1, k+w); j++ {
+			v -= *m.at(k, j) * h[j]
+		}
+		h[k] = v / *m.at(k, k)
+	}
+	return h[p.Index(q0, o0)]
+}
+
+// QueueMarginal returns P(q) for q = 0..Q from a distribution by index.
+func QueueMarginal(p Params, pi []float64) []float64 {
+	m := make([]float64, p.Queue+1)
+	for o := 0; o <= p.Orbit; o++ {
+		for q := 0; q <= p.Queue; q++ {
+			m[q] += pi[p.Index(q, o)]
+		}
+	}
+	return m
+}
+
+// Bimodal reports whether the queue's distribution m has two modes: a
+// low and a high local maximum at least a quarter of the queue apart,
+// each at least twice the lowest point between them, the smaller holding
+// at least 1e-6 of probability within its side of that lowest point.
+// It returns the two modes (or the single mode twice).
+func Bimodal(m []float64) (bool, int, int) {
+	best := 0
+	for i, v := range m {
+		if v > m[best] {
+			best = i
+		}
+	}
+	// the highest point on each side of the global mode, far enough away
+	gap := max(1, len(m)/4)
+	other, found := -1, false
+	for i, v := range m {
+		if absInt(i-best) >= gap && (!found || v > m[other]) {
+			other, found = i, true
+		}
+	}
+	if !found {
+		return false, best, best
+	}
+	lo, hi := min(best, other), max(best, other)
+	valley := lo
+	for i := lo; i <= hi; i++ {
+		if m[i] < m[valley] {
+			valley = i
+		}
+	}
+	if valley == lo || valley == hi || m[other] < 2*m[valley] || m[best] < 2*m[valley] {
+		return false, best, best
+	}
+	// the side of the smaller mode
+	mass := 0.0
+	if other < valley {
+		for i := 0; i < valley; i++ {
+			mass += m[i]
+		}
+	} else {
+		for i := valley + 1; i < len(m); i++ {
+			mass += m[i]
+		}
+	}
+	if mass < 1e-6 {
+		return false, best, best
+	}
+	return true, lo, hi
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

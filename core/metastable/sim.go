@@ -1,0 +1,100 @@
+package metastable
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// table holds every state's transitions for sampling: the targets and
+// cumulative rates of state i are to[start[i]:start[i+1]] and
+// cum[start[i]:start[i+1]].
+type table struct {
+	start []int32
+	to    []int32
+	cum   []float64
+}
+
+func newTable(p Params) *table {
+	pt := p.TimeoutProb()
+	t := &table{start: make([]int32, p.States()+1)}
+	for o := 0; o <= p.Orbit; o++ {
+		for q := 0; q <= p.Queue; q++ {
+			i := p.Index(q, o)
+			sum := 0.0
+			p.Transitions(q, o, pt, func(j int, x float64) {
+				sum += x
+				t.to = append(t.to, int32(j))
+				t.cum = append(t.cum, sum)
+			})
+			t.start[i+1] = int32(len(t.to))
+		}
+	}
+	return t
+}
+
+// step draws the holding time in state i and the next state.
+func (t *table) step(i int, r *rand.Rand) (float64, int) {
+	lo, hi := t.start[i], t.start[i+1]
+	total := t.cum[hi-1]
+	u := r.Float64() * total
+	k := lo
+	for k < hi-1 && u >= t.cum[k] {
+		k++
+	}
+	return r.ExpFloat64() / total, int(t.to[k])
+}
+
+// SimDrain simulates the chain (Gillespie's method: an exponential
+// holding time, then a transition chosen by its rate) from (q0, o0) until
+// the queue is empty, runs times, with draws from r; the runs share a
+// budget of events transitions, taken in turn. It returns the mean and
+// the standard error of the drain times, and the runs that had not
+// drained when the budget ran out (left out of the mean).
+func SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float64, censored int) {
+	tb := newTable(p)
+	var sum, sum2 float64
+	done := 0
+	for range runs {
+		i, t := p.Index(q0, o0), 0.0
+		for i%(p.Queue+1) != 0 && events > 0 {
+			events--
+			h, j := tb.step(i, r)
+			t += h
+			i = j
+		}
+		if i%(p.Queue+1) != 0 {
+			censored++
+			continue
+		}
+		sum += t
+		sum2 += t * t
+		done++
+	}
+	if done == 0 {
+		return math.NaN(), math.NaN(), censored
+	}
+	mean = sum / float64(done)
+	if done > 1 {
+		v := (sum2 - float64(done)*mean*mean) / float64(done-1)
+		se = math.Sqrt(math.Max(v, 0) / float64(done))
+	}
+	return mean, se, censored
+}
+
+// SimOccupancy simulates the chain from (0, 0) for events transitions and
+// returns the share of time the queue spent at each length.
+func SimOccupancy(p Params, events int, r *rand.Rand) []float64 {
+	tb := newTable(p)
+	occ := make([]float64, p.Queue+1)
+	i, total := 0, 0.0
+	for range events {
+		h, j := tb.step(i, r)
+		occ[i%(p.Queue+1)] += h
+		total += h
+		i = j
+	}
+	for q := range occ {
+		occ[q] /= total
+	}
+	return occ
+}

@@ -1,0 +1,51 @@
+package openclosed
+
+import (
+	"math"
+	"testing"
+)
+
+func params(closed, backoff bool) Params {
+	return Params{Closed: closed, Backoff: backoff, RatePerS: 40, PeakPerS: 80, SpikeStartS: 20, SpikeS: 5,
+		HorizonS: 80, Attempts: 3, TimeoutS: 3, ServiceS: 1, SlopeS: 0.01, NetS: 0.1, BackoffBaseS: 10, ThinkS: 1}
+}
+
+// The same backoff cuts the work of the open population (without it the
+// spike's timeouts feed retries that keep the server past its timeout
+// after the spike) and hardly changes the closed one's, which slows down
+// by itself when the server does.
+func TestBackoffCutsWorkOnlyWhenOpen(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		on, ob := Run(params(false, false), seed), Run(params(false, true), seed)
+		cn, cb := Run(params(true, false), seed), Run(params(true, true), seed)
+		if ob.ServerS > 0.5*on.ServerS {
+			t.Errorf("seed %d: open, server seconds %v with backoff, %v without: not cut", seed, ob.ServerS, on.ServerS)
+		}
+		if math.Abs(cb.ServerS-cn.ServerS) > 0.1*cn.ServerS {
+			t.Errorf("seed %d: closed, server seconds %v with backoff, %v without: not about the same", seed, cb.ServerS, cn.ServerS)
+		}
+		if last := on.InProgress[len(on.InProgress)-1]; last < 500 {
+			t.Errorf("seed %d: open without backoff ends with %d calls in progress, want a collapse", seed, last)
+		}
+	}
+}
+
+// Every request is counted once, with at least one and at most Attempts
+// attempts; successes never exceed requests.
+func TestCounts(t *testing.T) {
+	for _, closed := range []bool{false, true} {
+		for _, b := range []bool{false, true} {
+			r := Run(params(closed, b), 3)
+			if r.Attempts < r.Requests || r.Attempts > 3*r.Requests || r.Successes > r.Requests {
+				t.Errorf("closed=%v backoff=%v: %d requests, %d attempts, %d successes", closed, b, r.Requests, r.Attempts, r.Successes)
+			}
+			sum := 0.0
+			for _, a := range r.AttemptsPerS {
+				sum += a
+			}
+			if int(sum) != r.Attempts {
+				t.Errorf("bins hold %v attempts, total %d", sum, r.Attempts)
+			}
+		}
+	}
+}
