@@ -392,6 +392,8 @@ type sim struct {
 	arrived, succ                       []int
 	sampled                             int   // queue samples taken
 	sampleAt                            int64 // the end of bin sampled: sample when time reaches it
+
+	tr *tracer // RunTraced's recorder, nil otherwise
 }
 
 // Run simulates policy p on scenario s with the given seed.
@@ -408,6 +410,12 @@ func Run(s Scenario, p Policy, seed uint64) (Result, error) {
 // same for every policy, are drawn once, and one policy's working memory
 // serves the next.
 func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
+	return runAll(s, ps, seed, nil, nil)
+}
+
+// runAll is RunAll; before and after (when not nil) see each policy's
+// sim before and after its run (RunTraced).
+func runAll(s Scenario, ps []Policy, seed uint64, before, after func(*sim)) ([]Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -434,7 +442,13 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 		m.quiet = m.rule.quiet() && (p != SREBudget || s.Loop == Open)
 		m.admitsAll, m.budgeted, m.pauses = m.rule.admitsAll(), p.Budgeted(), m.rule.pauses()
 		m.maxAttempts = m.rule.max()
+		if before != nil {
+			before(m)
+		}
 		m.run()
+		if after != nil {
+			after(m)
+		}
 		out[i] = m.res
 	}
 	return out, nil
@@ -724,6 +738,9 @@ func (m *sim) send(now int64, id int32) {
 		r.attempts++
 		if !m.admitsAll && !m.rule.send(now, retry, m.pr) {
 			m.res.Throttled++
+			if m.tr != nil {
+				m.tr.refused(now, id, retry, Throttled)
+			}
 			m.fail(now, r)
 			return
 		}
@@ -744,6 +761,9 @@ func (m *sim) send(now int64, id int32) {
 		start, h := m.pick(now)
 		if start > now && m.count >= m.s.QueueCap && m.queued(now) >= m.s.QueueCap {
 			m.res.Rejected++
+			if m.tr != nil {
+				m.tr.refused(now, id, retry, Rejected)
+			}
 			if !m.quiet {
 				m.rule.done(now, retry, false, r.token)
 			}
@@ -770,6 +790,9 @@ func (m *sim) send(now int64, id int32) {
 		}
 		m.busy += svc
 		end, deadline := start+svc, now+m.timeout
+		if m.tr != nil {
+			m.tr.sent(now, id, retry, start, end, deadline)
+		}
 		switch {
 		case end > deadline:
 			m.wasted += svc
@@ -818,6 +841,9 @@ func (m *sim) failed(now int64, id int32, timeout bool) bool {
 		ok, token := m.rule.retry(now, timeout)
 		if !ok {
 			m.res.RetriesDenied++
+			if m.tr != nil {
+				m.tr.denied(id)
+			}
 			m.fail(now, r)
 			return false
 		}

@@ -201,6 +201,6 @@ func policiesViews() viewTable {
 		// shown by default: play draws the same seconds of every policy
 		// in one figure, and the default set recomputes within a frame
 		// budget (issue 16; make bench, wasmbench).
-		"policies": {{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), true}, {"queue", typed(policiesQueue), true}, {"play", typed(policiesPlay), false}},
+		"policies": {{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), true}, {"queue", typed(policiesQueue), true}, {"play", typed(policiesPlay), false}, {"flow", typed(policiesFlow), true}},
 	}
 }
