@@ -62,6 +62,13 @@ const (
 	flowMarkR   = 2.2
 )
 
+// The stages of a lane.
+const (
+	flowService = iota // clients, policy, queue, servers and three piles
+	flowWave           // clients, waiting, and the server's bins
+	flowTree           // the layers of a call tree
+)
+
 // flowKey is one keyframe of a mark.
 type flowKey struct {
 	t, x, y float64
@@ -103,6 +110,7 @@ type flowCounter struct {
 // flowLane is one lane: its title, its stations' labels, its marks and
 // its counters.
 type flowLane struct {
+	stage    int // flowService, flowWave or flowTree: what is drawn behind the marks
 	title    string
 	stations [4]string // clients, policy, queue, servers
 	piles    [3]flowPile
@@ -262,15 +270,17 @@ func floatsOf(xs []int) []float64 {
 }
 
 // flowPair chooses the two policies a flow view puts side by side: the
-// first of the result that never recovers and the first that does (the
-// story of the article), else the first two.
+// first of the result that never recovers and the first that does, one
+// that retries rather than none (the story of the article), else the
+// first two.
 func flowPair(runs []calc.PolicyRun) []int {
 	stuck, ok := -1, -1
 	for i, p := range runs {
 		if !p.Recovered && stuck < 0 {
 			stuck = i
 		}
-		if p.Recovered && ok < 0 {
+		// a policy that retries, rather than none, when there is one
+		if p.Recovered && (ok < 0 || runs[ok].Policy == "none") {
 			ok = i
 		}
 	}
@@ -356,11 +366,21 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 		writef(b, `<rect class="flow-station %s" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, cls, f1(x0), f1(flowTop), f1(x1-x0), f1(boxB-flowTop))
 		writef(b, `<text class="flow-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1((x0+x1)/2), f1(flowTop-6), esc(label))
 	}
-	box(4, 54, l.stations[0], "flow-clients")
-	box(58, 102, l.stations[1], "flow-policy")
-	box(flowQueueA, flowQueueB, l.stations[2], "flow-queue")
-	box(flowServerA, flowServerB, l.stations[3], "flow-servers")
+	switch l.stage {
+	case flowService:
+		box(4, 54, l.stations[0], "flow-clients")
+		box(58, 102, l.stations[1], "flow-policy")
+		box(flowQueueA, flowQueueB, l.stations[2], "flow-queue")
+		box(flowServerA, flowServerB, l.stations[3], "flow-servers")
+	case flowWave:
+		box(4, 54, l.stations[0], "flow-clients")
+		box(58, 132, l.stations[1], "flow-policy")
+		box(140, flowW-4, l.stations[3], "flow-servers")
+	}
 	for _, p := range l.piles {
+		if l.stage != flowService {
+			break
+		}
 		writef(b, `<rect class="flow-station flow-pile" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, f1(flowPileA), f1(p.y0), f1(flowPileB-flowPileA), f1(p.h))
 		writef(b, `<text class="flow-label flow-pile-label" x="%s" y="%s" font-size="11">%s</text>`, f1(flowPileA+4), f1(p.y0+11), esc(p.label))
 	}

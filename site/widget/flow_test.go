@@ -9,11 +9,13 @@ import (
 
 func TestFlowDump(t *testing.T) {
 	loc := locales(t)["it"]
-	c, _ := calc.New().Lookup("policies")
-	html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"flow"}}, loc)
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"policies", "jitter", "backoff", "amplification"} {
+		c, _ := calc.New().Lookup(name)
+		html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"flow"}}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile("/tmp/flow-"+name+".html", []byte(html), 0o644)
+		t.Log(name, len(html))
 	}
-	os.WriteFile("/tmp/flow.html", []byte(html), 0o644)
-	t.Log(len(html))
 }

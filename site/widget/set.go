@@ -172,9 +172,9 @@ func (s *Set) encoder() encoder {
 func retriesViews() viewTable {
 	return viewTable{
 		"attempts":      {{"curve", typed(attemptsCurve), false}},
-		"amplification": {{"tree", typed(amplificationTree), false}, {"play", typed(amplificationPlay), false}},
+		"amplification": {{"tree", typed(amplificationTree), false}, {"play", typed(amplificationPlay), false}, {"flow", typed(amplificationFlow), true}},
 		"budget":        {{"histogram", typed(budgetHistogram), false}, {"tokens", typed(budgetTokens), false}},
-		"jitter":        {{"histogram", typed(jitterHistogram), false}, {"play", typed(jitterPlay), false}},
+		"jitter":        {{"histogram", typed(jitterHistogram), false}, {"play", typed(jitterPlay), false}, {"flow", typed(jitterFlow), true}},
 		"deadline":      {{"timeline", typed(deadlineTimeline), false}, {"play", typed(deadlinePlay), false}},
 		"peak":          {{"distribution", typed(peakDistribution), false}, {"bin", typed(peakBin), true}},
 	}
@@ -186,7 +186,7 @@ func retriesViews() viewTable {
 func rateLimitsViews() viewTable {
 	return viewTable{
 		"limits":   {{"utilization", typed(limitsUtilization), false}, {"play", typed(limitsPlay), false}},
-		"backoff":  {{"arrivals", typed(backoffArrivals), false}, {"play", typed(backoffPlay), false}},
+		"backoff":  {{"arrivals", typed(backoffArrivals), false}, {"play", typed(backoffPlay), false}, {"flow", typed(backoffFlow), true}},
 		"dispatch": {{"queue", typed(dispatchQueue), false}, {"play", typed(dispatchPlay), false}, {"metrics", typed(dispatchMetrics), true}},
 		"errors":   {{"classification", typed(errorsClassification), false}},
 		"timeouts": {{"cuts", typed(timeoutsCuts), false}, {"first_token", typed(timeoutsFirstToken), false}},

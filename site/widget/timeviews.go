@@ -86,7 +86,7 @@ func writePlayer(o *outCtx, f *playFig) {
 	writef(b, `<div class="widget-player" data-player hidden>`)
 	writef(b, `<button type="button" data-action="play" aria-pressed="false" data-label-play="%s" data-label-pause="%s">%s</button>`, t("play", "Play"), t("pause", "Pause"), t("play", "Play"))
 	if f.step {
-		writef(b, `<button type="button" data-action="step">%s</button>`, t("step", "Step"))
+		writef(b, `<button type="button" data-action="step">%s</button>`, esc(o.loc.TOr("widget.flow.step", "Step")))
 	}
 	writef(b, `<label class="widget-player-time">%s <input type="range" data-action="scrub" min="%s" max="%s" step="%s" value="%s"></label>`,
 		t("time", "Time"), fnum(f.t0), fnum(f.t1), step, fnum(f.t1))
