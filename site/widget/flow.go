@@ -112,6 +112,7 @@ type flowCounter struct {
 type flowLane struct {
 	stage    int // flowService, flowWave or flowTree: what is drawn behind the marks
 	title    string
+	key      string // data-lane: the policy's name in a policies view
 	stations [4]string // clients, policy, queue, servers
 	piles    [3]flowPile
 	paths    []flowPath
@@ -320,6 +321,7 @@ func policiesFlow(o *outCtx, r *calc.PoliciesResult) error {
 	gap := f.t1 / f.playS * 0.12 // a move lasts at least 0.12 s of real time at 1×
 	for i, j := range pick {
 		l := policyLane(o, o.policyLabel(runs[j].Policy), trs[i], gap)
+		l.key = runs[j].Policy
 		f.lanes = append(f.lanes, l)
 	}
 	sample := 0
@@ -352,8 +354,10 @@ func (f *flowFig) write(o *outCtx) {
 
 func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 	b := o.b
-	b.WriteString(`<div class="widget-flow-lane">`)
-	writef(b, `<p class="widget-flow-name">%s</p>`, esc(l.title))
+	writef(b, `<div class="widget-flow-lane" data-lane="%s">`, esc(l.key))
+	if l.title != "" {
+		writef(b, `<p class="widget-flow-name">%s</p>`, esc(l.title))
+	}
 	writef(b, `<svg class="chart flow" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(flowW)), f1(flowLaneH))
 	if li == 0 {
 		writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))

@@ -17,7 +17,9 @@ import (
 // arrivals (the result's list, in draw order), width the bins' width,
 // end the range's end (a multiple of width). The counters are exact:
 // retries arrived and the fullest bin so far, at every bin's end.
-func waveLane(o *outCtx, times []float64, width, end, gap float64) *flowLane {
+// grouped: the bins drawn group the result's bins (too thin to see), and
+// the fullest bin is left out (it would not be the result's).
+func waveLane(o *outCtx, times []float64, width, end, gap float64, grouped bool) *flowLane {
 	l := &flowLane{stage: flowWave}
 	l.stations = [4]string{o.loc.TOr("widget.flow.clients", "clients"), o.loc.TOr("widget.flow.waiting", "waiting"), "", o.loc.TOr("widget.flow.server", "server")}
 	nb := max(1, int(math.Round(end/width)))
@@ -38,9 +40,9 @@ func waveLane(o *outCtx, times []float64, width, end, gap float64) *flowLane {
 		l.ts[k] = float64(k+1) * width
 		arrived[k], fullest[k] = float64(sum), float64(top)
 	}
-	l.counters = []flowCounter{
-		{"arrived", o.loc.TOr("widget.flow.arrived", "retries arrived"), arrived, -1},
-		{"fullest", o.loc.TOr("widget.flow.fullest", "fullest bin so far"), fullest, -1},
+	l.counters = []flowCounter{{"arrived", o.loc.TOr("widget.flow.arrived", "retries arrived"), arrived, -1}}
+	if !grouped {
+		l.counters = append(l.counters, flowCounter{"fullest", o.loc.TOr("widget.flow.fullest", "fullest bin so far"), fullest, -1})
 	}
 	// the marks: every retry, or every stride-th in draw order
 	stride := max(1, (len(times)+flowMaxMarks-1)/flowMaxMarks)
@@ -83,14 +85,15 @@ func waveFig(o *outCtx, times []float64, width float64, unit string, title, desc
 		end = math.Max(end, t)
 	}
 	end = math.Max(width, math.Ceil(end/width)*width)
-	if end/width > 400 { // bins too thin to see: group them
+	grouped := end/width > 400
+	if grouped { // bins too thin to see: group them
 		width = end / 400
 		end = math.Ceil(end/width) * width
 	}
 	f := &flowFig{t0: 0, t1: end, unit: unit, title: title, desc: desc}
 	f.playS = 12
 	gap := end / f.playS * 0.12
-	f.lanes = []*flowLane{waveLane(o, times, width, end, gap)}
+	f.lanes = []*flowLane{waveLane(o, times, width, end, gap, grouped)}
 	f.live = o.vt("flow", "live", "{t} {unit}: {n} of {total} retries drawn have left their clients.", "unit", unit)
 	f.write(o)
 }
