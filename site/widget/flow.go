@@ -112,7 +112,7 @@ type flowCounter struct {
 type flowLane struct {
 	stage    int // flowService, flowWave or flowTree: what is drawn behind the marks
 	title    string
-	key      string // data-lane: the policy's name in a policies view
+	key      string    // data-lane: the policy's name in a policies view
 	stations [4]string // clients, policy, queue, servers
 	piles    [3]flowPile
 	paths    []flowPath
