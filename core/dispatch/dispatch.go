@@ -390,6 +390,8 @@ type sim struct {
 	onCall func(jb *job, t int64)
 	// errs are simErrors(), looked up when the run starts
 	errs [3]errclass.Entry
+
+	tr *tracer // RunTraced's recorder, nil otherwise
 }
 
 // The counter indices and the keys they are reported under.
@@ -457,10 +459,15 @@ func dur(s float64) int64 { return int64(math.Round(s * 1e9)) }
 func Run(c Config, r *rand.Rand) (Result, error) { return simulate(c, r, nil) }
 
 func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64)) (Result, error) {
+	return simulateWith(c, r, onCall, nil)
+}
+
+// simulateWith is simulate with a tracer (RunTraced), nil for none.
+func simulateWith(c Config, r *rand.Rand, onCall func(jb *job, t int64), tr *tracer) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall, errs: simErrors()}
+	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall, errs: simErrors(), tr: tr}
 	rb, tb := c.Bursts()
 	s.policy = backoff.Config{Base: c.BaseS, Cap: c.CapS, MaxAttempts: c.MaxAttempts, MaxElapsed: math.MaxFloat64, Jitter: true, Workers: 1}
 	for i := range s.prov {
@@ -489,6 +496,9 @@ func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64)) (Result, er
 		p := int32(math.Floor(lo + float64((hi-lo)*s.r.Float64()))) // float64(): no fused multiply-add
 		o := int32(math.Round(float64(c.MaxOutputTokens) * (0.2 + float64(0.8*s.r.Float64()))))
 		s.jobs[i] = job{arrival: t, prompt: p, output: max(o, 1)}
+	}
+	if tr != nil {
+		tr.arrivals(s.jobs)
 	}
 	// Arrivals are in time order: each one schedules the next, which
 	// keeps the heap small.
@@ -702,6 +712,9 @@ func (s *sim) expired(j int32, t int64) bool {
 		return false
 	}
 	s.gaveUp[guDeadline]++
+	if s.tr != nil {
+		s.tr.end(j, t)
+	}
 	return true
 }
 
@@ -709,6 +722,9 @@ func (s *sim) expired(j int32, t int64) bool {
 func (s *sim) done(j int32, t int64) {
 	jb := &s.jobs[j]
 	s.inFlight--
+	if s.tr != nil {
+		s.tr.call(j, jb.start, t, jb.result)
+	}
 	switch jb.result {
 	case outOK, outReplay:
 		if jb.result == outOK {
@@ -795,6 +811,9 @@ func (s *sim) fail(j int32, t int64, k int, notBefore int64) {
 	step := Decide(e, canFallBack, s.c.Idempotency, jb.attempts < int32(s.c.MaxAttempts))
 	switch {
 	case step == StepDeadLetter:
+		if s.tr != nil {
+			s.tr.end(j, t)
+		}
 		s.deadLetter(t)
 	case step == StepFallback && e.FallbackWhen == errclass.ReasonProvider5xx:
 		s.fallBack(j, t, k, fb5xx)
@@ -812,6 +831,9 @@ func (s *sim) fail(j int32, t int64, k int, notBefore int64) {
 			dl := jb.arrival + dur(s.c.DeadlineS)
 			if notBefore > dl {
 				s.gaveUp[guRetryAfter]++
+				if s.tr != nil {
+					s.tr.end(j, t)
+				}
 				if s.c.Mode == ModeNaive {
 					s.workerFree(t)
 				}

@@ -21,7 +21,7 @@ import (
 // each language.
 
 // flowIDs are the widgets whose page shows a flow view.
-var flowIDs = []string{"storm", "jit", "bo", "amp"}
+var flowIDs = []string{"storm", "jit", "bo", "amp", "disp"}
 
 // flowWant is what each lane's counters hold at the end: the result's
 // exact figures, computed here from the widget's page values.
@@ -40,6 +40,15 @@ func flowWant(t *testing.T, calcName, defaults, lane string) map[string]float64 
 		t.Fatal(err)
 	}
 	switch r := res.(type) {
+	case calc.DispatchResult:
+		// the lane's mode, whatever the page's
+		q.Set("mode", lane)
+		other, err := c.Compute(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := other.(calc.DispatchResult)
+		return map[string]float64{"ready": 0, "delayed": 0, "in_flight": 0, "rate_limited": float64(d.RateLimited), "retries": float64(d.Retries)}
 	case calc.PoliciesResult:
 		for _, p := range r.Results {
 			if p.Policy == lane {

@@ -382,8 +382,8 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 		box(140, flowW-4, l.stations[3], "flow-servers")
 	}
 	for _, p := range l.piles {
-		if l.stage != flowService {
-			break
+		if l.stage != flowService || p.h == 0 {
+			continue
 		}
 		writef(b, `<rect class="flow-station flow-pile" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, f1(flowPileA), f1(p.y0), f1(flowPileB-flowPileA), f1(p.h))
 		writef(b, `<text class="flow-label flow-pile-label" x="%s" y="%s" font-size="11">%s</text>`, f1(flowPileA+4), f1(p.y0+11), esc(p.label))

@@ -38,6 +38,8 @@ func TestFlowViews(t *testing.T) {
 		{"backoff", url.Values{"jitter": {"false"}}},
 		{"amplification", nil},
 		{"amplification", url.Values{"attempts": {"1,1,3"}}},
+		{"dispatch", nil},
+		{"dispatch", url.Values{"mode": {"naive"}, "deadline_s": {"30"}, "jobs": {"2000"}}},
 	} {
 		c, _ := reg.Lookup(tc.calc)
 		res, err := c.Compute(tc.values)
@@ -88,7 +90,7 @@ func TestFlowViews(t *testing.T) {
 				t.Fatalf("%s: %d lanes, %d frame lists", name, len(lanes), len(tss))
 			}
 			for i, lane := range lanes {
-				want := flowFigures(t, res, lane[1])
+				want := flowFigures(t, c, tc.values, res, lane[1])
 				frames := len(strings.Fields(tss[i][1]))
 				got := map[string]float64{}
 				for _, cm := range flowCounterRE.FindAllStringSubmatch(parts[i], -1) {
@@ -111,8 +113,25 @@ func TestFlowViews(t *testing.T) {
 }
 
 // flowFigures are the result's figures a lane's counters end on.
-func flowFigures(t *testing.T, res any, lane string) map[string]float64 {
+func flowFigures(t *testing.T, c *calc.Calculator, values url.Values, res any, lane string) map[string]float64 {
 	switch r := res.(type) {
+	case calc.DispatchResult:
+		_ = r
+		// the lane's mode, whatever the page's
+		v := url.Values{}
+		for k, vs := range values {
+			v[k] = vs
+		}
+		v.Set("mode", lane)
+		other, err := c.Compute(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := other.(calc.DispatchResult)
+		if d.Mode != lane {
+			t.Fatalf("lane %q: the result's mode is %q", lane, d.Mode)
+		}
+		return map[string]float64{"ready": 0, "delayed": 0, "in_flight": 0, "rate_limited": float64(d.RateLimited), "retries": float64(d.Retries)}
 	case calc.PoliciesResult:
 		for _, p := range r.Results {
 			if p.Policy == lane {
