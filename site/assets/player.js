@@ -461,8 +461,9 @@
             // texts sit in [data-player]: only new output counts
             for (var m = 0; m < list.length; m++) {
               var tg = list[m].target;
-              // the player's own text (time, live region) is no new output
-              if (tg.nodeType !== 1 || tg.closest('[data-player]')) { continue; }
+              // the player's own text (time, live region, a flow view's
+              // counters) is no new output
+              if (tg.nodeType !== 1 || tg.closest('[data-player]') || tg.closest('[data-counter]')) { continue; }
               if (list[m].type === 'childList') {
                 if (!pending) {
                   pending = true;
