@@ -51,12 +51,12 @@ const (
 	flowW       = 480.0
 	flowLaneH   = 150.0
 	flowTop     = 22.0 // the stations' boxes start here; labels above
-	flowClientX = 28.0
-	flowPolicyX = 80.0
-	flowQueueA  = 108.0 // the queue's tail
-	flowQueueB  = 250.0 // its head
-	flowServerA = 258.0
-	flowServerB = 330.0
+	flowClientX = 34.0
+	flowPolicyX = 100.0
+	flowQueueA  = 138.0 // the queue's tail
+	flowQueueB  = 262.0 // its head
+	flowServerA = 268.0
+	flowServerB = 334.0
 	flowPileA   = 342.0
 	flowPileB   = 476.0
 	flowMarkR   = 2.2
@@ -118,7 +118,11 @@ type flowLane struct {
 	paths    []flowPath
 	ts       []float64
 	counters []flowCounter
+	edges    []flowEdge // a tree's edges, each drawn from its time on
 }
+
+// flowEdge is an edge of a call tree, drawn from time t on.
+type flowEdge struct{ t, x0, y0, x1, y1 float64 }
 
 // flowFig is a flow view: its lanes, the time range and how fast it plays.
 type flowFig struct {
@@ -144,9 +148,9 @@ func hash01(i, salt int) float64 {
 func (p *flowPile) slot(k int) (float64, float64) {
 	const step = 4.4
 	cols := int(math.Floor((flowPileB - flowPileA - 6) / step))
-	rows := max(1, int((p.h-16)/step))
+	rows := max(1, int((p.h-18)/step))
 	k %= cols * rows // a full pile wraps around: its counter says how many
-	return flowPileA + 4 + float64(k%cols)*step, p.y0 + 16 + float64(k/cols)*step
+	return flowPileA + 5 + float64(k%cols)*step, p.y0 + 19 + float64(k/cols)*step
 }
 
 // finish sends every mark's last key to its pile's slot in order of
@@ -206,13 +210,10 @@ func policyLane(o *outCtx, title string, tr policies.Trace, gap float64) *flowLa
 			if a.Retry {
 				st = flowRetry
 			}
-			if j == 0 {
+			if j == 0 { // from its client, through its policy
 				p.add(a.SentS, cx, y, st)
-			} else if len(p.keys) > 0 {
-				// waits at its client until the retry goes
-				lk := p.last()
-				p.add(a.SentS, lk.x, lk.y, st)
 			}
+			// a retry leaves the policy, where it waited
 			p.add(a.SentS, flowPolicyX, y, st)
 			last := j == len(k.Attempts)-1
 			switch a.Outcome {
@@ -221,17 +222,21 @@ func policyLane(o *outCtx, title string, tr policies.Trace, gap float64) *flowLa
 			case policies.Rejected:
 				p.add(a.DoneS, flowQueueA, y, flowRefused)
 			case policies.Served:
+				p.add(a.SentS, flowQueueA, y, st)
+				p.add(a.StartS, flowQueueB, y, st)
 				p.add(a.StartS, flowServerA, y, st)
 				p.add(a.EndS, flowServerB, y, st)
 				p.toPile(a.DoneS, 0, flowServed)
 				continue
 			case policies.TimedOut:
+				p.add(a.SentS, flowQueueA, y, st)
 				if a.StartS < a.DoneS { // given up while being served
+					p.add(a.StartS, flowQueueB, y, st)
 					p.add(a.StartS, flowServerA, y, st)
 					x := flowServerA + (flowServerB-flowServerA)*(a.DoneS-a.StartS)/math.Max(a.EndS-a.StartS, 1e-9)
 					p.add(a.DoneS, x, y, flowTimeout)
-				} else { // given up while queued
-					x := flowPolicyX + (flowQueueB-flowPolicyX)*(a.DoneS-a.SentS)/math.Max(a.StartS-a.SentS, 1e-9)
+				} else { // given up while queued: where its wait had brought it
+					x := flowQueueA + (flowQueueB-flowQueueA)*(a.DoneS-a.SentS)/math.Max(a.StartS-a.SentS, 1e-9)
 					p.add(a.DoneS, x, y, flowTimeout)
 				}
 			}
@@ -240,9 +245,8 @@ func policyLane(o *outCtx, title string, tr policies.Trace, gap float64) *flowLa
 				p.toPile(a.DoneS, 2, flowRefused)
 			case last:
 				p.toPile(a.DoneS, 1, flowFailed)
-			default: // back to its client, for a retry
-				lk := p.last()
-				p.add(a.DoneS, cx, y, lk.s)
+			default: // back to its policy, which sends the retry
+				p.add(a.DoneS, flowPolicyX, y, p.last().s)
 			}
 		}
 		if len(p.keys) > 0 {
@@ -318,7 +322,7 @@ func policiesFlow(o *outCtx, r *calc.PoliciesResult) error {
 	// about half a second of real time per simulated second, at least
 	// 20 s and at most 60 s for the whole run
 	f.playS = math.Min(60, math.Max(20, f.t1/2))
-	gap := f.t1 / f.playS * 0.12 // a move lasts at least 0.12 s of real time at 1×
+	gap := f.t1 / f.playS * 0.08 // a move lasts at least 0.08 s of real time at 1×
 	for i, j := range pick {
 		l := policyLane(o, o.policyLabel(runs[j].Policy), trs[i], gap)
 		l.key = runs[j].Policy
@@ -358,7 +362,7 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 	if l.title != "" {
 		writef(b, `<p class="widget-flow-name">%s</p>`, esc(l.title))
 	}
-	writef(b, `<svg class="chart flow" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(flowW)), f1(flowLaneH))
+	writef(b, `<svg class="chart flow" viewBox="0 0 %s %s" role="img" font-size="13" fill="currentColor">`, strconv.Itoa(int(flowW)), f1(flowLaneH))
 	if li == 0 {
 		writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))
 	} else {
@@ -372,26 +376,33 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 	}
 	switch l.stage {
 	case flowService:
-		box(4, 54, l.stations[0], "flow-clients")
-		box(58, 102, l.stations[1], "flow-policy")
-		box(flowQueueA, flowQueueB, l.stations[2], "flow-queue")
+		box(4, 64, l.stations[0], "flow-clients")
+		box(70, 130, l.stations[1], "flow-policy")
+		box(flowQueueA-2, flowQueueB, l.stations[2], "flow-queue")
 		box(flowServerA, flowServerB, l.stations[3], "flow-servers")
 	case flowWave:
-		box(4, 54, l.stations[0], "flow-clients")
-		box(58, 132, l.stations[1], "flow-policy")
-		box(140, flowW-4, l.stations[3], "flow-servers")
+		box(4, 64, l.stations[0], "flow-clients")
+		box(70, 136, l.stations[1], "flow-policy")
+		box(142, flowW-4, l.stations[3], "flow-servers")
 	}
 	for _, p := range l.piles {
 		if l.stage != flowService || p.h == 0 {
 			continue
 		}
 		writef(b, `<rect class="flow-station flow-pile" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, f1(flowPileA), f1(p.y0), f1(flowPileB-flowPileA), f1(p.h))
-		writef(b, `<text class="flow-label flow-pile-label" x="%s" y="%s" font-size="11">%s</text>`, f1(flowPileA+4), f1(p.y0+11), esc(p.label))
+		writef(b, `<text class="flow-label flow-pile-label" x="%s" y="%s" font-size="12">%s</text>`, f1(flowPileA+4), f1(p.y0+12), esc(p.label))
+	}
+	tq := f.tq()
+	if len(l.edges) > 0 {
+		b.WriteString(`<g class="flow-edges" stroke="currentColor" stroke-opacity="0.3">`)
+		for _, e := range l.edges {
+			writef(b, `<line data-t="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, tq(e.t), px(e.x0), px(e.y0), px(e.x1), px(e.y1))
+		}
+		b.WriteString(`</g>`)
 	}
 	// the marks, each at its last keyframe (the end state)
 	b.WriteString(`<g class="flow-marks">`)
 	var k strings.Builder
-	tq := f.tq()
 	for _, p := range l.paths {
 		k.Reset()
 		for i, key := range p.keys {

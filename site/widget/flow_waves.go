@@ -46,7 +46,7 @@ func waveLane(o *outCtx, times []float64, width, end, gap float64, grouped bool)
 	}
 	// the marks: every retry, or every stride-th in draw order
 	stride := max(1, (len(times)+flowMaxMarks-1)/flowMaxMarks)
-	const histA, histB, base = 140.0, 476.0, flowLaneH - 6
+	const histA, histB, base = 144.0, 474.0, flowLaneH - 6
 	colW := (histB - histA) / float64(nb)
 	rowH := math.Min(4.4, (base-flowTop-4)/math.Ceil(float64(tallest)/float64(stride)))
 	order := arrivalOrder(times)
@@ -68,7 +68,7 @@ func waveLane(o *outCtx, times []float64, width, end, gap float64, grouped bool)
 		y := flowTop + 4 + hash01(i, 1)*boxH
 		p := flowPath{gap: gap}
 		p.add(0, flowClientX-16+hash01(i, 2)*32, y, flowRetry)
-		wx := 62 + hash01(i, 3)*64
+		wx := 76 + hash01(i, 3)*54
 		p.add(0, wx, y, flowRetry)
 		p.add(t-gap, wx, y, flowRetry)
 		s := slot[i]
@@ -149,7 +149,8 @@ func amplificationFlow(o *outCtx, r *calc.AmplificationResult) error {
 		return colX(n.Level), flowTop + 4 + (float64(n.Index)+0.5)/float64(per[n.Level])*(flowLaneH-flowTop-12)
 	}
 	gap := 0.1
-	for _, n := range nodes {
+	arrive := make([]float64, len(nodes))
+	for i, n := range nodes {
 		x, y := pos(n)
 		p := flowPath{gap: gap}
 		if n.Parent < 0 {
@@ -165,32 +166,43 @@ func amplificationFlow(o *outCtx, r *calc.AmplificationResult) error {
 		t := float64(n.Level-1) + float64(n.Index)/float64(per[n.Level])
 		p.add(t, px0, py0, s)
 		p.add(t+0.5/float64(per[n.Level])+gap, x, y, s)
+		arrive[i] = p.last().t
 		l.paths = append(l.paths, p)
+		l.edges = append(l.edges, flowEdge{t, px0, py0, x, y})
 	}
-	so, last := make([]float64, depth), make([]float64, depth)
-	l.ts = make([]float64, depth)
-	sum := 0.0
+	// the counters, exact at every call's arrival: the tree holds every
+	// call (calls_per_level adds up to its nodes)
+	total := 0
 	for k := range depth {
 		v, ok := r.CallsPerLevel[k].Int64()
 		if !ok {
 			return errNoData
 		}
-		sum += float64(v)
-		l.ts[k] = float64(k + 1)
-		so[k] = sum
-		if k == depth-1 {
-			last[k] = float64(v)
+		total += int(v)
+	}
+	if total != len(nodes)-1 {
+		return errNoData
+	}
+	order := arrivalOrder(arrive[1:])
+	so, last := make([]float64, 0, len(order)), make([]float64, 0, len(order))
+	calls, deepest := 0, 0
+	for _, j := range order {
+		calls++
+		if nodes[j+1].Level == depth {
+			deepest++
 		}
+		l.ts = append(l.ts, arrive[j+1])
+		so, last = append(so, float64(calls)), append(last, float64(deepest))
 	}
 	l.counters = []flowCounter{
 		{"calls", o.loc.TOr("widget.flow.calls", "calls so far"), so, -1},
 		{"final_calls", o.vt("flow", "final", "calls of the deepest layer"), last, -1},
 	}
-	f := &flowFig{t0: 0, t1: float64(depth), unit: o.vt("play", "unit", "layer"), playS: 3 * float64(depth), lanes: []*flowLane{l},
+	f := &flowFig{t0: 0, t1: math.Max(float64(depth), l.ts[len(l.ts)-1]), unit: o.vt("play", "unit", "layer"), playS: 3 * float64(depth), lanes: []*flowLane{l},
 		title: o.vt("flow", "title", "The calls filling the tree, layer by layer"),
 		desc: o.vt("flow", "desc", "Each dot is a call: it leaves the call that made it and takes its place in its layer ({layers} layers, {n} calls at the deepest).",
 			"layers", strconv.Itoa(depth), "n", r.FinalCalls.String()),
-		live: o.vt("flow", "live", "layer {t}: {n} of {total} calls made.")}
+		live: o.vt("flow", "live", "layer {t} of the tree.")}
 	f.write(o)
 	return nil
 }
