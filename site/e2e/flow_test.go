@@ -21,7 +21,9 @@ import (
 // each language.
 
 // flowIDs are the widgets whose page shows a flow view.
-var flowIDs = []string{"storm", "jit", "bo", "amp", "disp"}
+// The flow views of backoff and dispatch are not in the rate-limits
+// module (site/widget/output.go, allViews): no page shows them.
+var flowIDs = []string{"storm", "jit", "amp"}
 
 // flowWant is what each lane's counters hold at the end: the result's
 // exact figures, computed here from the widget's page values.

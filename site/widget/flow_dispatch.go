@@ -7,6 +7,18 @@ import (
 	"retrylab/core/dispatch"
 )
 
+// The request-flow views of backoff (flow_waves.go) and dispatch are in
+// no view table yet: in the rate-limits module they put it over issue
+// 16's budget (1,063,159 bytes gzip as served against 1,050,000;
+// 2026-12-03). flowExtraViews lists them for the tests; adding them to
+// rateLimitsViews ships them once room is made there.
+func flowExtraViews() viewTable {
+	return viewTable{
+		"backoff":  {{"flow", typed(backoffFlow), true}},
+		"dispatch": {{"flow", typed(dispatchFlow), true}},
+	}
+}
+
 // dispatchFlow: the same jobs under naive workers and under the
 // dispatcher, side by side on one clock (see flow.go). Each dot is a
 // sampled job: it arrives, waits in the queue, calls the provider, comes

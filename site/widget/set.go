@@ -186,8 +186,8 @@ func retriesViews() viewTable {
 func rateLimitsViews() viewTable {
 	return viewTable{
 		"limits":   {{"utilization", typed(limitsUtilization), false}, {"play", typed(limitsPlay), false}},
-		"backoff":  {{"arrivals", typed(backoffArrivals), false}, {"play", typed(backoffPlay), false}, {"flow", typed(backoffFlow), true}},
-		"dispatch": {{"queue", typed(dispatchQueue), false}, {"play", typed(dispatchPlay), false}, {"metrics", typed(dispatchMetrics), true}, {"flow", typed(dispatchFlow), true}},
+		"backoff":  {{"arrivals", typed(backoffArrivals), false}, {"play", typed(backoffPlay), false}},
+		"dispatch": {{"queue", typed(dispatchQueue), false}, {"play", typed(dispatchPlay), false}, {"metrics", typed(dispatchMetrics), true}},
 		"errors":   {{"classification", typed(errorsClassification), false}},
 		"timeouts": {{"cuts", typed(timeoutsCuts), false}, {"first_token", typed(timeoutsFirstToken), false}},
 		"estimate": {{"rate", typed(estimateRate), false}},
