@@ -343,6 +343,9 @@ func policiesFlow(o *outCtx, r *calc.PoliciesResult) error {
 // write draws the figure.
 func (f *flowFig) write(o *outCtx) {
 	b := o.b
+	// the end to the thousandth, up: the time player.js writes (data-t)
+	// is rounded so, and the end is then a time it can show exactly
+	f.t1 = math.Ceil(f.t1*1000) / 1000
 	writef(b, `<figure class="widget-chart widget-play widget-flow" data-view="flow" data-timeview data-flow data-t0="%s" data-t1="%s" data-unit="%s" data-play-ms="%s" data-live-template="%s">`,
 		fnum(f.t0), fnum(f.t1), esc(f.unit), strconv.Itoa(int(f.playS*1000)), esc(f.live))
 	writef(b, `<figcaption class="widget-flow-title">%s</figcaption>`, esc(f.title))
