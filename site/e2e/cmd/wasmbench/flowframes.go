@@ -18,7 +18,8 @@ import (
 // their pages' values, 1×, on the desktop and with the CPU slowed 4×
 // (Lighthouse's mobile setting): p95 of the script time per frame (the
 // player's work: every mark's place, the counters) and of the interval
-// between frames. Goal: p95 <= frameMS in both.
+// between frames. Goal: script p95 <= frameMS, interval p95 within one
+// and a half frames at 60 Hz (as playFrames).
 func flowFrames(browser context.Context, base string, pages []e2e.Page) error {
 	fmt.Printf("\n## frame time while the request-flow views play (their pages' values, 1x, up to 30 s of playback)\n")
 	for _, name := range []string{"policies", "dispatch", "backoff", "jitter", "amplification"} {
@@ -61,7 +62,7 @@ func flowFramesOf(browser context.Context, base string, p e2e.Page, id string, r
 	}
 	sp95, gp95 := percentile(r.Script, 95), percentile(r.Gaps, 95)
 	fmt.Printf("%-44s %6d frames  script p50 %6.2f ms  p95 %6.2f ms  max %6.2f ms  interval p50 %6.2f ms  p95 %6.2f ms  goal p95 <= %g ms: %s\n",
-		where, len(r.Gaps), median(r.Script), sp95, percentile(r.Script, 100), median(r.Gaps), gp95, frameMS, verdict(sp95 <= frameMS && gp95 <= frameMS*1.05))
+		where, len(r.Gaps), median(r.Script), sp95, percentile(r.Script, 100), median(r.Gaps), gp95, frameMS, verdict(sp95 <= frameMS && gp95 <= 16.7*1.5))
 	return nil
 }
 
