@@ -121,6 +121,29 @@ func dispatchParam(field string) string {
 	return ""
 }
 
+// dispatchConfig is the simulation the arguments describe.
+func dispatchConfig(a Args) dispatch.Config {
+	c := dispatch.Config{
+		Mode: dispatch.Mode(a.String("mode")), Jobs: a.Int("jobs"), ArrivalPerMin: a.Float("arrival_per_min"),
+		PromptTokens: a.Int("prompt_tokens"), PromptSpread: a.Float("prompt_spread"),
+		MaxOutputTokens: a.Int("max_output_tokens"), RPMLimit: a.Float("rpm_limit"), TPMLimit: a.Float("tpm_limit"),
+		Headroom: a.Float("headroom"), MaxConcurrency: a.Int("max_concurrency"), Workers: a.Int("workers"),
+		LatencyS: a.Float("latency_s"), OutputPerS: a.Float("output_tokens_per_s"), MaxAttempts: a.Int("max_attempts"),
+		BaseS: a.Float("base_s"), CapS: a.Float("cap_s"), P5xx: a.Float("p_5xx"), PDrop: a.Float("p_drop"),
+		Fallback: a.Bool("fallback"), Idempotency: a.Bool("idempotency"), ReconcileS: a.Float("reconcile_s"),
+		Samples: a.Int("samples"), BurstS: a.Float("burst_s"), RetryAfterDate: a.String("retry_after_form") == "date",
+	}
+	if a.Has("deadline_s") {
+		c.DeadlineS = a.Float("deadline_s")
+	}
+	return c
+}
+
+// dispatchRand is the simulation's randomness: PCG on the seed.
+func dispatchRand(a Args) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(a.Int("seed")), 0x9e3779b97f4a7c15))
+}
+
 // dispatchCalc declares the dispatch calculator.
 //
 //retrylab:calculator article=2 order=60
@@ -191,25 +214,12 @@ func dispatchCalc() *Calculator {
 		},
 		Work: dispatchWork, ServerWork: 40_000, WorkParam: "jobs",
 		Run: func(a Args) (any, error) {
-			c := dispatch.Config{
-				Mode: dispatch.Mode(a.String("mode")), Jobs: a.Int("jobs"), ArrivalPerMin: a.Float("arrival_per_min"),
-				PromptTokens: a.Int("prompt_tokens"), PromptSpread: a.Float("prompt_spread"),
-				MaxOutputTokens: a.Int("max_output_tokens"), RPMLimit: a.Float("rpm_limit"), TPMLimit: a.Float("tpm_limit"),
-				Headroom: a.Float("headroom"), MaxConcurrency: a.Int("max_concurrency"), Workers: a.Int("workers"),
-				LatencyS: a.Float("latency_s"), OutputPerS: a.Float("output_tokens_per_s"), MaxAttempts: a.Int("max_attempts"),
-				BaseS: a.Float("base_s"), CapS: a.Float("cap_s"), P5xx: a.Float("p_5xx"), PDrop: a.Float("p_drop"),
-				Fallback: a.Bool("fallback"), Idempotency: a.Bool("idempotency"), ReconcileS: a.Float("reconcile_s"),
-				Samples: a.Int("samples"), BurstS: a.Float("burst_s"), RetryAfterDate: a.String("retry_after_form") == "date",
-			}
-			if a.Has("deadline_s") {
-				c.DeadlineS = a.Float("deadline_s")
-			}
+			c := dispatchConfig(a)
 			if c.Jobs*c.MaxAttempts > dispatchMaxCalls {
 				return nil, Refuse(name, "jobs", CodeWork, "detail.dispatch.calls",
 					"jobs × max_attempts must be at most {max}, got {got}", "max", i(dispatchMaxCalls), "got", i(c.Jobs*c.MaxAttempts))
 			}
-			seed := uint64(a.Int("seed"))
-			res, err := dispatch.RunMeter(c, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), a.meter())
+			res, err := dispatch.RunMeter(c, dispatchRand(a), a.meter())
 			if err != nil {
 				if stopped(err) {
 					return nil, err

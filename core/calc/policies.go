@@ -142,6 +142,18 @@ func parsePolicies(name, text string) ([]policies.Policy, error) {
 	return out, nil
 }
 
+// policiesScenario is the outage the arguments describe.
+func policiesScenario(a Args) policies.Scenario {
+	return policies.Scenario{
+		Loop: policies.Loop(a.String("loop")), RatePerS: a.Float("rate_per_s"), Clients: a.Int("clients"),
+		ThinkMS: a.Float("think_ms"), Slots: a.Int("slots"), ServiceMS: a.Float("service_ms"),
+		QueueCap: a.Int("queue_cap"), TimeoutMS: a.Float("timeout_ms"), Trigger: policies.Trigger(a.String("trigger")),
+		TriggerStartS: a.Float("trigger_start_s"), TriggerS: a.Float("trigger_s"),
+		TriggerFactor: a.Float("trigger_factor"), HorizonS: a.Float("horizon_s"), BinS: a.Float("bin_s"),
+		Attempts: a.Int("attempts"),
+	}
+}
+
 // policiesCalc declares the policies calculator.
 //
 //retrylab:calculator article=3 order=10
@@ -209,14 +221,7 @@ func policiesCalc() *Calculator {
 				Help: "seed of the simulation (math/rand/v2 PCG); every policy sees the same arrivals"},
 		},
 		Run: func(a Args) (any, error) {
-			s := policies.Scenario{
-				Loop: policies.Loop(a.String("loop")), RatePerS: a.Float("rate_per_s"), Clients: a.Int("clients"),
-				ThinkMS: a.Float("think_ms"), Slots: a.Int("slots"), ServiceMS: a.Float("service_ms"),
-				QueueCap: a.Int("queue_cap"), TimeoutMS: a.Float("timeout_ms"), Trigger: policies.Trigger(a.String("trigger")),
-				TriggerStartS: a.Float("trigger_start_s"), TriggerS: a.Float("trigger_s"),
-				TriggerFactor: a.Float("trigger_factor"), HorizonS: a.Float("horizon_s"), BinS: a.Float("bin_s"),
-				Attempts: a.Int("attempts"),
-			}
+			s := policiesScenario(a)
 			pols, err := parsePolicies(name, a.String("policies"))
 			if err != nil {
 				return nil, err

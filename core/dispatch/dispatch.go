@@ -393,6 +393,8 @@ type sim struct {
 	onCall func(jb *job, t int64)
 	// errs are simErrors(), looked up when the run starts
 	errs [3]errclass.Entry
+
+	tr *tracer // RunTraced's recorder, nil otherwise
 }
 
 // The counter indices and the keys they are reported under.
@@ -464,10 +466,15 @@ func Run(c Config, r *rand.Rand) (Result, error) { return simulate(c, r, nil, ni
 func RunMeter(c Config, r *rand.Rand, m *meter.Meter) (Result, error) { return simulate(c, r, nil, m) }
 
 func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64), m *meter.Meter) (Result, error) {
+	return simulateWith(c, r, onCall, m, nil)
+}
+
+// simulateWith is simulate with a tracer (RunTraced), nil for none.
+func simulateWith(c Config, r *rand.Rand, onCall func(jb *job, t int64), m *meter.Meter, tr *tracer) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall, errs: simErrors(), meter: m}
+	s := &sim{c: c, r: r, pending: -1, idle: c.Workers, every: second, onCall: onCall, errs: simErrors(), meter: m, tr: tr}
 	rb, tb := c.Bursts()
 	s.policy = backoff.Config{Base: c.BaseS, Cap: c.CapS, MaxAttempts: c.MaxAttempts, MaxElapsed: math.MaxFloat64, Jitter: true, Workers: 1}
 	for i := range s.prov {
@@ -496,6 +503,9 @@ func simulate(c Config, r *rand.Rand, onCall func(jb *job, t int64), m *meter.Me
 		p := int32(math.Floor(lo + float64((hi-lo)*s.r.Float64()))) // float64(): no fused multiply-add
 		o := int32(math.Round(float64(c.MaxOutputTokens) * (0.2 + float64(0.8*s.r.Float64()))))
 		s.jobs[i] = job{arrival: t, prompt: p, output: max(o, 1)}
+	}
+	if tr != nil {
+		tr.arrivals(s.jobs)
 	}
 	// Arrivals are in time order: each one schedules the next, which
 	// keeps the heap small.
@@ -715,6 +725,9 @@ func (s *sim) expired(j int32, t int64) bool {
 		return false
 	}
 	s.gaveUp[guDeadline]++
+	if s.tr != nil {
+		s.tr.end(j, t)
+	}
 	return true
 }
 
@@ -722,6 +735,9 @@ func (s *sim) expired(j int32, t int64) bool {
 func (s *sim) done(j int32, t int64) {
 	jb := &s.jobs[j]
 	s.inFlight--
+	if s.tr != nil {
+		s.tr.call(j, jb.start, t, jb.result)
+	}
 	switch jb.result {
 	case outOK, outReplay:
 		if jb.result == outOK {
@@ -808,6 +824,9 @@ func (s *sim) fail(j int32, t int64, k int, notBefore int64) {
 	step := Decide(e, canFallBack, s.c.Idempotency, jb.attempts < int32(s.c.MaxAttempts))
 	switch {
 	case step == StepDeadLetter:
+		if s.tr != nil {
+			s.tr.end(j, t)
+		}
 		s.deadLetter(t)
 	case step == StepFallback && e.FallbackWhen == errclass.ReasonProvider5xx:
 		s.fallBack(j, t, k, fb5xx)
@@ -825,6 +844,9 @@ func (s *sim) fail(j int32, t int64, k int, notBefore int64) {
 			dl := jb.arrival + dur(s.c.DeadlineS)
 			if notBefore > dl {
 				s.gaveUp[guRetryAfter]++
+				if s.tr != nil {
+					s.tr.end(j, t)
+				}
 				if s.c.Mode == ModeNaive {
 					s.workerFree(t)
 				}

@@ -421,6 +421,8 @@ type sim struct {
 	sampleAt                            int64 // the end of bin sampled: sample when time reaches it
 	meter                               *meter.Meter
 	halt                                bool // meter said stop
+
+	tr *tracer // RunTraced's recorder, nil otherwise
 }
 
 // Run simulates policy p on scenario s with the given seed.
@@ -444,6 +446,12 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 // refused or throttled): when it says stop, the run ends at once with
 // meter.ErrStopped.
 func RunAllMeter(s Scenario, ps []Policy, seed uint64, mt *meter.Meter) ([]Result, error) {
+	return runAll(s, ps, seed, mt, nil, nil)
+}
+
+// runAll is RunAllMeter; before and after (when not nil) see each
+// policy's sim before and after its run (RunTraced).
+func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after func(*sim)) ([]Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -481,9 +489,15 @@ func RunAllMeter(s Scenario, ps []Policy, seed uint64, mt *meter.Meter) ([]Resul
 		m.hedge = nsOf(presets[i].HedgeDelayMS * 1e6)
 		m.maxAttempts = m.rule.max()
 		m.meter = mt
+		if before != nil {
+			before(m)
+		}
 		m.run()
 		if mt.Done() {
 			return nil, meter.ErrStopped
+		}
+		if after != nil {
+			after(m)
 		}
 		out[i] = m.res
 	}
@@ -791,6 +805,9 @@ func (m *sim) send(now int64, id int32) {
 		}
 		if !m.admitsAll && !m.rule.send(now, retry, m.pr) {
 			m.res.Throttled++
+			if m.tr != nil {
+				m.tr.refused(now, id, retry, Throttled)
+			}
 			m.fail(now, r)
 			return
 		}
@@ -811,6 +828,9 @@ func (m *sim) send(now int64, id int32) {
 		start, h := m.pick(now)
 		if start > now && m.count >= m.s.QueueCap && m.queued(now) >= m.s.QueueCap {
 			m.res.Rejected++
+			if m.tr != nil {
+				m.tr.refused(now, id, retry, Rejected)
+			}
 			if !m.quiet {
 				m.rule.done(now, retry, false, false, r.token)
 			}
@@ -856,6 +876,9 @@ func (m *sim) send(now int64, id int32) {
 		end, deadline := start+svc, now+m.timeout
 		if m.deadlines && retry {
 			deadline = r.deadline // before now + timeout: not in the FIFO's order
+		}
+		if m.tr != nil {
+			m.tr.sent(now, id, retry, start, end, deadline)
 		}
 		switch {
 		case end > deadline && m.deadlines && retry:
@@ -908,6 +931,9 @@ func (m *sim) failed(now int64, id int32, timeout bool) bool {
 		ok, token := m.rule.retry(now, timeout)
 		if !ok {
 			m.res.RetriesDenied++
+			if m.tr != nil {
+				m.tr.denied(id)
+			}
 			m.fail(now, r)
 			return false
 		}

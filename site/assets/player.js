@@ -59,7 +59,13 @@
       // a long task at load (Lighthouse, /es/rate-limits/ on a phone) for
       // a player the reader may never touch
       this.figs.push({ fig: f, items: null, shown: 0, cursor: f.querySelector('[data-cursor]'),
-        t0: a, t1: b, template: f.getAttribute('data-live-template') || '' });
+        t0: a, t1: b, template: f.getAttribute('data-live-template') || '', flow: f.hasAttribute('data-flow') });
+    }
+    // a view may scale its playback to its story (flow: data-play-ms)
+    this.playMs = PLAY_MS;
+    for (var p = 0; p < figs.length; p++) {
+      var ms = parseFloat(figs[p].getAttribute('data-play-ms'));
+      if (ms > 0) { this.playMs = ms; break; }
     }
     if (!(t1 >= t0)) { t0 = 0; t1 = 0; }
     this.t0 = t0; this.t1 = t1;
@@ -83,6 +89,14 @@
       self.pause();
       self.show(parseFloat(self.scrub.value), true);
     });
+    this.stepBtn = ctl.querySelector('button[data-action="step"]');
+    if (this.stepBtn) {
+      this.stepBtn.addEventListener('click', function (ev) {
+        ev.stopPropagation();
+        self.pause();
+        self.step();
+      });
+    }
     this.speedSel.addEventListener('change', function () {
       var s = parseFloat(self.speedSel.value);
       self.speed = s > 0 ? s : 1;
@@ -128,7 +142,7 @@
       if (!self.playing) { return; }
       if (self.lastFrame) {
         var dt = Math.min(100, now - self.lastFrame);
-        var t = self.t + (self.t1 - self.t0) * dt * self.speed / PLAY_MS;
+        var t = self.t + (self.t1 - self.t0) * dt * self.speed / self.playMs;
         if (t >= self.t1) {
           self.show(self.t1, true);
           self.playing = false;
@@ -157,7 +171,25 @@
       items.sort(function (x, y) { return x.t - y.t; });
       F.items = items;
       F.shown = items.length;
+      if (F.flow) { flowPrepare(F); }
     }
+  };
+
+  // step shows the next frame of the flow views' counters (from the
+  // start after the end): what the reader who asked for reduced motion
+  // plays by hand.
+  Player.prototype.step = function () {
+    this.prepare();
+    var t = this.t === null ? this.t1 : this.t, next = Infinity;
+    for (var i = 0; i < this.figs.length; i++) {
+      var ts = this.figs[i].flowTS || [];
+      for (var j = 0; j < ts.length; j++) {
+        if (ts[j] > t + 1e-9) { next = Math.min(next, ts[j]); break; }
+      }
+    }
+    if (!isFinite(next)) { next = t >= this.t1 ? this.t0 : this.t1; }
+    this.show(Math.min(this.t1, next), true);
+    this.say(true);
   };
 
   // show draws time t: data-t on the root, the elements up to t, the
@@ -178,6 +210,7 @@
       while (k > 0 && items[k - 1].t > t) { k--; items[k].el.setAttribute('data-future', ''); }
       while (k < items.length && items[k].t <= t) { items[k].el.removeAttribute('data-future'); k++; }
       F.shown = k;
+      if (F.flow) { flowShow(F, t); }
       if (F.cursor && F.t1 > F.t0) {
         var x = 64 + (Math.min(F.t1, Math.max(F.t0, t)) - F.t0) / (F.t1 - F.t0) * 560;
         F.cursor.setAttribute('x1', x.toFixed(1));
@@ -220,6 +253,77 @@
       .replace('{total}', num(F.items.length))
       .replace('{say}', sayEl ? sayEl.getAttribute('data-say') : '');
   };
+
+  // Flow views (site/widget/flow.go). Each mark (circle.flow-mark) carries
+  // its keyframes in data-k, "t x y state;…": at time t it sits between
+  // the last key at or before t and the next, in the state of the first,
+  // so that its place is a function of t alone (a scrub shows what play
+  // shows). The counters (dd[data-counter]) carry a value per frame
+  // (data-series) at the instants of their list (dl[data-ts]): the last
+  // frame at or before t is shown, none before the first (zero).
+  function nums(text) {
+    var parts = (text || '').split(/[ ;]/), out = new Float64Array(parts.length);
+    for (var i = 0; i < parts.length; i++) { out[i] = parseFloat(parts[i]); }
+    return out;
+  }
+  function flowPrepare(F) {
+    var els = F.fig.querySelectorAll('circle.flow-mark[data-k]');
+    F.marks = [];
+    for (var i = 0; i < els.length; i++) {
+      var k = nums(els[i].getAttribute('data-k'));
+      if (k.length < 4 || k.length % 4) { continue; }
+      var n = k.length / 4;
+      F.marks.push({ el: els[i], k: k, n: n, i: n - 1, x: k[4 * n - 3], y: k[4 * n - 2], s: k[4 * n - 1] });
+    }
+    F.lanes = [];
+    F.flowTS = [];
+    var dls = F.fig.querySelectorAll('dl[data-ts]');
+    for (var d = 0; d < dls.length; d++) {
+      var ts = nums(dls[d].getAttribute('data-ts'));
+      var dds = dls[d].querySelectorAll('dd[data-counter]'), cs = [];
+      for (var c = 0; c < dds.length; c++) {
+        var dec = parseInt(dds[c].getAttribute('data-decimals'), 10);
+        cs.push({ el: dds[c], v: nums(dds[c].getAttribute('data-series')), k: ts.length - 1,
+          f: window.Intl ? new Intl.NumberFormat(lang, dec >= 0 ? { minimumFractionDigits: dec, maximumFractionDigits: dec } : { maximumFractionDigits: 6 }) : null });
+      }
+      F.lanes.push({ ts: ts, cs: cs });
+      if (ts.length > F.flowTS.length) { F.flowTS = Array.prototype.slice.call(ts); }
+    }
+  }
+  function flowShow(F, t) {
+    var ms = F.marks || [];
+    for (var m = 0; m < ms.length; m++) {
+      var M = ms[m], k = M.k, i = M.i, n = M.n;
+      while (i > 0 && k[4 * i] > t) { i--; }
+      while (i + 1 < n && k[4 * i + 4] <= t) { i++; }
+      M.i = i;
+      var x = k[4 * i + 1], y = k[4 * i + 2], s = k[4 * i + 3];
+      if (i + 1 < n && k[4 * i] <= t) {
+        var a = k[4 * i], b = k[4 * i + 4], u = b > a ? (t - a) / (b - a) : 1;
+        x += (k[4 * i + 5] - x) * u;
+        y += (k[4 * i + 6] - y) * u;
+        x = Math.round(x * 10) / 10;
+        y = Math.round(y * 10) / 10;
+      }
+      if (x !== M.x) { M.el.setAttribute('cx', String(x)); M.x = x; }
+      if (y !== M.y) { M.el.setAttribute('cy', String(y)); M.y = y; }
+      if (s !== M.s) { M.el.setAttribute('class', 'flow-mark flow-s-' + s); M.s = s; }
+    }
+    var ls = F.lanes || [];
+    for (var l = 0; l < ls.length; l++) {
+      var L = ls[l], ts = L.ts, lo = 0, hi = ts.length; // the first frame after t
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (ts[mid] <= t) { lo = mid + 1; } else { hi = mid; } }
+      var j = lo - 1;
+      for (var c = 0; c < L.cs.length; c++) {
+        var C = L.cs[c];
+        if (C.k === j) { continue; }
+        C.k = j;
+        var v = j >= 0 ? C.v[j] : 0;
+        C.el.setAttribute('data-value', String(v));
+        C.el.textContent = C.f ? C.f.format(v) : String(v);
+      }
+    }
+  }
 
   // Disclosures: remember, and open when a hidden control was changed.
   function changed(el) {
@@ -357,8 +461,9 @@
             // texts sit in [data-player]: only new output counts
             for (var m = 0; m < list.length; m++) {
               var tg = list[m].target;
-              // the player's own text (time, live region) is no new output
-              if (tg.nodeType !== 1 || tg.closest('[data-player]')) { continue; }
+              // the player's own text (time, live region, a flow view's
+              // counters) is no new output
+              if (tg.nodeType !== 1 || tg.closest('[data-player]') || tg.closest('[data-counter]')) { continue; }
               if (list[m].type === 'childList') {
                 if (!pending) {
                   pending = true;

@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views jitter
 func jitterViews() []viewDef {
-	return []viewDef{{"histogram", typed(jitterHistogram), false}, {"play", typed(jitterPlay), false}}
+	return []viewDef{{"histogram", typed(jitterHistogram), false}, {"play", typed(jitterPlay), false}, {"flow", typed(jitterFlow), true}}
 }

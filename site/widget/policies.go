@@ -186,5 +186,5 @@ func policiesQueue(o *outCtx, r *calc.PoliciesResult) error {
 //
 //retrylab:views policies
 func policiesViews() []viewDef {
-	return []viewDef{{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), true}, {"queue", typed(policiesQueue), true}, {"play", typed(policiesPlay), false}}
+	return []viewDef{{"summary", typed(policiesSummary), false}, {"compare", typed(policiesCompare), false}, {"timeline", typed(policiesTimeline), true}, {"queue", typed(policiesQueue), true}, {"play", typed(policiesPlay), false}, {"flow", typed(policiesFlow), true}}
 }

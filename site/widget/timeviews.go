@@ -33,6 +33,7 @@ type playFig struct {
 	// {n} the events shown, {total} all of them.
 	live   string
 	height float64
+	step   bool // the player has a step button (flow views)
 }
 
 // fx maps a time to the plot's x.
@@ -84,6 +85,9 @@ func writePlayer(o *outCtx, f *playFig) {
 	step := "any"
 	writef(b, `<div class="widget-player" data-player hidden>`)
 	writef(b, `<button type="button" data-action="play" aria-pressed="false" data-label-play="%s" data-label-pause="%s">%s</button>`, t("play", "Play"), t("pause", "Pause"), t("play", "Play"))
+	if f.step {
+		writef(b, `<button type="button" data-action="step">%s</button>`, esc(o.loc.TOr("widget.flow.step", "Step")))
+	}
 	writef(b, `<label class="widget-player-time">%s <input type="range" data-action="scrub" min="%s" max="%s" step="%s" value="%s"></label>`,
 		t("time", "Time"), fnum(f.t0), fnum(f.t1), step, fnum(f.t1))
 	writef(b, `<label class="widget-player-speed">%s <select data-action="speed">`, t("speed", "Speed"))

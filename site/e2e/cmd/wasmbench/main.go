@@ -271,6 +271,9 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 		if err := playFrames(browser, srv.URL, pages); err != nil {
 			return err
 		}
+		if err := flowFrames(browser, srv.URL, pages); err != nil {
+			return err
+		}
 	}
 	if !o.sections["latency"] {
 		return nil

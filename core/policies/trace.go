@@ -1,0 +1,236 @@
+package policies
+
+import "math"
+
+// The trace of a run: what a request-flow view draws (site/widget,
+// view flow). RunTraced runs the same simulation as RunAll and, beside
+// each Result, records two things:
+//
+//   - the attempts of a bounded sample of requests (every stride-th
+//     request by order of arrival, at most maxMarks of them: the sample
+//     is fixed by the seed, as the arrivals are), each attempt with the
+//     times it was sent, taken by a worker, finished by the server and
+//     settled for the client, and its outcome;
+//   - exact counters of every request, not only the sampled ones, at the
+//     end of every bin of BinS until the last event: attempts in flight,
+//     calls queued, answers in time, retries sent and wasted server time,
+//     each as the state just before the events at that instant (the
+//     convention of Result.Queue). The last frame comes after every event:
+//     its counters are the Result's totals.
+//
+// The hooks cost the untraced runs one nil check each.
+
+// Outcome is how an attempt ended for its client.
+type Outcome uint8
+
+const (
+	Served    Outcome = iota // answered before the client's timeout
+	TimedOut                 // the client gave up; the server works on anyway
+	Rejected                 // the queue was full: failed fast
+	Throttled                // the client's own policy refused to send it
+)
+
+// Attempt is one attempt of a traced request. Times in seconds.
+type Attempt struct {
+	Retry   bool
+	Outcome Outcome
+	SentS   float64
+	StartS  float64 // a worker takes it (SentS for Rejected and Throttled)
+	EndS    float64 // the server is done with it (SentS for Rejected and Throttled)
+	DoneS   float64 // the client knows: the answer, its timeout, or SentS
+}
+
+// Mark is one traced request.
+type Mark struct {
+	Req      int // the request's number, in order of arrival
+	Attempts []Attempt
+	// Denied: after its last attempt failed, the policy's budget refused
+	// the retry (at the last attempt's DoneS).
+	Denied bool
+}
+
+// Served reports whether the request got an answer in time.
+func (k *Mark) Served() bool {
+	n := len(k.Attempts)
+	return n > 0 && k.Attempts[n-1].Outcome == Served
+}
+
+// Counters are a run's exact counters at the instants TS (s): the end of
+// each bin, then one instant after the last event. Served, Retries and
+// WastedS are totals so far.
+type Counters struct {
+	TS       []float64
+	InFlight []int // attempts sent whose client does not know the outcome yet
+	Queue    []int // calls waiting for a worker
+	Served   []int // answers in time so far
+	Retries  []int // retries sent so far (refused by the queue included)
+	WastedS  []float64
+}
+
+// Trace is one policy's trace.
+type Trace struct {
+	Stride   int // the sample holds requests 0, Stride, 2·Stride, …
+	Marks    []Mark
+	Counters Counters
+}
+
+// tracer records a run's trace (sim.tr).
+type tracer struct {
+	stride, max int
+	marks       []Mark
+	bin         int64
+	last        int64 // the latest time of any event
+	// per frame k (the instant (k+1)·bin): the differences of the
+	// counters, summed at the end
+	inflight, queue, served, retries []int
+	wasted                           []int64
+	// answeredAt is each answered request's earliest in-time end: a
+	// request counts as served once, at its first answer, however many
+	// copies (hedging) come back in time
+	answeredAt map[int32]int64
+}
+
+// frame returns the first frame k whose instant (k+1)·bin is above t:
+// the first whose state an event at t is part of.
+func (tr *tracer) frame(t int64) int {
+	k := int(t / tr.bin)
+	for len(tr.inflight) <= k+1 {
+		tr.inflight = append(tr.inflight, 0)
+		tr.queue = append(tr.queue, 0)
+		tr.served = append(tr.served, 0)
+		tr.retries = append(tr.retries, 0)
+		tr.wasted = append(tr.wasted, 0)
+	}
+	tr.last = max(tr.last, t)
+	return k
+}
+
+// span counts one on the frames [lo, hi).
+func span(d []int, lo, hi int) {
+	if lo < hi {
+		d[lo]++
+		d[hi]--
+	}
+}
+
+// mark returns the sampled mark of request id, or nil.
+func (tr *tracer) mark(id int32) *Mark {
+	if int(id)%tr.stride != 0 {
+		return nil
+	}
+	i := int(id) / tr.stride
+	if i >= tr.max {
+		return nil
+	}
+	for len(tr.marks) <= i {
+		tr.marks = append(tr.marks, Mark{Req: len(tr.marks) * tr.stride})
+	}
+	return &tr.marks[i]
+}
+
+// firstAbove is the first frame whose instant is above t (the frame of
+// an event at t): state counts an event at t in frames from here.
+func (tr *tracer) firstAbove(t int64) int { return tr.frame(t) }
+
+// firstAtOrAbove is the first frame whose instant is at t or above.
+func (tr *tracer) firstAtOrAbove(t int64) int {
+	k := tr.frame(t)
+	if k > 0 && int64(k)*tr.bin == t {
+		return k - 1
+	}
+	return k
+}
+
+// sent records an attempt the server took: sent at now, started at
+// start, done by the server at end; the client gives up at deadline.
+func (tr *tracer) sent(now int64, id int32, retry bool, start, end, deadline int64) {
+	sentK := tr.firstAbove(now)
+	if retry {
+		tr.retries[sentK]++
+	}
+	// queued: sent < F < start
+	span(tr.queue, sentK, tr.firstAtOrAbove(start))
+	done, out := end, Served
+	if end > deadline {
+		done, out = deadline, TimedOut
+		tr.wasted[tr.firstAbove(deadline)] += end - start
+	} else if prev, ok := tr.answeredAt[id]; !ok {
+		tr.answeredAt[id] = end
+		tr.served[tr.firstAbove(end)]++
+	} else if end < prev { // a later copy answers first
+		tr.served[tr.firstAbove(prev)]--
+		tr.served[tr.firstAbove(end)]++
+		tr.answeredAt[id] = end
+	}
+	// in flight: sent < F <= done
+	span(tr.inflight, sentK, tr.firstAbove(done))
+	tr.frame(end)
+	if k := tr.mark(id); k != nil {
+		k.Attempts = append(k.Attempts, Attempt{Retry: retry, Outcome: out, SentS: secs(now), StartS: secs(start), EndS: secs(end), DoneS: secs(done)})
+	}
+}
+
+// refused records an attempt refused at now by the full queue (Rejected)
+// or the client's policy (Throttled).
+func (tr *tracer) refused(now int64, id int32, retry bool, out Outcome) {
+	k := tr.firstAbove(now)
+	if retry && out == Rejected {
+		tr.retries[k]++
+	}
+	if m := tr.mark(id); m != nil {
+		s := secs(now)
+		m.Attempts = append(m.Attempts, Attempt{Retry: retry, Outcome: out, SentS: s, StartS: s, EndS: s, DoneS: s})
+	}
+}
+
+// denied records that the budget refused request id's retry.
+func (tr *tracer) denied(id int32) {
+	if m := tr.mark(id); m != nil {
+		m.Denied = true
+	}
+}
+
+// trace sums the differences into the counters.
+func (tr *tracer) trace() Trace {
+	n := tr.firstAbove(tr.last) + 1 // the frame after every event
+	c := Counters{TS: make([]float64, n), InFlight: make([]int, n), Queue: make([]int, n), Served: make([]int, n), Retries: make([]int, n), WastedS: make([]float64, n)}
+	var in, q, sv, rt int
+	var w int64
+	for k := 0; k < n; k++ {
+		in += tr.inflight[k]
+		q += tr.queue[k]
+		sv += tr.served[k]
+		rt += tr.retries[k]
+		w += tr.wasted[k]
+		c.TS[k] = secs(int64(k+1) * tr.bin)
+		c.InFlight[k], c.Queue[k], c.Served[k], c.Retries[k], c.WastedS[k] = in, q, sv, rt, float64(w)/1e9
+	}
+	return Trace{Stride: tr.stride, Marks: tr.marks, Counters: c}
+}
+
+func secs(t int64) float64 { return float64(t) / 1e9 }
+
+// RunTraced is RunAll with a trace of each run: the attempts of at most
+// maxMarks requests (a sample spread over the run by the expected number
+// of requests), and the exact counters.
+func RunTraced(s Scenario, ps []Policy, seed uint64, maxMarks int) ([]Result, []Trace, error) {
+	expected := s.RatePerS * s.HorizonS
+	if s.Loop == Closed {
+		expected = float64(s.Clients) * s.HorizonS * 1000 / math.Max(s.ThinkMS+s.ServiceMS, 1e-3)
+	}
+	maxMarks = max(maxMarks, 1)
+	stride := 1
+	if expected > float64(maxMarks) && !math.IsInf(expected, 0) {
+		stride = int(math.Ceil(expected / float64(maxMarks)))
+	}
+	trs := make([]Trace, 0, len(ps))
+	rs, err := runAll(s, ps, seed, nil, func(m *sim) {
+		m.tr = &tracer{stride: stride, max: maxMarks, bin: max(1, nsOf(s.BinS*1e9)), answeredAt: map[int32]int64{}}
+	}, func(m *sim) {
+		trs = append(trs, m.tr.trace())
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rs, trs, nil
+}

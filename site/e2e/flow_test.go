@@ -1,0 +1,199 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"retrylab/core/calc"
+)
+
+// The request-flow views (issue 30; site/widget/flow.go, site/assets/player.js):
+// policies (storm), jitter (jit), backoff (bo) and amplification (amp), in
+// each language.
+
+// flowIDs are the widgets whose page shows a flow view.
+// The flow views of backoff and dispatch are not in the rate-limits
+// module (site/widget/output.go, allViews): no page shows them.
+var flowIDs = []string{"storm", "jit", "amp"}
+
+// flowWant is what each lane's counters hold at the end: the result's
+// exact figures, computed here from the widget's page values.
+func flowWant(t *testing.T, calcName, defaults, lane string) map[string]float64 {
+	t.Helper()
+	c, ok := calc.New().Lookup(calcName)
+	if !ok {
+		t.Fatalf("no calculator %s", calcName)
+	}
+	q, err := url.ParseQuery(defaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Compute(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch r := res.(type) {
+	case calc.DispatchResult:
+		// the lane's mode, whatever the page's
+		q.Set("mode", lane)
+		other, err := c.Compute(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := other.(calc.DispatchResult)
+		return map[string]float64{"ready": 0, "delayed": 0, "in_flight": 0, "rate_limited": float64(d.RateLimited), "retries": float64(d.Retries)}
+	case calc.PoliciesResult:
+		for _, p := range r.Results {
+			if p.Policy == lane {
+				return map[string]float64{"in_flight": 0, "queue": 0, "served": float64(p.Succeeded), "retries": float64(p.Retries), "wasted_s": p.WastedWork}
+			}
+		}
+		t.Fatalf("no policy %q in the result", lane)
+	case calc.JitterResult:
+		return map[string]float64{"arrived": float64(r.Total), "fullest": float64(r.Peak)}
+	case calc.BackoffResult:
+		return map[string]float64{"arrived": float64(r.Retries), "fullest": float64(r.Peak)}
+	case calc.AmplificationResult:
+		sum := 0.0
+		for _, v := range r.CallsPerLevel {
+			n, _ := v.Int64()
+			sum += float64(n)
+		}
+		final, _ := r.FinalCalls.Int64()
+		return map[string]float64{"calls": sum, "final_calls": float64(final)}
+	}
+	t.Fatalf("%s: no flow counters known for %T", calcName, res)
+	return nil
+}
+
+// flowState is, in JS, the state of a widget's flow view: every mark's
+// place, class and visibility, and every counter's value.
+func flowState(id string) string {
+	return fmt.Sprintf(`(() => { const f = document.getElementById(%q).querySelector('figure[data-flow]');
+		const m = [...f.querySelectorAll('circle.flow-mark')].map(e => [e.getAttribute('cx'), e.getAttribute('cy'), e.getAttribute('class'), e.hasAttribute('data-future')].join(' '));
+		const c = [...f.querySelectorAll('dd[data-counter]')].map(e => e.getAttribute('data-counter') + '=' + e.getAttribute('data-value'));
+		return m.join('|') + '#' + c.join(','); })()`, id)
+}
+
+// moving counts the marks shown away from their last keyframe.
+func moving(id string) string {
+	return fmt.Sprintf(`(() => { let n = 0;
+		for (const e of document.getElementById(%q).querySelectorAll('figure[data-flow] circle.flow-mark:not([data-future])')) {
+			const k = e.getAttribute('data-k').split(';').pop().split(' ');
+			if (Math.abs(e.getAttribute('cx') - k[1]) > 0.5 || Math.abs(e.getAttribute('cy') - k[2]) > 0.5) n++;
+		}
+		return n; })()`, id)
+}
+
+// checkCounters compares each lane's counters with the result's figures.
+func checkCounters(t *testing.T, ctx context.Context, id, calcName string) {
+	t.Helper()
+	root := fmt.Sprintf(`document.getElementById(%q)`, id)
+	defaults := eval[string](t, ctx, root+`.getAttribute('data-defaults')`)
+	lanes := eval[[]string](t, ctx, root+`.querySelector('figure[data-flow]') ? [...`+root+`.querySelectorAll('figure[data-flow] .widget-flow-lane')].map(l => l.getAttribute('data-lane')) : []`)
+	if len(lanes) == 0 {
+		t.Fatal("no lane")
+	}
+	for i, lane := range lanes {
+		want := flowWant(t, calcName, defaults, lane)
+		got := eval[map[string]string](t, ctx, fmt.Sprintf(`Object.fromEntries([...%s.querySelectorAll('figure[data-flow] .widget-flow-lane')[%d].querySelectorAll('dd[data-counter]')].map(e => [e.getAttribute('data-counter'), e.getAttribute('data-value')]))`, root, i))
+		if len(got) != len(want) {
+			t.Errorf("lane %q: counters %v, want %v", lane, got, want)
+		}
+		for k, w := range want {
+			var v float64
+			if _, err := fmt.Sscan(got[k], &v); err != nil || math.Abs(v-w) > 1e-9*math.Max(1, math.Abs(w)) {
+				t.Errorf("lane %q: counter %s = %q, want %v", lane, k, got[k], w)
+			}
+		}
+	}
+}
+
+// TestFlow: mid-play, marks are on their way and data-t grows; scrubbing
+// to the time play reached shows the same marks and counters; at the end
+// the counters are the result's exact figures.
+func TestFlow(t *testing.T) {
+	for _, id := range flowIDs {
+		for _, p := range pagesWithWidget(t, id) {
+			t.Run(id+"-"+p.Name(), func(t *testing.T) {
+				ctx := tab(t)
+				open(t, ctx, p, "")
+				root := fmt.Sprintf(`document.getElementById(%q)`, id)
+				calcName := eval[string](t, ctx, root+`.getAttribute('data-widget')`)
+				waitJS(t, ctx, "the flow view's controls", root+`.querySelector('figure[data-flow] [data-player]:not([hidden])') !== null`)
+				checkCounters(t, ctx, id, calcName)
+				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-flow]').getAttribute('data-t1') * 1`)
+				eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)
+				first := dataT(t, ctx, id)
+				waitJSFor(t, ctx, 20e9, "data-t to grow", fmt.Sprintf(`%s.getAttribute('data-t') * 1 > %v`, root, first))
+				waitJSFor(t, ctx, 30e9, "marks on their way", moving(id)+` > 0`)
+				// pause where play got to
+				eval[bool](t, ctx, root+`.querySelector('button[data-action="play"]').click() || true`)
+				waitJS(t, ctx, "paused", root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed') === 'false'`)
+				at := eval[string](t, ctx, root+`.querySelector('figure[data-flow] input[data-action="scrub"]').value`)
+				played := eval[string](t, ctx, flowState(id))
+				if n := eval[int](t, ctx, moving(id)); n == 0 && dataT(t, ctx, id) < t1 {
+					t.Errorf("paused at %s: no mark on its way", at)
+				}
+				scrub := func(v string) {
+					eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('figure[data-flow] input[data-action="scrub"]'); s.value = %s; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, v))
+				}
+				scrub("s.max")
+				waitJS(t, ctx, "the end", fmt.Sprintf(`%s.getAttribute('data-t') * 1 === %v`, root, t1))
+				checkCounters(t, ctx, id, calcName)
+				scrub(fmt.Sprintf("%q", at))
+				if scrubbed := eval[string](t, ctx, flowState(id)); scrubbed != played {
+					t.Errorf("scrubbed to %s, the view differs from play's at %s:\n%s\n%s", at, at, clip(played), clip(scrubbed))
+				}
+			})
+		}
+	}
+}
+
+// TestFlowReducedMotion: under prefers-reduced-motion: reduce, play shows
+// the end state at once (the exact counters), and the step button steps
+// from the start, frame by frame.
+func TestFlowReducedMotion(t *testing.T) {
+	for _, id := range flowIDs {
+		for _, p := range pagesWithWidget(t, id) {
+			t.Run(id+"-"+p.Name(), func(t *testing.T) {
+				ctx := tab(t)
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
+					t.Fatal(err)
+				}
+				open(t, ctx, p, "")
+				root := fmt.Sprintf(`document.getElementById(%q)`, id)
+				calcName := eval[string](t, ctx, root+`.getAttribute('data-widget')`)
+				waitJS(t, ctx, "the flow view's controls", root+`.querySelector('figure[data-flow] [data-player]:not([hidden])') !== null`)
+				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-flow]').getAttribute('data-t1') * 1`)
+				eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('figure[data-flow] input[data-action="scrub"]'); s.value = '%v'; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, t1/3))
+				waitJS(t, ctx, "the scrubber works", fmt.Sprintf(`%s.getAttribute('data-t') * 1 < %v`, root, t1))
+				eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)
+				waitJS(t, ctx, "play jumps to the end", fmt.Sprintf(`%s.getAttribute('data-t') * 1 === %v`, root, t1))
+				checkCounters(t, ctx, id, calcName)
+				step := root + `.querySelector('figure[data-flow] button[data-action="step"]').click() || true`
+				eval[bool](t, ctx, step)
+				waitJS(t, ctx, "a step from the end goes to the start", root+`.getAttribute('data-t') * 1 === 0`)
+				eval[bool](t, ctx, step)
+				waitJS(t, ctx, "a step goes to the first frame", fmt.Sprintf(`%s.getAttribute('data-t') * 1 > 0 && %s.getAttribute('data-t') * 1 < %v`, root, root, t1))
+			})
+		}
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return strings.TrimSpace(s)
+}

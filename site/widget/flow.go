@@ -1,0 +1,463 @@
+package widget
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"retrylab/core/calc"
+	"retrylab/core/policies"
+)
+
+// The request-flow view ("flow", issue 30): requests you watch move.
+// Each lane draws the stations a request passes (clients, the client's
+// policy, the queue, the servers) and the piles where it ends (served,
+// failed, set aside); each sampled request is a mark whose path is a list
+// of keyframes (time, x, y, state) computed here from the core's trace,
+// so that its place at any time t is a function of t alone: scrubbing to
+// t shows what playing to t shows. Beside each lane, counters that are
+// exact (every request, not only the sampled ones) at each frame.
+//
+// The markup (wasm/playground/DOM.md, "Time views"):
+//
+//	figure[data-timeview][data-flow] data-t0 data-t1 data-unit data-play-ms
+//	  p.widget-flow-scale                  the playback's scale, in words
+//	  div.widget-flow-lane (one per lane)
+//	    svg > circle.flow-mark[data-t][data-k]  data-k: "t x y s;…" keyframes
+//	    dl.widget-flow-counters[data-ts]   the frames' instants
+//	      dd[data-counter][data-series][data-value]
+//	  div[data-player]                     the player's controls
+//
+// Without JavaScript the figure shows the end state: every mark at its
+// last keyframe, every counter at its last frame (the result's totals).
+// site/assets/player.js moves the marks (flowShow) as it plays.
+
+// flowMaxMarks is the most marks a flow view draws in all its lanes.
+const flowMaxMarks = 800
+
+// Mark states: the class flow-s-N of a mark from its keyframe on.
+const (
+	flowFirst   = iota // a first attempt on its way, queued or served
+	flowRetry          // a retry on its way, queued or served
+	flowTimeout        // its client gave up on the attempt
+	flowRefused        // refused by a budget, a throttle or a full queue: set aside
+	flowServed         // answered in time
+	flowFailed         // out of attempts
+)
+
+// The lane's geometry, in the svg's units (flowW wide: narrower than the
+// charts' 640, so that the text stays readable on a phone).
+const (
+	flowW       = 480.0
+	flowLaneH   = 150.0
+	flowTop     = 22.0 // the stations' boxes start here; labels above
+	flowClientX = 34.0
+	flowPolicyX = 100.0
+	flowQueueA  = 138.0 // the queue's tail
+	flowQueueB  = 262.0 // its head
+	flowServerA = 268.0
+	flowServerB = 334.0
+	flowPileA   = 342.0
+	flowPileB   = 476.0
+	flowMarkR   = 2.2
+)
+
+// The stages of a lane.
+const (
+	flowService = iota // clients, policy, queue, servers and three piles
+	flowWave           // clients, waiting, and the server's bins
+	flowTree           // the layers of a call tree
+)
+
+// flowKey is one keyframe of a mark.
+type flowKey struct {
+	t, x, y float64
+	s       int
+}
+
+// flowPath builds a mark's keyframes: each key comes at least gap after
+// the one before, so that a move is seen even when the simulation's
+// events are closer than that (the mark runs up to a few gaps late,
+// never early, and every mark in the same way).
+type flowPath struct {
+	keys []flowKey
+	gap  float64
+}
+
+func (p *flowPath) add(t, x, y float64, s int) {
+	if n := len(p.keys); n > 0 {
+		t = math.Max(t, p.keys[n-1].t+p.gap)
+	}
+	p.keys = append(p.keys, flowKey{t, x, y, s})
+}
+
+func (p *flowPath) last() flowKey { return p.keys[len(p.keys)-1] }
+
+// flowPile is where marks end: its band and the order in which they come.
+type flowPile struct {
+	y0, h float64
+	label string
+	marks []int // mark indices, in order of arrival
+}
+
+// flowCounter is one exact counter of a lane: a value per frame.
+type flowCounter struct {
+	name, label string
+	values      []float64
+	decimals    int // -1: the default number form
+}
+
+// flowLane is one lane: its title, its stations' labels, its marks and
+// its counters.
+type flowLane struct {
+	stage    int // flowService, flowWave or flowTree: what is drawn behind the marks
+	title    string
+	key      string    // data-lane: the policy's name in a policies view
+	stations [4]string // clients, policy, queue, servers
+	piles    [3]flowPile
+	paths    []flowPath
+	ts       []float64
+	counters []flowCounter
+	edges    []flowEdge // a tree's edges, each drawn from its time on
+}
+
+// flowEdge is an edge of a call tree, drawn from time t on.
+type flowEdge struct{ t, x0, y0, x1, y1 float64 }
+
+// flowFig is a flow view: its lanes, the time range and how fast it plays.
+type flowFig struct {
+	t0, t1      float64
+	unit        string
+	playS       float64 // real seconds for the whole range at 1×
+	title, desc string
+	live        string
+	lanes       []*flowLane
+}
+
+// hash01 is a deterministic number in [0, 1) for mark i (its place in a
+// box): the same on every render.
+func hash01(i, salt int) float64 {
+	x := uint32(i)*2654435761 ^ uint32(salt)*40503
+	x ^= x >> 15
+	x *= 2246822519
+	x ^= x >> 13
+	return float64(x%10007) / 10007
+}
+
+// pileSlot places the k-th mark of a pile.
+func (p *flowPile) slot(k int) (float64, float64) {
+	const step = 4.4
+	cols := int(math.Floor((flowPileB - flowPileA - 6) / step))
+	rows := max(1, int((p.h-18)/step))
+	k %= cols * rows // a full pile wraps around: its counter says how many
+	return flowPileA + 5 + float64(k%cols)*step, p.y0 + 19 + float64(k/cols)*step
+}
+
+// finish sends every mark's last key to its pile's slot in order of
+// arrival (a pile mark's last key has x < 0 and y = the pile's index).
+func (l *flowLane) finish() {
+	type arrival struct {
+		t    float64
+		mark int
+	}
+	var by [3][]arrival
+	for i := range l.paths {
+		k := l.paths[i].last()
+		if k.x < 0 {
+			by[int(k.y)] = append(by[int(k.y)], arrival{k.t, i})
+		}
+	}
+	for pi := range by {
+		a := by[pi]
+		ts := make([]float64, len(a))
+		for i := range a {
+			ts[i] = a[i].t
+		}
+		for n, j := range arrivalOrder(ts) {
+			i := a[j].mark
+			x, y := l.piles[pi].slot(n)
+			k := &l.paths[i].keys[len(l.paths[i].keys)-1]
+			k.x, k.y = x, y
+			l.piles[pi].marks = append(l.piles[pi].marks, i)
+		}
+	}
+}
+
+// toPile ends path p in pile pile (0 served, 1 failed, 2 set aside).
+func (p *flowPath) toPile(t float64, pile, s int) {
+	p.add(t, -1, float64(pile), s)
+}
+
+// policyLane builds a lane of the policies view from a run's trace.
+func policyLane(o *outCtx, title string, tr policies.Trace, gap float64) *flowLane {
+	l := &flowLane{title: title}
+	l.stations = [4]string{
+		o.loc.TOr("widget.flow.clients", "clients"), o.loc.TOr("widget.flow.policy", "policy"),
+		o.loc.TOr("widget.flow.queue", "queue"), o.loc.TOr("widget.flow.servers", "servers"),
+	}
+	l.piles = [3]flowPile{
+		{y0: flowTop, h: 64, label: o.loc.TOr("widget.flow.served", "served in time")},
+		{y0: flowTop + 66, h: 30, label: o.loc.TOr("widget.flow.failed", "failed")},
+		{y0: flowTop + 98, h: 30, label: o.loc.TOr("widget.flow.set_aside", "set aside")},
+	}
+	boxH := flowLaneH - flowTop - 4
+	for i, k := range tr.Marks {
+		y := flowTop + 6 + hash01(i, 1)*(boxH-12)
+		cx := flowClientX - 16 + hash01(i, 2)*32
+		p := flowPath{gap: gap}
+		for j, a := range k.Attempts {
+			st := flowFirst
+			if a.Retry {
+				st = flowRetry
+			}
+			if j == 0 { // from its client, through its policy
+				p.add(a.SentS, cx, y, st)
+			}
+			// a retry leaves the policy, where it waited
+			p.add(a.SentS, flowPolicyX, y, st)
+			last := j == len(k.Attempts)-1
+			switch a.Outcome {
+			case policies.Throttled:
+				p.add(a.DoneS, flowPolicyX, y, flowRefused)
+			case policies.Rejected:
+				p.add(a.DoneS, flowQueueA, y, flowRefused)
+			case policies.Served:
+				p.add(a.SentS, flowQueueA, y, st)
+				p.add(a.StartS, flowQueueB, y, st)
+				p.add(a.StartS, flowServerA, y, st)
+				p.add(a.EndS, flowServerB, y, st)
+				p.toPile(a.DoneS, 0, flowServed)
+				continue
+			case policies.TimedOut:
+				p.add(a.SentS, flowQueueA, y, st)
+				if a.StartS < a.DoneS { // given up while being served
+					p.add(a.StartS, flowQueueB, y, st)
+					p.add(a.StartS, flowServerA, y, st)
+					x := flowServerA + (flowServerB-flowServerA)*(a.DoneS-a.StartS)/math.Max(a.EndS-a.StartS, 1e-9)
+					p.add(a.DoneS, x, y, flowTimeout)
+				} else { // given up while queued: where its wait had brought it
+					x := flowQueueA + (flowQueueB-flowQueueA)*(a.DoneS-a.SentS)/math.Max(a.StartS-a.SentS, 1e-9)
+					p.add(a.DoneS, x, y, flowTimeout)
+				}
+			}
+			switch {
+			case last && (k.Denied || a.Outcome == policies.Throttled):
+				p.toPile(a.DoneS, 2, flowRefused)
+			case last:
+				p.toPile(a.DoneS, 1, flowFailed)
+			default: // back to its policy, which sends the retry
+				p.add(a.DoneS, flowPolicyX, y, p.last().s)
+			}
+		}
+		if len(p.keys) > 0 {
+			l.paths = append(l.paths, p)
+		}
+	}
+	l.finish()
+	c := tr.Counters
+	l.ts = c.TS
+	l.counters = []flowCounter{
+		{"in_flight", o.loc.TOr("widget.flow.in_flight", "in flight"), floatsOf(c.InFlight), -1},
+		{"queue", o.loc.TOr("widget.flow.queued", "queued"), floatsOf(c.Queue), -1},
+		{"served", o.loc.TOr("widget.flow.served", "served in time"), floatsOf(c.Served), -1},
+		{"retries", o.loc.TOr("widget.flow.retries", "retries"), floatsOf(c.Retries), -1},
+		{"wasted_s", o.loc.TOr("widget.flow.wasted_s", "wasted work (s)"), c.WastedS, 1},
+	}
+	return l
+}
+
+func floatsOf(xs []int) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// flowPair chooses the two policies a flow view puts side by side: the
+// first of the result that never recovers and the first that does, one
+// that retries rather than none (the story of the article), else the
+// first two.
+func flowPair(runs []calc.PolicyRun) []int {
+	stuck, ok := -1, -1
+	for i, p := range runs {
+		if !p.Recovered && stuck < 0 {
+			stuck = i
+		}
+		// a policy that retries, rather than none, when there is one
+		if p.Recovered && (ok < 0 || runs[ok].Policy == "none") {
+			ok = i
+		}
+	}
+	if stuck >= 0 && ok >= 0 {
+		return []int{stuck, ok}
+	}
+	if len(runs) >= 2 {
+		return []int{0, 1}
+	}
+	return []int{0}
+}
+
+// policiesFlow: two policies side by side on the same seeded outage.
+func policiesFlow(o *outCtx, r *calc.PoliciesResult) error {
+	runs, ok := policyRuns(r)
+	if !ok {
+		return errNoData
+	}
+	pick := flowPair(runs)
+	names := make([]string, len(pick))
+	for i, j := range pick {
+		names[i] = runs[j].Policy
+	}
+	_, trs, err := calc.PoliciesTrace(o.a, names, flowMaxMarks/len(pick))
+	if err != nil || len(trs) != len(pick) {
+		return errNoData
+	}
+	f := &flowFig{t0: 0, unit: o.loc.TOr("widget.unit.s", "s")}
+	for _, tr := range trs {
+		if n := len(tr.Counters.TS); n > 0 {
+			f.t1 = math.Max(f.t1, tr.Counters.TS[n-1])
+		}
+	}
+	// about half a second of real time per simulated second, at least
+	// 20 s and at most 60 s for the whole run
+	f.playS = math.Min(60, math.Max(20, f.t1/2))
+	gap := f.t1 / f.playS * 0.08 // a move lasts at least 0.08 s of real time at 1×
+	for i, j := range pick {
+		l := policyLane(o, o.policyLabel(runs[j].Policy), trs[i], gap)
+		l.key = runs[j].Policy
+		f.lanes = append(f.lanes, l)
+	}
+	sample := 0
+	for _, l := range f.lanes {
+		sample += len(l.paths)
+	}
+	f.title = o.vt("flow", "title", "Requests moving through the outage")
+	f.desc = o.vt("flow", "desc", "{a} and {b} on the same seeded outage: each dot is one of {n} sampled requests, sent by a client through its policy, queued, served or given up on, retried or set aside; the counters beside count every request.",
+		"a", f.lanes[0].title, "b", f.lanes[len(f.lanes)-1].title, "n", o.loc.Int(int64(sample)))
+	f.live = o.vt("flow", "live", "{t} s: {n} of {total} sampled requests sent.")
+	f.write(o)
+	return nil
+}
+
+// write draws the figure.
+func (f *flowFig) write(o *outCtx) {
+	b := o.b
+	// the end to the thousandth, up: the time player.js writes (data-t)
+	// is rounded so, and the end is then a time it can show exactly
+	f.t1 = math.Ceil(f.t1*1000) / 1000
+	writef(b, `<figure class="widget-chart widget-play widget-flow" data-view="flow" data-timeview data-flow data-t0="%s" data-t1="%s" data-unit="%s" data-play-ms="%s" data-live-template="%s">`,
+		fnum(f.t0), fnum(f.t1), esc(f.unit), strconv.Itoa(int(f.playS*1000)), esc(f.live))
+	writef(b, `<figcaption class="widget-flow-title">%s</figcaption>`, esc(f.title))
+	per := f.playS / math.Max(f.t1-f.t0, 1e-9) // real s per simulated unit
+	writef(b, `<p class="widget-flow-scale">%s</p>`, esc(o.loc.Tf("widget.flow.scale", "At 1×, {real} s on screen for each {unit} simulated ({total} s for the whole run).",
+		"real", o.loc.Sig(per, 2), "unit", f.unit, "total", o.loc.Number(math.Round(f.playS)))))
+	for li, l := range f.lanes {
+		f.writeLane(o, li, l)
+	}
+	writePlayer(o, &playFig{t0: f.t0, t1: f.t1, unit: f.unit, step: true})
+	b.WriteString("</figure>\n")
+}
+
+func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
+	b := o.b
+	writef(b, `<div class="widget-flow-lane" data-lane="%s">`, esc(l.key))
+	if l.title != "" {
+		writef(b, `<p class="widget-flow-name">%s</p>`, esc(l.title))
+	}
+	writef(b, `<svg class="chart flow" viewBox="0 0 %s %s" role="img" font-size="13" fill="currentColor">`, strconv.Itoa(int(flowW)), f1(flowLaneH))
+	if li == 0 {
+		writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))
+	} else {
+		writef(b, `<title>%s</title>`, esc(l.title))
+	}
+	// the stations
+	boxB := flowLaneH - 4
+	box := func(x0, x1 float64, label string, cls string) {
+		writef(b, `<rect class="flow-station %s" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, cls, f1(x0), f1(flowTop), f1(x1-x0), f1(boxB-flowTop))
+		writef(b, `<text class="flow-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1((x0+x1)/2), f1(flowTop-6), esc(label))
+	}
+	switch l.stage {
+	case flowService:
+		box(4, 64, l.stations[0], "flow-clients")
+		box(70, 130, l.stations[1], "flow-policy")
+		box(flowQueueA-2, flowQueueB, l.stations[2], "flow-queue")
+		box(flowServerA, flowServerB, l.stations[3], "flow-servers")
+	case flowWave:
+		box(4, 64, l.stations[0], "flow-clients")
+		box(70, 136, l.stations[1], "flow-policy")
+		box(142, flowW-4, l.stations[3], "flow-servers")
+	}
+	for _, p := range l.piles {
+		if l.stage != flowService || p.h == 0 {
+			continue
+		}
+		writef(b, `<rect class="flow-station flow-pile" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, f1(flowPileA), f1(p.y0), f1(flowPileB-flowPileA), f1(p.h))
+		writef(b, `<text class="flow-label flow-pile-label" x="%s" y="%s" font-size="12">%s</text>`, f1(flowPileA+4), f1(p.y0+12), esc(p.label))
+	}
+	tq := f.tq()
+	if len(l.edges) > 0 {
+		b.WriteString(`<g class="flow-edges" stroke="currentColor" stroke-opacity="0.3">`)
+		for _, e := range l.edges {
+			writef(b, `<line data-t="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, tq(e.t), px(e.x0), px(e.y0), px(e.x1), px(e.y1))
+		}
+		b.WriteString(`</g>`)
+	}
+	// the marks, each at its last keyframe (the end state)
+	b.WriteString(`<g class="flow-marks">`)
+	var k strings.Builder
+	for _, p := range l.paths {
+		k.Reset()
+		for i, key := range p.keys {
+			if i > 0 {
+				k.WriteByte(';')
+			}
+			k.WriteString(tq(key.t) + " " + px(key.x) + " " + px(key.y) + " " + strconv.Itoa(key.s))
+		}
+		e := p.last()
+		writef(b, `<circle class="flow-mark flow-s-%s" r="%s" cx="%s" cy="%s" data-t="%s" data-k="%s"/>`,
+			strconv.Itoa(e.s), f1(flowMarkR), px(e.x), px(e.y), tq(p.keys[0].t), k.String())
+	}
+	b.WriteString(`</g></svg>`)
+	// the counters, at their last frame
+	ts := make([]string, len(l.ts))
+	for i, t := range l.ts {
+		ts[i] = fnum(round3(t))
+	}
+	writef(b, `<dl class="widget-flow-counters" data-ts="%s">`, strings.Join(ts, " "))
+	for _, c := range l.counters {
+		vs := make([]string, len(c.values))
+		for i, v := range c.values {
+			vs[i] = fnum(v)
+		}
+		v := 0.0
+		if n := len(c.values); n > 0 {
+			v = c.values[n-1]
+		}
+		text := o.loc.Number(v)
+		if c.decimals >= 0 {
+			text = o.loc.Fixed(v, c.decimals)
+		}
+		writef(b, `<div><dt>%s</dt><dd data-counter="%s" data-decimals="%s" data-series="%s" data-value="%s">%s</dd></div>`,
+			esc(c.label), c.name, strconv.Itoa(c.decimals), strings.Join(vs, " "), fnum(v), esc(text))
+	}
+	b.WriteString(`</dl></div>`)
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// px writes a coordinate of a mark, to the unit (the lane is 480 wide).
+func px(v float64) string { return strconv.Itoa(int(math.Round(v))) }
+
+// tq returns how the figure writes a keyframe's time: to about a
+// ten-thousandth of its range, trailing zeros cut.
+func (f *flowFig) tq() func(float64) string {
+	d := max(0, 4-int(math.Ceil(math.Log10(math.Max(f.t1-f.t0, 1e-9)))))
+	return func(t float64) string {
+		s := strconv.FormatFloat(t, 'f', d, 64)
+		if d > 0 {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		return s
+	}
+}

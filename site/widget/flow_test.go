@@ -1,0 +1,180 @@
+package widget
+
+import (
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"retrylab/core/calc"
+)
+
+var (
+	flowMarkRE    = regexp.MustCompile(`<circle class="flow-mark flow-s-(\d)" r="[^"]+" cx="([^"]+)" cy="([^"]+)" data-t="([^"]+)" data-k="([^"]+)"/>`)
+	flowLaneRE    = regexp.MustCompile(`<div class="widget-flow-lane" data-lane="([^"]*)">`)
+	flowCounterRE = regexp.MustCompile(`<dd data-counter="([^"]+)" data-decimals="[^"]+" data-series="([^"]*)" data-value="([^"]+)">`)
+	flowTSRE      = regexp.MustCompile(`<dl class="widget-flow-counters" data-ts="([^"]*)">`)
+)
+
+// TestFlowViews renders every flow view in every language, at the
+// defaults and elsewhere: the same markup twice (seeded, no clock); at
+// most flowMaxMarks marks, each with keyframes in time order, drawn at its
+// last one (the end state), its data-t its first; a series per counter
+// with a value per frame, the last (data-value) the result's exact figure.
+func TestFlowViews(t *testing.T) {
+	all := locales(t)
+	reg := calc.New()
+	for _, tc := range []struct {
+		calc   string
+		values url.Values
+	}{
+		{"policies", nil},
+		{"policies", url.Values{"loop": {"closed"}}},
+		{"policies", url.Values{"policies": {"aws,naive"}, "queue_cap": {"20"}}},
+		{"jitter", nil},
+		{"jitter", url.Values{"waves": {"3"}, "clients": {"2000"}}},
+		{"backoff", nil},
+		{"backoff", url.Values{"jitter": {"false"}}},
+		{"amplification", nil},
+		{"amplification", url.Values{"attempts": {"1,1,3"}}},
+		{"dispatch", nil},
+		{"dispatch", url.Values{"mode": {"naive"}, "deadline_s": {"30"}, "jobs": {"2000"}}},
+	} {
+		c, _ := reg.Lookup(tc.calc)
+		res, err := c.Compute(tc.values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lang, loc := range all {
+			name := tc.calc + " " + tc.values.Encode() + " " + lang
+			render := func() (string, error) {
+				if extra := flowExtraViews(); extra[tc.calc] != nil {
+					a, err := c.Parse(tc.values)
+					if err != nil {
+						return "", err
+					}
+					return extra.render(encodeResult, c, a, res, []string{"flow"}, loc)
+				}
+				return Render(Spec{Calc: c, ID: "w", Values: tc.values, Views: []string{"flow"}}, loc)
+			}
+			html, err := render()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			again, _ := render()
+			if again != html {
+				t.Fatalf("%s: two renders differ", name)
+			}
+			if !strings.Contains(html, `data-view="flow" data-timeview data-flow`) || strings.Contains(html, "widget-note") {
+				t.Fatalf("%s: no flow view drawn", name)
+			}
+			marks := flowMarkRE.FindAllStringSubmatch(html, -1)
+			if len(marks) == 0 || len(marks) > flowMaxMarks+1 {
+				t.Fatalf("%s: %d marks", name, len(marks))
+			}
+			for _, m := range marks {
+				keys := strings.Split(m[5], ";")
+				prev := -1.0
+				for _, k := range keys {
+					f := strings.Fields(k)
+					if len(f) != 4 {
+						t.Fatalf("%s: keyframe %q", name, k)
+					}
+					tk, _ := strconv.ParseFloat(f[0], 64)
+					if tk < prev {
+						t.Fatalf("%s: keyframes out of order: %s", name, m[5])
+					}
+					prev = tk
+				}
+				last := strings.Fields(keys[len(keys)-1])
+				if m[1] != last[3] || m[2] != last[1] || m[3] != last[2] || m[4] != strings.Fields(keys[0])[0] {
+					t.Fatalf("%s: mark drawn at %s,%s state %s, data-t %s; keyframes %s", name, m[2], m[3], m[1], m[4], m[5])
+				}
+			}
+			lanes := flowLaneRE.FindAllStringSubmatch(html, -1)
+			tss := flowTSRE.FindAllStringSubmatch(html, -1)
+			parts := strings.Split(html, `<div class="widget-flow-lane"`)[1:]
+			if len(lanes) == 0 || len(tss) != len(lanes) || len(parts) != len(lanes) {
+				t.Fatalf("%s: %d lanes, %d frame lists", name, len(lanes), len(tss))
+			}
+			for i, lane := range lanes {
+				want := flowFigures(t, c, tc.values, res, lane[1])
+				frames := len(strings.Fields(tss[i][1]))
+				got := map[string]float64{}
+				for _, cm := range flowCounterRE.FindAllStringSubmatch(parts[i], -1) {
+					if n := len(strings.Fields(cm[2])); n != frames {
+						t.Fatalf("%s lane %q: counter %s has %d values for %d frames", name, lane[1], cm[1], n, frames)
+					}
+					got[cm[1]], _ = strconv.ParseFloat(cm[3], 64)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%s lane %q: counters %v, want %v", name, lane[1], got, want)
+				}
+				for k, w := range want {
+					if got[k] != w {
+						t.Errorf("%s lane %q: %s = %v at the end, the result's is %v", name, lane[1], k, got[k], w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// flowFigures are the result's figures a lane's counters end on.
+func flowFigures(t *testing.T, c *calc.Calculator, values url.Values, res any, lane string) map[string]float64 {
+	switch r := res.(type) {
+	case calc.DispatchResult:
+		_ = r
+		// the lane's mode, whatever the page's
+		v := url.Values{}
+		for k, vs := range values {
+			v[k] = vs
+		}
+		v.Set("mode", lane)
+		other, err := c.Compute(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := other.(calc.DispatchResult)
+		if d.Mode != lane {
+			t.Fatalf("lane %q: the result's mode is %q", lane, d.Mode)
+		}
+		return map[string]float64{"ready": 0, "delayed": 0, "in_flight": 0, "rate_limited": float64(d.RateLimited), "retries": float64(d.Retries)}
+	case calc.PoliciesResult:
+		for _, p := range r.Results {
+			if p.Policy == lane {
+				return map[string]float64{"in_flight": 0, "queue": 0, "served": float64(p.Succeeded), "retries": float64(p.Retries), "wasted_s": p.WastedWork}
+			}
+		}
+	case calc.JitterResult:
+		return map[string]float64{"arrived": float64(r.Total), "fullest": float64(r.Peak)}
+	case calc.BackoffResult:
+		return map[string]float64{"arrived": float64(r.Retries), "fullest": float64(r.Peak)}
+	case calc.AmplificationResult:
+		sum := 0.0
+		for _, v := range r.CallsPerLevel {
+			n, _ := v.Int64()
+			sum += float64(n)
+		}
+		final, _ := r.FinalCalls.Int64()
+		return map[string]float64{"calls": sum, "final_calls": float64(final)}
+	}
+	t.Fatalf("no figures for lane %q of %T", lane, res)
+	return nil
+}
+
+// TestFlowPair: the policies view puts the first policy that never
+// recovers beside the first that does and retries.
+func TestFlowPair(t *testing.T) {
+	runs := []calc.PolicyRun{{Policy: "none", Recovered: true}, {Policy: "naive"}, {Policy: "backoff"}, {Policy: "grpc", Recovered: true}}
+	if got := flowPair(runs); len(got) != 2 || got[0] != 1 || got[1] != 3 {
+		t.Errorf("flowPair = %v, want [1 3]", got)
+	}
+	if got := flowPair(runs[:1]); len(got) != 1 {
+		t.Errorf("one run: %v", got)
+	}
+	if got := flowPair([]calc.PolicyRun{{Policy: "a", Recovered: true}, {Policy: "b", Recovered: true}}); got[0] != 0 || got[1] != 1 {
+		t.Errorf("all recover: %v", got)
+	}
+}
