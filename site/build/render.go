@@ -214,6 +214,7 @@ type pageView struct {
 	Date                string
 	Pages               []listEntry
 	Langs               []langEntry
+	Feeds               []feedLink // the Atom feeds the head links (feed.go)
 	loc                 locale.Locale
 	all                 []locale.Locale // pages of every language: the root, 404
 }
@@ -366,6 +367,13 @@ func (b *builder) render() error {
 	if err := b.exec("404", "404.html", nf); err != nil {
 		return err
 	}
+	for _, lang := range b.langs {
+		f, err := b.feed(lang)
+		if err != nil {
+			return err
+		}
+		b.files[feedPath(lang)] = f
+	}
 	b.files["sitemap.xml"] = b.sitemap()
 	robots := "User-agent: *\nAllow: /\n"
 	if b.base.origin != "" {
@@ -438,6 +446,7 @@ func (b *builder) view(site siteData, lang, slug string, loc locale.Locale) page
 			v.all = append(v.all, b.locales[l])
 		}
 	}
+	v.Feeds = b.feedLinks(lang)
 	return v
 }
 
