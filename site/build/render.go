@@ -15,6 +15,7 @@ import (
 	"retrylab/core/query"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
+	"retrylab/site/preview"
 	"retrylab/site/widget"
 )
 
@@ -49,6 +50,7 @@ type builder struct {
 	slugs   []string
 	pages   map[string]map[string]*markdown.Page
 	asset   map[string]string // asset name → hashed href
+	cards   []ogImage         // the link previews to draw (previews.go)
 }
 
 // pageModule is one playground module a page loads: its set's name
@@ -215,6 +217,7 @@ type pageView struct {
 	Pages               []listEntry
 	Langs               []langEntry
 	Feeds               []feedLink // the Atom feeds the head links (feed.go)
+	OGImage, OGImageAlt string     // the link preview (previews.go); "" for none
 	loc                 locale.Locale
 	all                 []locale.Locale // pages of every language: the root, 404
 }
@@ -301,6 +304,11 @@ func (b *builder) render() error {
 				v.OGType = "article"
 			}
 			v.OGTitle = p.Meta.Title
+			if b.cfg.Previews {
+				v.OGImage, v.OGImageAlt = b.base.abs(previewFile(lang, slug)), p.Meta.Title
+				b.cards = append(b.cards, ogImage{file: previewFile(lang, slug), lang: lang,
+					card: preview.Card{Site: siteName, Title: p.Meta.Title, Subtitle: p.Meta.Description, SVG: pageChart(p, lang, b)}})
+			}
 			data := pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), WasmExec: b.asset["wasm_exec.js"],
 				Worker: b.asset["playground-worker.js"], Widgets: []widgetData{}}
 			var calcs, live []string
@@ -380,7 +388,10 @@ func (b *builder) render() error {
 		robots += "Sitemap: " + b.base.abs("sitemap.xml") + "\n"
 	}
 	b.files["robots.txt"] = []byte(robots)
-	return b.embeds() // embed pages, charts, exercises (embed.go)
+	if err := b.embeds(); err != nil { // embed pages, charts, exercises (embed.go)
+		return err
+	}
+	return b.drawPreviews(b.cards)
 }
 
 // pageLocale is what the playground needs of a language's strings on a

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"retrylab/core/calc"
+	"retrylab/site/embed"
 )
 
 // Config configures the handler.
@@ -117,6 +118,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.HasPrefix(rel, "api/") {
 		writeJSONError(w, r, http.StatusNotFound, "", "", "no such API; the calculators are at "+h.base+"api/v1/NAME")
+		return
+	}
+	if rel == embed.OEmbedPath { // the oEmbed provider endpoint (oembed.go)
+		h.oembed(w, r)
 		return
 	}
 	h.static(w, r, rel)

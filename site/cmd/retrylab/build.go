@@ -25,6 +25,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	wasm := fl.String("wasm", "build", "the directory of the playground modules, playground-NAME.wasm for each calculator set, and of wasm_exec.js (none there: static pages)")
 	repo := fl.String("repo", ".", "the repository root that include= code blocks read")
 	cache := fl.String("cache", "build/cache", "where compressed copies of large assets are kept between builds (\"\": none)")
+	previews := fl.Bool("previews", true, "draw the link-preview images (Open Graph, Twitter cards); the Chinese ones need a CJK font (fonts-noto-cjk or RETRYLAB_CJK_FONT)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -39,6 +40,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		Repo:       os.DirFS(*repo),
 		BaseURL:    *base,
 		CacheDir:   *cache,
+		Previews:   *previews,
 	}
 	if *wasm != "" {
 		mods, exec, err := readModules(*wasm)
