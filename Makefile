@@ -6,6 +6,9 @@
 ADDR ?= 127.0.0.1:8080
 # BASE_URL: where the site lives (/, /sub/path/ or https://host/sub/path/).
 BASE_URL ?= /
+# SEARCH: the search index (Pagefind, site/search): auto builds it when
+# Pagefind is installed, require fails without it (make test), off skips it.
+SEARCH ?= auto
 GO ?= go
 # the packages built for the browser and the Worker (GOOS=js GOARCH=wasm)
 JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/worker/goshim ./wasm/hello ./wasm/workerbare
@@ -16,7 +19,7 @@ all: build
 
 # build writes dist/: the wasm playground, then the pages.
 build:
-	./build.sh -base-url $(BASE_URL)
+	./build.sh -base-url $(BASE_URL) -search $(SEARCH)
 
 serve: build
 	$(GO) run ./site/cmd/retrylab serve -addr $(ADDR) -dist dist -base-url $(BASE_URL)
@@ -62,6 +65,8 @@ wasmtest:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget
 
 test: deps vet staticcheck build worker unit
+# make test builds the search index or fails (the browser tests search it)
+test: SEARCH = require
 
 # worker builds the Cloudflare Worker into build/worker (see wasm/worker/wrangler.toml):
 # the JavaScript shim of workers-assets-gen (which empties build/worker first;

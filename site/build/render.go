@@ -218,6 +218,7 @@ type pageView struct {
 	Langs               []langEntry
 	Feeds               []feedLink // the Atom feeds the head links (feed.go)
 	OGImage, OGImageAlt string     // the link preview (previews.go); "" for none
+	Search              *searchBox // the search form (search.go); nil on pages of every language
 	loc                 locale.Locale
 	all                 []locale.Locale // pages of every language: the root, 404
 }
@@ -290,7 +291,8 @@ func (b *builder) render() error {
 			p := b.pages[lang][slug]
 			v := b.view(site, lang, slug, loc)
 			v.Page = p
-			v.Body = template.HTML(p.HTML)
+			v.Body = template.HTML(searchWeights(slug, string(p.HTML)))
+			v.Search = &searchBox{Script: b.base.href("pagefind/pagefind.js"), Base: b.base.path, Action: b.base.href(pagePath(lang, ""))}
 			v.Description = p.Meta.Description
 			v.Date = formatDate(p.Meta.Date, loc)
 			name := "page"
