@@ -41,10 +41,7 @@ func search(t *testing.T, ctx context.Context, u, term string) []string {
 	navigate(t, ctx, u)
 	waitJS(t, ctx, "the search box", `!document.querySelector('form[data-search]').hidden`)
 	// The keyboard: focus the box, type, Enter.
-	if err := chromedp.Do(ctx, chromedp.Focus(`#search-q`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.SendKeys(`#search-q`, term+"\r", chromedp.ByQuery)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#search-q`)), chromedp.KeyEvent(term+"\r")); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "results for "+term, `!document.getElementById('search-results').hidden && document.querySelector('#search-results .search-list, #search-results .search-status') !== null`)
