@@ -131,6 +131,7 @@ func (b *builder) embeds() error {
 				if err != nil {
 					return fmt.Errorf("build: %s: exercises: %v", file, err)
 				}
+				block = exercisesSearchWeights(block)
 				page = append(page[:i:i], append([]byte(block), page[i+j+len(`"></div>`):]...)...)
 			}
 			b.files[file] = page

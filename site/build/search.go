@@ -25,7 +25,17 @@ type searchBox struct {
 const (
 	weightGlossaryTerm = "10"
 	weightWidgetTitle  = "8"
+	// The exercises' headings name the calculators too ("Amplificazione"),
+	// shorter than the widgets' titles: below a heading's default (they
+	// would rank the exercises above the calculator's own article).
+	weightExerciseHeading = "2"
 )
+
+// exercisesSearchWeights lowers the weight of the exercises block's
+// headings (site/classroom's h2, one per exercise).
+func exercisesSearchWeights(block string) string {
+	return strings.ReplaceAll(block, "<h2>", `<h2 data-pagefind-weight="`+weightExerciseHeading+`">`)
+}
 
 // searchWeights marks the words of page slug's body that rank it first.
 func searchWeights(slug, body string) string {

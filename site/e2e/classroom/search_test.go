@@ -23,11 +23,13 @@ import (
 // site/build/search.go).
 var searchTerms = []struct{ lang, term, page string }{
 	{"it", "amplificazione", "/it/retries/"},
-	{"it", "dispatcher", "/it/rate-limits/"},
+	{"it", "dispatcher", "/it/glossary/"}, // a glossary term
+	{"it", "concorrenza", "/it/rate-limits/"},
 	{"it", "metastabile", "/it/policies/"},
 	{"it", "gettone", "/it/glossary/"},
 	{"es", "amplificación", "/es/retries/"},
-	{"es", "despachador", "/es/rate-limits/"},
+	{"es", "despachador", "/es/glossary/"},
+	{"es", "concurrencia", "/es/rate-limits/"},
 	{"es", "metaestable", "/es/policies/"},
 	{"zh", "放大", "/zh/retries/"},
 	{"zh", "调度器", "/zh/rate-limits/"},
