@@ -27,7 +27,7 @@ import (
 const Dir = "site/search"
 
 // ErrMissing is the error of Binary when Pagefind is not installed.
-var ErrMissing = errors.New("Pagefind is not installed: run `npm ci --ignore-scripts` in " + Dir + " (./site/e2e/deps.sh does)")
+var ErrMissing = errors.New("pagefind is not installed: run `npm ci --ignore-scripts` in " + Dir + " (./site/e2e/deps.sh does)")
 
 // platform is the name of Pagefind's platform package for this machine.
 func platform() string {
