@@ -6,6 +6,9 @@
 ADDR ?= 127.0.0.1:8080
 # BASE_URL: where the site lives (/, /sub/path/ or https://host/sub/path/).
 BASE_URL ?= /
+# SEARCH: the search index (Pagefind, site/search): auto builds it when
+# Pagefind is installed, require fails without it (make test), off skips it.
+SEARCH ?= auto
 GO ?= go
 # START is when make started (Unix seconds); TESTSUM reads go test -json,
 # writes the tests' output as it comes, and adds up what ran in
@@ -23,7 +26,7 @@ all: build
 
 # build writes dist/: the wasm playground, then the pages.
 build:
-	./build.sh -base-url $(BASE_URL)
+	./build.sh -base-url $(BASE_URL) -search $(SEARCH)
 
 serve: build
 	$(GO) run ./site/cmd/retrylab serve -addr $(ADDR) -dist dist -base-url $(BASE_URL)
@@ -69,6 +72,8 @@ wasmtest:
 	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget | $(TESTSUM) -quiet
 
 test: deps vet staticcheck build worker unit
+# make test builds the search index or fails (the browser tests search it)
+test: SEARCH = require
 
 # worker builds the Cloudflare Worker into build/worker (see wasm/worker/wrangler.toml):
 # the JavaScript shim of workers-assets-gen (which empties build/worker first;

@@ -1,13 +1,16 @@
 // embed.js: for a page that frames retrylab embeds (/LANG/embed/NAME/).
 // Include it once, anywhere in the page:
 //
-//   <script src="https://HOST/assets/embed.HASH.js" defer></script>
+//   <script src="https://HOST/embed.js" defer></script>
+//
+// (the snippet a widget's "embed" control and the oEmbed answers give
+// carry it; BASE/assets/embed.HASH.js is the same file).
 //
 // Every embed posts its height to its parent as
 // {type: "retrylab:height", id: ID, height: PIXELS} whenever it changes;
 // this script sets the height of the iframe that sent it, and of no other:
 // the iframe's src must be one of our embed pages (BASE/LANG/embed/NAME/,
-// BASE being where this script's assets/ folder lives) on this script's
+// BASE being the folder of this script, or of its assets/ folder) on this script's
 // own origin, the message must come from that origin and from that
 // iframe's window, and the height must be a number (not a string), finite,
 // from 1 to 50000 pixels. So the widget is never cut and never leaves a
@@ -22,8 +25,10 @@
   if (!me) { return; } // not loaded by a script element: nothing to trust
   var self;
   try { self = new URL(me, document.baseURI); } catch (e) { return; }
-  var base = self.pathname.replace(/assets\/[^\/]*$/, '');
-  if (base === self.pathname) { return; } // not under assets/: not ours
+  // The script lives at BASE/embed.js (the stable address the pasted
+  // snippets name) or at BASE/assets/embed.HASH.js.
+  var base = self.pathname.replace(/(?:assets\/)?[^\/]*$/, '');
+  if (base === self.pathname) { return; }
   var embedPath = /^[a-z]{2}(?:-[A-Za-z0-9]+)*\/embed\/[a-z0-9]+(?:-[a-z0-9]+)*\/(?:index\.html)?$/;
   // ours reports whether src is one of our embed pages.
   function ours(src) {

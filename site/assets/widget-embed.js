@@ -31,8 +31,12 @@
     try { src = new URL(d.getAttribute('data-embed'), document.baseURI).href; } catch (e) { return; }
     var qs = q.toString();
     if (qs) { src += '?' + qs; }
-    area.value = '<iframe src="' + esc(src) + '" title="' + esc(d.getAttribute('data-embed-title') || '') +
-      '" width="100%" height="640" loading="lazy" style="border:0;max-width:48rem"></iframe>';
+    // The code is the build's (site/widget.EmbedSnippet: the frame at the
+    // widget's estimated height and the resize script); only the frame's
+    // address changes with the values.
+    if (!area.hasAttribute('data-embed-snippet')) { area.setAttribute('data-embed-snippet', area.defaultValue); }
+    var code = area.getAttribute('data-embed-snippet');
+    area.value = code.replace(/^<iframe src="[^"]*"/, function () { return '<iframe src="' + esc(src) + '"'; });
     d.setAttribute('data-embed-src', src);
   }
   function updateAll() { for (var i = 0; i < controls.length; i++) { update(controls[i]); } }

@@ -5,7 +5,9 @@
 # - The pinned JavaScript tools, each folder with its own lock file, installed
 #   with `npm ci --ignore-scripts` (no install scripts run) when the lock file
 #   is newer than the installed tree: site/e2e (axe-core, the accessibility
-#   audits) and wasm/worker (workerd, the local Cloudflare Worker).
+#   audits), wasm/worker (workerd, the local Cloudflare Worker) and site/search
+#   (Pagefind, the search index the build writes; its binary is a plain file
+#   of its optional platform package, so --ignore-scripts is enough).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 missing=()
@@ -20,7 +22,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
 fi
-for dir in site/e2e wasm/worker; do
+for dir in site/e2e wasm/worker site/search; do
   if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     if ! command -v npm >/dev/null 2>&1; then
       echo "deps: npm is missing; install Node.js 20 and npm, then run: (cd $dir && npm ci --ignore-scripts)" >&2

@@ -170,6 +170,12 @@ type Page struct {
 	// linked from the head (hreflang) and from a small switcher.
 	Langs    []Alt
 	XDefault string
+	// OEmbed is the href of the embed's oEmbed answer (OEmbedFile), which
+	// the head advertises; "" for none.
+	OEmbed string
+	// OGImage is the address of the embed's link preview (a PNG of its
+	// chart, site/preview), SiteName the site's; "" for none.
+	OGImage, SiteName string
 }
 
 // Alt is one translation of an embed page.
@@ -212,6 +218,21 @@ const pageText = `<!DOCTYPE html>
 {{- if .XDefault}}
 <link rel="alternate" hreflang="x-default" href="{{.XDefault}}">
 {{- end}}
+{{- if .OEmbed}}
+<link rel="alternate" type="application/json+oembed" href="{{.OEmbed}}" title="{{.Title}}">
+{{- end}}
+{{- if .OGImage}}
+<meta property="og:type" content="website">
+<meta property="og:site_name" content="{{.SiteName}}">
+<meta property="og:title" content="{{.Title}}">
+<meta property="og:image" content="{{.OGImage}}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="1200">
+<meta property="og:image:height" content="630">
+<meta property="og:image:alt" content="{{.Title}}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:image" content="{{.OGImage}}">
+{{- end}}
 <link rel="icon" href="{{index .Asset "favicon.svg"}}" type="image/svg+xml">
 <link rel="stylesheet" href="{{index .Asset "style.css"}}">
 <link rel="stylesheet" href="{{index .Asset "embed.css"}}">
@@ -249,7 +270,10 @@ func (p Page) Render() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Snippet is the iframe code a host pastes: src is the embed page's
-// absolute URL with its query (widget.EmbedSnippet, which the widgets'
-// "embed" control writes too).
-func Snippet(src, title string) string { return widget.EmbedSnippet(src, title) }
+// Snippet is the code a host pastes: src is the embed page's absolute URL
+// with its query, height the frame's first height (widget.EmbedHeight of
+// the embed page); the frame and the resize script (widget.EmbedSnippet,
+// which the widgets' "embed" control writes too).
+func Snippet(src, title string, height int) string {
+	return widget.EmbedSnippet(src, title, widget.EmbedScript(src), height)
+}

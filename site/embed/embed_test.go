@@ -112,8 +112,8 @@ func TestPageAndSnippet(t *testing.T) {
 			t.Errorf("embed page lacks %s", want)
 		}
 	}
-	sn := Snippet("https://x.org/it/embed/attempts/?q=0.9&n=5", `A "b"`)
-	if sn != `<iframe src="https://x.org/it/embed/attempts/?q=0.9&amp;n=5" title="A &#34;b&#34;" width="100%" height="640" loading="lazy" style="border:0;max-width:48rem"></iframe>` {
+	sn := Snippet("https://x.org/it/embed/attempts/?q=0.9&n=5", `A "b"`, 1200)
+	if sn != `<iframe src="https://x.org/it/embed/attempts/?q=0.9&amp;n=5" title="A &#34;b&#34;" width="100%" height="1200" loading="lazy" style="border:0;max-width:48rem"></iframe>`+"\n"+`<script src="https://x.org/embed.js" defer></script>` {
 		t.Errorf("snippet %s", sn)
 	}
 }

@@ -49,10 +49,16 @@ func (b *builder) assets() error {
 	css.Write(style)
 	css.WriteString("\n/* widgets (site/widget) */\n")
 	css.WriteString(widget.CSS)
+	search, err := read("search.css")
+	if err != nil {
+		return err
+	}
+	css.WriteString("\n/* the search box (search.js) */\n")
+	css.Write(search)
 	css.WriteString("\n/* highlighted code (chroma) */\n")
 	css.WriteString(markdown.CodeCSS(`:root[data-theme="dark"]`, `:root:not([data-theme="light"])`))
 	add("style.css", css.Bytes())
-	for _, name := range []string{"print.css", "theme.js", "app.js", "player.js", "favicon.svg"} {
+	for _, name := range []string{"print.css", "theme.js", "app.js", "player.js", "favicon.svg", "search.js"} {
 		data, err := read(name)
 		if err != nil {
 			return err

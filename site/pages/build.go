@@ -53,6 +53,11 @@ type Config struct {
 	CacheDir string
 	// Languages overrides the languages (nil: locale.Languages).
 	Languages []string
+	// Previews draws a link-preview image for every page and embed
+	// (previews.go, site/preview), named by its Open Graph and Twitter
+	// tags. The Chinese pages' need a CJK font (preview.FontsFor): without
+	// one the build fails, naming the package to install.
+	Previews bool
 }
 
 // Site is a built site: file path (slash-separated, relative to dist/) →

@@ -15,6 +15,7 @@ import (
 	"retrylab/site/embed"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
+	"retrylab/site/preview"
 	"retrylab/site/widget"
 )
 
@@ -76,11 +77,31 @@ func (b *builder) embeds() error {
 				p.Article = b.base.abs(pagePath(lang, slug))
 				p.ArticleName = loc.Tf("embed.from", "{title}", "title", title)
 			}
+			p.OEmbed = b.base.abs(embed.OEmbedFile(lang, c.Name))
+			if b.cfg.Previews {
+				file := embedPreviewFile(lang, c.Name)
+				p.OGImage, p.SiteName = b.base.abs(file), b.locales[b.langs[0]].T("site.name")
+				var svg []byte
+				if chart != "" {
+					svg = b.files[lang+"/charts/"+c.Name+".svg"]
+				}
+				b.cards = append(b.cards, ogImage{file: file, lang: lang, card: preview.Card{Site: p.SiteName, Title: widget.Title(c, loc), Subtitle: p.ArticleName, SVG: svg}})
+			}
 			page, err := p.Render()
 			if err != nil {
 				return err
 			}
 			b.files[lang+"/embed/"+c.Name+"/index.html"] = page
+			// The page's oEmbed answer, which its head names (site/embed/oembed.go).
+			ans, err := embed.Answer(page, b.embedURL(lang, c.Name), b.locales[b.langs[0]].T("site.name"), b.base.abs(""), 0, 0)
+			if err != nil {
+				return err
+			}
+			js, err := json.MarshalIndent(ans, "", "  ")
+			if err != nil {
+				return err
+			}
+			b.files[embed.OEmbedFile(lang, c.Name)] = append(js, '\n')
 		}
 		// The exercises blocks.
 		for _, slug := range sortedKeys(b.pages[lang]) {
@@ -110,6 +131,7 @@ func (b *builder) embeds() error {
 				if err != nil {
 					return fmt.Errorf("build: %s: exercises: %v", file, err)
 				}
+				block = exercisesSearchWeights(block)
 				page = append(page[:i:i], append([]byte(block), page[i+j+len(`"></div>`):]...)...)
 			}
 			b.files[file] = page
@@ -129,6 +151,11 @@ func (b *builder) embedAssets() error {
 		hashed := "assets/" + HashedName(name, data)
 		b.files[hashed] = data
 		b.asset[name] = b.base.href(hashed)
+		if name == widget.EmbedScriptName {
+			// Also at a stable address, BASE/embed.js, which the snippets
+			// that hosts paste name: they outlive the hashed names.
+			b.files[widget.EmbedScriptName] = data
+		}
 	}
 	return nil
 }

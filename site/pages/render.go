@@ -15,6 +15,7 @@ import (
 	"retrylab/core/standin/query"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
+	"retrylab/site/preview"
 	"retrylab/site/widget"
 )
 
@@ -49,6 +50,7 @@ type builder struct {
 	slugs   []string
 	pages   map[string]map[string]*markdown.Page
 	asset   map[string]string // asset name → hashed href
+	cards   []ogImage         // the link previews to draw (previews.go)
 }
 
 // pageModule is one playground module a page loads: its set's name
@@ -214,6 +216,9 @@ type pageView struct {
 	Date                string
 	Pages               []listEntry
 	Langs               []langEntry
+	Feeds               []feedLink // the Atom feeds the head links (feed.go)
+	OGImage, OGImageAlt string     // the link preview (previews.go); "" for none
+	Search              *searchBox // the search form (search.go); nil on pages of every language
 	loc                 locale.Locale
 	all                 []locale.Locale // pages of every language: the root, 404
 }
@@ -286,7 +291,8 @@ func (b *builder) render() error {
 			p := b.pages[lang][slug]
 			v := b.view(site, lang, slug, loc)
 			v.Page = p
-			v.Body = template.HTML(p.HTML)
+			v.Body = template.HTML(searchWeights(slug, string(p.HTML)))
+			v.Search = &searchBox{Script: b.base.href("pagefind/pagefind.js"), Base: b.base.path, Action: b.base.href(pagePath(lang, ""))}
 			v.Description = p.Meta.Description
 			v.Date = formatDate(p.Meta.Date, loc)
 			name := "page"
@@ -300,6 +306,11 @@ func (b *builder) render() error {
 				v.OGType = "article"
 			}
 			v.OGTitle = p.Meta.Title
+			if b.cfg.Previews {
+				v.OGImage, v.OGImageAlt = b.base.abs(previewFile(lang, slug)), p.Meta.Title
+				b.cards = append(b.cards, ogImage{file: previewFile(lang, slug), lang: lang,
+					card: preview.Card{Site: siteName, Title: p.Meta.Title, Subtitle: p.Meta.Description, SVG: pageChart(p, lang, b)}})
+			}
 			data := pageData{Lang: lang, Base: b.base.path, API: b.base.href("api/v1/"), WasmExec: b.asset["wasm_exec.js"],
 				Worker: b.asset["playground-worker.js"], Widgets: []widgetData{}}
 			var calcs, live []string
@@ -366,13 +377,23 @@ func (b *builder) render() error {
 	if err := b.exec("404", "404.html", nf); err != nil {
 		return err
 	}
+	for _, lang := range b.langs {
+		f, err := b.feed(lang)
+		if err != nil {
+			return err
+		}
+		b.files[feedPath(lang)] = f
+	}
 	b.files["sitemap.xml"] = b.sitemap()
 	robots := "User-agent: *\nAllow: /\n"
 	if b.base.origin != "" {
 		robots += "Sitemap: " + b.base.abs("sitemap.xml") + "\n"
 	}
 	b.files["robots.txt"] = []byte(robots)
-	return b.embeds() // embed pages, charts, exercises (embed.go)
+	if err := b.embeds(); err != nil { // embed pages, charts, exercises (embed.go)
+		return err
+	}
+	return b.drawPreviews(b.cards)
 }
 
 // pageLocale is what the playground needs of a language's strings on a
@@ -438,6 +459,7 @@ func (b *builder) view(site siteData, lang, slug string, loc locale.Locale) page
 			v.all = append(v.all, b.locales[l])
 		}
 	}
+	v.Feeds = b.feedLinks(lang)
 	return v
 }
 

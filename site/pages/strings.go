@@ -20,6 +20,7 @@ var SiteKeys = []string{
 	"site.name", "site.tagline", "site.lang_name", "site.og_locale", "site.skip", "site.languages",
 	"site.theme", "site.noscript", "site.pages", "site.footer", "site.not_found",
 	"site.not_found_text", "site.date",
+	"site.search_label", "site.search_button", "site.search_noscript", "site.search_none", "site.search_unavailable",
 	"site.month.1", "site.month.2", "site.month.3", "site.month.4", "site.month.5", "site.month.6",
 	"site.month.7", "site.month.8", "site.month.9", "site.month.10", "site.month.11", "site.month.12",
 }

@@ -21,6 +21,7 @@ import (
 
 	"retrylab/core/calc"
 	"retrylab/core/meter"
+	"retrylab/site/embed"
 )
 
 // Config configures the handler.
@@ -166,6 +167,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.HasPrefix(rel, "api/") {
 		writeJSONError(w, r, http.StatusNotFound, "", "", "no such API; the calculators are at "+h.base+"api/v1/NAME")
+		return
+	}
+	if rel == embed.OEmbedPath { // the oEmbed provider endpoint (oembed.go)
+		h.oembed(w, r)
 		return
 	}
 	h.static(w, r, rel)

@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"strconv"
 	"strings"
 
 	"retrylab/core/calc"
@@ -8,10 +9,41 @@ import (
 	"retrylab/site/locale"
 )
 
-// EmbedSnippet is the iframe code a host page pastes to show the embed
-// page src (its absolute URL with the parameters as query).
-func EmbedSnippet(src, title string) string {
-	return `<iframe src="` + esc(src) + `" title="` + esc(title) + `" width="100%" height="640" loading="lazy" style="border:0;max-width:48rem"></iframe>`
+// EmbedSnippet is the code a host page pastes to show the embed page src
+// (its absolute URL with the parameters as query): an iframe of the
+// widget's estimated height (EmbedHeight) and, when script is not "", the
+// resize script (site/assets/embed.js at its stable address, EmbedScript),
+// which sets the frame to the widget's height as the embed reports it,
+// for frames of its own site only. Without the script, or before it runs,
+// the frame has the estimate and scrolls if it is short.
+func EmbedSnippet(src, title, script string, height int) string {
+	s := `<iframe src="` + esc(src) + `" title="` + esc(title) + `" width="100%" height="` + strconv.Itoa(height) + `" loading="lazy" style="border:0;max-width:48rem"></iframe>`
+	if script != "" {
+		s += "\n" + `<script src="` + esc(script) + `" defer></script>`
+	}
+	return s
+}
+
+// EmbedScriptName is the resize script's stable name at the site's root
+// (BASE/embed.js): a pasted snippet must keep working after a new
+// deployment, when the content-hashed assets/embed.HASH.js has gone.
+const EmbedScriptName = "embed.js"
+
+// EmbedScript returns the address of the resize script of the site whose
+// embed page is embedURL (BASE/LANG/embed/NAME/, absolute or a path): BASE
+// followed by EmbedScriptName; "" when embedURL is not such an address.
+func EmbedScript(embedURL string) string {
+	u, _, _ := strings.Cut(embedURL, "?")
+	u, _, _ = strings.Cut(u, "#")
+	u = strings.TrimSuffix(u, "/")
+	for range 3 { // NAME, embed, LANG
+		i := strings.LastIndexByte(u, '/')
+		if i < 0 {
+			return ""
+		}
+		u = u[:i]
+	}
+	return u + "/" + EmbedScriptName
 }
 
 // EmbedDefaults is the query of c's declared defaults: the values an
@@ -31,7 +63,7 @@ func EmbedDefaults(c *calc.Calculator) query.Values {
 // that differ from the calculator's defaults). It works without script;
 // site/assets/widget-embed.js rewrites the code as the reader changes the
 // widget, from data-embed (the embed page) and data-embed-defaults.
-func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, loc locale.Locale) {
+func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, loc locale.Locale, out string) {
 	defs := EmbedDefaults(c)
 	q := query.Values{}
 	for k, vs := range a.Query() {
@@ -47,6 +79,6 @@ func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, 
 	writef(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(query.Encode(defs)), esc(Title(c, loc)))
 	writef(b, `<summary>%s</summary>`, esc(loc.TOr("embed.control", "Embed")))
 	writef(b, `<label for="%s-embed">%s</label>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
-	writef(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code>%s</textarea>`, id, esc(EmbedSnippet(src, Title(c, loc))))
+	writef(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code>%s</textarea>`, id, esc(EmbedSnippet(src, Title(c, loc), EmbedScript(spec.Embed), EmbedHeight(b.String()+out, EmbedWidth))))
 	b.WriteString("</details>\n")
 }

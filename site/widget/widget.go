@@ -12,6 +12,7 @@ package widget
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,7 +113,15 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	b.WriteString("</div>\n</form>\n")
 	if spec.Embed != "" {
-		writeEmbed(&b, spec, c, a, loc)
+		// The embed page shows the calculator's default views: its height
+		// is estimated from those (EmbedHeight).
+		embedOut := out
+		if defs := table.defaults(c); spec.Compare != "" || !slices.Equal(views, defs) {
+			if o, err := table.render(encodeResult, c, a, res, defs, loc); err == nil {
+				embedOut = o
+			}
+		}
+		writeEmbed(&b, spec, c, a, loc, embedOut)
 	}
 	b.WriteString(`<div class="widget-output" data-output>`)
 	b.WriteString(out)

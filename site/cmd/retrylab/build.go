@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"retrylab/site/pages"
+	"retrylab/site/search"
 	"retrylab/site/widget"
 )
 
@@ -25,11 +26,17 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	wasm := fl.String("wasm", "build", "the directory of the playground modules, playground-NAME.wasm for each calculator set, and of wasm_exec.js (none there: static pages)")
 	repo := fl.String("repo", ".", "the repository root that include= code blocks read")
 	cache := fl.String("cache", "build/cache", "where compressed copies of large assets are kept between builds (\"\": none)")
+	searchMode := fl.String("search", "auto", "the search index (Pagefind, site/search): auto (when installed), require (fail without it), off")
+	previews := fl.Bool("previews", true, "draw the link-preview images (Open Graph, Twitter cards); the Chinese ones need a CJK font (fonts-noto-cjk or RETRYLAB_CJK_FONT)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
 	if fl.NArg() > 0 {
 		fmt.Fprintf(stderr, "retrylab build: unexpected argument %q\n", fl.Arg(0))
+		return 2
+	}
+	if *searchMode != "auto" && *searchMode != "require" && *searchMode != "off" {
+		fmt.Fprintf(stderr, "retrylab build: -search must be auto, require or off, not %q\n", *searchMode)
 		return 2
 	}
 	start := time.Now()
@@ -39,6 +46,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		Repo:       os.DirFS(*repo),
 		BaseURL:    *base,
 		CacheDir:   *cache,
+		Previews:   *previews,
 	}
 	if *wasm != "" {
 		mods, exec, err := readModules(*wasm)
@@ -62,6 +70,23 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "retrylab build: %d files in %s (%s)\n", len(site.Files), *out, time.Since(start).Round(time.Millisecond))
+	if *searchMode != "off" {
+		bin, err := search.Binary(*repo)
+		switch {
+		case err != nil && *searchMode == "require":
+			fmt.Fprintf(stderr, "retrylab build: %v\n", err)
+			return 1
+		case err != nil:
+			fmt.Fprintf(stderr, "retrylab build: no search index: %v\n", err)
+		default:
+			t := time.Now()
+			if err := search.Index(bin, *out); err != nil {
+				fmt.Fprintf(stderr, "retrylab build: %v\n", err)
+				return 1
+			}
+			fmt.Fprintf(stdout, "retrylab build: search index in %s/pagefind (%s)\n", *out, time.Since(t).Round(time.Millisecond))
+		}
+	}
 	return 0
 }
 

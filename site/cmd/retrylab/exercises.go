@@ -30,7 +30,7 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 	names := fl.String("names", "", "comma-separated student names, instead of numbers")
 	lang := fl.String("lang", "it", "language: "+strings.Join(locale.Languages(), ", "))
 	out := fl.String("out", "exercises", "output directory (created; files in it are replaced)")
-	formats := fl.String("format", "html,md", "comma-separated formats: html, md")
+	formats := fl.String("format", "html,md", "comma-separated formats: html, md (worksheets and key), moodle (Moodle XML), qti (QTI 1.2: Canvas, Blackboard)")
 	content := fl.String("content", "content", "the content tree that holds <lang>/strings.toml")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -77,8 +77,10 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 			fmts = append(fmts, classroom.HTML)
 		case classroom.Markdown:
 			fmts = append(fmts, classroom.Markdown)
+		case classroom.Moodle, classroom.QTI:
+			fmts = append(fmts, classroom.Format(strings.TrimSpace(f)))
 		default:
-			return bad("-format: unknown format %q (html, md)", f)
+			return bad("-format: unknown format %q (html, md, moodle, qti)", f)
 		}
 	}
 	loc, err := i18n.Load(*content, *lang)
@@ -112,6 +114,18 @@ func runExercises(args []string, stdout, stderr io.Writer) int {
 		return os.WriteFile(filepath.Join(*out, name), []byte(text), 0o644)
 	}
 	for _, f := range fmts {
+		if f == classroom.Moodle || f == classroom.QTI {
+			// the whole class with its answers, for the learning platform
+			text, err := classroom.Export(loc, *code, vs, f)
+			if err == nil {
+				err = write("class."+string(f)+".xml", text)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "retrylab exercises: %v\n", err)
+				return 1
+			}
+			continue
+		}
 		for i, v := range vs {
 			name := fmt.Sprintf("student-%0*d.%s", width, i+1, f)
 			if err := write(name, classroom.Sheet(loc, []*classroom.Variant{v}, false, f, string(css))); err != nil {

@@ -66,3 +66,40 @@ func TestExercisesBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestExercisesLMS: -format moodle,qti writes the class for Moodle and
+// for Canvas/Blackboard in the class's language, one question per answer
+// of every student (their contents are checked by parsing them back in
+// site/classroom's TestMoodleRoundTrip and TestQTIRoundTrip).
+func TestExercisesLMS(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI("exercises", "-code", "3B", "-students", "4", "-lang", "zh", "-format", "moodle,qti", "-out", dir, "-content", "../../../content")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "2 files") {
+		t.Errorf("stdout %q", out)
+	}
+	answers := 0
+	for i := 1; i <= 4; i++ {
+		v, err := classroom.NewVariant(calc.New(), "3B", strconv.Itoa(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range v.Items {
+			answers += len(it.Answers)
+		}
+	}
+	moodle, _ := os.ReadFile(filepath.Join(dir, "class.moodle.xml"))
+	qti, _ := os.ReadFile(filepath.Join(dir, "class.qti.xml"))
+	if n := strings.Count(string(moodle), `<question type="numerical">`) + strings.Count(string(moodle), `<question type="multichoice">`); n != answers {
+		t.Errorf("moodle: %d questions, want %d", n, answers)
+	}
+	if n := strings.Count(string(qti), "<item "); n != answers {
+		t.Errorf("qti: %d items, want %d", n, answers)
+	}
+	// In the class's language: the statements are the Chinese strings'.
+	if !strings.ContainsAny(string(moodle), "的是") || !strings.ContainsAny(string(qti), "的是") {
+		t.Error("the exports are not in Chinese")
+	}
+}
