@@ -22,7 +22,10 @@ const (
 
 // series is one set of values of a chart.
 type series struct {
-	Name   string
+	Name string
+	// Role is the meaning of the marks (grammar.go: roleRetry…); empty:
+	// the role of the series' position (seriesRole).
+	Role   string
 	Values []float64
 	Mark   []bool // bars or points drawn with the mark class (the peak, a tail)
 }
@@ -55,6 +58,31 @@ type chart struct {
 	OutField, OutRaw string
 }
 
+// roleClass is the class that colours the marks of series si.
+func (ch *chart) roleClass(si int) string {
+	if si < len(ch.Series) && ch.Series[si].Role != "" {
+		return "chart-role-" + ch.Series[si].Role
+	}
+	return "chart-role-" + seriesRole(si)
+}
+
+// horizontal reports whether the categories' labels, at the phone's font
+// size, do not fit under their bars: the chart then draws one bar per row
+// with its label above it (writeHBars).
+func (ch *chart) horizontal() bool {
+	if ch.Line || len(ch.Categories) == 0 {
+		return false
+	}
+	slot := (chartW - marginL - marginR) / float64(len(ch.Categories))
+	every := (len(ch.Categories) + maxXLabels - 1) / maxXLabels
+	for i, c := range ch.Categories {
+		if i%every == 0 && textWidth(c, phoneEm) > slot*float64(every)-6 {
+			return true
+		}
+	}
+	return false
+}
+
 // rule is a horizontal line at Y (a limit such as 100 %).
 type rule struct {
 	Y     float64
@@ -74,7 +102,8 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	for _, r := range ch.Rules {
 		ymax = math.Max(ymax, r.Y)
 	}
-	if len(ch.Series) > 1 {
+	hbars := ch.horizontal()
+	if len(ch.Series) > 1 && !hbars {
 		ymax *= 1 + 0.07*float64(len(ch.Series)) // room for the legend above the data
 	}
 	ticks := niceTicks(0, ymax, 5)
@@ -92,6 +121,15 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		return loc.Number(v)
 	}
 	writef(b, `<figure class="widget-chart" data-view="%s">`, esc(ch.View))
+	if hbars {
+		ch.writeHBars(b, ticks, yfmt)
+		if ch.Caption != "" {
+			writef(b, `<figcaption>%s</figcaption>`, esc(ch.Caption))
+		}
+		ch.writeTable(b, loc, yfmt)
+		b.WriteString("</figure>\n")
+		return
+	}
 	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), strconv.Itoa(int(chartH)))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
 	// grid and y axis
@@ -161,7 +199,7 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		barW = 72
 	}
 	for si, s := range ch.Series {
-		writef(b, `<g class="chart-bars chart-series-%s">`, strconv.Itoa(si+1))
+		writef(b, `<g class="chart-bars %s">`, ch.roleClass(si))
 		for i, v := range s.Values {
 			if i >= n || math.IsNaN(v) {
 				continue
@@ -204,10 +242,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		return marginL + (v-x0)/(x1-x0)*plotW
 	}
 	for si, s := range ch.Series {
-		cls := "chart-line"
-		if si > 0 {
-			cls = "chart-line chart-line-" + strconv.Itoa(si+1)
-		}
+		cls := "chart-line " + ch.roleClass(si)
 		var pts []string
 		for i, v := range s.Values {
 			if i < len(ch.X) && !math.IsNaN(v) {
@@ -217,7 +252,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		dash := lineDash(si)
 		writef(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor" stroke-width="2"%s/>`, cls, strings.Join(pts, " "), dash)
 		if len(s.Values) <= 60 && !ch.NoDots {
-			writef(b, `<g class="chart-points chart-series-%s">`, strconv.Itoa(si+1))
+			writef(b, `<g class="chart-points %s">`, ch.roleClass(si))
 			for i, v := range s.Values {
 				if i >= len(ch.X) || math.IsNaN(v) {
 					continue
@@ -248,13 +283,108 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 	for si, s := range ch.Series {
 		y := marginT + float64(si)*16
 		if ch.Line {
-			writef(b, `<line class="chart-line chart-series-%s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, strconv.Itoa(si+1), f1(x), f1(x+16), f1(y+6), f1(y+6), lineDash(si))
+			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, ch.roleClass(si), f1(x), f1(x+16), f1(y+6), f1(y+6), lineDash(si))
 		} else {
-			writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, strconv.Itoa(si+1), f1(x+4), f1(y), opacity(si))
+			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, ch.roleClass(si), f1(x+4), f1(y), opacity(si))
 		}
 		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em" text-anchor="end">%s</text>`, f1(x-6), f1(y), esc(s.Name))
 	}
 	b.WriteString(`</g>`)
+}
+
+// writeHBars draws a bar chart with one row per category: its label
+// above the bar, the value at the end of the label (a direct label: no
+// legend needed for one series), the numeric axis below. It is the layout
+// of categories whose names do not fit under vertical bars.
+func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float64) string) {
+	const left, right, lineH, barH, gap, axisH = 8.0, 24.0, 24.0, 16.0, 10.0, 40.0
+	ns := len(ch.Series)
+	rowH := lineH + float64(ns)*barH + gap
+	n := len(ch.Categories)
+	h := marginT + float64(n)*rowH + axisH
+	if ns > 1 {
+		h += float64(ns) * lineH
+	}
+	top := ticks[len(ticks)-1]
+	plotW := chartW - left - right
+	fx := func(v float64) float64 {
+		if top <= 0 || math.IsNaN(v) {
+			return left
+		}
+		return left + math.Max(0, v)/top*plotW
+	}
+	writef(b, `<svg class="chart chart-h" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
+	base := marginT + float64(n)*rowH
+	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
+	for _, t := range ticks {
+		x := fx(t)
+		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(marginT), f1(base))
+	}
+	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(left), f1(chartW-right), f1(base), f1(base))
+	b.WriteString(`</g>`)
+	// the numeric axis: as many round ticks as fit at the phone's size
+	every := 1
+	for every < len(ticks) {
+		wmax := 0.0
+		for _, t := range ticks {
+			wmax = math.Max(wmax, textWidth(yfmt(t), phoneEm))
+		}
+		if wmax+8 <= plotW/float64(len(ticks)-1)*float64(every) {
+			break
+		}
+		every++
+	}
+	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
+	for i, t := range ticks {
+		if i%every != 0 {
+			continue
+		}
+		anchor := ""
+		if i == 0 {
+			anchor = ` text-anchor="start"`
+		} else if i == len(ticks)-1 {
+			anchor = ` text-anchor="end"`
+		}
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(t)), f1(base+18), anchor, esc(yfmt(t)))
+	}
+	b.WriteString(`</g>`)
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(left+plotW/2), f1(base+axisH-4), esc(ch.YLabel))
+	for si := range ch.Series {
+		writef(b, `<g class="chart-bars %s">`, ch.roleClass(si))
+		s := ch.Series[si]
+		for i, v := range s.Values {
+			if i >= n || math.IsNaN(v) {
+				continue
+			}
+			y := marginT + float64(i)*rowH + lineH + float64(si)*barH
+			class := "chart-bar"
+			if i < len(s.Mark) && s.Mark[i] {
+				class = "chart-bar chart-bar-mark"
+			}
+			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(left), f1(y), f1(math.Max(fx(v)-left, 0.5)), f1(barH-3))
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`<g class="chart-label">`)
+	for i, c := range ch.Categories {
+		label := c
+		if ns == 1 && i < len(ch.Series[0].Values) && !math.IsNaN(ch.Series[0].Values[i]) {
+			label += " · " + yfmt(ch.Series[0].Values[i])
+		}
+		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(marginT+float64(i)*rowH+lineH-6), esc(c), esc(label))
+	}
+	b.WriteString(`</g>`)
+	if ns > 1 { // the key, below the axis
+		b.WriteString(`<g class="chart-legend">`)
+		for si, s := range ch.Series {
+			y := base + axisH + float64(si)*lineH
+			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12"/>`, ch.roleClass(si), f1(left), f1(y))
+			writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(left+18), f1(y), esc(s.Name))
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</svg>`)
 }
 
 // writeTable writes the plotted numbers as a visually hidden table.
@@ -311,16 +441,10 @@ func lineDash(si int) string {
 	return ` stroke-dasharray="1 3"`
 }
 
-// opacity distinguishes series without colour: first solid, then lighter.
-func opacity(si int) string {
-	switch si {
-	case 0:
-		return "0.75"
-	case 1:
-		return "0.4"
-	}
-	return "0.25"
-}
+// opacity is the fill opacity of a series' marks: solid, since colour
+// (grammar.go) tells series apart and pale marks fell below 3:1 against
+// the dark theme's background.
+func opacity(int) string { return "1" }
 
 // niceTicks returns about n round ticks (1, 2 or 5 × 10^k apart) covering
 // [lo, hi]; the first is <= lo and the last >= hi.

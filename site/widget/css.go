@@ -10,5 +10,8 @@ import _ "embed"
 // builds: the browser's module has no use for it, and embedding it would
 // link embed, io/fs and time there.
 //
+// The roles' colours (grammar.go) follow it.
+var CSS = widgetCSS + paletteCSS()
+
 //go:embed widget.css
-var CSS string
+var widgetCSS string

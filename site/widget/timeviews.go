@@ -278,18 +278,26 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 		for si, v := range []float64{r429[i], retries[i]} {
 			h := v / low * lh
 			if h > 0 {
-				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, strconv.Itoa(si+4), f1(x+float64(si)*w/2), f1(base-h), f1(math.Max(0.5, w/2)), f1(h), opacity(si+3))
+				writef(b, `<rect class="chart-bar chart-role-%s" x="%s" y="%s" width="%s" height="%s"/>`, lowRoles[si], f1(x+float64(si)*w/2), f1(base-h), f1(math.Max(0.5, w/2)), f1(h))
 			}
 		}
 		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</g>`)
-	legend := []string{o.vt("queue", "ready", "ready in the queue"), o.vt("queue", "delayed", "waiting for a retry"), o.vt("queue", "in_flight", "in flight"), o.vt("play", "r429", "429s so far"), o.vt("play", "retries", "retries so far")}
-	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10), esc(legend[0]+" · "+legend[1]+" · "+legend[2]))
-	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(upperBase+28), esc(legend[3]+" · "+legend[4]))
+	// the keys: a swatch in each series' colour before its name
+	key := func(class, text string) string {
+		return `<tspan class="chart-bar ` + class + `">■</tspan> ` + esc(text) + " "
+	}
+	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10),
+		key("chart-series-1", o.vt("queue", "ready", "ready in the queue"))+key("chart-series-2", o.vt("queue", "delayed", "waiting for a retry"))+key("chart-series-3", o.vt("queue", "in_flight", "in flight")))
+	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(upperBase+28),
+		key("chart-role-"+lowRoles[0], o.vt("play", "r429", "429s so far"))+key("chart-role-"+lowRoles[1], o.vt("play", "retries", "retries so far")))
 	f.close(o, o.vt("queue", "x", "time (s)"))
 	return nil
 }
+
+// lowRoles are the roles of the lower strip of dispatchPlay: 429s, retries.
+var lowRoles = [2]string{roleRefusal, roleRetry}
 
 // deadlinePlay: the worst case's attempts and waits on a timeline, each
 // appearing when it starts, against the deadline.
