@@ -2,11 +2,14 @@ package widget
 
 import (
 	"math"
+	"net/url"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"retrylab/core/calc"
 )
 
 // luminance is the WCAG 2 relative luminance of #rrggbb.
@@ -129,5 +132,32 @@ func TestHorizontalBars(t *testing.T) {
 	long.write(&b, locales(t)["it"])
 	if !strings.Contains(b.String(), `class="chart chart-h"`) || strings.Count(b.String(), `<rect class="chart-bar`) != 5 {
 		t.Errorf("horizontal chart: %s", b.String())
+	}
+}
+
+// A set (a Text parameter with Members) is a row of toggle chips: one per
+// member, checked as the value says, and a hidden control holding the
+// canonical text.
+func TestChips(t *testing.T) {
+	c, _ := calc.New().Lookup("policies")
+	out, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"policies": {"none,aws"}}}, locales(t)["it"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `<input type="hidden" id="w-policies" name="policies" value="none,aws">`) {
+		t.Error("no hidden control with the canonical text")
+	}
+	p := c.Param("policies")
+	if n := strings.Count(out, `data-chip-for="policies"`); n != len(p.Members) {
+		t.Errorf("%d chips, want %d", n, len(p.Members))
+	}
+	for _, m := range p.Members {
+		on := strings.Contains(out, `data-chip-for="policies" value="`+m+`" checked>`)
+		if on != (m == "none" || m == "aws") {
+			t.Errorf("chip %s checked = %v", m, on)
+		}
+	}
+	if !strings.Contains(out, `<span>nessun retry</span>`) {
+		t.Error("chip labels are not the policies' names for the reader")
 	}
 }

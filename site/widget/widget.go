@@ -146,7 +146,7 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 	label := loc.ParamLabel(c, p.Name)
 	value, has := argText(a, p)
 	writef(b, `<div class="widget-field" data-field="%s" data-kind="%s">`, name, kindName(p.Kind))
-	writef(b, `<label for="%s">%s</label>`, id, esc(label))
+	writef(b, `<label for="%s" id="%s-label">%s</label>`, id, id, esc(label))
 	help, hasHelp := loc.Lookup(c.LabelKey(p.Name) + ".help")
 	// the control is described by its help line and by its error slot,
 	// which the playground fills (and role=alert announces) on bad input
@@ -216,6 +216,12 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 		writef(b, `<input type="checkbox" id="%s" name="%s" value="true"%s%s>`, id, name, checked, describedBy)
 	case calc.JSON:
 		writef(b, `<textarea id="%s" name="%s" rows="3" spellcheck="false"%s%s>%s</textarea>`, id, name, placeholder, describedBy, esc(value))
+	case calc.Text:
+		if len(p.Members) > 0 {
+			writeChips(b, id, name, c, p, value, describedBy, loc)
+			break
+		}
+		fallthrough
 	default: // lists, BigInt, Text
 		mode := ""
 		if p.Kind == calc.BigInt {
@@ -230,6 +236,38 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 	}
 	writef(b, `<p class="widget-error" id="%s-error" data-error-for="%s" role="alert" hidden></p>`, id, name)
 	b.WriteString("</div>\n")
+}
+
+// writeChips writes a set (a Text parameter with Members) as a row of
+// toggle chips, one checkbox per member in the registry's order, checked
+// when value names it; the hidden input named for the parameter holds the
+// canonical comma-separated text the calculator parses (and the URL
+// keeps): the playground rewrites it when a chip changes
+// (wasm/playground, data-chip-for). Labels are the members' names for
+// the reader (field.CALC.SINGULAR.NAME, see memberLabel).
+func writeChips(b *strings.Builder, id, name string, c *calc.Calculator, p *calc.Param, value, describedBy string, loc locale.Locale) {
+	on := map[string]bool{}
+	for _, m := range strings.Split(value, ",") {
+		on[strings.TrimSpace(m)] = true
+	}
+	writef(b, `<input type="hidden" id="%s" name="%s" value="%s">`, id, name, esc(value))
+	writef(b, `<span class="widget-chips" role="group" aria-labelledby="%s-label"%s>`, id, describedBy)
+	for _, m := range p.Members {
+		checked := ""
+		if on[m] {
+			checked = " checked"
+		}
+		writef(b, `<label class="widget-chip"><input type="checkbox" data-chip-for="%s" value="%s"%s><span>%s</span></label>`,
+			name, esc(m), checked, esc(memberLabel(c, loc, p.Name, m)))
+	}
+	b.WriteString(`</span>`)
+}
+
+// memberLabel is a set member's name for the reader: the label of the
+// result field that names it (field.CALC.SINGULAR.NAME, "policies" →
+// "policy"), else the name itself.
+func memberLabel(c *calc.Calculator, loc locale.Locale, param, member string) string {
+	return valueLabel(c, loc, strings.TrimSuffix(param, "ies")+"y", member)
 }
 
 func writeUnit(b *strings.Builder, c *calc.Calculator, p *calc.Param, loc locale.Locale) {

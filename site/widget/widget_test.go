@@ -112,7 +112,7 @@ func TestControls(t *testing.T) {
 			if !strings.Contains(out, `data-error-for="`+p.Name+`" role="alert" hidden`) {
 				t.Errorf("%s: no error slot for %s", c.Name, p.Name)
 			}
-			if !strings.Contains(out, `<label for="`+c.Name+`-1-`+p.Name+`">`) {
+			if !strings.Contains(out, `<label for="`+c.Name+`-1-`+p.Name+`" id="`+c.Name+`-1-`+p.Name+`-label">`) {
 				t.Errorf("%s: no label for %s", c.Name, p.Name)
 			}
 		}

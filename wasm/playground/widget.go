@@ -146,6 +146,9 @@ func (w *widget) writeControls(values query.Values) {
 			}
 		}
 		setValue(el, text)
+		if len(p.Members) > 0 {
+			w.writeChips(p.Name, text)
+		}
 		if s := w.slider(p.Name); s != nil {
 			switch {
 			case text != "" && validNumber(text):
@@ -159,6 +162,17 @@ func (w *widget) writeControls(values query.Values) {
 	}
 }
 
+// writeChips checks the toggle chips of set name that text names.
+func (w *widget) writeChips(name, text string) {
+	on := map[string]bool{}
+	for _, m := range strings.Split(text, ",") {
+		on[strings.TrimSpace(m)] = true
+	}
+	for _, c := range w.form.QuerySelectorAll(`input[data-chip-for="` + name + `"]`) {
+		setChecked(c, on[elem(c).GetAttribute("value")])
+	}
+}
+
 // onInput handles an input event inside the form: mirror a slider and its
 // field, then ask for a recompute at the next animation frame.
 func (w *widget) onInput(target dom.Element) {
@@ -166,7 +180,19 @@ func (w *widget) onInput(target dom.Element) {
 		return
 	}
 	t := elem(target)
-	if name := t.GetAttribute("data-slider-for"); name != "" {
+	if name := t.GetAttribute("data-chip-for"); name != "" {
+		// a toggle chip of a set: the hidden control takes the checked
+		// members, in the chips' (the registry's) order
+		if el := w.control(name); el != nil {
+			var on []string
+			for _, c := range w.form.QuerySelectorAll(`input[data-chip-for="` + name + `"]`) {
+				if checked(c) {
+					on = append(on, elem(c).GetAttribute("value"))
+				}
+			}
+			setValue(el, strings.Join(on, ","))
+		}
+	} else if name := t.GetAttribute("data-slider-for"); name != "" {
 		if el := w.control(name); el != nil {
 			setValue(el, value(target))
 		}
