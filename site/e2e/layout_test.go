@@ -3,8 +3,10 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -24,7 +26,7 @@ func TestLayout(t *testing.T) {
 				if err := Emulate(ctx, sz, "light"); err != nil {
 					t.Fatal(err)
 				}
-				open(t, ctx, p, "")
+				openRetry(t, ctx, p)
 				for _, scheme := range []string{"light", "dark"} {
 					if scheme == "dark" {
 						if err := Emulate(ctx, sz, scheme); err != nil {
@@ -48,5 +50,18 @@ func TestLayout(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// openRetry opens p, once more when the first load loses its execution
+// context (a navigation racing the emulation's change).
+func openRetry(t *testing.T, ctx context.Context, p Page) {
+	t.Helper()
+	err := chromedp.Do(ctx, chromedp.Navigate(pageURL(p, "")), WaitReady(30*time.Second))
+	if err != nil {
+		err = chromedp.Do(ctx, chromedp.Navigate(pageURL(p, "")), WaitReady(30*time.Second))
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", p.Path, err)
 	}
 }

@@ -53,6 +53,9 @@ type chart struct {
 	// (bar charts), labelled VLabel: a threshold.
 	VMark  int
 	VLabel string
+	// the layout of a vertical chart, set by write: left and top
+	// margins, height of the plot's frame (legend below it included)
+	ml, mt, h float64
 	// Out names the result field the first series plots and its raw JSON:
 	// the data table carries them as data-out / data-value.
 	OutField, OutRaw string
@@ -103,16 +106,13 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		ymax = math.Max(ymax, r.Y)
 	}
 	hbars := ch.horizontal()
-	if len(ch.Series) > 1 && !hbars {
-		ymax *= 1 + 0.07*float64(len(ch.Series)) // room for the legend above the data
-	}
 	ticks := niceTicks(0, ymax, 5)
 	top := ticks[len(ticks)-1]
 	fy := func(v float64) float64 {
 		if top <= 0 {
-			return chartH - marginB
+			return ch.h - marginB
 		}
-		return chartH - marginB - (v/top)*(chartH-marginT-marginB)
+		return ch.h - marginB - (v/top)*(ch.h-ch.mt-marginB)
 	}
 	yfmt := func(v float64) string {
 		if ch.YPercent {
@@ -130,47 +130,57 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		b.WriteString("</figure>\n")
 		return
 	}
-	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), strconv.Itoa(int(chartH)))
+	// the left margin fits the widest tick label at the phone's size;
+	// the y axis' name sits above the plot, the key below the x axis
+	ch.ml, ch.mt, ch.h = 48, 36, chartH
+	for _, t := range ticks {
+		ch.ml = math.Max(ch.ml, textWidth(yfmt(t), phoneEm)+12)
+	}
+	legendH := 0.0
+	if len(ch.Series) > 1 {
+		legendH = float64(len(ch.Series))*24 + 4
+	}
+	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(ch.h+legendH))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
 	// grid and y axis
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
 		y := fy(t)
-		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
+		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(ch.ml), f1(chartW-marginR), f1(y), f1(y))
 	}
-	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(chartW-marginR), f1(chartH-marginB), f1(chartH-marginB))
-	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(marginL), f1(marginT), f1(chartH-marginB))
+	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(ch.ml), f1(chartW-marginR), f1(ch.h-marginB), f1(ch.h-marginB))
+	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(ch.ml), f1(ch.ml), f1(ch.mt), f1(ch.h-marginB))
 	b.WriteString(`</g>`)
 	b.WriteString(`<g class="chart-tick" text-anchor="end">`)
 	for _, t := range ticks {
-		writef(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(fy(t)), esc(yfmt(t)))
+		writef(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(ch.ml-6), f1(fy(t)), esc(yfmt(t)))
 	}
 	b.WriteString(`</g>`)
-	plotW := chartW - marginL - marginR
+	plotW := chartW - ch.ml - marginR
 	if ch.Line {
 		ch.writeLines(b, loc, fy, plotW)
 	} else {
 		ch.writeBars(b, fy, plotW)
 	}
 	if !ch.Line && ch.VMark > 0 && ch.VMark <= len(ch.Categories) {
-		x := marginL + float64(ch.VMark-1)*plotW/float64(len(ch.Categories))
-		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(marginT), f1(chartH-marginB))
+		x := ch.ml + float64(ch.VMark-1)*plotW/float64(len(ch.Categories))
+		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(ch.mt), f1(ch.h-marginB))
 		anchor, tx := "start", x+4
 		if x > chartW-160 {
 			anchor, tx = "end", x-4
 		}
-		writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(marginT+12), anchor, esc(ch.VLabel))
+		writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(ch.mt+12), anchor, esc(ch.VLabel))
 	}
 	for _, r := range ch.Rules {
 		y := fy(r.Y)
-		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
+		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(ch.ml), f1(chartW-marginR), f1(y), f1(y))
 		if r.Label != "" {
 			writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(chartW-marginR), f1(y-4), esc(r.Label))
 		}
 	}
 	// axis labels
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(chartH-8), esc(ch.XLabel))
-	writef(b, `<text class="chart-label" x="12" y="%s" text-anchor="middle" transform="rotate(-90 12 %s)">%s</text>`, f1((chartH-marginB+marginT)/2), f1((chartH-marginB+marginT)/2), esc(ch.YLabel))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(ch.ml+plotW/2), f1(ch.h-4), esc(ch.XLabel))
+	writef(b, `<text class="chart-label chart-ylabel" x="4" y="18">%s</text>`, esc(ch.YLabel))
 	if len(ch.Series) > 1 {
 		ch.writeLegend(b)
 	}
@@ -204,9 +214,9 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 			if i >= n || math.IsNaN(v) {
 				continue
 			}
-			x := marginL + float64(i)*slot + gap/2 + float64(si)*barW
+			x := ch.ml + float64(i)*slot + gap/2 + float64(si)*barW
 			y := fy(v)
-			h := chartH - marginB - y
+			h := ch.h - marginB - y
 			class, op := "chart-bar", opacity(si)
 			if i < len(s.Mark) && s.Mark[i] {
 				class, op = "chart-bar chart-bar-mark", "1"
@@ -221,7 +231,7 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		if i%every != 0 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(marginL+(float64(i)+0.5)*slot), f1(chartH-marginB+16), esc(c))
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(ch.ml+(float64(i)+0.5)*slot), f1(ch.h-marginB+20), esc(c))
 	}
 	b.WriteString(`</g>`)
 }
@@ -232,14 +242,18 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 	}
 	lo, hi := ch.X[0], ch.X[len(ch.X)-1]
 	xt := niceTicks(lo, hi, 8)
+	// fewer ticks when their labels would touch at the phone's size
+	for n := 7; n >= 2 && !ticksFit(xt, loc, plotW); n-- {
+		xt = niceTicks(lo, hi, n)
+	}
 	// the axis spans the data (ticks outside it are not drawn), so the
 	// first point sits on the y axis
 	x0, x1 := lo, math.Max(hi, xt[len(xt)-1])
 	fx := func(v float64) float64 {
 		if x1 == x0 {
-			return marginL + plotW/2
+			return ch.ml + plotW/2
 		}
-		return marginL + (v-x0)/(x1-x0)*plotW
+		return ch.ml + (v-x0)/(x1-x0)*plotW
 	}
 	for si, s := range ch.Series {
 		cls := "chart-line " + ch.roleClass(si)
@@ -271,25 +285,40 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		if t < x0 || t > x1 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(fx(t)), f1(chartH-marginB+16), esc(loc.Number(t)))
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(fx(t)), f1(ch.h-marginB+20), esc(loc.Number(t)))
 	}
 	b.WriteString(`</g>`)
 }
 
 func (ch *chart) writeLegend(b *strings.Builder) {
-	// top right, labels right-aligned before their swatches
+	// below the x axis' name, one series a row: a swatch, then its name
 	b.WriteString(`<g class="chart-legend">`)
-	x := chartW - marginR - 18
+	x := ch.ml
 	for si, s := range ch.Series {
-		y := marginT + float64(si)*16
+		y := ch.h + 4 + float64(si)*24
 		if ch.Line {
-			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, ch.roleClass(si), f1(x), f1(x+16), f1(y+6), f1(y+6), lineDash(si))
+			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, ch.roleClass(si), f1(x), f1(x+16), f1(y+8), f1(y+8), lineDash(si))
 		} else {
-			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, ch.roleClass(si), f1(x+4), f1(y), opacity(si))
+			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, ch.roleClass(si), f1(x+2), f1(y+2), opacity(si))
 		}
-		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em" text-anchor="end">%s</text>`, f1(x-6), f1(y), esc(s.Name))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(x+22), f1(y), esc(s.Name))
 	}
 	b.WriteString(`</g>`)
+}
+
+// ticksFit reports whether the labels of ticks, spread over width, keep
+// apart at the phone's font size.
+func ticksFit(ticks []float64, loc locale.Locale, width float64) bool {
+	if len(ticks) < 2 {
+		return true
+	}
+	gap := width / float64(len(ticks)-1)
+	for _, t := range ticks {
+		if textWidth(loc.Number(t), phoneEm)+8 > gap {
+			return false
+		}
+	}
+	return true
 }
 
 // writeHBars draws a bar chart with one row per category: its label

@@ -54,11 +54,15 @@ func (f *playFig) open(o *outCtx) {
 	base := f.height - marginB
 	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
-	for _, tk := range niceTicks(f.t0, f.t1, 8) {
+	ticks := niceTicks(f.t0, f.t1, 8)
+	for n := 7; n >= 2 && !ticksFit(ticks, o.loc, chartW-marginL-marginR); n-- {
+		ticks = niceTicks(f.t0, f.t1, n)
+	}
+	for _, tk := range ticks {
 		if tk < f.t0 || tk > f.t1 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(f.fx(tk)), f1(base+16), esc(o.loc.Number(tk)))
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(f.fx(tk)), f1(base+20), esc(o.loc.Number(tk)))
 	}
 	b.WriteString(`</g>`)
 }
@@ -67,7 +71,7 @@ func (f *playFig) open(o *outCtx) {
 // the svg and writes the player's controls.
 func (f *playFig) close(o *outCtx, xlabel string) {
 	b := o.b
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+(chartW-marginL-marginR)/2), f1(f.height-8), esc(xlabel))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+(chartW-marginL-marginR)/2), f1(f.height-4), esc(xlabel))
 	x := f.fx(f.t1)
 	writef(b, `<line class="chart-cursor" data-cursor="" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-opacity="0.5"/>`, f1(x), f1(x), f1(marginT), f1(f.height-marginB))
 	b.WriteString(`</svg>`)
