@@ -48,7 +48,7 @@ func (b *builder) assets() error {
 	var css bytes.Buffer
 	css.Write(style)
 	css.WriteString("\n/* widgets (site/widget) */\n")
-	css.WriteString(widget.CSS)
+	css.WriteString(widget.CSS())
 	css.WriteString("\n/* highlighted code (chroma) */\n")
 	css.WriteString(markdown.CodeCSS(`:root[data-theme="dark"]`, `:root:not([data-theme="light"])`))
 	add("style.css", css.Bytes())

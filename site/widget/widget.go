@@ -102,7 +102,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	writef(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, title)
 	writef(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
-	b.WriteString(`<form class="widget-form" data-form novalidate>` + "\n")
+	writef(&b, `<form class="widget-form" data-form data-decimal="%s" novalidate>`+"\n", esc(loc.DecimalMark()))
 	writeFields(&b, spec.ID, c, a, loc)
 	writef(&b, `<p class="widget-error" id="%s-error" data-error-for="" role="alert" hidden></p>`+"\n", id)
 	b.WriteString(`<div class="widget-actions">`)
@@ -164,20 +164,24 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 	}
 	switch p.Kind {
 	case calc.Int, calc.Float:
+		// a text field, not type=number: it takes the page's decimal mark
+		// (and the other one) and shows the page's; the playground reads
+		// it back as the calculator's text (wasm/playground: numberText)
+		// and does not act on an unfinished number ("0,")
 		attrs := ""
 		if p.Min.Set && !p.Min.Open {
-			attrs += ` min="` + calc.FormatFloat(p.Min.V) + `"`
+			attrs += ` data-min="` + calc.FormatFloat(p.Min.V) + `"`
 		}
 		if p.Max.Set && !p.Max.Open {
-			attrs += ` max="` + calc.FormatFloat(p.Max.V) + `"`
+			attrs += ` data-max="` + calc.FormatFloat(p.Max.V) + `"`
 		}
 		step := stepText(p)
 		mode := "decimal"
 		if p.Kind == calc.Int {
 			mode = "numeric"
 		}
-		writef(b, `<input type="number" id="%s" name="%s" value="%s"%s step="%s" inputmode="%s"%s%s>`,
-			id, name, esc(value), attrs, step, mode, placeholder, describedBy)
+		writef(b, `<input type="text" id="%s" name="%s" value="%s"%s data-step="%s" inputmode="%s" autocomplete="off" spellcheck="false"%s%s>`,
+			id, name, esc(localDecimal(value, loc)), attrs, step, mode, placeholder, describedBy)
 		writeUnit(b, c, p, loc)
 		if lo, hi, ok := sliderRange(p); ok {
 			v, err := strconv.ParseFloat(value, 64)
@@ -268,6 +272,15 @@ func writeChips(b *strings.Builder, id, name string, c *calc.Calculator, p *calc
 // "policy"), else the name itself.
 func memberLabel(c *calc.Calculator, loc locale.Locale, param, member string) string {
 	return valueLabel(c, loc, strings.TrimSuffix(param, "ies")+"y", member)
+}
+
+// localDecimal writes the canonical text of a number with the page's
+// decimal mark ("0.7" → "0,7" in it and es).
+func localDecimal(s string, loc locale.Locale) string {
+	if d := loc.DecimalMark(); d != "." && d != "" {
+		return strings.Replace(s, ".", d, 1)
+	}
+	return s
 }
 
 func writeUnit(b *strings.Builder, c *calc.Calculator, p *calc.Param, loc locale.Locale) {

@@ -204,7 +204,7 @@ func TestPageValues(t *testing.T) {
 	}
 	for _, want := range []string{
 		`data-defaults="q=0.9"`, `data-views="table"`,
-		`name="q" value="0.9"`, `data-out="expected_attempts" data-value="2.71">2,71<`,
+		`name="q" value="0,9"`, `data-decimal=","`, `data-out="expected_attempts" data-value="2.71">2,71<`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %s in\n%s", want, out)

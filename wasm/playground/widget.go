@@ -37,6 +37,7 @@ type widget struct {
 	pageCanon query.Values // their canonical text
 	urlDiff   query.Values // the state written into the URL: last good values minus the page's
 
+	decimal  string                 // the page's decimal mark (form[data-decimal]): "." or ","
 	controls map[string]dom.Element // parameter → the control holding its value
 	sliders  map[string]dom.Element // parameter → its range input
 	erring   bool                   // an error is shown
@@ -106,9 +107,12 @@ func (w *widget) readControls() query.Values {
 			continue
 		}
 		var text string
-		if p.Kind == calc.Bool {
+		switch p.Kind {
+		case calc.Bool:
 			text = boolString(checked(el))
-		} else {
+		case calc.Int, calc.Float:
+			text = numberText(value(el))
+		default:
 			text = value(el)
 		}
 		if strings.TrimSpace(text) == "" && p.Optional {
@@ -145,7 +149,11 @@ func (w *widget) writeControls(values query.Values) {
 				text = ""
 			}
 		}
-		setValue(el, text)
+		if number {
+			setValue(el, w.localNumber(text))
+		} else {
+			setValue(el, text)
+		}
 		if len(p.Members) > 0 {
 			w.writeChips(p.Name, text)
 		}
@@ -160,6 +168,36 @@ func (w *widget) writeControls(values query.Values) {
 			}
 		}
 	}
+}
+
+// numberText is the calculator's text of a number field: the page's
+// decimal mark, or the other one, read as a point ("0,7" → "0.7").
+func numberText(s string) string {
+	return strings.Replace(strings.TrimSpace(s), ",", ".", 1)
+}
+
+// localNumber writes the calculator's text of a number with the page's decimal
+// mark, as the field shows it.
+func (w *widget) localNumber(s string) string {
+	if w.decimal == "," {
+		return strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// unfinished reports whether a number field's text is a number being
+// typed rather than one to compute: a sign alone, a trailing decimal
+// mark, an exponent without digits.
+func unfinished(s string) bool {
+	if s == "-" || s == "+" {
+		return true
+	}
+	for _, end := range []string{".", "e", "E", "e-", "E-", "e+", "E+"} {
+		if strings.HasSuffix(s, end) {
+			return true
+		}
+	}
+	return false
 }
 
 // writeChips checks the toggle chips of set name that text names.
@@ -194,12 +232,17 @@ func (w *widget) onInput(target dom.Element) {
 		}
 	} else if name := t.GetAttribute("data-slider-for"); name != "" {
 		if el := w.control(name); el != nil {
-			setValue(el, value(target))
+			setValue(el, w.localNumber(value(target)))
 		}
 	} else if name := t.GetAttribute("name"); name != "" {
+		if p := w.calc.Param(name); p != nil && (p.Kind == calc.Int || p.Kind == calc.Float) && unfinished(numberText(value(target))) {
+			return // "0," or "-": wait for the next keystroke (change commits it)
+		}
 		if s := w.slider(name); s != nil {
-			if v := value(target); v != "" {
-				setValue(s, v) // the range input clamps
+			if v := numberText(value(target)); v != "" {
+				if validNumber(v) {
+					setValue(s, v) // the range input clamps
+				}
 			} else {
 				// an emptied field (an optional parameter left out): the
 				// slider goes back to where the page put it
@@ -652,6 +695,7 @@ func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget,
 	if w.form == nil || w.out == nil {
 		return nil, "widget without form or output"
 	}
+	w.decimal = w.form.GetAttribute("data-decimal")
 	w.controls, w.sliders = map[string]dom.Element{}, map[string]dom.Element{}
 	for _, p := range c.Params {
 		if el := w.form.QuerySelector(`[name="` + p.Name + `"]`); el != nil {
