@@ -54,8 +54,10 @@ type LayoutProblem struct {
 // overlapping by more than 1 px both ways, no text leaving its figure or
 // the viewport; no number of a table or result on two lines; every legend
 // swatch the colour of a mark of the figure; with touch (phone=true),
-// every control of a widget at least 44×44 px.
-const LayoutProbe = `(phone) => {
+// every control of a widget at least 44×44 px (a toggle chip: its label).
+// With colours=true only the swatches are checked (the same page in the
+// other scheme: the geometry is the same).
+const LayoutProbe = `(phone, colours) => {
   const out = [];
   const vw = document.documentElement.clientWidth;
   const name = (el) => {
@@ -73,7 +75,7 @@ const LayoutProbe = `(phone) => {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };
-  if (document.documentElement.scrollWidth > vw + 1) {
+  if (!colours && document.documentElement.scrollWidth > vw + 1) {
     const wide = [...document.body.querySelectorAll('*')].filter(e => {
       const r = e.getBoundingClientRect();
       return r.right > vw + 1 && r.width > 0 && !e.closest('pre, .math, table');
@@ -87,7 +89,7 @@ const LayoutProbe = `(phone) => {
       const fig = svg.getBoundingClientRect();
       const texts = [...svg.querySelectorAll('text')].filter(t => shown(t) && (t.textContent || '').trim() !== '');
       const rects = texts.map(t => t.getBoundingClientRect());
-      for (let i = 0; i < texts.length; i++) {
+      for (let i = 0; !colours && i < texts.length; i++) {
         const a = rects[i];
         if (a.left < fig.left - 1 || a.right > fig.right + 1 || a.top < fig.top - 1 || a.bottom > fig.bottom + 1)
           out.push({widget: wid, what: 'text leaves its figure: ' + name(texts[i])});
@@ -112,17 +114,18 @@ const LayoutProbe = `(phone) => {
       }
     }
     // numbers on one line: each cell and result that holds a digit
-    for (const el of w.querySelectorAll('td, [data-out]:not(table):not(figure):not(pre), output')) {
+    for (const el of colours ? [] : w.querySelectorAll('td, [data-out]:not(table):not(figure):not(pre), output')) {
       if (!shown(el) || !/\d/.test(el.textContent)) continue;
       const r = document.createRange();
       r.selectNodeContents(el);
       const tops = new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
       if (tops.size > 1) out.push({widget: wid, what: 'a number spans ' + tops.size + ' lines: ' + name(el)});
     }
-    if (phone) {
+    if (phone && !colours) {
       for (const c of w.querySelectorAll('input, select, button, textarea, summary')) {
         if (!shown(c)) continue;
-        const r = c.getBoundingClientRect();
+        // a chip's checkbox covers its label: the label is the target
+        const r = (c.closest('label.widget-chip') || c).getBoundingClientRect();
         if (r.width < 44 - 0.5 || r.height < 44 - 0.5)
           out.push({widget: wid, what: 'a control is ' + Math.round(r.width) + '×' + Math.round(r.height) + ' px, under 44×44: ' + name(c) + (c.name ? ' [' + c.name + ']' : '')});
       }

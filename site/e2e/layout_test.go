@@ -33,7 +33,7 @@ func TestLayout(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem](fmt.Sprintf("(%s)(%v)", LayoutProbe, sz.Touch)))
+					probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem](fmt.Sprintf("(%s)(%v, %v)", LayoutProbe, sz.Touch, scheme == "dark")))
 					if err != nil {
 						t.Fatalf("%s: %v", p.Path, err)
 					}

@@ -180,7 +180,7 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	}
 	// axis labels
 	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(ch.ml+plotW/2), f1(ch.h-4), esc(ch.XLabel))
-	writef(b, `<text class="chart-label chart-ylabel" x="4" y="18">%s</text>`, esc(ch.YLabel))
+	writef(b, `<text class="chart-label chart-ylabel" x="4" y="4" dy="1em">%s</text>`, esc(ch.YLabel))
 	if len(ch.Series) > 1 {
 		ch.writeLegend(b)
 	}
@@ -285,7 +285,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		if t < x0 || t > x1 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(fx(t)), f1(ch.h-marginB+20), esc(loc.Number(t)))
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(t)), f1(ch.h-marginB+20), tickAnchor(fx(t), loc.Number(t)), esc(loc.Number(t)))
 	}
 	b.WriteString(`</g>`)
 }
@@ -304,6 +304,16 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(x+22), f1(y), esc(s.Name))
 	}
 	b.WriteString(`</g>`)
+}
+
+// tickAnchor is the text-anchor of a tick label centred at x, unless it
+// would cross the chart's right edge at the phone's size: then it ends at
+// x.
+func tickAnchor(x float64, label string) string {
+	if x+textWidth(label, phoneEm)/2 > chartW-2 {
+		return ` text-anchor="end"`
+	}
+	return ""
 }
 
 // ticksFit reports whether the labels of ticks, spread over width, keep

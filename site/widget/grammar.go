@@ -110,3 +110,8 @@ func textWidth(s string, em float64) float64 {
 // (a label fits, a bar chart turns horizontal) are taken at this size,
 // so that what fits on a phone fits on a desktop too.
 const phoneEm = 20
+
+// TableView reports whether view draws an HTML table rather than an SVG
+// figure (site/embed's charts skip it): the classification of errors,
+// a table since its SVG drawing of one was unreadable on a phone.
+func TableView(view string) bool { return view == "table" || view == "classification" }

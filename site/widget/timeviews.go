@@ -62,7 +62,7 @@ func (f *playFig) open(o *outCtx) {
 		if tk < f.t0 || tk > f.t1 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(f.fx(tk)), f1(base+20), esc(o.loc.Number(tk)))
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(f.fx(tk)), f1(base+20), tickAnchor(f.fx(tk), o.loc.Number(tk)), esc(o.loc.Number(tk)))
 	}
 	b.WriteString(`</g>`)
 }
@@ -292,10 +292,18 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 	key := func(class, text string) string {
 		return `<tspan class="chart-bar ` + class + `">■</tspan> ` + esc(text) + " "
 	}
+	// a series with no mark keeps its name, without a swatch of a
+	// colour the figure does not draw
+	keyIf := func(drawn bool, class, text string) string {
+		if drawn {
+			return key(class, text)
+		}
+		return esc(text) + ": 0 "
+	}
 	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10),
 		key("chart-series-1", o.vt("queue", "ready", "ready in the queue"))+key("chart-series-2", o.vt("queue", "delayed", "waiting for a retry"))+key("chart-series-3", o.vt("queue", "in_flight", "in flight")))
 	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(upperBase+28),
-		key("chart-role-"+lowRoles[0], o.vt("play", "r429", "429s so far"))+key("chart-role-"+lowRoles[1], o.vt("play", "retries", "retries so far")))
+		keyIf(r429[n-1] > 0, "chart-role-"+lowRoles[0], o.vt("play", "r429", "429s so far"))+keyIf(retries[n-1] > 0, "chart-role-"+lowRoles[1], o.vt("play", "retries", "retries so far")))
 	f.close(o, o.vt("queue", "x", "time (s)"))
 	return nil
 }
@@ -348,7 +356,7 @@ func deadlinePlay(o *outCtx, r *calc.DeadlineResult) error {
 	}
 	dx := f.fx(deadline)
 	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(f.height-marginB))
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT), esc(o.vt("timeline", "deadline", "deadline")))
+	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT), esc(o.vt("timeline", "deadline", "deadline")))
 	f.close(o, o.vt("timeline", "x", "time since the task started (ms)"))
 	return nil
 }
