@@ -308,6 +308,10 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 	return nil
 }
 
+// stripRoles are the roles of the policies' strips: attempts sent,
+// answers in time.
+var stripRoles = [2]string{roleRetry, roleFirst}
+
 // lowRoles are the roles of the lower strip of dispatchPlay: 429s, retries.
 var lowRoles = [2]string{roleRefusal, roleRetry}
 
@@ -436,9 +440,12 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 			top = math.Max(top, math.Max(p.OfferedPerS[i], p.GoodputPerS[i]))
 		}
 	}
-	const rowH, barH = 30.0, 20.0
+	// a strip: its policy's name on a line of its own, then its bars
+	// (the name keeps 11 px on a phone without touching the bars); a key
+	// above the strips
+	const rowH, barH, keyH = 48.0, 22.0, 26.0
 	n := len(ts)
-	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: marginT + rowH*float64(len(runs)) + marginB,
+	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: marginT + keyH + rowH*float64(len(runs)) + marginB,
 		title: o.vt("play", "title", "The outage under each policy, second by second"),
 		desc: o.vt("play", "desc", "One strip per policy: the attempts sent (light) and the answers in time (dark) at each step, up to {top} per second.",
 			"top", o.loc.Number(top)),
@@ -448,8 +455,10 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	b := o.b
 	w := (chartW - marginL - marginR) / float64(n)
 	for r, p := range runs {
-		writef(b, `<text class="chart-label" x="%s" y="%s" font-size="10">%s</text>`, f1(marginL+2), f1(marginT+rowH*float64(r)+8), esc(o.policyLabel(p.Policy)))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em">%s</text>`, f1(marginL+2), f1(marginT+keyH+rowH*float64(r)), esc(o.policyLabel(p.Policy)))
 	}
+	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em"><tspan class="chart-bar chart-role-%s">■</tspan> %s <tspan class="chart-bar chart-role-%s">■</tspan> %s</text>`,
+		f1(marginL+2), f1(marginT), stripRoles[0], esc(o.vt("timeline", "offered", "attempts sent")), stripRoles[1], esc(o.vt("timeline", "goodput", "answers in time")))
 	// A step is one <g data-t> holding two paths, the light bars and the
 	// dark bars of every strip, each bar a subpath: 2 elements a step
 	// instead of a rect per bar (18 with the nine policies), which is
@@ -457,13 +466,16 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	bw := f1(math.Max(0.5, w))
 	bases := make([]string, len(runs)) // " Y" of each strip's base
 	for r := range runs {
-		bases[r] = " " + f1(marginT+rowH*float64(r+1))
+		bases[r] = " " + f1(marginT+keyH+rowH*float64(r+1))
 	}
 	b.WriteString(`<g class="chart-frames">`)
 	for i := range ts {
 		writef(b, `<g data-t="%s">`, fnum(ts[i]))
 		x := "M" + f1(f.fx(ts[i])-w/2)
-		for si, end := range []string{`" fill-opacity="0.35"/>`, `"/>`} {
+		// attempts sent in the retries' colour, the answers in time drawn
+		// over them in the first attempts': what shows of the first is
+		// work that got no answer in time
+		for si, end := range []string{`"/>`, `"/>`} {
 			open := false
 			for r, p := range runs {
 				v := p.OfferedPerS[i]
@@ -475,7 +487,7 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 					continue
 				}
 				if !open {
-					writef(b, `<path class="chart-bar chart-series-%s" d="`, strconv.Itoa(si*2+1))
+					writef(b, `<path class="chart-bar chart-role-%s" d="`, stripRoles[si])
 					open = true
 				}
 				// from the strip's base: up h, across the bar, down h
