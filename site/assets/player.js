@@ -267,7 +267,7 @@
   // widget, its charts and every citation follow.
   // A number field is a text input (site/widget: the page's decimal mark);
   // its bounds and step are data-min, data-max, data-step.
-  function num(ctl) { return parseFloat(ctl.value.replace(',', '.')); }
+  function num(ctl) { return parseFloat(String((ctl && ctl.value) || '').replace(',', '.')); }
   function stepOf(ctl, v) {
     var st = parseFloat(ctl.getAttribute('data-step'));
     if (st > 0) { return st; }

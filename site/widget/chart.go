@@ -132,7 +132,7 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	}
 	// the left margin fits the widest tick label at the phone's size;
 	// the y axis' name sits above the plot, the key below the x axis
-	ch.ml, ch.mt, ch.h = 48, 36, chartH
+	ch.ml, ch.mt, ch.h = 48, 46, chartH
 	for _, t := range ticks {
 		ch.ml = math.Max(ch.ml, textWidth(yfmt(t), phoneEm)+12)
 	}
@@ -324,7 +324,8 @@ func ticksFit(ticks []float64, loc locale.Locale, width float64) bool {
 	}
 	gap := width / float64(len(ticks)-1)
 	for _, t := range ticks {
-		if textWidth(loc.Number(t), phoneEm)+8 > gap {
+		// 1.5 widths: the last label may end at its tick (tickAnchor)
+		if 1.5*textWidth(loc.Number(t), phoneEm)+8 > gap {
 			return false
 		}
 	}
@@ -336,7 +337,7 @@ func ticksFit(ticks []float64, loc locale.Locale, width float64) bool {
 // legend needed for one series), the numeric axis below. It is the layout
 // of categories whose names do not fit under vertical bars.
 func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float64) string) {
-	const left, right, lineH, barH, gap, axisH = 8.0, 24.0, 24.0, 16.0, 10.0, 40.0
+	const left, right, lineH, barH, gap, axisH = 8.0, 24.0, 24.0, 16.0, 10.0, 52.0
 	ns := len(ch.Series)
 	rowH := lineH + float64(ns)*barH + gap
 	n := len(ch.Categories)
