@@ -116,7 +116,9 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	b.WriteString(`<div class="widget-output" data-output>`)
 	b.WriteString(out)
-	b.WriteString("</div>\n</div>\n")
+	// the polite live region: the playground says there the first result
+	// once a change is done (not at every frame of a drag)
+	b.WriteString("</div>\n<p class=\"visually-hidden\" aria-live=\"polite\" data-announce></p>\n</div>\n")
 	return b.String(), nil
 }
 

@@ -289,7 +289,23 @@ func (w *widget) after(m mode) {
 		w.app.replace(encodeSearch(w.app.state()))
 	case modeCommit:
 		w.app.commit()
+		w.announce()
 	}
+}
+
+// announce writes the first row of the results ("requests served: 89%")
+// into the widget's polite live region, once per finished change.
+func (w *widget) announce() {
+	live := w.root.QuerySelector("[data-announce]")
+	row := w.out.QuerySelector("table.widget-table tbody tr")
+	if live == nil || row == nil {
+		return
+	}
+	th, td := row.QuerySelector("th"), row.QuerySelector("td")
+	if th == nil || td == nil {
+		return
+	}
+	live.SetTextContent(strings.TrimSpace(th.TextContent()) + ": " + strings.TrimSpace(td.TextContent()))
 }
 
 // compute parses values, runs the calculator and renders the output and
