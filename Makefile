@@ -20,7 +20,7 @@ TESTSUM = $(GO) run ./site/e2e/cmd/testsum -tally build/testsum.json -since $(ST
 # the packages built for the browser and the Worker (GOOS=js GOARCH=wasm)
 JS_PKGS = ./wasm/playground/... ./wasm/worker ./wasm/worker/goshim ./wasm/hello ./wasm/workerbare
 
-.PHONY: all build serve test vet staticcheck unit wasmtest bench wasm worker clean deps
+.PHONY: all build serve test vet staticcheck unit wasmtest bench wasm worker clean deps shots
 
 all: build
 
@@ -44,6 +44,12 @@ staticcheck:
 	$(GO) tool staticcheck -tags e2e ./...
 	# the staticcheck binary is the host's; only the packages are js/wasm
 	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) $(JS_PKGS)
+
+# shots writes a PNG of every widget of every page, on a 375 px phone and
+# a 1280 px desktop, in the light and the dark scheme, under build/shots:
+# pictures to review by eye, not goldens (site/e2e/cmd/shots).
+shots: build deps
+	$(GO) run ./site/e2e/cmd/shots -out build/shots
 
 # deps installs what the browser tests need when it is missing (as root).
 deps:

@@ -99,6 +99,10 @@ type Param struct {
 	// Slider suggests a slider range narrower than [Min, Max] for a form;
 	// zero means use Min and Max.
 	SliderMin, SliderMax float64
+	// Members, on a Text parameter, says that its value is a
+	// comma-separated set of these names (the policies to run): the form
+	// draws a toggle chip per member and writes the canonical text.
+	Members []string
 	// Help is a one-line English description for the CLI; the localized
 	// label and description are looked up by LabelKey.
 	Help string

@@ -215,7 +215,7 @@ func policiesCalc() *Calculator {
 				SliderMin: 0.1, SliderMax: 10, Step: 0.1, Help: "width of one point of the series (at most 2,000 points)"},
 			{Name: "attempts", Kind: Int, Default: i(d.Attempts), Min: Incl(1), Max: Incl(10),
 				Help: "naive and backoff: attempts per request, the first included (the others keep their systems' own)"},
-			{Name: "policies", Kind: Text, Default: strings.Join(shown, ","), MaxLen: 300,
+			{Name: "policies", Kind: Text, Default: strings.Join(shown, ","), MaxLen: 300, Members: all,
 				Help: "the presets to run, comma-separated (retrylab calc policies -h lists each with its project, version and configuration): " + strings.Join(all, ", ")},
 			{Name: "seed", Kind: Int, Default: "20261017", Min: Incl(0), Max: Incl(1 << 53),
 				Help: "seed of the simulation (math/rand/v2 PCG); every policy sees the same arrivals"},

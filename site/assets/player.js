@@ -369,8 +369,11 @@
   // spinbutton: the arrow keys (Page Up/Down: ten steps) and a horizontal
   // drag change the widget's control, the playground recomputes, and the
   // widget, its charts and every citation follow.
+  // A number field is a text input (site/widget: the page's decimal mark);
+  // its bounds and step are data-min, data-max, data-step.
+  function num(ctl) { return parseFloat(String((ctl && ctl.value) || '').replace(',', '.')); }
   function stepOf(ctl, v) {
-    var st = parseFloat(ctl.step);
+    var st = parseFloat(ctl.getAttribute('data-step'));
     if (st > 0) { return st; }
     var a = Math.abs(v);
     return a > 0 ? Math.pow(10, Math.floor(Math.log(a) / Math.LN10) - 1) : 0.01;
@@ -381,31 +384,36 @@
     if (dot < 0) { return; }
     var root = document.getElementById(cite.slice(0, dot));
     if (!root || !root.hasAttribute('data-widget')) { return; }
-    var ctl = root.querySelector('form input[type="number"][name="' + cite.slice(dot + 1) + '"]');
+    var name = cite.slice(dot + 1);
+    var ctl = root.querySelector('form [data-field="' + name + '"][data-kind="int"] input[name="' + name + '"], form [data-field="' + name + '"][data-kind="float"] input[name="' + name + '"]');
+    var form = root.querySelector('form[data-form]');
+    var mark = (form && form.getAttribute('data-decimal')) || '.';
     if (!ctl) { return; }
     var label = root.querySelector('label[for="' + ctl.id + '"]');
     out.setAttribute('tabindex', '0');
     out.setAttribute('role', 'spinbutton');
     out.setAttribute('data-adjust', '');
     out.setAttribute('aria-label', label ? label.textContent : cite);
-    if (ctl.min !== '') { out.setAttribute('aria-valuemin', ctl.min); }
-    if (ctl.max !== '') { out.setAttribute('aria-valuemax', ctl.max); }
-    function sync() { out.setAttribute('aria-valuenow', ctl.value); }
+    var min = ctl.getAttribute('data-min'), max = ctl.getAttribute('data-max');
+    if (min !== null) { out.setAttribute('aria-valuemin', min); }
+    if (max !== null) { out.setAttribute('aria-valuemax', max); }
+    function sync() { var v = num(ctl); if (isFinite(v)) { out.setAttribute('aria-valuenow', String(v)); } }
     sync();
     ctl.addEventListener('input', sync);
     function set(v) {
-      var lo = parseFloat(ctl.min), hi = parseFloat(ctl.max);
+      var lo = parseFloat(min), hi = parseFloat(max);
       if (isFinite(lo)) { v = Math.max(lo, v); }
       if (isFinite(hi)) { v = Math.min(hi, v); }
       v = parseFloat(v.toPrecision(12));
-      if (String(v) === ctl.value) { return; }
-      ctl.value = String(v);
+      var text = String(v).replace('.', mark);
+      if (text === ctl.value) { return; }
+      ctl.value = text;
       sync();
       ctl.dispatchEvent(new Event('input', { bubbles: true }));
       ctl.dispatchEvent(new Event('change', { bubbles: true }));
     }
     out.addEventListener('keydown', function (ev) {
-      var v = parseFloat(ctl.value);
+      var v = num(ctl);
       if (!isFinite(v)) { return; }
       var st = stepOf(ctl, v), k = 0;
       switch (ev.key) {
@@ -420,7 +428,7 @@
     });
     var drag = null;
     out.addEventListener('pointerdown', function (ev) {
-      var v = parseFloat(ctl.value);
+      var v = num(ctl);
       if (!isFinite(v)) { return; }
       drag = { x: ev.clientX, v: v, st: stepOf(ctl, v) };
       out.setPointerCapture(ev.pointerId);

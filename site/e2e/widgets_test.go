@@ -250,9 +250,10 @@ func setValue(t *testing.T, ctx context.Context, id, param, value string) {
 }
 
 // controlValue is the JavaScript expression of a control's text as
-// calc.Parse reads it (a checkbox: "true" or "false").
+// calc.Parse reads it (a checkbox: "true" or "false"; a number field
+// shows the page's decimal mark, read back as a point).
 func controlValue(id, param string) string {
-	return fmt.Sprintf(`((el) => el.type === 'checkbox' ? String(el.checked) : el.value)(document.querySelector('[id=%q] [name=%q]'))`, id, param)
+	return fmt.Sprintf(`((el) => el.type === 'checkbox' ? String(el.checked) : el.closest('[data-kind="int"], [data-kind="float"]') ? el.value.replace(',', '.') : el.value)(document.querySelector('[id=%q] [name=%q]'))`, id, param)
 }
 
 func (w widgetInfo) calc(t *testing.T) (*calc.Calculator, url.Values) {

@@ -30,7 +30,7 @@ import (
 // "bars" (the chart of its numeric lists); "" when c draws no chart.
 func ChartView(c *calc.Calculator) string {
 	for _, v := range widget.All().DefaultViews(c) {
-		if v != "table" {
+		if !widget.TableView(v) {
 			return v
 		}
 	}

@@ -48,7 +48,7 @@ func (b *builder) assets() error {
 	var css bytes.Buffer
 	css.Write(style)
 	css.WriteString("\n/* widgets (site/widget) */\n")
-	css.WriteString(widget.CSS)
+	css.WriteString(widget.CSS())
 	search, err := read("search.css")
 	if err != nil {
 		return err

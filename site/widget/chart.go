@@ -22,7 +22,10 @@ const (
 
 // series is one set of values of a chart.
 type series struct {
-	Name   string
+	Name string
+	// Role is the meaning of the marks (grammar.go: roleRetry…); empty:
+	// the role of the series' position (seriesRole).
+	Role   string
 	Values []float64
 	Mark   []bool // bars or points drawn with the mark class (the peak, a tail)
 }
@@ -50,9 +53,37 @@ type chart struct {
 	// (bar charts), labelled VLabel: a threshold.
 	VMark  int
 	VLabel string
+	// the layout of a vertical chart, set by write: left and top
+	// margins, height of the plot's frame (legend below it included)
+	ml, mt, h float64
 	// Out names the result field the first series plots and its raw JSON:
 	// the data table carries them as data-out / data-value.
 	OutField, OutRaw string
+}
+
+// roleClass is the class that colours the marks of series si.
+func (ch *chart) roleClass(si int) string {
+	if si < len(ch.Series) && ch.Series[si].Role != "" {
+		return "chart-role-" + ch.Series[si].Role
+	}
+	return "chart-role-" + seriesRole(si)
+}
+
+// horizontal reports whether the categories' labels, at the phone's font
+// size, do not fit under their bars: the chart then draws one bar per row
+// with its label above it (writeHBars).
+func (ch *chart) horizontal() bool {
+	if ch.Line || len(ch.Categories) == 0 {
+		return false
+	}
+	slot := (chartW - marginL - marginR) / float64(len(ch.Categories))
+	every := (len(ch.Categories) + maxXLabels - 1) / maxXLabels
+	for i, c := range ch.Categories {
+		if i%every == 0 && textWidth(c, phoneEm) > slot*float64(every)-6 {
+			return true
+		}
+	}
+	return false
 }
 
 // rule is a horizontal line at Y (a limit such as 100 %).
@@ -74,16 +105,14 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	for _, r := range ch.Rules {
 		ymax = math.Max(ymax, r.Y)
 	}
-	if len(ch.Series) > 1 {
-		ymax *= 1 + 0.07*float64(len(ch.Series)) // room for the legend above the data
-	}
+	hbars := ch.horizontal()
 	ticks := niceTicks(0, ymax, 5)
 	top := ticks[len(ticks)-1]
 	fy := func(v float64) float64 {
 		if top <= 0 {
-			return chartH - marginB
+			return ch.h - marginB
 		}
-		return chartH - marginB - (v/top)*(chartH-marginT-marginB)
+		return ch.h - marginB - (v/top)*(ch.h-ch.mt-marginB)
 	}
 	yfmt := func(v float64) string {
 		if ch.YPercent {
@@ -92,47 +121,66 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		return loc.Number(v)
 	}
 	writef(b, `<figure class="widget-chart" data-view="%s">`, esc(ch.View))
-	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), strconv.Itoa(int(chartH)))
+	if hbars {
+		ch.writeHBars(b, ticks, yfmt)
+		if ch.Caption != "" {
+			writef(b, `<figcaption>%s</figcaption>`, esc(ch.Caption))
+		}
+		ch.writeTable(b, loc, yfmt)
+		b.WriteString("</figure>\n")
+		return
+	}
+	// the left margin fits the widest tick label at the phone's size;
+	// the y axis' name sits above the plot, the key below the x axis
+	ch.ml, ch.mt, ch.h = 48, 46, chartH
+	for _, t := range ticks {
+		ch.ml = math.Max(ch.ml, textWidth(yfmt(t), phoneEm)+12)
+	}
+	legendH := 0.0
+	if len(ch.Series) > 1 {
+		legendH = float64(len(ch.Series))*24 + 4
+	}
+	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(ch.h+legendH))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
 	// grid and y axis
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
 		y := fy(t)
-		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
+		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(ch.ml), f1(chartW-marginR), f1(y), f1(y))
 	}
-	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(chartW-marginR), f1(chartH-marginB), f1(chartH-marginB))
-	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(marginL), f1(marginL), f1(marginT), f1(chartH-marginB))
+	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(ch.ml), f1(chartW-marginR), f1(ch.h-marginB), f1(ch.h-marginB))
+	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(ch.ml), f1(ch.ml), f1(ch.mt), f1(ch.h-marginB))
 	b.WriteString(`</g>`)
 	b.WriteString(`<g class="chart-tick" text-anchor="end">`)
 	for _, t := range ticks {
-		writef(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(marginL-6), f1(fy(t)), esc(yfmt(t)))
+		writef(b, `<text x="%s" y="%s" dy="0.32em">%s</text>`, f1(ch.ml-6), f1(fy(t)), esc(yfmt(t)))
 	}
 	b.WriteString(`</g>`)
-	plotW := chartW - marginL - marginR
+	plotW := chartW - ch.ml - marginR
 	if ch.Line {
 		ch.writeLines(b, loc, fy, plotW)
 	} else {
 		ch.writeBars(b, fy, plotW)
 	}
 	if !ch.Line && ch.VMark > 0 && ch.VMark <= len(ch.Categories) {
-		x := marginL + float64(ch.VMark-1)*plotW/float64(len(ch.Categories))
-		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(marginT), f1(chartH-marginB))
+		x := ch.ml + float64(ch.VMark-1)*plotW/float64(len(ch.Categories))
+		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(ch.mt), f1(ch.h-marginB))
 		anchor, tx := "start", x+4
 		if x > chartW-160 {
 			anchor, tx = "end", x-4
 		}
-		writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(marginT+12), anchor, esc(ch.VLabel))
+		writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(ch.mt+12), anchor, esc(ch.VLabel))
 	}
 	for _, r := range ch.Rules {
 		y := fy(r.Y)
-		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(marginL), f1(chartW-marginR), f1(y), f1(y))
+		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(ch.ml), f1(chartW-marginR), f1(y), f1(y))
 		if r.Label != "" {
 			writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(chartW-marginR), f1(y-4), esc(r.Label))
 		}
 	}
 	// axis labels
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(chartH-8), esc(ch.XLabel))
-	writef(b, `<text class="chart-label" x="12" y="%s" text-anchor="middle" transform="rotate(-90 12 %s)">%s</text>`, f1((chartH-marginB+marginT)/2), f1((chartH-marginB+marginT)/2), esc(ch.YLabel))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(ch.ml+plotW/2), f1(ch.h-4), esc(ch.XLabel))
+	writef(b, `<text class="chart-label chart-ylabel" x="4" y="4" dy="1em">%s</text>`, esc(ch.YLabel))
 	if len(ch.Series) > 1 {
 		ch.writeLegend(b)
 	}
@@ -161,14 +209,14 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		barW = 72
 	}
 	for si, s := range ch.Series {
-		writef(b, `<g class="chart-bars chart-series-%s">`, strconv.Itoa(si+1))
+		writef(b, `<g class="chart-bars %s">`, ch.roleClass(si))
 		for i, v := range s.Values {
 			if i >= n || math.IsNaN(v) {
 				continue
 			}
-			x := marginL + float64(i)*slot + gap/2 + float64(si)*barW
+			x := ch.ml + float64(i)*slot + gap/2 + float64(si)*barW
 			y := fy(v)
-			h := chartH - marginB - y
+			h := ch.h - marginB - y
 			class, op := "chart-bar", opacity(si)
 			if i < len(s.Mark) && s.Mark[i] {
 				class, op = "chart-bar chart-bar-mark", "1"
@@ -183,7 +231,7 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		if i%every != 0 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(marginL+(float64(i)+0.5)*slot), f1(chartH-marginB+16), esc(c))
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(ch.ml+(float64(i)+0.5)*slot), f1(ch.h-marginB+20), esc(c))
 	}
 	b.WriteString(`</g>`)
 }
@@ -194,20 +242,21 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 	}
 	lo, hi := ch.X[0], ch.X[len(ch.X)-1]
 	xt := niceTicks(lo, hi, 8)
+	// fewer ticks when their labels would touch at the phone's size
+	for n := 7; n >= 2 && !ticksFit(xt, loc, plotW); n-- {
+		xt = niceTicks(lo, hi, n)
+	}
 	// the axis spans the data (ticks outside it are not drawn), so the
 	// first point sits on the y axis
 	x0, x1 := lo, math.Max(hi, xt[len(xt)-1])
 	fx := func(v float64) float64 {
 		if x1 == x0 {
-			return marginL + plotW/2
+			return ch.ml + plotW/2
 		}
-		return marginL + (v-x0)/(x1-x0)*plotW
+		return ch.ml + (v-x0)/(x1-x0)*plotW
 	}
 	for si, s := range ch.Series {
-		cls := "chart-line"
-		if si > 0 {
-			cls = "chart-line chart-line-" + strconv.Itoa(si+1)
-		}
+		cls := "chart-line " + ch.roleClass(si)
 		var pts []string
 		for i, v := range s.Values {
 			if i < len(ch.X) && !math.IsNaN(v) {
@@ -217,7 +266,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		dash := lineDash(si)
 		writef(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor" stroke-width="2"%s/>`, cls, strings.Join(pts, " "), dash)
 		if len(s.Values) <= 60 && !ch.NoDots {
-			writef(b, `<g class="chart-points chart-series-%s">`, strconv.Itoa(si+1))
+			writef(b, `<g class="chart-points %s">`, ch.roleClass(si))
 			for i, v := range s.Values {
 				if i >= len(ch.X) || math.IsNaN(v) {
 					continue
@@ -236,25 +285,146 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		if t < x0 || t > x1 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(fx(t)), f1(chartH-marginB+16), esc(loc.Number(t)))
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(t)), f1(ch.h-marginB+20), tickAnchor(fx(t), loc.Number(t)), esc(loc.Number(t)))
 	}
 	b.WriteString(`</g>`)
 }
 
 func (ch *chart) writeLegend(b *strings.Builder) {
-	// top right, labels right-aligned before their swatches
+	// below the x axis' name, one series a row: a swatch, then its name
 	b.WriteString(`<g class="chart-legend">`)
-	x := chartW - marginR - 18
+	x := ch.ml
 	for si, s := range ch.Series {
-		y := marginT + float64(si)*16
+		y := ch.h + 4 + float64(si)*24
 		if ch.Line {
-			writef(b, `<line class="chart-line chart-series-%s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, strconv.Itoa(si+1), f1(x), f1(x+16), f1(y+6), f1(y+6), lineDash(si))
+			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, ch.roleClass(si), f1(x), f1(x+16), f1(y+8), f1(y+8), lineDash(si))
 		} else {
-			writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, strconv.Itoa(si+1), f1(x+4), f1(y), opacity(si))
+			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, ch.roleClass(si), f1(x+2), f1(y+2), opacity(si))
 		}
-		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em" text-anchor="end">%s</text>`, f1(x-6), f1(y), esc(s.Name))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(x+22), f1(y), esc(s.Name))
 	}
 	b.WriteString(`</g>`)
+}
+
+// tickAnchor is the text-anchor of a tick label centred at x, unless it
+// would cross the chart's right edge at the phone's size: then it ends at
+// x.
+func tickAnchor(x float64, label string) string {
+	if x+textWidth(label, phoneEm)/2 > chartW-2 {
+		return ` text-anchor="end"`
+	}
+	return ""
+}
+
+// ticksFit reports whether the labels of ticks, spread over width, keep
+// apart at the phone's font size.
+func ticksFit(ticks []float64, loc locale.Locale, width float64) bool {
+	if len(ticks) < 2 {
+		return true
+	}
+	gap := width / float64(len(ticks)-1)
+	for _, t := range ticks {
+		// 1.5 widths: the last label may end at its tick (tickAnchor)
+		if 1.5*textWidth(loc.Number(t), phoneEm)+8 > gap {
+			return false
+		}
+	}
+	return true
+}
+
+// writeHBars draws a bar chart with one row per category: its label
+// above the bar, the value at the end of the label (a direct label: no
+// legend needed for one series), the numeric axis below. It is the layout
+// of categories whose names do not fit under vertical bars.
+func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float64) string) {
+	const left, right, lineH, barH, gap, axisH = 8.0, 24.0, 24.0, 16.0, 10.0, 52.0
+	ns := len(ch.Series)
+	rowH := lineH + float64(ns)*barH + gap
+	n := len(ch.Categories)
+	h := marginT + float64(n)*rowH + axisH
+	if ns > 1 {
+		h += float64(ns) * lineH
+	}
+	top := ticks[len(ticks)-1]
+	plotW := chartW - left - right
+	fx := func(v float64) float64 {
+		if top <= 0 || math.IsNaN(v) {
+			return left
+		}
+		return left + math.Max(0, v)/top*plotW
+	}
+	writef(b, `<svg class="chart chart-h" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
+	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
+	base := marginT + float64(n)*rowH
+	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
+	for _, t := range ticks {
+		x := fx(t)
+		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(marginT), f1(base))
+	}
+	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(left), f1(chartW-right), f1(base), f1(base))
+	b.WriteString(`</g>`)
+	// the numeric axis: as many round ticks as fit at the phone's size
+	every := 1
+	for every < len(ticks) {
+		wmax := 0.0
+		for _, t := range ticks {
+			wmax = math.Max(wmax, textWidth(yfmt(t), phoneEm))
+		}
+		if wmax+8 <= plotW/float64(len(ticks)-1)*float64(every) {
+			break
+		}
+		every++
+	}
+	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
+	for i, t := range ticks {
+		if i%every != 0 {
+			continue
+		}
+		anchor := ""
+		if i == 0 {
+			anchor = ` text-anchor="start"`
+		} else if i == len(ticks)-1 {
+			anchor = ` text-anchor="end"`
+		}
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(t)), f1(base+18), anchor, esc(yfmt(t)))
+	}
+	b.WriteString(`</g>`)
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(left+plotW/2), f1(base+axisH-4), esc(ch.YLabel))
+	for si := range ch.Series {
+		writef(b, `<g class="chart-bars %s">`, ch.roleClass(si))
+		s := ch.Series[si]
+		for i, v := range s.Values {
+			if i >= n || math.IsNaN(v) {
+				continue
+			}
+			y := marginT + float64(i)*rowH + lineH + float64(si)*barH
+			class := "chart-bar"
+			if i < len(s.Mark) && s.Mark[i] {
+				class = "chart-bar chart-bar-mark"
+			}
+			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(left), f1(y), f1(math.Max(fx(v)-left, 0.5)), f1(barH-3))
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`<g class="chart-label">`)
+	for i, c := range ch.Categories {
+		label := c
+		if ns == 1 && i < len(ch.Series[0].Values) && !math.IsNaN(ch.Series[0].Values[i]) {
+			label += " · " + yfmt(ch.Series[0].Values[i])
+		}
+		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(marginT+float64(i)*rowH+lineH-6), esc(c), esc(label))
+	}
+	b.WriteString(`</g>`)
+	if ns > 1 { // the key, below the axis
+		b.WriteString(`<g class="chart-legend">`)
+		for si, s := range ch.Series {
+			y := base + axisH + float64(si)*lineH
+			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12"/>`, ch.roleClass(si), f1(left), f1(y))
+			writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(left+18), f1(y), esc(s.Name))
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</svg>`)
 }
 
 // writeTable writes the plotted numbers as a visually hidden table.
@@ -311,16 +481,10 @@ func lineDash(si int) string {
 	return ` stroke-dasharray="1 3"`
 }
 
-// opacity distinguishes series without colour: first solid, then lighter.
-func opacity(si int) string {
-	switch si {
-	case 0:
-		return "0.75"
-	case 1:
-		return "0.4"
-	}
-	return "0.25"
-}
+// opacity is the fill opacity of a series' marks: solid, since colour
+// (grammar.go) tells series apart and pale marks fell below 3:1 against
+// the dark theme's background.
+func opacity(int) string { return "1" }
 
 // niceTicks returns about n round ticks (1, 2 or 5 × 10^k apart) covering
 // [lo, hi]; the first is <= lo and the last >= hi.

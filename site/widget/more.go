@@ -8,12 +8,13 @@ import (
 )
 
 // writeFields writes the controls of c's parameters: the essential ones
-// (calc.Calculator.Essential, in declaration order) first, the others
-// inside a <details data-more> disclosure ("more parameters") that is open
-// when the page's values set one of them to other than its default. Without Essential, every
-// control is shown as before.
+// (calc.Calculator.Essential; without it the first maxShown), in
+// declaration order, then the others inside a <details data-more>
+// disclosure ("more parameters") that is open when the page's values set
+// one of them away from its default. A calculator of at most maxShown
+// parameters shows them all.
 func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args, loc locale.Locale) {
-	if len(c.Essential) == 0 {
+	if len(c.Params) <= maxShown && len(c.Essential) == 0 {
 		for i := range c.Params {
 			writeField(b, wid, c, &c.Params[i], a, loc)
 		}
@@ -42,6 +43,10 @@ func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args
 	b.WriteString("</details>\n")
 }
 
+// maxShown is how many parameters a widget shows before "more
+// parameters" when its calculator names no essential ones (issue 30).
+const maxShown = 4
+
 // openMore opens a disclosure: <details ATTR [open]><summary>.
 func openMore(b *strings.Builder, attr string, open bool, summary string) {
 	o := ""
@@ -52,7 +57,15 @@ func openMore(b *strings.Builder, attr string, open bool, summary string) {
 }
 
 func essential(c *calc.Calculator, name string) bool {
-	for _, n := range c.Essential {
+	ess := c.Essential
+	if len(ess) == 0 {
+		for i := 0; i < maxShown && i < len(c.Params); i++ {
+			if name == c.Params[i].Name {
+				return true
+			}
+		}
+	}
+	for _, n := range ess {
 		if n == name {
 			return true
 		}

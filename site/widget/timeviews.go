@@ -55,11 +55,15 @@ func (f *playFig) open(o *outCtx) {
 	base := f.height - marginB
 	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
-	for _, tk := range niceTicks(f.t0, f.t1, 8) {
+	ticks := niceTicks(f.t0, f.t1, 8)
+	for n := 7; n >= 2 && !ticksFit(ticks, o.loc, chartW-marginL-marginR); n-- {
+		ticks = niceTicks(f.t0, f.t1, n)
+	}
+	for _, tk := range ticks {
 		if tk < f.t0 || tk > f.t1 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(f.fx(tk)), f1(base+16), esc(o.loc.Number(tk)))
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(f.fx(tk)), f1(base+20), tickAnchor(f.fx(tk), o.loc.Number(tk)), esc(o.loc.Number(tk)))
 	}
 	b.WriteString(`</g>`)
 }
@@ -68,7 +72,7 @@ func (f *playFig) open(o *outCtx) {
 // the svg and writes the player's controls.
 func (f *playFig) close(o *outCtx, xlabel string) {
 	b := o.b
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+(chartW-marginL-marginR)/2), f1(f.height-8), esc(xlabel))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+(chartW-marginL-marginR)/2), f1(f.height-4), esc(xlabel))
 	x := f.fx(f.t1)
 	writef(b, `<line class="chart-cursor" data-cursor="" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-opacity="0.5"/>`, f1(x), f1(x), f1(marginT), f1(f.height-marginB))
 	b.WriteString(`</svg>`)
@@ -282,18 +286,38 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 		for si, v := range []float64{r429[i], retries[i]} {
 			h := v / low * lh
 			if h > 0 {
-				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, strconv.Itoa(si+4), f1(x+float64(si)*w/2), f1(base-h), f1(math.Max(0.5, w/2)), f1(h), opacity(si+3))
+				writef(b, `<rect class="chart-bar chart-role-%s" x="%s" y="%s" width="%s" height="%s"/>`, lowRoles[si], f1(x+float64(si)*w/2), f1(base-h), f1(math.Max(0.5, w/2)), f1(h))
 			}
 		}
 		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</g>`)
-	legend := []string{o.vt("queue", "ready", "ready in the queue"), o.vt("queue", "delayed", "waiting for a retry"), o.vt("queue", "in_flight", "in flight"), o.vt("play", "r429", "429s so far"), o.vt("play", "retries", "retries so far")}
-	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10), esc(legend[0]+" · "+legend[1]+" · "+legend[2]))
-	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(upperBase+28), esc(legend[3]+" · "+legend[4]))
+	// the keys: a swatch in each series' colour before its name
+	key := func(class, text string) string {
+		return `<tspan class="chart-bar ` + class + `">■</tspan> ` + esc(text) + " "
+	}
+	// a series with no mark keeps its name, without a swatch of a
+	// colour the figure does not draw
+	keyIf := func(drawn bool, class, text string) string {
+		if drawn {
+			return key(class, text)
+		}
+		return esc(text) + ": 0 "
+	}
+	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10),
+		key("chart-series-1", o.vt("queue", "ready", "ready in the queue"))+key("chart-series-2", o.vt("queue", "delayed", "waiting for a retry"))+key("chart-series-3", o.vt("queue", "in_flight", "in flight")))
+	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(upperBase+28),
+		keyIf(r429[n-1] > 0, "chart-role-"+lowRoles[0], o.vt("play", "r429", "429s so far"))+keyIf(retries[n-1] > 0, "chart-role-"+lowRoles[1], o.vt("play", "retries", "retries so far")))
 	f.close(o, o.vt("queue", "x", "time (s)"))
 	return nil
 }
+
+// stripRoles are the roles of the policies' strips: attempts sent,
+// answers in time.
+var stripRoles = [2]string{roleRetry, roleFirst}
+
+// lowRoles are the roles of the lower strip of dispatchPlay: 429s, retries.
+var lowRoles = [2]string{roleRefusal, roleRetry}
 
 // deadlinePlay: the worst case's attempts and waits on a timeline, each
 // appearing when it starts, against the deadline.
@@ -340,7 +364,7 @@ func deadlinePlay(o *outCtx, r *calc.DeadlineResult) error {
 	}
 	dx := f.fx(deadline)
 	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(f.height-marginB))
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT), esc(o.vt("timeline", "deadline", "deadline")))
+	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT), esc(o.vt("timeline", "deadline", "deadline")))
 	f.close(o, o.vt("timeline", "x", "time since the task started (ms)"))
 	return nil
 }
@@ -420,9 +444,12 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 			top = math.Max(top, math.Max(p.OfferedPerS[i], p.GoodputPerS[i]))
 		}
 	}
-	const rowH, barH = 30.0, 20.0
+	// a strip: its policy's name on a line of its own, then its bars
+	// (the name keeps 11 px on a phone without touching the bars); a key
+	// above the strips
+	const rowH, barH, keyH = 48.0, 22.0, 26.0
 	n := len(ts)
-	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: marginT + rowH*float64(len(runs)) + marginB,
+	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: marginT + keyH + rowH*float64(len(runs)) + marginB,
 		title: o.vt("play", "title", "The outage under each policy, second by second"),
 		desc: o.vt("play", "desc", "One strip per policy: the attempts sent (light) and the answers in time (dark) at each step, up to {top} per second.",
 			"top", o.loc.Number(top)),
@@ -432,8 +459,10 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	b := o.b
 	w := (chartW - marginL - marginR) / float64(n)
 	for r, p := range runs {
-		writef(b, `<text class="chart-label" x="%s" y="%s" font-size="10">%s</text>`, f1(marginL+2), f1(marginT+rowH*float64(r)+8), esc(o.policyLabel(p.Policy)))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em">%s</text>`, f1(marginL+2), f1(marginT+keyH+rowH*float64(r)), esc(o.policyLabel(p.Policy)))
 	}
+	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em"><tspan class="chart-bar chart-role-%s">■</tspan> %s <tspan class="chart-bar chart-role-%s">■</tspan> %s</text>`,
+		f1(marginL+2), f1(marginT), stripRoles[0], esc(o.vt("timeline", "offered", "attempts sent")), stripRoles[1], esc(o.vt("timeline", "goodput", "answers in time")))
 	// A step is one <g data-t> holding two paths, the light bars and the
 	// dark bars of every strip, each bar a subpath: 2 elements a step
 	// instead of a rect per bar (18 with the nine policies), which is
@@ -441,13 +470,16 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	bw := f1(math.Max(0.5, w))
 	bases := make([]string, len(runs)) // " Y" of each strip's base
 	for r := range runs {
-		bases[r] = " " + f1(marginT+rowH*float64(r+1))
+		bases[r] = " " + f1(marginT+keyH+rowH*float64(r+1))
 	}
 	b.WriteString(`<g class="chart-frames">`)
 	for i := range ts {
 		writef(b, `<g data-t="%s">`, fnum(ts[i]))
 		x := "M" + f1(f.fx(ts[i])-w/2)
-		for si, end := range []string{`" fill-opacity="0.35"/>`, `"/>`} {
+		// attempts sent in the retries' colour, the answers in time drawn
+		// over them in the first attempts': what shows of the first is
+		// work that got no answer in time
+		for si, end := range []string{`"/>`, `"/>`} {
 			open := false
 			for r, p := range runs {
 				v := p.OfferedPerS[i]
@@ -459,7 +491,7 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 					continue
 				}
 				if !open {
-					writef(b, `<path class="chart-bar chart-series-%s" d="`, strconv.Itoa(si*2+1))
+					writef(b, `<path class="chart-bar chart-role-%s" d="`, stripRoles[si])
 					open = true
 				}
 				// from the strip's base: up h, across the bar, down h

@@ -245,7 +245,7 @@ func TestPoliciesPlayBars(t *testing.T) {
 		t.Fatal(err)
 	}
 	step := regexp.MustCompile(`<g data-t="([^"]+)">(.*?)</g>`)
-	path := regexp.MustCompile(`<path class="chart-bar chart-series-([13])" d="([^"]+)"`)
+	path := regexp.MustCompile(`<path class="chart-bar chart-role-(` + stripRoles[0] + `|` + stripRoles[1] + `)" d="([^"]+)"`)
 	sub := regexp.MustCompile(`M[0-9.]+ ([0-9.]+)v-([0-9.]+)h[0-9.]+v([0-9.]+)z`)
 	steps := step.FindAllStringSubmatch(html, -1)
 	if len(steps) != len(r.TS) {
@@ -271,13 +271,13 @@ func TestPoliciesPlayBars(t *testing.T) {
 		want := map[string]int{}
 		for _, run := range r.Results {
 			if run.OfferedPerS[i] > 0 {
-				want["1"]++
+				want[stripRoles[0]]++
 			}
 			if run.GoodputPerS[i] > 0 {
-				want["3"]++
+				want[stripRoles[1]]++
 			}
 		}
-		if got["1"] != want["1"] || got["3"] != want["3"] {
+		if got[stripRoles[0]] != want[stripRoles[0]] || got[stripRoles[1]] != want[stripRoles[1]] {
 			t.Errorf("step %s: bars %v, want %v (one per policy with a nonzero value)", m[1], got, want)
 		}
 	}

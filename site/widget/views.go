@@ -446,9 +446,12 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 		}
 	}
 	end := math.Max(math.Max(t, deadline), worst)
-	ticks := niceTicks(0, end, 8)
-	x1 := ticks[len(ticks)-1]
 	plotW := chartW - marginL - marginR
+	ticks := niceTicks(0, end, 8)
+	for k := 7; k >= 2 && !ticksFit(ticks, o.loc, plotW); k-- {
+		ticks = niceTicks(0, end, k)
+	}
+	x1 := ticks[len(ticks)-1]
 	fx := func(v float64) float64 { return marginL + v/x1*plotW }
 	rowH := math.Min(28, 200/float64(n))
 	height := marginT + rowH*float64(n) + marginB
@@ -462,7 +465,7 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
 	for _, tk := range ticks {
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(fx(tk)), f1(base+16), esc(o.loc.Number(tk)))
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(tk)), f1(base+20), tickAnchor(fx(tk), o.loc.Number(tk)), esc(o.loc.Number(tk)))
 	}
 	b.WriteString(`</g><g class="chart-tick" text-anchor="end">`)
 	for i := 0; i < n; i++ {
@@ -492,8 +495,8 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	}
 	dx := fx(deadline)
 	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(base))
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT-4), esc(o.vt("timeline", "deadline", "deadline")))
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(height-8), esc(o.vt("timeline", "x", "time since the task started (ms)")))
+	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT-8), esc(o.vt("timeline", "deadline", "deadline")))
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(height-4), esc(o.vt("timeline", "x", "time since the task started (ms)")))
 	b.WriteString(`</svg>`)
 	// text alternative
 	writef(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th></tr></thead><tbody>`,

@@ -53,39 +53,16 @@ func errorsClassification(o *outCtx, r *calc.ErrorsResult) error {
 	if current < 0 {
 		return errNoData
 	}
-	const rowH, headH, pad = 20.0, 28.0, 6.0
-	width := 0.0
-	for _, c := range cols {
-		width += c.w
-	}
-	height := headH + rowH*float64(len(rows)) + pad
 	title := o.vt("classification", "title", "How the dispatcher classifies errors")
 	desc := o.vt("classification", "desc", "{error}: with a user waiting, {decision}; in a background job, {batch}; processed by the provider: {processed}; the dispatcher: {dispatcher}, and once the retry budget is spent: {after}.",
 		"error", rows[current][0], "decision", rows[current][2], "batch", rows[current][3], "processed", rows[current][4],
 		"dispatcher", rows[current][5], "after", rows[current][6])
-	writef(b, `<figure class="widget-chart" data-view="classification"><svg class="chart" viewBox="0 0 %s %s" role="img" font-size="11" fill="currentColor">`,
-		strconv.Itoa(int(width)), f1(height))
-	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
-	y := headH + rowH*float64(current)
-	writef(b, `<rect class="chart-bar-mark" x="0" y="%s" width="%s" height="%s" fill-opacity="0.25"/>`, f1(y), f1(width), f1(rowH))
-	x := 0.0
-	for _, c := range cols {
-		writef(b, `<text class="chart-label" x="%s" y="%s" font-weight="bold">%s</text>`, f1(x+4), f1(headH-10), esc(o.vt("classification", c.key, c.def)))
-		x += c.w
-	}
-	writef(b, `<line class="chart-axis" x1="0" x2="%s" y1="%s" y2="%s" stroke="currentColor"/>`, f1(width), f1(headH-4), f1(headH-4))
-	for i, r := range rows {
-		x = 0
-		for k, c := range cols {
-			writef(b, `<text class="chart-tick" x="%s" y="%s">%s</text>`, f1(x+4), f1(headH+rowH*float64(i)+14), esc(r[k]))
-			x += c.w
-		}
-	}
-	b.WriteString(`</svg>`)
-	writef(b, "<figcaption>%s</figcaption>", esc(o.vt("classification", "caption",
-		"The chosen error is marked. * is not a standard HTTP status: one provider's own code.")))
-	// text alternative
-	writef(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr>`, esc(title))
+	// an HTML table, not a drawing of one: its text keeps the page's size
+	// on a phone, and it scrolls in its own box with the first column
+	// fixed (widget.css); the chosen error's row is marked
+	b.WriteString(`<figure class="widget-chart" data-view="classification">`)
+	writef(b, `<p class="visually-hidden">%s</p>`, esc(desc))
+	writef(b, `<table class="widget-table widget-classification" data-chart-data><caption>%s</caption><thead><tr>`, esc(title))
 	for _, c := range cols {
 		writef(b, `<th scope="col">%s</th>`, esc(o.vt("classification", c.key, c.def)))
 	}
@@ -101,7 +78,10 @@ func errorsClassification(o *outCtx, r *calc.ErrorsResult) error {
 		}
 		b.WriteString("</tr>")
 	}
-	b.WriteString("</tbody></table></figure>\n")
+	b.WriteString("</tbody></table>")
+	writef(b, "<figcaption>%s</figcaption>", esc(o.vt("classification", "caption",
+		"The chosen error is marked. * is not a standard HTTP status: one provider's own code.")))
+	b.WriteString("</figure>\n")
 	return nil
 }
 

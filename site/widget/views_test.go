@@ -249,14 +249,14 @@ func TestBackoffLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, `data-view="arrivals"`) || strings.Contains(out, "chart-series-2") {
+	if !strings.Contains(out, `data-view="arrivals"`) || strings.Contains(out, "chart-legend") {
 		t.Error("a large run should draw one series")
 	}
 	out, err = Render(Spec{Calc: c, ID: "w"}, locales(t)["it"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "chart-series-2") {
+	if !strings.Contains(out, "chart-legend") {
 		t.Error("the default run should compare with and without jitter")
 	}
 }

@@ -103,7 +103,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	writef(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, title)
 	writef(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
-	b.WriteString(`<form class="widget-form" data-form novalidate>` + "\n")
+	writef(&b, `<form class="widget-form" data-form data-decimal="%s" novalidate>`+"\n", esc(loc.DecimalMark()))
 	writeFields(&b, spec.ID, c, a, loc)
 	writef(&b, `<p class="widget-error" id="%s-error" data-error-for="" role="alert" hidden></p>`+"\n", id)
 	b.WriteString(`<div class="widget-actions">`)
@@ -125,7 +125,9 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	b.WriteString(`<div class="widget-output" data-output>`)
 	b.WriteString(out)
-	b.WriteString("</div>\n</div>\n")
+	// the polite live region: the playground says there the first result
+	// once a change is done (not at every frame of a drag)
+	b.WriteString("</div>\n<p class=\"visually-hidden\" aria-live=\"polite\" data-announce></p>\n</div>\n")
 	return b.String(), nil
 }
 
@@ -155,7 +157,7 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 	label := loc.ParamLabel(c, p.Name)
 	value, has := argText(a, p)
 	writef(b, `<div class="widget-field" data-field="%s" data-kind="%s">`, name, kindName(p.Kind))
-	writef(b, `<label for="%s">%s</label>`, id, esc(label))
+	writef(b, `<label for="%s" id="%s-label">%s</label>`, id, id, esc(label))
 	help, hasHelp := loc.Lookup(c.LabelKey(p.Name) + ".help")
 	// the control is described by its help line and by its error slot,
 	// which the playground fills (and role=alert announces) on bad input
@@ -173,20 +175,24 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 	}
 	switch p.Kind {
 	case calc.Int, calc.Float:
+		// a text field, not type=number: it takes the page's decimal mark
+		// (and the other one) and shows the page's; the playground reads
+		// it back as the calculator's text (wasm/playground: numberText)
+		// and does not act on an unfinished number ("0,")
 		attrs := ""
 		if p.Min.Set && !p.Min.Open {
-			attrs += ` min="` + calc.FormatFloat(p.Min.V) + `"`
+			attrs += ` data-min="` + calc.FormatFloat(p.Min.V) + `"`
 		}
 		if p.Max.Set && !p.Max.Open {
-			attrs += ` max="` + calc.FormatFloat(p.Max.V) + `"`
+			attrs += ` data-max="` + calc.FormatFloat(p.Max.V) + `"`
 		}
 		step := stepText(p)
 		mode := "decimal"
 		if p.Kind == calc.Int {
 			mode = "numeric"
 		}
-		writef(b, `<input type="number" id="%s" name="%s" value="%s"%s step="%s" inputmode="%s"%s%s>`,
-			id, name, esc(value), attrs, step, mode, placeholder, describedBy)
+		writef(b, `<input type="text" id="%s" name="%s" value="%s"%s data-step="%s" inputmode="%s" autocomplete="off" spellcheck="false"%s%s>`,
+			id, name, esc(localDecimal(value, loc)), attrs, step, mode, placeholder, describedBy)
 		writeUnit(b, c, p, loc)
 		if lo, hi, ok := sliderRange(p); ok {
 			v, err := strconv.ParseFloat(value, 64)
@@ -225,6 +231,12 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 		writef(b, `<input type="checkbox" id="%s" name="%s" value="true"%s%s>`, id, name, checked, describedBy)
 	case calc.JSON:
 		writef(b, `<textarea id="%s" name="%s" rows="3" spellcheck="false"%s%s>%s</textarea>`, id, name, placeholder, describedBy, esc(value))
+	case calc.Text:
+		if len(p.Members) > 0 {
+			writeChips(b, id, name, c, p, value, describedBy, loc)
+			break
+		}
+		fallthrough
 	default: // lists, BigInt, Text
 		mode := ""
 		if p.Kind == calc.BigInt {
@@ -239,6 +251,47 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 	}
 	writef(b, `<p class="widget-error" id="%s-error" data-error-for="%s" role="alert" hidden></p>`, id, name)
 	b.WriteString("</div>\n")
+}
+
+// writeChips writes a set (a Text parameter with Members) as a row of
+// toggle chips, one checkbox per member in the registry's order, checked
+// when value names it; the hidden input named for the parameter holds the
+// canonical comma-separated text the calculator parses (and the URL
+// keeps): the playground rewrites it when a chip changes
+// (wasm/playground, data-chip-for). Labels are the members' names for
+// the reader (field.CALC.SINGULAR.NAME, see memberLabel).
+func writeChips(b *strings.Builder, id, name string, c *calc.Calculator, p *calc.Param, value, describedBy string, loc locale.Locale) {
+	on := map[string]bool{}
+	for _, m := range strings.Split(value, ",") {
+		on[strings.TrimSpace(m)] = true
+	}
+	writef(b, `<input type="hidden" id="%s" name="%s" value="%s">`, id, name, esc(value))
+	writef(b, `<span class="widget-chips" role="group" aria-labelledby="%s-label"%s>`, id, describedBy)
+	for _, m := range p.Members {
+		checked := ""
+		if on[m] {
+			checked = " checked"
+		}
+		writef(b, `<label class="widget-chip"><input type="checkbox" data-chip-for="%s" value="%s"%s><span>%s</span></label>`,
+			name, esc(m), checked, esc(memberLabel(c, loc, p.Name, m)))
+	}
+	b.WriteString(`</span>`)
+}
+
+// memberLabel is a set member's name for the reader: the label of the
+// result field that names it (field.CALC.SINGULAR.NAME, "policies" →
+// "policy"), else the name itself.
+func memberLabel(c *calc.Calculator, loc locale.Locale, param, member string) string {
+	return valueLabel(c, loc, strings.TrimSuffix(param, "ies")+"y", member)
+}
+
+// localDecimal writes the canonical text of a number with the page's
+// decimal mark ("0.7" → "0,7" in it and es).
+func localDecimal(s string, loc locale.Locale) string {
+	if d := loc.DecimalMark(); d != "." && d != "" {
+		return strings.Replace(s, ".", d, 1)
+	}
+	return s
 }
 
 func writeUnit(b *strings.Builder, c *calc.Calculator, p *calc.Param, loc locale.Locale) {

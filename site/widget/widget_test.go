@@ -112,7 +112,7 @@ func TestControls(t *testing.T) {
 			if !strings.Contains(out, `data-error-for="`+p.Name+`" role="alert" hidden`) {
 				t.Errorf("%s: no error slot for %s", c.Name, p.Name)
 			}
-			if !strings.Contains(out, `<label for="`+c.Name+`-1-`+p.Name+`">`) {
+			if !strings.Contains(out, `<label for="`+c.Name+`-1-`+p.Name+`" id="`+c.Name+`-1-`+p.Name+`-label">`) {
 				t.Errorf("%s: no label for %s", c.Name, p.Name)
 			}
 		}
@@ -204,7 +204,7 @@ func TestPageValues(t *testing.T) {
 	}
 	for _, want := range []string{
 		`data-defaults="q=0.9"`, `data-views="table"`,
-		`name="q" value="0.9"`, `data-out="expected_attempts" data-value="2.71">2,71<`,
+		`name="q" value="0,9"`, `data-decimal=","`, `data-out="expected_attempts" data-value="2.71">2,71<`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %s in\n%s", want, out)

@@ -38,6 +38,7 @@ type widget struct {
 	pageCanon query.Values // their canonical text
 	urlDiff   query.Values // the state written into the URL: last good values minus the page's
 
+	decimal  string                 // the page's decimal mark (form[data-decimal]): "." or ","
 	controls map[string]dom.Element // parameter → the control holding its value
 	sliders  map[string]dom.Element // parameter → its range input
 	erring   bool                   // an error is shown
@@ -110,9 +111,12 @@ func (w *widget) readControls() query.Values {
 			continue
 		}
 		var text string
-		if p.Kind == calc.Bool {
+		switch p.Kind {
+		case calc.Bool:
 			text = boolString(checked(el))
-		} else {
+		case calc.Int, calc.Float:
+			text = numberText(value(el))
+		default:
 			text = value(el)
 		}
 		if strings.TrimSpace(text) == "" && p.Optional {
@@ -149,7 +153,14 @@ func (w *widget) writeControls(values query.Values) {
 				text = ""
 			}
 		}
-		setValue(el, text)
+		if number {
+			setValue(el, w.localNumber(text))
+		} else {
+			setValue(el, text)
+		}
+		if len(p.Members) > 0 {
+			w.writeChips(p.Name, text)
+		}
 		if s := w.slider(p.Name); s != nil {
 			switch {
 			case text != "" && validNumber(text):
@@ -163,6 +174,47 @@ func (w *widget) writeControls(values query.Values) {
 	}
 }
 
+// numberText is the calculator's text of a number field: the page's
+// decimal mark, or the other one, read as a point ("0,7" → "0.7").
+func numberText(s string) string {
+	return strings.Replace(strings.TrimSpace(s), ",", ".", 1)
+}
+
+// localNumber writes the calculator's text of a number with the page's decimal
+// mark, as the field shows it.
+func (w *widget) localNumber(s string) string {
+	if w.decimal == "," {
+		return strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// unfinished reports whether a number field's text is a number being
+// typed rather than one to compute: a sign alone, a trailing decimal
+// mark, an exponent without digits.
+func unfinished(s string) bool {
+	if s == "-" || s == "+" {
+		return true
+	}
+	for _, end := range []string{".", "e", "E", "e-", "E-", "e+", "E+"} {
+		if strings.HasSuffix(s, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeChips checks the toggle chips of set name that text names.
+func (w *widget) writeChips(name, text string) {
+	on := map[string]bool{}
+	for _, m := range strings.Split(text, ",") {
+		on[strings.TrimSpace(m)] = true
+	}
+	for _, c := range w.form.QuerySelectorAll(`input[data-chip-for="` + name + `"]`) {
+		setChecked(c, on[elem(c).GetAttribute("value")])
+	}
+}
+
 // onInput handles an input event inside the form: mirror a slider and its
 // field, then ask for a recompute at the next animation frame.
 func (w *widget) onInput(target dom.Element) {
@@ -170,14 +222,31 @@ func (w *widget) onInput(target dom.Element) {
 		return
 	}
 	t := elem(target)
-	if name := t.GetAttribute("data-slider-for"); name != "" {
+	if name := t.GetAttribute("data-chip-for"); name != "" {
+		// a toggle chip of a set: the hidden control takes the checked
+		// members, in the chips' (the registry's) order
 		if el := w.control(name); el != nil {
-			setValue(el, value(target))
+			var on []string
+			for _, c := range w.form.QuerySelectorAll(`input[data-chip-for="` + name + `"]`) {
+				if checked(c) {
+					on = append(on, elem(c).GetAttribute("value"))
+				}
+			}
+			setValue(el, strings.Join(on, ","))
+		}
+	} else if name := t.GetAttribute("data-slider-for"); name != "" {
+		if el := w.control(name); el != nil {
+			setValue(el, w.localNumber(value(target)))
 		}
 	} else if name := t.GetAttribute("name"); name != "" {
+		if p := w.calc.Param(name); p != nil && (p.Kind == calc.Int || p.Kind == calc.Float) && unfinished(numberText(value(target))) {
+			return // "0," or "-": wait for the next keystroke (change commits it)
+		}
 		if s := w.slider(name); s != nil {
-			if v := value(target); v != "" {
-				setValue(s, v) // the range input clamps
+			if v := numberText(value(target)); v != "" {
+				if validNumber(v) {
+					setValue(s, v) // the range input clamps
+				}
 			} else {
 				// an emptied field (an optional parameter left out): the
 				// slider goes back to where the page put it
@@ -224,7 +293,23 @@ func (w *widget) after(m mode) {
 		w.app.replace(encodeSearch(w.app.state()))
 	case modeCommit:
 		w.app.commit()
+		w.announce()
 	}
+}
+
+// announce writes the first row of the results ("requests served: 89%")
+// into the widget's polite live region, once per finished change.
+func (w *widget) announce() {
+	live := w.root.QuerySelector("[data-announce]")
+	row := w.out.QuerySelector("table.widget-table tbody tr")
+	if live == nil || row == nil {
+		return
+	}
+	th, td := row.QuerySelector("th"), row.QuerySelector("td")
+	if th == nil || td == nil {
+		return
+	}
+	live.SetTextContent(strings.TrimSpace(th.TextContent()) + ": " + strings.TrimSpace(td.TextContent()))
 }
 
 // compute parses values, runs the calculator and renders the output and
@@ -630,6 +715,7 @@ func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget,
 	if w.form == nil || w.out == nil {
 		return nil, "widget without form or output"
 	}
+	w.decimal = w.form.GetAttribute("data-decimal")
 	w.controls, w.sliders = map[string]dom.Element{}, map[string]dom.Element{}
 	for _, p := range c.Params {
 		if el := w.form.QuerySelector(`[name="` + p.Name + `"]`); el != nil {

@@ -1,0 +1,135 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// A Size is a window the layout check and the shots use.
+type Size struct {
+	Name          string // "phone", "desktop"
+	Width, Height int64
+	Touch         bool // a phone: mobile viewport and touch events
+}
+
+// LayoutSizes are the windows of the layout check (issue 30): a 375×812
+// phone with touch and a 1280×800 desktop.
+var LayoutSizes = []Size{{"phone", 375, 812, true}, {"desktop", 1280, 800, false}}
+
+// Emulate sets the tab of ctx to the window sz and the colour scheme
+// ("light" or "dark").
+func Emulate(ctx context.Context, sz Size, scheme string) error {
+	var opts []chromedp.EmulateViewportOption
+	if sz.Touch {
+		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(1))
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(sz.Width, sz.Height, opts...)); err != nil {
+		return err
+	}
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+	return err
+}
+
+// HasWidgets reports whether the page's file holds a widget.
+func HasWidgets(p Page) bool {
+	b, err := os.ReadFile(p.File)
+	return err == nil && strings.Contains(string(b), "data-widget=")
+}
+
+// LayoutProblem is one failure of the layout check: where, and what.
+type LayoutProblem struct {
+	Widget string `json:"widget"` // the widget's id, "" for the page
+	What   string `json:"what"`
+}
+
+// LayoutProbe is the script of the layout check (issue 30), evaluated in a
+// page at rest: it returns a list of LayoutProblem. It checks, in the
+// window as it is: no horizontal page scroll (naming the widest
+// elements); in every figure of every widget, no two text elements
+// overlapping by more than 1 px both ways, no text leaving its figure or
+// the viewport; no number of a table or result on two lines; every legend
+// swatch the colour of a mark of the figure; with touch (phone=true),
+// every control of a widget at least 44×44 px (a toggle chip: its label).
+// With colours=true only the swatches are checked (the same page in the
+// other scheme: the geometry is the same).
+const LayoutProbe = `(phone, colours) => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  const name = (el) => {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += '#' + el.id;
+    const c = el.getAttribute('class');
+    if (c) s += '.' + c.trim().split(/\s+/).join('.');
+    const t = (el.textContent || '').trim().slice(0, 40);
+    return t ? s + ' "' + t + '"' : s;
+  };
+  const shown = (el) => {
+    if (el.closest('[hidden], .visually-hidden, details:not([open]) > :not(summary)')) return false;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility === 'hidden') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  if (!colours && document.documentElement.scrollWidth > vw + 1) {
+    const wide = [...document.body.querySelectorAll('*')].filter(e => {
+      const r = e.getBoundingClientRect();
+      return r.right > vw + 1 && r.width > 0 && !e.closest('pre, .math, table');
+    }).filter(e => ![...e.children].some(c => c.getBoundingClientRect().right > vw + 1));
+    out.push({widget: '', what: 'the page scrolls sideways: ' + document.documentElement.scrollWidth + ' px wide in ' + vw + ' px; widest: ' + wide.slice(0, 4).map(name).join('; ')});
+  }
+  for (const w of document.querySelectorAll('[data-widget]')) {
+    const wid = w.id;
+    for (const svg of w.querySelectorAll('svg.chart')) {
+      if (!shown(svg)) continue;
+      const fig = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('text')].filter(t => shown(t) && (t.textContent || '').trim() !== '');
+      const rects = texts.map(t => t.getBoundingClientRect());
+      for (let i = 0; !colours && i < texts.length; i++) {
+        const a = rects[i];
+        if (a.left < fig.left - 1 || a.right > fig.right + 1 || a.top < fig.top - 1 || a.bottom > fig.bottom + 1)
+          out.push({widget: wid, what: 'text leaves its figure: ' + name(texts[i])});
+        else if (a.left < -1 || a.right > vw + 1)
+          out.push({widget: wid, what: 'text leaves the viewport: ' + name(texts[i])});
+        for (let j = i + 1; j < texts.length; j++) {
+          const b = rects[j];
+          const ox = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const oy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          if (ox > 1 && oy > 1) out.push({widget: wid, what: 'texts overlap: ' + name(texts[i]) + ' and ' + name(texts[j])});
+        }
+      }
+      // every swatch of a key has the colour of a mark of the figure
+      const paint = (el) => {
+        const cs = getComputedStyle(el);
+        return el.tagName === 'line' || el.tagName === 'polyline' ? cs.stroke : cs.fill;
+      };
+      const marks = new Set([...svg.querySelectorAll('rect, circle, path, polyline')]
+        .filter(m => !m.closest('.chart-legend') && !m.closest('.chart-axis')).map(paint));
+      for (const s of svg.querySelectorAll('.chart-legend rect, .chart-legend line, tspan.chart-bar')) {
+        if (!marks.has(paint(s))) out.push({widget: wid, what: 'a key swatch has a colour (' + paint(s) + ') of no mark: ' + name(s.closest('text') || s.parentNode)});
+      }
+    }
+    // numbers on one line: each cell and result that holds a digit
+    for (const el of colours ? [] : w.querySelectorAll('td, [data-out]:not(table):not(figure):not(pre), output')) {
+      if (!shown(el) || !/\d/.test(el.textContent)) continue;
+      const r = document.createRange();
+      r.selectNodeContents(el);
+      const tops = new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
+      if (tops.size > 1) out.push({widget: wid, what: 'a number spans ' + tops.size + ' lines: ' + name(el)});
+    }
+    if (phone && !colours) {
+      for (const c of w.querySelectorAll('input, select, button, textarea, summary')) {
+        if (!shown(c)) continue;
+        // a chip's checkbox covers its label: the label is the target
+        const r = (c.closest('label.widget-chip') || c).getBoundingClientRect();
+        if (r.width < 44 - 0.5 || r.height < 44 - 0.5)
+          out.push({widget: wid, what: 'a control is ' + Math.round(r.width) + '×' + Math.round(r.height) + ' px, under 44×44: ' + name(c) + (c.name ? ' [' + c.name + ']' : '')});
+      }
+    }
+  }
+  return out;
+}`

@@ -1,0 +1,117 @@
+package widget
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The visual grammar of every figure (issue 30), declared once here: a
+// colour is bound to a meaning (a role), not to the position of a
+// series, and is the same in every view and language. The palette is
+// derived from Okabe and Ito's colour-blind-safe set ("Color Universal
+// Design", 2008: blue, vermillion/orange, reddish purple, bluish green,
+// grey), darkened for the light theme and lightened for the dark one so
+// that every mark keeps 3:1 against the page's background in both
+// (TestPaletteContrast computes it from site/assets/style.css's --bg).
+// Text in figures is the page's own colour (currentColor), never a
+// palette colour.
+
+// A role is what a mark means.
+type role struct {
+	Name        string // the class chart-role-NAME
+	Light, Dark string // #rrggbb
+}
+
+// roles are the meanings of the marks, in the order in which a chart's
+// series take them when a view names none (series 1 first attempts,
+// series 2 retries, …).
+var roles = []role{
+	{"first", "#0072b2", "#56b4e9"},    // first attempts, the main quantity
+	{"retry", "#c75300", "#e69f00"},    // retries
+	{"failure", "#aa3377", "#cc79a7"},  // timeouts, failures, a policy that never recovers
+	{"refusal", "#00795a", "#2bc79a"},  // refusals: 429, budget, throttling
+	{"wasted", "#6b6b6b", "#a3a3a3"},   // wasted work
+	{"capacity", "#1b1f24", "#e6e8ea"}, // capacity and limits (rules): the page's text colour
+}
+
+// Role names, for the views.
+const (
+	roleFirst    = "first"
+	roleRetry    = "retry"
+	roleFailure  = "failure"
+	roleRefusal  = "refusal"
+	roleWasted   = "wasted"
+	roleCapacity = "capacity"
+)
+
+// seriesRole is the role of series si (from 0) of a chart that names none.
+func seriesRole(si int) string {
+	return roles[si%(len(roles)-1)].Name
+}
+
+// paletteCSS writes the custom properties and classes of the roles: a
+// mark of class chart-role-NAME (or inside a group of that class) takes
+// the role's colour as fill and stroke; chart-series-N takes the role of
+// series N.
+func paletteCSS() string {
+	var b strings.Builder
+	decl := func(dark bool) string {
+		var d strings.Builder
+		for _, r := range roles {
+			c := r.Light
+			if dark {
+				c = r.Dark
+			}
+			d.WriteString("--role-" + r.Name + ": " + c + "; ")
+		}
+		return d.String()
+	}
+	b.WriteString("/* the roles' colours (grammar.go) */\n")
+	b.WriteString(".widget, .chart { " + decl(false) + "}\n")
+	b.WriteString(`:root[data-theme="dark"] .widget, :root[data-theme="dark"] .chart { ` + decl(true) + "}\n")
+	b.WriteString("@media (prefers-color-scheme: dark) { :root:not([data-theme=\"light\"]) .widget, :root:not([data-theme=\"light\"]) .chart { " + decl(true) + "} }\n")
+	for _, r := range roles {
+		b.WriteString(".chart .chart-role-" + r.Name + " { --ink: var(--role-" + r.Name + "); }\n")
+	}
+	for si := 0; si < 6; si++ {
+		b.WriteString(".chart .chart-series-" + strconv.Itoa(si+1) + " { --ink: var(--role-" + seriesRole(si) + "); }\n")
+	}
+	return b.String()
+}
+
+// textWidth estimates the width of s in a sans-serif font of size em,
+// from a table of average advance widths (in em) of DejaVu Sans and Noto
+// Sans, the fonts the site's stack falls back on: narrow Latin letters
+// and punctuation 0.3, digits and most lower-case letters 0.58, wide
+// letters 0.9, other capitals 0.7, CJK and full-width characters 1. It
+// errs on the wide side, so that a label estimated to fit does fit.
+func textWidth(s string, em float64) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case r >= 0x2e80: // CJK, full-width forms
+			w += 1
+		case strings.ContainsRune("iljtfr.,:;'|!() ", r):
+			w += 0.32
+		case strings.ContainsRune("mwMW%", r):
+			w += 0.92
+		case r >= 'A' && r <= 'Z':
+			w += 0.72
+		default:
+			w += 0.6
+		}
+	}
+	return w * em
+}
+
+// phoneEm is the font size, in SVG units of a 640-wide chart, that
+// widget.css gives the figures' text on a phone: at 375 px the chart is
+// about 340 px wide, so 20 units draw at 11 px or more. Layout decisions
+// (a label fits, a bar chart turns horizontal) are taken at this size,
+// so that what fits on a phone fits on a desktop too.
+const phoneEm = 20
+
+// TableView reports whether view draws an HTML table rather than an SVG
+// figure (site/embed's charts skip it): the classification of errors,
+// a table since its SVG drawing of one was unreadable on a phone.
+func TableView(view string) bool { return view == "table" || view == "classification" }
