@@ -45,32 +45,6 @@ type Setting struct {
 	Value string `json:"value"`
 }
 
-// configureParam returns the parameter name of a core/configure Traffic
-// field.
-func configureParam(field string) string {
-	switch field {
-	case "RPS":
-		return "rps"
-	case "Clients":
-		return "clients"
-	case "LatencyMS":
-		return "latency_ms"
-	case "TimeoutMS":
-		return "timeout_ms"
-	case "Headroom":
-		return "headroom"
-	case "MaxAmp":
-		return "max_amplification"
-	case "FailureRate":
-		return "failure_rate"
-	case "Attempts":
-		return "attempts"
-	case "OutageS":
-		return "outage_s"
-	}
-	return ""
-}
-
 func configureTraffic(a Args) configure.Traffic {
 	return configure.Traffic{RPS: a.Float("rps"), Clients: a.Int("clients"), LatencyMS: a.Float("latency_ms"),
 		TimeoutMS: a.Float("timeout_ms"), Headroom: a.Float("headroom"), MaxAmp: a.Float("max_amplification"),

@@ -76,7 +76,10 @@ func sdkRun(t *testing.T, s *retry.Standard, rl *ratelimit.TokenRateLimit, ops [
 	for _, op := range ops {
 		n := 1
 		err := errOf(op[0])
-		if rel := s.GetInitialToken(); rel(err) != nil {
+		// the first attempt's token (GetAttemptToken: GetInitialToken's
+		// successor, the same release for the first attempt of an operation)
+		rel, aerr := s.GetAttemptToken(ctx)
+		if aerr != nil || rel(err) != nil {
 			t.Fatal("initial token release failed")
 		}
 		for err != nil && s.IsErrorRetryable(err) && n < s.MaxAttempts() {
