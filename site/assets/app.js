@@ -67,8 +67,12 @@
   })();
 
   var widgets = [];
+  // setLoading(false) clears the loading state of the widgets the Go
+  // program has hydrated (data-hydrated); the others keep it until it
+  // hydrates them, as they near the viewport (wasm/playground/lazy.go).
   function setLoading(on) {
     for (var i = 0; i < widgets.length; i++) {
+      if (!on && root.getAttribute('data-ready') !== 'error' && !widgets[i].hasAttribute('data-hydrated')) { continue; }
       if (on) {
         widgets[i].setAttribute('data-loading', '');
         widgets[i].setAttribute('aria-busy', 'true');
@@ -437,6 +441,7 @@
       }
       window.retrylabReady = i + 1 < mods.length ? function () {
         for (var k = 0; k < own.length; k++) {
+          if (!own[k].hasAttribute('data-hydrated')) { continue; } // later, by the Go program
           own[k].removeAttribute('data-loading');
           own[k].removeAttribute('aria-busy');
         }
