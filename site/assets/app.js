@@ -368,7 +368,10 @@
     };
     window.retrylabWarm = function (reqs, heavy) {
       var b = bridgeFor(reqs && reqs.length ? reqs[0].calc : '');
-      if (b) { b.warm(reqs, heavy); } else { warmOpen++; warmEnded(); }
+      // no request (no widget hydrated yet: wasm/playground/lazy.go) and
+      // no heavy widget: nothing to warm, and a module's warm-up must not
+      // replace another's on the same bridge
+      if (b && ((reqs && reqs.length) || heavy)) { b.warm(reqs, heavy); } else { warmOpen++; warmEnded(); }
     };
   }
 

@@ -162,7 +162,10 @@ func Main(set *render.Set) {
 		hasHeavy := false
 		for i, w := range a.widgets {
 			reqs[i] = w.request(w.page, false)
-			hasHeavy = hasHeavy || heavy[w.calc.Name]
+		}
+		// every widget of the module, hydrated yet or not (lazy.go)
+		for _, r := range a.roots {
+			hasHeavy = hasHeavy || heavy[r.GetAttribute("data-widget")]
 		}
 		warm.Invoke(js.ValueOf(reqs), hasHeavy)
 	}
