@@ -313,6 +313,9 @@
         warmStop = null;
         warmEnded();
       };
+      // a warm-up already running on this bridge (another module's
+      // widgets on a page of several, or a second call) ends first, counted
+      if (warmStop) { warmStop(); }
       warmOpen++;
       warmStop = done;
       var step = function () {
