@@ -67,8 +67,12 @@
   })();
 
   var widgets = [];
+  // setLoading(false) clears the loading state of the widgets the Go
+  // program has hydrated (data-hydrated); the others keep it until it
+  // hydrates them, as they near the viewport (wasm/playground/lazy.go).
   function setLoading(on) {
     for (var i = 0; i < widgets.length; i++) {
+      if (!on && root.getAttribute('data-ready') !== 'error' && !widgets[i].hasAttribute('data-hydrated')) { continue; }
       if (on) {
         widgets[i].setAttribute('data-loading', '');
         widgets[i].setAttribute('aria-busy', 'true');
@@ -309,6 +313,9 @@
         warmStop = null;
         warmEnded();
       };
+      // a warm-up already running on this bridge (another module's
+      // widgets on a page of several, or a second call) ends first, counted
+      if (warmStop) { warmStop(); }
       warmOpen++;
       warmStop = done;
       var step = function () {
@@ -364,7 +371,10 @@
     };
     window.retrylabWarm = function (reqs, heavy) {
       var b = bridgeFor(reqs && reqs.length ? reqs[0].calc : '');
-      if (b) { b.warm(reqs, heavy); } else { warmOpen++; warmEnded(); }
+      // no request (no widget hydrated yet: wasm/playground/lazy.go) and
+      // no heavy widget: nothing to warm, and a module's warm-up must not
+      // replace another's on the same bridge
+      if (b && ((reqs && reqs.length) || heavy)) { b.warm(reqs, heavy); } else { warmOpen++; warmEnded(); }
     };
   }
 
@@ -437,6 +447,7 @@
       }
       window.retrylabReady = i + 1 < mods.length ? function () {
         for (var k = 0; k < own.length; k++) {
+          if (!own[k].hasAttribute('data-hydrated')) { continue; } // later, by the Go program
           own[k].removeAttribute('data-loading');
           own[k].removeAttribute('aria-busy');
         }

@@ -189,7 +189,9 @@ func Pages(dist string) ([]Page, error) {
 }
 
 // WaitReady waits until the page marks <html data-ready="true"> (the
-// playground hydrated every widget). It fails after timeout, or at once
+// playground started and hydrated the widgets near the viewport), then
+// has it hydrate every other widget and waits until each is marked
+// data-hydrated. It fails after timeout, or at once
 // when the loader marks data-ready="error".
 func WaitReady(timeout time.Duration) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -204,6 +206,15 @@ func WaitReady(timeout time.Duration) chromedp.Action[chromedp.Void] {
 		}
 		if state != "true" {
 			return fmt.Errorf("the page's loader reports data-ready=%q: the playground did not start", state)
+		}
+		// widgets hydrate as they near the viewport
+		// (wasm/playground/lazy.go): the tests drive any of them, so
+		// every one is hydrated now, and waited for
+		if _, err := chromedp.PollFunction[bool](`() => {
+			if (window.retrylabHydrateAll) { window.retrylabHydrateAll(); }
+			return document.querySelectorAll('[data-widget]:not([data-hydrated])').length === 0;
+		}`, chromedp.WithPollingInterval(5*time.Millisecond))(ctx, t); err != nil {
+			return fmt.Errorf("waiting for every widget's data-hydrated: %w", err)
 		}
 		return nil
 	})

@@ -10,6 +10,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"retrylab/core/calc"
 	"retrylab/core/standin/query"
 	"retrylab/site/locale"
 	render "retrylab/site/widget"
@@ -37,6 +38,16 @@ type app struct {
 	// worker (site/assets/app.js, retrylabCompute): every widget then
 	// computes on the main thread.
 	worker bool
+
+	// lazy hydration (lazy.go): this module's widget roots in the page's
+	// order, the state of each, and the queue of the ones to hydrate
+	reg   *calc.Registry
+	roots []*dom.BasicHTMLElement
+	lazy  []lazyState
+	queue chan int
+	// observer is the IntersectionObserver of the roots (undefined
+	// without one); syscall/js: dom/v2 has none
+	observer js.Value
 }
 
 // lap records the end of step i of a recompute while benchmarking.
@@ -83,8 +94,7 @@ func Main(set *render.Set) {
 	a := &app{set: set, byID: map[string]*widget{}, win: win, doc: doc, html: elem(doc.DocumentElement()), perf: js.Global().Get("performance")}
 	// syscall/js: the loader's bridge to the Web Worker (site/assets/app.js)
 	a.worker = js.Global().Get("retrylabCompute").Type() == js.TypeFunction
-	reg := set.Registry()
-	q := a.query()
+	a.reg = set.Registry()
 	for _, e := range a.html.QuerySelectorAll("[data-widget]") {
 		root := elem(e)
 		if m := root.GetAttribute("data-module"); m != "" && m != set.Name() {
@@ -93,36 +103,16 @@ func Main(set *render.Set) {
 			// with the module that draws it (site/assets/app.js)
 			continue
 		}
-		// the runtime's start, then each widget, in a task of its own
-		a.yield()
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					root.SetAttribute("data-error", "internal")
-					root.SetAttribute("data-error-detail", panicText(r))
-				}
-			}()
-			w, why := newWidget(a, root, reg)
-			if w == nil {
-				root.SetAttribute("data-error", "contract")
-				root.SetAttribute("data-error-detail", why)
-				return
-			}
-			if query.Get(q, "debug-panic") == w.id {
-				w.forcePanic = true
-			}
-			a.widgets = append(a.widgets, w)
-			a.byID[w.id] = w
-			w.hydrate()
-			w.apply(q, true)
-		}()
+		a.roots = append(a.roots, root)
 	}
+	a.lazy = make([]lazyState, len(a.roots))
+	a.queue = make(chan int, len(a.roots))
+	// the runtime's start in a task of its own; then the widgets near the
+	// viewport, each in a task of its own (lazy.go)
 	a.yield()
-	// what the reader sees change (the static notices hidden, the buttons
-	// enabled), for every widget at once: the page is laid out once
-	for _, w := range a.widgets {
-		w.live()
-	}
+	a.observe()
+	a.drain()
+	q := a.query()
 	a.setCommitted(a.search())
 	a.syncLinks(encodeSearch(a.state()))
 	// dom/v2's *dom.BasicNode method on the window, not the dom.Window
@@ -162,7 +152,7 @@ func Main(set *render.Set) {
 		}))
 	}
 	// syscall/js: the loader's bridge to the Web Worker
-	if warm := js.Global().Get("retrylabWarm"); a.worker && len(a.widgets) > 0 && warm.Type() == js.TypeFunction {
+	if warm := js.Global().Get("retrylabWarm"); a.worker && warm.Type() == js.TypeFunction {
 		// once the page is idle, the worker starts and computes every widget
 		// at the page's values for a while, so that the engine has
 		// compiled and optimized the module's code before the reader's first
@@ -172,11 +162,26 @@ func Main(set *render.Set) {
 		hasHeavy := false
 		for i, w := range a.widgets {
 			reqs[i] = w.request(w.page, false)
-			hasHeavy = hasHeavy || heavy[w.calc.Name]
+		}
+		// every widget of the module, hydrated yet or not (lazy.go)
+		for _, r := range a.roots {
+			hasHeavy = hasHeavy || heavy[r.GetAttribute("data-widget")]
 		}
 		warm.Invoke(js.ValueOf(reqs), hasHeavy)
 	}
 	mark("hydrated")
+	// syscall/js: a function for tests and make bench (site/e2e WaitReady)
+	// that hydrates every widget at once; dom/v2 has no API for it
+	prevAll := js.Global().Get("retrylabHydrateAll")
+	js.Global().Set("retrylabHydrateAll", js.FuncOf(func(js.Value, []js.Value) any {
+		for i := range a.roots {
+			a.enqueue(i)
+		}
+		if prevAll.Type() == js.TypeFunction {
+			prevAll.Invoke()
+		}
+		return nil
+	}))
 	// site/assets/app.js clears the widgets' loading state and marks
 	// <html data-ready="true">; without the loader, mark it here.
 	if ready := js.Global().Get("retrylabReady"); ready.Type() == js.TypeFunction { // syscall/js: the loader's bridge
@@ -184,7 +189,11 @@ func Main(set *render.Set) {
 	} else {
 		a.html.SetAttribute("data-ready", "true")
 	}
-	select {}
+	// from now on, every widget the reader nears or reaches for
+	for i := range a.queue {
+		a.yield()
+		a.hydrateAt(i)
+	}
 }
 
 // yield lets the browser run what waits (input, paint, the page's own

@@ -1,0 +1,121 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
+)
+
+// TestHydrateNearViewport holds the module's request of a long article:
+// meanwhile every widget shows its pre-rendered output, with text, and
+// none is hydrated. Once the module runs, only the widgets near the
+// viewport are hydrated (wasm/playground/lazy.go): <html data-hydrated>
+// counts fewer than the page's widgets, and it grows as the page scrolls
+// down, one screen at a time, until every widget is hydrated. Nothing is
+// timed: the test polls, with a deadline, for the state it means.
+func TestHydrateNearViewport(t *testing.T) {
+	const path = "/it/retries/"
+	ctx := tab(t)
+	paused := make(chan *fetch.EventRequestPaused, 16)
+	go func() {
+		defer close(paused)
+		for ev, err := range chromedp.Events(ctx, fetch.RequestPaused) {
+			if err != nil {
+				return
+			}
+			paused <- &ev
+		}
+	}()
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*.wasm"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(375, 700), chromedp.Navigate(env.srv.URL+path)); err != nil {
+		t.Fatal(err)
+	}
+	var held *fetch.EventRequestPaused
+	select {
+	case held = <-paused:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the page asked for no module within 30 s")
+	}
+	// the module is held: the page is whole as the build wrote it
+	ws, err := widgets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) < 3 {
+		t.Fatalf("%s has %d widgets: too few to see lazy hydration", path, len(ws))
+	}
+	for _, w := range ws {
+		if len(w.Outs) == 0 {
+			t.Errorf("%s: no pre-rendered output while the module is held", w.ID)
+		}
+		for _, o := range w.Outs {
+			if o[2] == "" {
+				t.Errorf("%s: output %s has no text while the module is held", w.ID, o[0])
+			}
+		}
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-widget][data-hydrated]').length`); n != 0 {
+		t.Fatalf("%d widgets hydrated while the module is held", n)
+	}
+	// let it (and any later module) through
+	go func() {
+		for ev := range paused {
+			if ctx.Err() != nil {
+				return
+			}
+			chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		}
+	}()
+	if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: held.RequestID}); err != nil {
+		t.Fatal(err)
+	}
+	waitJSFor(t, ctx, 60*time.Second, "data-ready", `document.documentElement.getAttribute('data-ready') === 'true'`)
+	total := len(ws)
+	count := func() int {
+		return eval[int](t, ctx, `document.querySelectorAll('[data-widget][data-hydrated]').length`)
+	}
+	at := count()
+	if at >= total {
+		t.Fatalf("all %d widgets hydrated at load, before any scroll", total)
+	}
+	// every widget in the viewport is hydrated, after each screen
+	inView := `Array.from(document.querySelectorAll('[data-widget]')).every(w => {
+		const r = w.getBoundingClientRect();
+		return r.bottom < 0 || r.top > innerHeight || w.hasAttribute('data-hydrated');
+	})`
+	counts := []int{at}
+	for step := 0; step < 200; step++ {
+		done := eval[bool](t, ctx, `(scrollY + innerHeight >= document.documentElement.scrollHeight - 1)`)
+		waitJSFor(t, ctx, 30*time.Second, fmt.Sprintf("the widgets in view after %d screens", step), inView)
+		counts = append(counts, count())
+		if done {
+			break
+		}
+		eval[any](t, ctx, `window.scrollBy(0, innerHeight), 0`)
+	}
+	if last := counts[len(counts)-1]; last != total {
+		t.Errorf("at the bottom %d of %d widgets hydrated (counts by screen %v)", last, total, counts)
+	}
+	grew := 0
+	for i := 1; i < len(counts); i++ {
+		if counts[i] < counts[i-1] {
+			t.Errorf("the hydrated count fell: %v", counts)
+		}
+		if counts[i] > counts[i-1] {
+			grew++
+		}
+	}
+	if grew < 2 {
+		t.Errorf("the hydrated count grew in %d steps of the scroll, want at least 2 (counts by screen %v)", grew, counts)
+	}
+	if h := eval[string](t, ctx, `document.documentElement.getAttribute('data-hydrated') || ''`); h != fmt.Sprint(total) {
+		t.Errorf("<html data-hydrated=%q>, want %d", h, total)
+	}
+}
