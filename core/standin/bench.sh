@@ -14,9 +14,10 @@ tags=(
   standin_orig_query       # net/url in core/standin/query
   standin_orig_sha256sum   # crypto/sha256 in core/standin/sha256sum
   standin_orig_errwrap     # fmt.Errorf in core/standin/errwrap
+  standin_orig_tokenbucket # golang.org/x/time/rate in core/standin/tokenbucket
 )
 # Not yet here (no tagged original yet): bigint (math/big), jsonread
-# (encoding/json), tokenbucket (golang.org/x/time/rate), fmath (math: kept
+# (encoding/json), fmath (math: kept
 # for bit-identity across amd64 and wasm, not for size), site/widget's
 # generated encoders (encoding/json).
 [ $# -gt 0 ] && tags=("$@")
@@ -48,6 +49,6 @@ for tag in "${tags[@]}"; do
     note=""
     [ "$d" -lt 0 ] && note="  (the original is smaller)"
     awk -v t="$tag" -v s="${sets[$i]}" -v d="$d" -v w="${with[$i]}" -v n="$note" \
-      'BEGIN { printf "saving %-26s %-12s %8d bytes %6.2f%% of %d%s\n", t, s, d, 100*d/w, w, n }'
+      'BEGIN { printf "saving %-26s %-12s %8d bytes %6.2f%% of the module with the original (%d)%s\n", t, s, d, 100*d/w, w, n }'
   done
 done
