@@ -15,11 +15,11 @@ tags=(
   standin_orig_sha256sum   # crypto/sha256 in core/standin/sha256sum
   standin_orig_errwrap     # fmt.Errorf in core/standin/errwrap
   standin_orig_tokenbucket # golang.org/x/time/rate in core/standin/tokenbucket
+  standin_orig_bigint      # math/big in core/standin/bigint
 )
-# Not yet here (no tagged original yet): bigint (math/big), jsonread
-# (encoding/json), fmath (math: kept
-# for bit-identity across amd64 and wasm, not for size), site/widget's
-# generated encoders (encoding/json).
+# Not yet here (no tagged original yet): jsonread (encoding/json),
+# site/widget's generated encoders (encoding/json), and fmath (math),
+# which stays for bit-identity across amd64 and wasm, not for size.
 [ $# -gt 0 ] && tags=("$@")
 flags=() envs=()
 while IFS= read -r line; do
