@@ -15,6 +15,7 @@ package backoff
 import (
 	"errors"
 	"math"
+	"retrylab/core/standin"
 	"strconv"
 
 	"retrylab/core/meter"
@@ -23,9 +24,9 @@ import (
 
 // Config is one retry policy applied by Workers workers at once.
 type Config struct {
-	_    [0]func() // not comparable: no equality function in the browser's module
-	Base float64   // s, > 0: the ceiling of the first wait
-	Cap  float64   // s, > 0: no ceiling exceeds it
+	_    standin.NoEqual // not comparable
+	Base float64         // s, > 0: the ceiling of the first wait
+	Cap  float64         // s, > 0: no ceiling exceeds it
 	// MaxAttempts >= 1 counts every call, the first included: a worker
 	// retries at most MaxAttempts-1 times.
 	MaxAttempts int

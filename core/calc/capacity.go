@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math"
+	"retrylab/core/standin"
 	"strconv"
 
 	"retrylab/core/limits"
@@ -9,13 +10,13 @@ import (
 
 // CapacityResult is the result of the capacity calculator.
 type CapacityResult struct {
-	_                        [0]func() // not comparable: no equality function in the browser's module
-	ReservedTokensPerRequest int       `json:"reserved_tokens_per_request"`
-	RequestsPerMin           float64   `json:"requests_per_min"`
-	WholeRequestsPerMin      int       `json:"whole_requests_per_min"`
-	SecondsBetweenRequests   float64   `json:"seconds_between_requests"`
-	TPMRequestsPerMin        float64   `json:"tpm_requests_per_min"` // what the token limit alone allows
-	Binding                  string    `json:"binding"`              // tpm, rpm or both
+	_                        standin.NoEqual // not comparable
+	ReservedTokensPerRequest int             `json:"reserved_tokens_per_request"`
+	RequestsPerMin           float64         `json:"requests_per_min"`
+	WholeRequestsPerMin      int             `json:"whole_requests_per_min"`
+	SecondsBetweenRequests   float64         `json:"seconds_between_requests"`
+	TPMRequestsPerMin        float64         `json:"tpm_requests_per_min"` // what the token limit alone allows
+	Binding                  string          `json:"binding"`              // tpm, rpm or both
 	// BurstTokens is the token bucket's capacity, burst_s seconds of
 	// tpm_limit (a minute's worth by default); BurstRequests the request
 	// bucket's (0 without rpm_limit).

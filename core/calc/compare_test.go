@@ -10,7 +10,7 @@ import (
 	"retrylab/core/limits"
 )
 
-// TestNotComparable: these types carry a blank [0]func() field, so that
+// TestNotComparable: these types carry a blank standin.NoEqual field, so that
 // they are not comparable and the compiler writes no equality function
 // for them: a result converted to any, a struct the simulation allocates,
 // each such function linked into the browser's module (together 4.8 KB of

@@ -1,13 +1,16 @@
 package calc
 
-import "retrylab/core/limits"
+import (
+	"retrylab/core/limits"
+	"retrylab/core/standin"
+)
 
 // ConcurrencyResult is the result of the concurrency calculator.
 type ConcurrencyResult struct {
-	_                [0]func() // not comparable: no equality function in the browser's module
-	InFlight         float64   `json:"in_flight"`          // rpm/60 × latency, with no cap
-	InFlightCapped   float64   `json:"in_flight_capped"`   // min(in_flight, max_concurrency) when a cap is set
-	ThroughputPerMin float64   `json:"throughput_per_min"` // min(rpm, max_concurrency × 60 / latency)
+	_                standin.NoEqual // not comparable
+	InFlight         float64         `json:"in_flight"`          // rpm/60 × latency, with no cap
+	InFlightCapped   float64         `json:"in_flight_capped"`   // min(in_flight, max_concurrency) when a cap is set
+	ThroughputPerMin float64         `json:"throughput_per_min"` // min(rpm, max_concurrency × 60 / latency)
 	// CapThroughputPerMin is max_concurrency × 60 / latency; null without a cap.
 	CapThroughputPerMin *float64 `json:"cap_throughput_per_min"`
 	LimitedBy           string   `json:"limited_by"` // rate or concurrency

@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"retrylab/core/standin"
 	"strconv"
 
 	"retrylab/core/dispatch"
@@ -10,8 +11,8 @@ import (
 // ErrorsResult is the result of the errors calculator: one class of the
 // classification (core/errclass) and what the dispatcher does with it.
 type ErrorsResult struct {
-	_     [0]func() // not comparable: no equality function in the browser's module
-	Class string    `json:"class"` // the class's key
+	_     standin.NoEqual // not comparable
+	Class string          `json:"class"` // the class's key
 	// Status is the HTTP status that signals it, 0 when none does (a
 	// network fault, a judgement on the body).
 	Status int `json:"status"`

@@ -1,22 +1,25 @@
 package calc
 
-import "retrylab/core/limits"
+import (
+	"retrylab/core/limits"
+	"retrylab/core/standin"
+)
 
 // EstimateResult is the result of the estimate calculator (see
 // limits.Estimate).
 type EstimateResult struct {
-	_                      [0]func() // not comparable: no equality function in the browser's module
-	EstimateBias           float64   `json:"estimate_bias"` // the parameter, for citing
-	EstimatedPromptTokens  float64   `json:"estimated_prompt_tokens"`
-	ReservedPerCall        float64   `json:"reserved_per_call"`
-	CountedPerCall         float64   `json:"counted_per_call"`
-	PossiblePerMin         float64   `json:"possible_per_min"`
-	AdmittedPerMin         float64   `json:"admitted_per_min"`
-	RejectedPerMin         float64   `json:"rejected_per_min"`
-	UnusedShare            float64   `json:"unused_share"`
-	InFlight               float64   `json:"in_flight"`
-	CorrectedOverrunTokens float64   `json:"corrected_overrun_tokens"`
-	CorrectedUnusedTokens  float64   `json:"corrected_unused_tokens"`
+	_                      standin.NoEqual // not comparable
+	EstimateBias           float64         `json:"estimate_bias"` // the parameter, for citing
+	EstimatedPromptTokens  float64         `json:"estimated_prompt_tokens"`
+	ReservedPerCall        float64         `json:"reserved_per_call"`
+	CountedPerCall         float64         `json:"counted_per_call"`
+	PossiblePerMin         float64         `json:"possible_per_min"`
+	AdmittedPerMin         float64         `json:"admitted_per_min"`
+	RejectedPerMin         float64         `json:"rejected_per_min"`
+	UnusedShare            float64         `json:"unused_share"`
+	InFlight               float64         `json:"in_flight"`
+	CorrectedOverrunTokens float64         `json:"corrected_overrun_tokens"`
+	CorrectedUnusedTokens  float64         `json:"corrected_unused_tokens"`
 }
 
 // estimateCalc declares the estimate calculator.

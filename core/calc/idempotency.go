@@ -2,6 +2,7 @@ package calc
 
 import (
 	"errors"
+	"retrylab/core/standin"
 	"strconv"
 
 	"retrylab/core/canonjson"
@@ -9,13 +10,13 @@ import (
 
 // IdempotencyResult is the result of the idempotency-key calculator.
 type IdempotencyResult struct {
-	_         [0]func() // not comparable: no equality function in the browser's module
-	Tenant    string    `json:"tenant"`
-	Task      string    `json:"task"`
-	Canonical string    `json:"canonical"` // CPython's json.dumps(payload, sort_keys=True, separators=(",", ":"))
-	SHA256    string    `json:"sha256"`    // hex SHA-256 of canonical (UTF-8, which is ASCII here)
-	Key       string    `json:"key"`       // tenant:task:sha256
-	Bytes     int       `json:"bytes"`     // length of canonical in bytes
+	_         standin.NoEqual // not comparable
+	Tenant    string          `json:"tenant"`
+	Task      string          `json:"task"`
+	Canonical string          `json:"canonical"` // CPython's json.dumps(payload, sort_keys=True, separators=(",", ":"))
+	SHA256    string          `json:"sha256"`    // hex SHA-256 of canonical (UTF-8, which is ASCII here)
+	Key       string          `json:"key"`       // tenant:task:sha256
+	Bytes     int             `json:"bytes"`     // length of canonical in bytes
 }
 
 // idempotencyCalc declares the idempotency calculator.

@@ -1,19 +1,22 @@
 package calc
 
-import "retrylab/core/limits"
+import (
+	"retrylab/core/limits"
+	"retrylab/core/standin"
+)
 
 // LimitsResult is the result of the limits calculator.
 type LimitsResult struct {
-	_              [0]func() // not comparable: no equality function in the browser's module
-	RPMLimit       float64   `json:"rpm_limit"`
-	TPMLimit       float64   `json:"tpm_limit"`
-	RequestsPerMin float64   `json:"requests_per_min"`
-	TokensPerMin   float64   `json:"tokens_per_min"`
-	RPMUtilization float64   `json:"rpm_utilization"`
-	TPMUtilization float64   `json:"tpm_utilization"`
-	RPMOK          bool      `json:"rpm_ok"`
-	TPMOK          bool      `json:"tpm_ok"`
-	Binding        string    `json:"binding"` // rpm, tpm or both: the higher utilization
+	_              standin.NoEqual // not comparable
+	RPMLimit       float64         `json:"rpm_limit"`
+	TPMLimit       float64         `json:"tpm_limit"`
+	RequestsPerMin float64         `json:"requests_per_min"`
+	TokensPerMin   float64         `json:"tokens_per_min"`
+	RPMUtilization float64         `json:"rpm_utilization"`
+	TPMUtilization float64         `json:"tpm_utilization"`
+	RPMOK          bool            `json:"rpm_ok"`
+	TPMOK          bool            `json:"tpm_ok"`
+	Binding        string          `json:"binding"` // rpm, tpm or both: the higher utilization
 }
 
 // limitsCalc declares the limits calculator.

@@ -45,6 +45,7 @@ import (
 	"container/heap"
 	"math"
 	"math/rand/v2"
+	"retrylab/core/standin"
 	"strconv"
 
 	"retrylab/core/backoff"
@@ -66,7 +67,7 @@ const (
 // Config is one simulation. Rates are per minute, times in seconds, sizes
 // in tokens. Validate lists the ranges.
 type Config struct {
-	_    [0]func() // not comparable: no equality function in the browser's module
+	_    standin.NoEqual // not comparable
 	Mode Mode
 	Jobs int // jobs to run, >= 1
 	// ArrivalPerMin is the mean rate of Poisson arrivals; 0 puts every
@@ -296,8 +297,8 @@ const (
 )
 
 type event struct {
-	_    [0]func() // not comparable: no equality function in the browser's module
-	t    int64     // ns
+	_    standin.NoEqual // not comparable
+	t    int64           // ns
 	seq  uint64
 	kind evKind
 	job  int32
@@ -333,8 +334,8 @@ const (
 )
 
 type job struct {
-	_          [0]func() // not comparable: no equality function in the browser's module
-	arrival    int64     // ns, like every time of the simulation
+	_          standin.NoEqual // not comparable
+	arrival    int64           // ns, like every time of the simulation
 	prompt     int32
 	output     int32 // output it will produce
 	provider   uint8 // 0 primary, 1 fallback
@@ -349,7 +350,7 @@ type job struct {
 }
 
 type provider struct {
-	_        [0]func()       // not comparable: no equality function in the browser's module
+	_        standin.NoEqual // not comparable
 	lim      *limits.Limiter // the provider's own hard limits
 	rpmPerS  float64
 	tpmPerS  float64

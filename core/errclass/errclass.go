@@ -12,6 +12,8 @@
 // provider risks paying twice and showing two different answers.
 package errclass
 
+import "retrylab/core/standin"
+
 // Decision is what a caller does with an error.
 type Decision string
 
@@ -46,7 +48,7 @@ const (
 
 // Entry is one class of error.
 type Entry struct {
-	_ [0]func() // not comparable: no equality function in the browser's module
+	_ standin.NoEqual // not comparable
 	// Key is stable: "errclass."+Key is the translation key of its name
 	// and "errclass."+Key+".help" of its explanation.
 	Key string

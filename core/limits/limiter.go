@@ -3,6 +3,7 @@ package limits
 import (
 	"errors"
 	"math"
+	"retrylab/core/standin"
 	"strconv"
 
 	"retrylab/core/standin/errwrap"
@@ -89,7 +90,7 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 // Taking from the two buckets is one step. A Limiter is not safe for
 // concurrent use; core/ratelimit's is.
 type Limiter struct {
-	_        [0]func()          // not comparable: no equality function in the browser's module
+	_        standin.NoEqual    // not comparable
 	requests tokenbucket.Bucket // RPM/60 requests per second
 	tokens   tokenbucket.Bucket // TPM/60 tokens per second
 }

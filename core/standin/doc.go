@@ -15,6 +15,14 @@
 //	heapsort     slices.Sort           sorting in the encoders and simulations
 //	fmath        math.Exp, Log, ...    the same bits in the build and the browser
 //
-// What each saves is not typed here: `make bench` builds today's modules
-// with each original in its place and prints the difference.
+// What each saves is not typed here: `make bench` (core/standin/bench.sh)
+// builds today's modules with each original in its place and prints the
+// difference. The original is a build tag away: standin_orig_NAME selects
+// the file orig.go of stand-in NAME, which implements its API with the
+// original package; `go test -tags standin_orig_NAME ./core/standin/NAME`
+// then holds the original to the stand-in's tests where they use only the
+// API. fmath has no such tag: it stays for the same bits in the build and
+// the browser, not for size.
+//
+// NoEqual (noequal.go) is the other size-driven idiom, explained there.
 package standin

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"retrylab/core/standin"
 
 	"retrylab/core/meter"
 	"retrylab/core/standin/fmath"
@@ -242,7 +243,7 @@ func uniform(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 
 // them, the time of the first token t0 (s), the stall and its place
 // (stallAt -1: none) and the tokens n.
 type gapRun struct {
-	_          [0]func() // not comparable: no equality function in the browser's module
+	_          standin.NoEqual // not comparable
 	snap       rand.PCG
 	t0, stall  float64
 	n, stallAt int

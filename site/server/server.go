@@ -157,7 +157,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if name, ok := strings.CutPrefix(rel, "api/v1/"); ok {
+	if name, ok := strings.CutPrefix(rel, APIPath); ok {
 		h.api(w, r, name)
 		return
 	}
@@ -179,7 +179,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // api answers GET /api/v1/NAME?key=value with the calculator's JSON result
 // followed by a newline: the bytes `retrylab calc NAME key=value` prints.
 func (h *handler) api(w http.ResponseWriter, r *http.Request, name string) {
-	if chart, ok := strings.CutSuffix(name, ".svg"); ok { // the chart as an image (embed.go)
+	if chart, ok := strings.CutSuffix(name, ChartSuffix); ok { // the chart as an image (embed.go)
 		h.svg(w, r, chart)
 		return
 	}

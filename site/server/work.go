@@ -104,11 +104,11 @@ func stopped(w http.ResponseWriter, r *http.Request) {
 // Shed sorts the requests into its lanes by. It parses the query a second
 // time, which costs microseconds.
 func (h *handler) weigh(r *http.Request) float64 {
-	rel, ok := strings.CutPrefix(r.URL.Path, h.base+"api/v1/")
+	rel, ok := strings.CutPrefix(r.URL.Path, h.base+APIPath)
 	if !ok {
 		return 0
 	}
-	rel, _ = strings.CutSuffix(rel, ".svg")
+	rel, _ = strings.CutSuffix(rel, ChartSuffix)
 	c, ok := h.registry().Lookup(rel)
 	if !ok || c.Work == nil || !(c.ServerWork > 0) {
 		return 0

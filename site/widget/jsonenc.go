@@ -10,6 +10,7 @@ package widget
 import (
 	"errors"
 	"math"
+	"retrylab/core/standin"
 	"strconv"
 	"unicode/utf8"
 
@@ -62,7 +63,7 @@ type jsonEnc struct {
 // memberSpan is one top-level member of an encoded result: its value is
 // b[start:end].
 type memberSpan struct {
-	_          [0]func() // not comparable: no equality function in the browser's module
+	_          standin.NoEqual // not comparable
 	name       string
 	start, end int
 }

@@ -3,6 +3,7 @@
 package playground
 
 import (
+	"retrylab/core/standin"
 	"strings"
 
 	"retrylab/core/calc"
@@ -13,7 +14,7 @@ import (
 // citeSpec is one citation to render: the field of the result and the
 // format (wasm/playground/DOM.md, "Citations in prose").
 type citeSpec struct {
-	_             [0]func() // not comparable: no equality function in the browser's module
+	_             standin.NoEqual // not comparable
 	field, format string
 }
 

@@ -3,6 +3,7 @@
 package playground
 
 import (
+	"retrylab/core/standin"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -17,7 +18,7 @@ import (
 // citation is one <output data-cite="ID.FIELD" data-format="FORMAT"> of
 // the prose.
 type citation struct {
-	_             [0]func() // not comparable: no equality function in the browser's module
+	_             standin.NoEqual // not comparable
 	el            *dom.BasicHTMLElement
 	field, format string
 }

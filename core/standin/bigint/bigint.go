@@ -1,3 +1,5 @@
+//go:build !standin_orig_bigint
+
 // Package bigint holds integers of any size and sign with only what the
 // calculators need: decimal text in and out, addition, multiplication,
 // comparison, the 32-bit words of the magnitude (CPython's random.seed)

@@ -1,3 +1,5 @@
+//go:build !standin_orig_errwrap
+
 // Package errwrap adds a detail to a sentinel error without fmt, which the
 // browser's module does not link (README.md, "Size-driven replacements";
 // wasm/playground TestKeptOut): Detail(err, d) is what

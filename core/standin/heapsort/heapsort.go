@@ -1,3 +1,5 @@
+//go:build !standin_orig_heapsort
+
 // Package heapsort sorts in place with a heap sort over index functions:
 // O(n log n) comparisons and swaps whatever the input, no allocation, no
 // recursion, and one non-generic body for every element type. It stands

@@ -1,3 +1,5 @@
+//go:build !standin_orig_query
+
 // Package query reads and writes URL query strings ("a=1&b=x+y") exactly
 // as net/url does: Parse is url.ParseQuery, Encode is url.Values.Encode and
 // Escape is url.QueryEscape, with the same results and the same errors for

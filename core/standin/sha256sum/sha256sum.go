@@ -1,3 +1,5 @@
+//go:build !standin_orig_sha256sum
+
 // Package sha256sum computes SHA-256 as FIPS 180-4 defines it, in plain
 // Go and in one call. It stands in for crypto/sha256, which links Go's
 // FIPS 140 module, in the code the browser's module links: the idempotency

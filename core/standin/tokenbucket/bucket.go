@@ -1,3 +1,5 @@
+//go:build !standin_orig_tokenbucket
+
 // Package tokenbucket is the token bucket of golang.org/x/time/rate with
 // time as an argument: int64 nanoseconds since an epoch the caller picks,
 // instead of time.Time. It imports neither time nor context, so the
@@ -177,36 +179,4 @@ func tokensFromDuration(limit float64, d int64) float64 {
 		return 0
 	}
 	return float64(seconds(d) * limit)
-}
-
-// seconds is time.Duration.Seconds: whole seconds and the rest apart, so
-// large durations keep their nanoseconds.
-func seconds(d int64) float64 {
-	sec := d / 1e9
-	nsec := d % 1e9
-	return float64(sec) + float64(nsec)/1e9
-}
-
-// sub returns t - u, saturated at the ends of int64 (time.Time.Sub).
-func sub(t, u int64) int64 {
-	d := t - u
-	if (d < t) != (u > 0) { // overflow
-		if u > 0 {
-			return math.MinInt64
-		}
-		return math.MaxInt64
-	}
-	return d
-}
-
-// add returns t + d saturated at the ends of int64.
-func add(t, d int64) int64 {
-	s := t + d
-	if (s > t) != (d > 0) { // overflow
-		if d > 0 {
-			return math.MaxInt64
-		}
-		return math.MinInt64
-	}
-	return s
 }

@@ -43,6 +43,8 @@ type param struct {
 // data is edge-data.mjs's default export.
 type data struct {
 	Version     string             `json:"version"`
+	API         string             `json:"api"`   // the API's path, "/" + server.APIPath
+	Chart       string             `json:"chart"` // server.ChartSuffix
 	Langs       []string           `json:"langs"`
 	Calculators map[string][]param `json:"calculators"`
 }
@@ -69,7 +71,7 @@ func kind(k calc.Kind) string {
 
 // Data returns the text of edge-data.mjs for reg and version.
 func Data(reg *calc.Registry, version string) ([]byte, error) {
-	d := data{Version: version, Langs: server.ChartLangs(), Calculators: map[string][]param{}}
+	d := data{Version: version, API: "/" + server.APIPath, Chart: server.ChartSuffix, Langs: server.ChartLangs(), Calculators: map[string][]param{}}
 	for _, c := range reg.List() {
 		ps := []param{}
 		for _, p := range c.Params {

@@ -171,8 +171,8 @@ function parseQuery(raw) {
 // cannot tell with certainty. data is edge-data.mjs's table.
 export function canonicalKey(data, rest, rawQuery) {
   let name = rest, svg = false;
-  if (name.endsWith(".svg")) {
-    name = name.slice(0, -4);
+  if (name.endsWith(data.chart)) {
+    name = name.slice(0, -data.chart.length);
     svg = true;
   }
   if (!Object.hasOwn(data.calculators, name)) return null;
@@ -200,7 +200,7 @@ export function canonicalKey(data, rest, rawQuery) {
     pairs.push(escape(p.name) + "=" + escape(c));
   }
   const canon = pairs.join("&");
-  if (svg) return name + ".svg?lang=" + lang + (canon ? "&" + canon : "");
+  if (svg) return name + data.chart + "?lang=" + lang + (canon ? "&" + canon : "");
   return canon ? name + "?" + canon : name;
 }
 
@@ -241,7 +241,7 @@ function respond(entry, req, source) {
 /**
  * edge returns the Worker's handler: app (the shim's {fetch}) behind the
  * caches.
- * @param {{app: {fetch: Function}, data: {version: string, langs: string[], calculators: Record<string, Param[]>},
+ * @param {{app: {fetch: Function}, data: {version: string, api: string, chart: string, langs: string[], calculators: Record<string, Param[]>},
  *   cache?: Cache|null, maxEntries?: number, maxBytes?: number}} opts
  */
 export function edge(opts) {
@@ -259,8 +259,8 @@ export function edge(opts) {
     async fetch(req, env, ctx) {
       if (req.method !== "GET" && req.method !== "HEAD") return app.fetch(req, env, ctx);
       const url = new URL(req.url);
-      if (!url.pathname.startsWith("/api/v1/")) return app.fetch(req, env, ctx);
-      const key = canonicalKey(data, url.pathname.slice("/api/v1/".length), url.search.slice(1));
+      if (!url.pathname.startsWith(data.api)) return app.fetch(req, env, ctx);
+      const key = canonicalKey(data, url.pathname.slice(data.api.length), url.search.slice(1));
       if (key === null) return app.fetch(req, env, ctx);
       let entry = lru.get(key);
       if (entry !== undefined) return respond(entry, req, "isolate");

@@ -1,0 +1,10 @@
+package server
+
+// The API's routes below the site's base, declared once: GET
+// Base+APIPath+NAME answers with JSON, Base+APIPath+NAME+ChartSuffix with
+// the chart as an image. wasm/worker/edge writes both into the Worker's
+// edge-data.mjs, so edge.mjs does not retype them.
+const (
+	APIPath     = "api/v1/"
+	ChartSuffix = ".svg"
+)
