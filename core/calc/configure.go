@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"retrylab/core/configure"
+	"retrylab/core/standin"
 )
 
 // ConfigureResult is the result of the configure calculator: the
@@ -13,30 +14,30 @@ import (
 // citations ({=configure.outage_bound}) and the widget's snippet; the
 // lists system … meets hold one value per system, in systems' order.
 type ConfigureResult struct {
-	_             [0]func() // not comparable: no equality function in the browser's module
-	System        string    `json:"system"`
-	PerClientRPS  float64   `json:"per_client_rps"`  // R = rps / clients
-	Requests      float64   `json:"requests"`        // N: one client's requests during the outage
-	ExtraAttempts float64   `json:"extra_attempts"`  // (max_amplification - 1) × N
-	Settings      []Setting `json:"settings"`        // the chosen system's parameters
-	OutageBound   float64   `json:"outage_bound"`    // amplification bound at 100 % failure over the outage
-	Exact         bool      `json:"exact"`           // some run of the model attains OutageBound
-	RateBound     float64   `json:"rate_bound"`      // long-run bound at failure_rate
-	SimOutage     float64   `json:"sim_outage"`      // simulated, 100 % failure
-	SimRate       float64   `json:"sim_rate"`        // simulated, failure_rate
-	Meets         bool      `json:"meets"`           // both bounds within max_amplification
-	Fits          bool      `json:"fits"`            // outage bound within headroom
-	Formula       string    `json:"formula"`         // the outage bound's closed form
-	Lang          string    `json:"lang"`            // the snippet's language
-	Snippet       string    `json:"snippet"`         // the configuration to paste
-	Lang2         string    `json:"lang2,omitempty"` // a second file's language
-	Snippet2      string    `json:"snippet2,omitempty"`
-	Systems       []string  `json:"systems"`
-	OutageBounds  []float64 `json:"outage_bounds"`
-	RateBounds    []float64 `json:"rate_bounds"`
-	SimOutages    []float64 `json:"sim_outages"`
-	SimRates      []float64 `json:"sim_rates"`
-	MeetsAll      []bool    `json:"meets_all"`
+	_             standin.NoEqual // not comparable
+	System        string          `json:"system"`
+	PerClientRPS  float64         `json:"per_client_rps"`  // R = rps / clients
+	Requests      float64         `json:"requests"`        // N: one client's requests during the outage
+	ExtraAttempts float64         `json:"extra_attempts"`  // (max_amplification - 1) × N
+	Settings      []Setting       `json:"settings"`        // the chosen system's parameters
+	OutageBound   float64         `json:"outage_bound"`    // amplification bound at 100 % failure over the outage
+	Exact         bool            `json:"exact"`           // some run of the model attains OutageBound
+	RateBound     float64         `json:"rate_bound"`      // long-run bound at failure_rate
+	SimOutage     float64         `json:"sim_outage"`      // simulated, 100 % failure
+	SimRate       float64         `json:"sim_rate"`        // simulated, failure_rate
+	Meets         bool            `json:"meets"`           // both bounds within max_amplification
+	Fits          bool            `json:"fits"`            // outage bound within headroom
+	Formula       string          `json:"formula"`         // the outage bound's closed form
+	Lang          string          `json:"lang"`            // the snippet's language
+	Snippet       string          `json:"snippet"`         // the configuration to paste
+	Lang2         string          `json:"lang2,omitempty"` // a second file's language
+	Snippet2      string          `json:"snippet2,omitempty"`
+	Systems       []string        `json:"systems"`
+	OutageBounds  []float64       `json:"outage_bounds"`
+	RateBounds    []float64       `json:"rate_bounds"`
+	SimOutages    []float64       `json:"sim_outages"`
+	SimRates      []float64       `json:"sim_rates"`
+	MeetsAll      []bool          `json:"meets_all"`
 }
 
 // Setting is one parameter of a system's configuration.
