@@ -40,6 +40,8 @@ package metastable
 
 import (
 	"math"
+
+	"retrylab/core/standin/fmath"
 )
 
 // Params are the chain's parameters.
@@ -75,9 +77,9 @@ func (p Params) TimeoutProb() []float64 {
 	sum := 0.0
 	for q := 0; q <= p.Queue; q++ {
 		if q > 0 {
-			logTerm += math.Log(m) - math.Log(float64(q))
+			logTerm += fmath.Log(m) - fmath.Log(float64(q)) // fmath: the same bits on amd64 and wasm (crossarch)
 		}
-		sum += math.Exp(logTerm)
+		sum += fmath.Exp(logTerm)
 		out[q] = math.Min(sum, 1)
 	}
 	return out
