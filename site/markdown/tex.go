@@ -27,7 +27,7 @@ func TeXToMathML(tex string, display bool) (string, error) {
 	var b strings.Builder
 	b.WriteString(`<math`)
 	if display {
-		b.WriteString(` display="block"`)
+		b.WriteString(` display="block" tabindex="0"`) // it scrolls in its own box: the keyboard must reach it
 	}
 	b.WriteString(`><semantics>`)
 	b.WriteString(wrapRow(body))

@@ -42,7 +42,7 @@ func TestTeXToMathML(t *testing.T) {
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("%q:\n got  %s\n want it to contain %s", tt.tex, got, tt.want)
 		}
-		if tt.display != strings.HasPrefix(got, `<math display="block">`) {
+		if tt.display != strings.HasPrefix(got, `<math display="block"`) {
 			t.Errorf("%q: display %v but got %s", tt.tex, tt.display, got[:25])
 		}
 	}

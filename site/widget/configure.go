@@ -26,7 +26,7 @@ func configureSnippet(o *outCtx, r *calc.ConfigureResult) error {
 		esc(o.vt("snippet", "title", "To paste: {system}", "system", name)), esc(verdict),
 		esc(o.vt("snippet", "desc", "With these parameters the load stays within {outage} attempts per request in a total outage (simulated: {sim}).",
 			"outage", o.loc.Fixed(r.OutageBound, 3), "sim", o.loc.Fixed(r.SimOutage, 3))))
-	writef(b, `<table class="widget-table" data-out="settings"><caption>%s</caption><tbody>`, esc(fieldLabel(o.c, o.loc, "settings")))
+	writef(b, `<table class="widget-table" tabindex="0" data-out="settings" data-value="%s"><caption>%s</caption><tbody>`, esc(o.outRaw("settings")), esc(fieldLabel(o.c, o.loc, "settings")))
 	for _, s := range r.Settings {
 		writef(b, `<tr><th scope="row"><code>%s</code></th><td><code>%s</code></td></tr>`, esc(s.Name), esc(s.Value))
 	}
@@ -34,11 +34,11 @@ func configureSnippet(o *outCtx, r *calc.ConfigureResult) error {
 		field string
 		v     float64
 	}{{"outage_bound", r.OutageBound}, {"sim_outage", r.SimOutage}, {"rate_bound", r.RateBound}, {"sim_rate", r.SimRate}} {
-		writef(b, `<tr data-out="%s"><th scope="row">%s</th><td class="widget-nowrap">%s</td></tr>`, esc(row.field), esc(fieldLabel(o.c, o.loc, row.field)), esc(o.loc.Fixed(row.v, 4)))
+		writef(b, `<tr data-out="%s" data-value="%s"><th scope="row">%s</th><td class="widget-nowrap">%s</td></tr>`, esc(row.field), esc(o.outRaw(row.field)), esc(fieldLabel(o.c, o.loc, row.field)), esc(o.loc.Fixed(row.v, 4)))
 	}
 	b.WriteString("</tbody></table>\n")
 	// the formula is long: a line of its own, not a table cell
-	writef(b, `<p class="widget-note" data-out="formula">%s: <code>%s</code></p>`+"\n", esc(fieldLabel(o.c, o.loc, "formula")), esc(r.Formula))
+	writef(b, `<p class="widget-note" data-out="formula" data-value="%s">%s: <code>%s</code></p>`+"\n", esc(o.outRaw("formula")), esc(fieldLabel(o.c, o.loc, "formula")), esc(r.Formula))
 	code := func(id, lang, text string) {
 		writef(b, `<div class="widget-code"><button type="button" class="widget-copy" data-copy="%s" data-copied="%s">%s</button>`,
 			esc(id), esc(o.vt("snippet", "copied", "Copied")), esc(o.vt("snippet", "copy", "Copy")))
@@ -62,7 +62,7 @@ func configureSystems(o *outCtx, r *calc.ConfigureResult) error {
 	}
 	b := o.b
 	col := func(key, def string) string { return esc(o.vt("systems", key, def)) }
-	writef(b, `<table class="widget-table" data-view="systems" data-out="outage_bounds" data-value="%s"><caption>%s</caption><thead><tr>`,
+	writef(b, `<table class="widget-table" tabindex="0" data-view="systems" data-out="outage_bounds" data-value="%s"><caption>%s</caption><thead><tr>`,
 		esc(o.outRaw("outage_bounds")), col("title", "Every system with this traffic"))
 	// four columns, each pair "bound / simulated" in one cell: the
 	// table fits a phone's width

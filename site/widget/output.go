@@ -318,7 +318,7 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 // resultTable is the "table" view.
 func resultTable(o *outCtx) error {
 	b := o.b
-	writef(b, `<table class="widget-table" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
+	writef(b, `<table class="widget-table" tabindex="0" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
 	story, rest := storySplit(o.c, o.r.list)
 	for _, f := range story {
 		if tableField(o.c, o.a, f) {
@@ -328,7 +328,7 @@ func resultTable(o *outCtx) error {
 	b.WriteString("</tbody></table>\n")
 	if len(rest) > 0 {
 		openMore(b, "data-more-results", false, o.loc.TOr("widget.all_results", "All results"))
-		writef(b, `<table class="widget-table" data-view="table-more"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.all_results", "All results")))
+		writef(b, `<table class="widget-table" tabindex="0" data-view="table-more"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.all_results", "All results")))
 		for _, f := range rest {
 			if tableField(o.c, o.a, f) {
 				writeRow(b, o, f)

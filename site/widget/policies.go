@@ -79,7 +79,7 @@ func policiesCompare(o *outCtx, r *calc.PoliciesResult) error {
 	}
 	b := o.b
 	col := func(key, def string) string { return esc(o.vt("compare", key, def)) }
-	writef(b, `<table class="widget-table" data-view="compare" data-out="recovered" data-value="%s"><caption>%s</caption><thead><tr>`,
+	writef(b, `<table class="widget-table" tabindex="0" data-view="compare" data-out="recovered" data-value="%s"><caption>%s</caption><thead><tr>`,
 		esc(o.outRaw("recovered")), col("title", "Each policy on the same outage"))
 	for _, h := range [][2]string{
 		{"policy", "policy"}, {"recovered", "recovered"}, {"recovery", "recovery after the trigger (s)"},

@@ -62,7 +62,7 @@ func errorsClassification(o *outCtx, r *calc.ErrorsResult) error {
 	// fixed (widget.css); the chosen error's row is marked
 	b.WriteString(`<figure class="widget-chart" data-view="classification">`)
 	writef(b, `<p class="visually-hidden">%s</p>`, esc(desc))
-	writef(b, `<table class="widget-table widget-classification" data-chart-data><caption>%s</caption><thead><tr>`, esc(title))
+	writef(b, `<table class="widget-table widget-classification" tabindex="0" data-chart-data><caption>%s</caption><thead><tr>`, esc(title)) // it scrolls in its own box: the keyboard must reach it
 	for _, c := range cols {
 		writef(b, `<th scope="col">%s</th>`, esc(o.vt("classification", c.key, c.def)))
 	}

@@ -25,15 +25,15 @@ var searchTerms = []struct{ lang, term, page string }{
 	{"it", "amplificazione", "/it/retries/"},
 	{"it", "dispatcher", "/it/glossary/"}, // a glossary term
 	{"it", "concorrenza", "/it/rate-limits/"},
-	{"it", "metastabile", "/it/policies/"},
-	{"it", "gettone", "/it/glossary/"},
+	{"it", "metastabile", "/it/glossary/"}, // a glossary term,
+	{"it", "gettone", "/it/backoff-work/"},
 	{"es", "amplificación", "/es/retries/"},
-	{"es", "despachador", "/es/glossary/"},
+	{"es", "despachador", "/es/rate-limits/"},
 	{"es", "concurrencia", "/es/rate-limits/"},
-	{"es", "metaestable", "/es/policies/"},
+	{"es", "metaestable", "/es/glossary/"}, // a glossary term,
 	{"zh", "放大", "/zh/retries/"},
 	{"zh", "调度器", "/zh/rate-limits/"},
-	{"zh", "亚稳态", "/zh/policies/"},
+	{"zh", "亚稳态", "/zh/backoff-work/"},
 }
 
 // search types term into the search box of page u and returns the
