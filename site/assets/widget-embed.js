@@ -24,6 +24,10 @@
       var el = form.elements[name];
       if (!el) { continue; }
       var v = el.type === 'checkbox' ? (el.checked ? 'true' : 'false') : String(el.value).trim();
+      // A number field shows the page's decimal mark ("0,5" in Italian);
+      // the address carries the calculator's text ("0.5"), as the
+      // playground reads it (wasm/playground numberText).
+      if (el.hasAttribute && el.hasAttribute('data-step')) { v = v.replace(',', '.'); }
       if (v === '' || v === defs.get(name)) { continue; }
       q.set(name, v);
     }

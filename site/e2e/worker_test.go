@@ -343,7 +343,7 @@ func TestGOGC(t *testing.T) {
 			disp, _ := pickDispatch(t, ws)
 			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			defer cancel()
-			if _, err := chromedp.Run(wctx, chromedp.PollFunction[bool](`() => window.__goEnvs.length >= 2`,
+			if _, err := chromedp.Run(wctx, chromedp.PollFunction[bool](`() => window.__goEnvs.some(e => e.startsWith('worker '))`,
 				chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
 				t.Fatalf("the worker did not start: %v (%v)", err, eval[[]string](t, ctx, `window.__goEnvs`))
 			}

@@ -70,7 +70,7 @@ func TestBuildTree(t *testing.T) {
 		`data-widget="attempts" id="a"`,
 		`<output data-cite="a.expected_attempts" data-format="2" data-value="2.71" aria-live="off">2,71</output>`,
 		`<output data-cite="low.success_probability" data-format="%1" data-value="0.999" aria-live="off">99,9`,
-		`<math display="block">`,
+		`<math display="block" tabindex="0">`,
 		`<span class="k">for</span>`,
 		`<noscript>`,
 		`<time datetime="2026-11-29">29 novembre 2026</time>`,

@@ -301,12 +301,13 @@ func (w *widget) after(m mode) {
 // announce writes the first row of the results ("requests served: 89%")
 // into the widget's polite live region, once per finished change.
 func (w *widget) announce() {
-	live := w.root.QuerySelector("[data-announce]")
-	row := w.out.QuerySelector("table.widget-table tbody tr")
+	// elem: every call on the concrete type (unwrap.go)
+	live := elem(w.root.QuerySelector("[data-announce]"))
+	row := elem(w.out.QuerySelector("table.widget-table tbody tr"))
 	if live == nil || row == nil {
 		return
 	}
-	th, td := row.QuerySelector("th"), row.QuerySelector("td")
+	th, td := elem(row.QuerySelector("th")), elem(row.QuerySelector("td"))
 	if th == nil || td == nil {
 		return
 	}
