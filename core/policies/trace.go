@@ -84,10 +84,12 @@ type tracer struct {
 	// counters, summed at the end
 	inflight, queue, served, retries []int
 	wasted                           []int64
-	// answeredAt is each answered request's earliest in-time end: a
-	// request counts as served once, at its first answer, however many
-	// copies (hedging) come back in time
-	answeredAt map[int32]int64
+	// answeredAt is each answered request's earliest in-time end plus
+	// one, by request number (0: not answered yet): a request counts as
+	// served once, at its first answer, however many copies (hedging)
+	// come back in time. A slice, not a map: request numbers are dense,
+	// and the map's lookups were most of a traced run's time.
+	answeredAt []int64
 }
 
 // frame returns the first frame k whose instant (k+1)·bin is above t:
@@ -159,13 +161,13 @@ func (tr *tracer) sent(now int64, id int32, retry bool, start, end, deadline int
 	if end > deadline {
 		done, out = deadline, TimedOut
 		tr.wasted[tr.firstAbove(deadline)] += end - start
-	} else if prev, ok := tr.answeredAt[id]; !ok {
-		tr.answeredAt[id] = end
+	} else if prev := tr.answered(id); prev < 0 {
+		tr.answeredAt[id] = end + 1
 		tr.served[tr.firstAbove(end)]++
 	} else if end < prev { // a later copy answers first
 		tr.served[tr.firstAbove(prev)]--
 		tr.served[tr.firstAbove(end)]++
-		tr.answeredAt[id] = end
+		tr.answeredAt[id] = end + 1
 	}
 	// in flight: sent < F <= done
 	span(tr.inflight, sentK, tr.firstAbove(done))
@@ -173,6 +175,15 @@ func (tr *tracer) sent(now int64, id int32, retry bool, start, end, deadline int
 	if k := tr.mark(id); k != nil {
 		k.Attempts = append(k.Attempts, Attempt{Retry: retry, Outcome: out, SentS: secs(now), StartS: secs(start), EndS: secs(end), DoneS: secs(done)})
 	}
+}
+
+// answered returns request id's earliest in-time end so far, or -1,
+// and makes room for id in answeredAt.
+func (tr *tracer) answered(id int32) int64 {
+	if int(id) >= len(tr.answeredAt) {
+		tr.answeredAt = append(tr.answeredAt, make([]int64, int(id)+1-len(tr.answeredAt))...)
+	}
+	return tr.answeredAt[id] - 1
 }
 
 // refused records an attempt refused at now by the full queue (Rejected)
@@ -230,7 +241,7 @@ func RunTraced(s Scenario, ps []Policy, seed uint64, maxMarks int) ([]Result, []
 	}
 	trs := make([]Trace, 0, len(ps))
 	rs, err := runAll(s, ps, seed, nil, func(m *sim) {
-		m.tr = &tracer{stride: stride, max: maxMarks, bin: max(1, nsOf(s.BinS*1e9)), answeredAt: map[int32]int64{}}
+		m.tr = &tracer{stride: stride, max: maxMarks, bin: max(1, nsOf(s.BinS*1e9))}
 	}, func(m *sim) {
 		trs = append(trs, m.tr.trace())
 	})
