@@ -1,8 +1,11 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"retrylab/core/calc"
 )
 
 func TestParse(t *testing.T) {
@@ -35,5 +38,28 @@ func TestParse(t *testing.T) {
 				t.Errorf("parse = %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDefaultPages: every article of calc.Articles is scored, beside the
+// exercises page the blocking times are compared with and an embed.
+func TestDefaultPages(t *testing.T) {
+	ps := strings.Split(defaultPages(), ",")
+	for _, a := range calc.Articles() {
+		if !slices.ContainsFunc(ps, func(p string) bool { return strings.HasSuffix(p, "/"+a.Slug+"/") && !strings.Contains(p, "/embed/") }) {
+			t.Errorf("article %s is not scored: %v", a.Slug, ps)
+		}
+	}
+	if !slices.Contains(ps, exercisesPage) || !slices.ContainsFunc(ps, func(p string) bool { return strings.Contains(p, "/embed/") }) {
+		t.Errorf("pages %v lack the exercises page or an embed", ps)
+	}
+}
+
+// TestSpin: the busy loops stop when told (the test ends).
+func TestSpin(t *testing.T) {
+	stop := spin(2)
+	stop()
+	if sink.Load() == 0 {
+		t.Error("the loops did no work")
 	}
 }
