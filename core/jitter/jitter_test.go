@@ -227,3 +227,16 @@ func BenchmarkMillionDecorrelated5(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMillionDraws draws BenchmarkMillionFull's million MT19937
+// floats and does nothing with them: its floor. core/bench/jitter.sh
+// prints the ratio of the two (issue 33's goal: at most 1.25).
+func BenchmarkMillionDraws(b *testing.B) {
+	buf := make([]float64, chunk)
+	for b.Loop() {
+		r := pyrand.NewInt64(20261017)
+		for i := 0; i < 1_000_000; i += chunk {
+			r.Fill(buf[:min(chunk, 1_000_000-i)])
+		}
+	}
+}
