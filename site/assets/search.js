@@ -48,6 +48,8 @@
       return Promise.all(r.results.slice(0, 8).map(function (x) { return x.data(); }));
     }).then(function (items) {
       if (items === null || mine !== seq) { return; }
+      // data-q: the query the results answer (the browser tests wait for it)
+      out.setAttribute('data-q', q);
       if (!items.length) { say(form.getAttribute('data-none').replace('{q}', q)); return; }
       out.textContent = '';
       var ol = document.createElement('ol');

@@ -67,9 +67,9 @@ func fnv1a(s string) uint32 {
 	return h
 }
 
-// answerHash is the hash the page compares: FNV-1a of salt, a newline
+// AnswerHash is the hash the page compares: FNV-1a of salt, a newline
 // and token, mixed by murmur3's finalizer, in 8 hex digits.
-func answerHash(salt, token string) string {
+func AnswerHash(salt, token string) string {
 	h := fnv1a(salt + "\n" + token)
 	h ^= h >> 16
 	h *= mix1
@@ -115,20 +115,20 @@ func slack(tol float64) float64 { return tol*(1+1e-9) + 1e-12 }
 func (a Answer) SelfCheck(id string, opt int) Check {
 	salt := Salt(id, opt, a.Field)
 	if a.Choices != nil {
-		return Check{Hashes: []string{answerHash(salt, "c:"+a.Choice)}}
+		return Check{Hashes: []string{AnswerHash(salt, "c:"+a.Choice)}}
 	}
 	tol := a.Tolerance()
 	if tol == 0 {
 		s := math.Pow10(-a.Decimals)
 		k, _ := gridIndex(a.Value, s)
-		return Check{Step: s, Exact: true, Hashes: []string{answerHash(salt, strconv.FormatInt(k, 10))}}
+		return Check{Step: s, Exact: true, Hashes: []string{AnswerHash(salt, strconv.FormatInt(k, 10))}}
 	}
 	s := gridStep(tol)
 	lo, _ := gridIndex(a.Value-slack(tol), s)
 	hi, _ := gridIndex(a.Value+slack(tol), s)
 	c := Check{Step: s}
 	for k := lo; k <= hi; k++ {
-		c.Hashes = append(c.Hashes, answerHash(salt, strconv.FormatInt(k, 10)))
+		c.Hashes = append(c.Hashes, AnswerHash(salt, strconv.FormatInt(k, 10)))
 	}
 	sort.Strings(c.Hashes)
 	return c
@@ -165,7 +165,7 @@ func (c Check) Judge(id string, opt int, q Question, input, decimal string) Verd
 		}
 		token = strconv.FormatInt(k, 10)
 	}
-	h := answerHash(salt, token)
+	h := AnswerHash(salt, token)
 	for _, w := range c.Hashes {
 		if w == h {
 			return Right
