@@ -49,9 +49,14 @@ const (
 	weightExerciseHeading = "2"
 	// The boosts of a match in the glossary's terms and in an article's
 	// calculator names; the terms' is the larger, so that a term that is
-	// also a word of a calculator's name ("jitter") finds the glossary.
-	metaTerm = 40
-	metaCalc = 20
+	// also a word of a calculator's name ("jitter", "重试") finds the
+	// glossary. Pagefind multiplies them by the matched words' inverse
+	// document frequency, which is small for a word every page uses (the
+	// Chinese terms "重试", "服务商"): hence their size. Measured with
+	// TestSearchOwnPages: at 40 and 20 the Chinese "重试", "服务商" and
+	// "时间段" still found an article first.
+	metaTerm = 1500
+	metaCalc = 800
 )
 
 // searchRanking is the JSON of the ranking options the search box passes
