@@ -29,7 +29,6 @@ var searchTerms = []struct{ lang, term, page string }{
 	{"it", "concorrenza", "/it/rate-limits/"},
 	{"it", "metastabile", "/it/glossary/"}, // a glossary term,
 	{"it", "gettone", "/it/glossary/"},     // a glossary term
-	{"it", "secchio di gettoni", "/it/backoff-work/"},
 	{"es", "amplificación", "/es/retries/"},
 	{"es", "despachador", "/es/glossary/"}, // a glossary term
 	{"es", "concurrencia", "/es/rate-limits/"},
