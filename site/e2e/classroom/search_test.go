@@ -20,9 +20,10 @@ import (
 )
 
 // searchTerms: per language, terms of the articles and glossary terms,
-// with the page each must find first (TestSearchOwnPages searches every
-// glossary term and every calculator's name, which covers every article) (Pagefind, site/search; the weights of
-// site/pages/search.go).
+// with the page each must find first (Pagefind, site/search; the weights
+// and metadata of site/pages/search.go). TestSearchOwnPages searches
+// every glossary term and every calculator's name, which covers every
+// article.
 var searchTerms = []struct{ lang, term, page string }{
 	{"it", "amplificazione", "/it/retries/"},
 	{"it", "dispatcher", "/it/glossary/"}, // a glossary term
