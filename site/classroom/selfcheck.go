@@ -85,8 +85,9 @@ func Salt(id string, opt int, field string) string {
 }
 
 // gridStep is the largest of 1, 2 and 5 times a power of ten that is not
-// above tol (> 0).
+// above half of tol (> 0).
 func gridStep(tol float64) float64 {
+	tol /= 2
 	e := int(math.Floor(math.Log10(tol)))
 	for ; ; e-- {
 		for _, m := range []float64{5, 2, 1} {
