@@ -55,8 +55,8 @@ type LayoutProblem struct {
 // the viewport; no number of a table or result on two lines; every legend
 // swatch the colour of a mark of the figure; with touch (phone=true),
 // every control of a widget at least 44×44 px (a toggle chip: its label).
-// With colours=true only the swatches are checked (the same page in the
-// other scheme: the geometry is the same).
+// No text of a widget reads NaN or undefined. With colours=true only the
+// swatches are checked (TestLayout runs the whole probe in every state).
 const LayoutProbe = `(phone, colours) => {
   const out = [];
   const vw = document.documentElement.clientWidth;
