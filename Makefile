@@ -46,11 +46,10 @@ staticcheck:
 	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) $(JS_PKGS)
 
 # layout runs issue 30's layout check alone (site/e2e TestLayout, build
-# tags e2e and layout): every widget of every page at 375 and 1280 px,
-# light and dark. It is not in make test while it still reports
-# problems (issue 30); run it after make build.
+# tag e2e, part of make test too): every widget of every page at 375 and
+# 1280 px, light and dark, at the page's values and mid-play.
 layout: build deps
-	$(GO) test -tags 'e2e layout' -run TestLayout -timeout 30m ./site/e2e/
+	$(GO) test -tags e2e -run TestLayout -timeout 30m ./site/e2e/
 
 # shots writes a PNG of every widget of every page, on a 375 px phone and
 # a 1280 px desktop, in the light and the dark scheme, under build/shots:

@@ -371,7 +371,7 @@
   // widget, its charts and every citation follow.
   // A number field is a text input (site/widget: the page's decimal mark);
   // its bounds and step are data-min, data-max, data-step.
-  function num(ctl) { return parseFloat(String((ctl && ctl.value) || '').replace(',', '.')); }
+  function ctlNum(ctl) { return parseFloat(String((ctl && ctl.value) || '').replace(',', '.')); }
   function stepOf(ctl, v) {
     var st = parseFloat(ctl.getAttribute('data-step'));
     if (st > 0) { return st; }
@@ -397,7 +397,7 @@
     var min = ctl.getAttribute('data-min'), max = ctl.getAttribute('data-max');
     if (min !== null) { out.setAttribute('aria-valuemin', min); }
     if (max !== null) { out.setAttribute('aria-valuemax', max); }
-    function sync() { var v = num(ctl); if (isFinite(v)) { out.setAttribute('aria-valuenow', String(v)); } }
+    function sync() { var v = ctlNum(ctl); if (isFinite(v)) { out.setAttribute('aria-valuenow', String(v)); } }
     sync();
     ctl.addEventListener('input', sync);
     function set(v) {
@@ -413,7 +413,7 @@
       ctl.dispatchEvent(new Event('change', { bubbles: true }));
     }
     out.addEventListener('keydown', function (ev) {
-      var v = num(ctl);
+      var v = ctlNum(ctl);
       if (!isFinite(v)) { return; }
       var st = stepOf(ctl, v), k = 0;
       switch (ev.key) {
@@ -428,7 +428,7 @@
     });
     var drag = null;
     out.addEventListener('pointerdown', function (ev) {
-      var v = num(ctl);
+      var v = ctlNum(ctl);
       if (!isFinite(v)) { return; }
       drag = { x: ev.clientX, v: v, st: stepOf(ctl, v) };
       out.setPointerCapture(ev.pointerId);

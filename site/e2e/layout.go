@@ -55,8 +55,8 @@ type LayoutProblem struct {
 // the viewport; no number of a table or result on two lines; every legend
 // swatch the colour of a mark of the figure; with touch (phone=true),
 // every control of a widget at least 44×44 px (a toggle chip: its label).
-// With colours=true only the swatches are checked (the same page in the
-// other scheme: the geometry is the same).
+// No text of a widget reads NaN or undefined. With colours=true only the
+// swatches are checked (TestLayout runs the whole probe in every state).
 const LayoutProbe = `(phone, colours) => {
   const out = [];
   const vw = document.documentElement.clientWidth;
@@ -113,13 +113,32 @@ const LayoutProbe = `(phone, colours) => {
         if (!marks.has(paint(s))) out.push({widget: wid, what: 'a key swatch has a colour (' + paint(s) + ') of no mark: ' + name(s.closest('text') || s.parentNode)});
       }
     }
-    // numbers on one line: each cell and result that holds a digit
+    // numbers on one line: each number (digits with their group and
+    // decimal marks, a sign, a per cent) of each cell and result, its own
+    // text's line boxes (a range over the element would also list the
+    // boxes of its cells and <code>, which are not lines)
     for (const el of colours ? [] : w.querySelectorAll('td, [data-out]:not(table):not(figure):not(pre), output')) {
       if (!shown(el) || !/\d/.test(el.textContent)) continue;
-      const r = document.createRange();
-      r.selectNodeContents(el);
-      const tops = new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
-      if (tops.size > 1) out.push({widget: wid, what: 'a number spans ' + tops.size + ' lines: ' + name(el)});
+      const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (n.parentElement.closest('th')) continue; // a row's label may wrap
+        for (const m of n.data.matchAll(/[−-]?\d(?:[\d.,\u00a0\u202f']*\d)?(?:[\u00a0\u202f]?%)?/g)) {
+          const r = document.createRange();
+          r.setStart(n, m.index);
+          r.setEnd(n, m.index + m[0].length);
+          const lines = [];
+          for (const q of r.getClientRects()) {
+            if (q.width <= 0) continue;
+            if (!lines.some(l => Math.min(l.bottom, q.bottom) - Math.max(l.top, q.top) > 1)) lines.push(q);
+          }
+          if (lines.length > 1) out.push({widget: wid, what: 'a number spans ' + lines.length + ' lines: "' + m[0] + '" in ' + name(el)});
+        }
+      }
+    }
+    // no text of a widget shows a number that is not one
+    if (!colours && /\bNaN\b|\bundefined\b/.test(w.innerText)) {
+      const bad = [...w.querySelectorAll('*')].filter(e => shown(e) && [...e.childNodes].some(c => c.nodeType === 3 && /\bNaN\b|\bundefined\b/.test(c.data)));
+      out.push({widget: wid, what: 'a text reads NaN or undefined: ' + bad.slice(0, 3).map(name).join('; ')});
     }
     if (phone && !colours) {
       for (const c of w.querySelectorAll('input, select, button, textarea, summary')) {

@@ -97,6 +97,7 @@ func (p *flowPath) last() flowKey { return p.keys[len(p.keys)-1] }
 type flowPile struct {
 	y0, h float64
 	label string
+	two   bool  // its label on two lines (twoLines), its marks below them
 	marks []int // mark indices, in order of arrival
 }
 
@@ -147,10 +148,14 @@ func hash01(i, salt int) float64 {
 // pileSlot places the k-th mark of a pile.
 func (p *flowPile) slot(k int) (float64, float64) {
 	const step = 4.4
+	top := 19.0 // below its label
+	if p.two {
+		top = 34
+	}
 	cols := int(math.Floor((flowPileB - flowPileA - 6) / step))
-	rows := max(1, int((p.h-18)/step))
+	rows := max(1, int((p.h-top+1)/step))
 	k %= cols * rows // a full pile wraps around: its counter says how many
-	return flowPileA + 5 + float64(k%cols)*step, p.y0 + 19 + float64(k/cols)*step
+	return flowPileA + 5 + float64(k%cols)*step, p.y0 + top + float64(k/cols)*step
 }
 
 // finish sends every mark's last key to its pile's slot in order of
@@ -199,6 +204,9 @@ func policyLane(o *outCtx, title string, tr policies.Trace, gap float64) *flowLa
 		{y0: flowTop, h: 64, label: o.loc.TOr("widget.flow.served", "served in time")},
 		{y0: flowTop + 66, h: 30, label: o.loc.TOr("widget.flow.failed", "failed")},
 		{y0: flowTop + 98, h: 30, label: o.loc.TOr("widget.flow.set_aside", "set aside")},
+	}
+	for i := range l.piles {
+		l.piles[i].two = pileTwoLines(l.piles[i].label, l.piles[i].h)
 	}
 	boxH := flowLaneH - flowTop - 4
 	for i, k := range tr.Marks {
@@ -393,7 +401,7 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 			continue
 		}
 		writef(b, `<rect class="flow-station flow-pile" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, f1(flowPileA), f1(p.y0), f1(flowPileB-flowPileA), f1(p.h))
-		writef(b, `<text class="flow-label flow-pile-label" x="%s" y="%s" font-size="12">%s</text>`, f1(flowPileA+4), f1(p.y0+12), esc(p.label))
+		writef(b, `<text class="flow-label flow-pile-label" x="%s" y="%s" font-size="12">%s</text>`, f1(flowPileA+4), f1(p.y0+12), pileLabel(p.label, p.two))
 	}
 	tq := f.tq()
 	if len(l.edges) > 0 {
@@ -445,6 +453,44 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// flowEm is the size, in a lane's units, of its text on a phone
+// (widget.css): the 20 units of a 640-wide chart, narrowed a little so
+// that the stations' labels stand apart.
+const flowEm = 14
+
+// pileTwoLines reports whether a pile's label goes on two lines: too
+// wide for the pile at flowEm (es "atendidas a tiempo"), a space to break
+// at, and the pile tall enough for two lines above its marks.
+func pileTwoLines(label string, h float64) bool {
+	return textWidth(label, flowEm) > flowPileB-flowPileA-8 && h >= 40 && strings.Contains(label, " ")
+}
+
+// pileLabel is the escaped label of a pile, on two lines (tspans) when
+// two is set.
+func pileLabel(label string, two bool) string {
+	if !two {
+		return esc(label)
+	}
+	// the space nearest the middle
+	cut := -1
+	for i, r := range label {
+		if r == ' ' && (cut < 0 || abs(i-len(label)/2) < abs(cut-len(label)/2)) {
+			cut = i
+		}
+	}
+	if cut < 0 {
+		return esc(label)
+	}
+	return `<tspan>` + esc(label[:cut]) + `</tspan><tspan x="` + f1(flowPileA+4) + `" dy="1.1em">` + esc(label[cut+1:]) + `</tspan>`
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
 
 // px writes a coordinate of a mark, to the unit (the lane is 480 wide).
 func px(v float64) string { return strconv.Itoa(int(math.Round(v))) }

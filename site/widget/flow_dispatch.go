@@ -74,6 +74,9 @@ func dispatchLane(o *outCtx, mode string, res dispatch.Result, tr dispatch.Trace
 		{y0: flowTop, h: 64, label: o.loc.TOr("widget.flow.answered", "answered")},
 		{y0: flowTop + 66, h: 62, label: o.loc.TOr("widget.flow.failed", "failed")},
 	}
+	for i := range l.piles {
+		l.piles[i].two = pileTwoLines(l.piles[i].label, l.piles[i].h)
+	}
 	boxH := flowLaneH - flowTop - 4
 	for i, jb := range tr.Jobs {
 		y := flowTop + 6 + hash01(i, 1)*(boxH-12)

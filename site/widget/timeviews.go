@@ -563,7 +563,43 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 		top = max(top, s.Admitted+s.Delayed+s.Refused)
 	}
 	in := func(n int) string { return o.loc.Int(int64(n)) }
-	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), height: 400,
+	// each strip's label, its colours keyed by swatches (■ in the bars'
+	// colour): a bucket's level, what it owes to calls that wait (below
+	// zero), and the calls by outcome; the keys on a line of their own
+	// when the whole does not fit the width at phoneEm (it, es), the
+	// strips below moved down by that line
+	type key struct {
+		series int
+		text   string
+	}
+	owed := key{2, o.vt("play", "owed", "below zero: owed to the calls that wait")}
+	heads := [3]string{
+		o.vt("play", "requests", "request bucket (RPM): {n} when full", "n", in(rb)),
+		o.vt("play", "tokens", "token bucket (TPM): {n} when full", "n", in(tb)),
+		o.vt("play", "calls", "calls per second:"),
+	}
+	keys := [3][]key{nil, nil, {{1, o.vt("play", "admitted", "admitted at once")}, {2, o.vt("play", "delayed", "after a wait")}, {3, o.vt("play", "refused", "refused")}}}
+	for i := range 2 {
+		if low[i] < 0 {
+			keys[i] = []key{owed}
+		}
+	}
+	const keyLine = 22.0 // a line of text at phoneEm
+	var off [3]float64   // how far each strip moves down
+	var two [3]bool
+	extra := 0.0
+	for i := range heads {
+		plain := heads[i]
+		for _, k := range keys[i] {
+			plain += " ■ " + k.text
+		}
+		two[i] = len(keys[i]) > 0 && textWidth(plain, phoneEm) > chartW-marginL-marginR-8
+		if two[i] {
+			extra += keyLine
+		}
+		off[i] = extra
+	}
+	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), height: 400 + extra,
 		title: o.vt("play", "title", "The two buckets while the calls arrive"),
 		desc: o.vt("play", "desc", "Both buckets start full ({rb} requests, {tb} tokens) and refill at the limits' pace; each call takes one request and {k} tokens. A call that would wait more than {w} s is refused. In {h} s: {a} calls admitted at once, {d} after a wait, {x} refused.",
 			"rb", in(rb), "tb", in(tb), "k", o.loc.Number(tokens), "w", in(limitsMaxWaitS), "h", o.loc.Number(h), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2])),
@@ -571,28 +607,27 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	}
 	f.open(o)
 	b := o.b
-	// each strip's label, its colours keyed by swatches (■ in the bars'
-	// colour): a bucket's level, what it owes to calls that wait (below
-	// zero), and the calls by outcome
-	swatch := func(series int, text string) string {
-		return ` <tspan class="chart-bar chart-series-` + strconv.Itoa(series) + `">■</tspan> ` + esc(text)
+	swatch := func(k key) string {
+		return `<tspan class="chart-bar chart-series-` + strconv.Itoa(k.series) + `">■</tspan> ` + esc(k.text)
 	}
-	owed := swatch(2, o.vt("play", "owed", "below zero: owed to the calls that wait"))
-	labels := [3]string{
-		esc(o.vt("play", "requests", "request bucket (RPM): {n} when full", "n", in(rb))),
-		esc(o.vt("play", "tokens", "token bucket (TPM): {n} when full", "n", in(tb))),
-		esc(o.vt("play", "calls", "calls per second:")) + swatch(1, o.vt("play", "admitted", "admitted at once")) +
-			swatch(2, o.vt("play", "delayed", "after a wait")) + swatch(3, o.vt("play", "refused", "refused")),
-	}
-	for i, l := range labels {
-		if i < 2 && low[i] < 0 {
-			l += owed
+	for i, head := range heads {
+		ly := marginT + 10 + float64(i)*(stripH+gap) + off[i]
+		if two[i] {
+			ly -= keyLine
 		}
-		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10+float64(i)*(stripH+gap)), l)
+		l := esc(head)
+		for j, k := range keys[i] {
+			if two[i] && j == 0 {
+				l += `<tspan x="` + f1(marginL+4) + `" dy="` + f1(keyLine) + `">` + swatch(k) + `</tspan>`
+				continue
+			}
+			l += " " + swatch(k)
+		}
+		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(ly), l)
 	}
 	// y of level v in strip i
 	y := func(i int, v float64) float64 {
-		return marginT + 14 + float64(i)*(stripH+gap) + (full[i]-v)/(full[i]-low[i])*stripH
+		return marginT + 14 + float64(i)*(stripH+gap) + off[i] + (full[i]-v)/(full[i]-low[i])*stripH
 	}
 	base := f.height - marginB
 	w := (chartW - marginL - marginR) / float64(len(steps))
@@ -618,7 +653,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 		}
 		yb := base
 		for j, n := range [3]int{s.Admitted, s.Delayed, s.Refused} {
-			hh := float64(n) / float64(top) * (base - marginT - 14 - 2*(stripH+gap))
+			hh := float64(n) / float64(top) * (base - marginT - 14 - 2*(stripH+gap) - off[2])
 			rect(j+1, x, yb, yb-hh)
 			yb -= hh
 		}
