@@ -1,3 +1,5 @@
+//go:build !standin_orig_jsonread
+
 // Package jsonread reads JSON text without decoding it into Go values:
 // Unquote decodes a string literal, and SpaceEnd, ValueEnd, Members and
 // Elements walk a document that encoding/json's Valid accepts. It stands
