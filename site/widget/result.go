@@ -175,7 +175,11 @@ func (s *Set) CiteShown(c *calc.Calculator, res any, fieldSpec, format string, l
 // cite is the citation check of site/cite (the build's and the
 // browser's), then the format.
 func (r *result) cite(c *calc.Calculator, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
-	raw, err := cite.Lookup("the result", r.list, fieldSpec)
+	who := "the result"
+	if c != nil {
+		who = c.Name
+	}
+	raw, err := cite.Lookup(who, r.list, fieldSpec)
 	if err != nil {
 		return "", "", err
 	}
