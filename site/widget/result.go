@@ -87,14 +87,6 @@ func (r *result) raw(name string) ([]byte, bool) {
 	return r.list[i].Raw, true
 }
 
-func (r *result) names() []string {
-	s := make([]string, len(r.list))
-	for i, f := range r.list {
-		s[i] = f.Name
-	}
-	return s
-}
-
 // numList decodes a JSON list of numbers (without encoding/json's
 // reflection: a result may hold 100000 of them).
 func numList(raw []byte) ([]float64, bool) {
