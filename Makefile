@@ -66,8 +66,10 @@ unit: wasmtest
 	# -tags e2e: also the tests of the built site, the browser tests
 	# (site/e2e: every page of dist/ in Chromium) and the Worker on workerd
 	# (wasm/worker/e2e): more than go test's default 10 minutes on a small
-	# machine
-	$(GO) test -json -tags e2e -timeout 45m ./... | $(TESTSUM)
+	# machine. The timeout only catches a hang: site/e2e takes about 27
+	# minutes on two idle cores and passed 45 on a machine at load 15
+	# (make test must pass on a busy machine, issue 27).
+	$(GO) test -json -tags e2e -timeout 80m ./... | $(TESTSUM)
 
 # wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden
 # files were written natively on amd64: core/standin/fmath's bits, every

@@ -1,10 +1,11 @@
 // classroom.js: the exercises page. It derives a student's variant from
-// the class code and the student's name or number exactly as
-// site/classroom does in Go (Normalize, FNV-1a, mulberry32, one pick per
-// exercise), renders the worksheet, checks each answer against the
-// answers the build computed with the calculators (a tolerance, a
-// verdict and a hint), and fills the answer key of students 1 … N for
-// printing. Nothing leaves the browser: no request is made.
+// the class code and the student's name or number with
+// classroom-derive.js (generated from site/classroom's Go: Normalize,
+// FNV-1a, mulberry32, one pick per exercise), renders the worksheet, and
+// checks each answer against the salted hashes the build computed from
+// the calculators' answers (right or wrong, with a hint). The page holds
+// no answer and no answer key: the teacher prints the key with
+// `retrylab exercises`. Nothing leaves the browser: no request is made.
 (function () {
   'use strict';
   var el = document.getElementById('retrylab-classroom');
@@ -15,8 +16,7 @@
   var S = data.strings || {};
   var lang = data.lang || 'en';
   var exs = data.table.exercises;
-  var answers = data.table.answers;
-  var MAX = 80;
+  var checks = data.table.checks;
 
   function t(key) { return Object.prototype.hasOwnProperty.call(S, key) ? S[key] : key; }
   function expand(s, kv) {
@@ -29,33 +29,14 @@
     return e;
   }
 
-  // --- The derivation (site/classroom: Normalize, Seed, Pick). ---
-  function normalize(s) {
-    s = String(s).replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, '').replace(/[ \t\n\r\f\v]+/g, ' ');
-    return s.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); });
-  }
-  function seed(code, student) {
-    var bytes = new TextEncoder().encode(normalize(code) + '\n' + normalize(student));
-    var x = 2166136261 >>> 0;
-    for (var i = 0; i < bytes.length; i++) { x ^= bytes[i]; x = Math.imul(x, 16777619) >>> 0; }
-    return x >>> 0;
-  }
-  function pick(s) {
-    var a = s | 0;
-    var out = [];
-    for (var i = 0; i < exs.length; i++) {
-      a = (a + 0x6D2B79F5) | 0;
-      var r = Math.imul(a ^ (a >>> 15), 1 | a);
-      r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-      r = (r ^ (r >>> 14)) >>> 0;
-      out.push(r % exs[i].options.length);
-    }
-    return out;
-  }
-  function runes(s) { return Array.from(s).length; }
-  function okText(s) { var n = normalize(s); return n !== '' && runes(n) <= MAX; }
+  // --- The derivation: classroom-derive.js, generated from site/classroom. ---
+  var D = window.retrylabDerive;
+  if (!D) { return; }
+  var counts = exs.map(function (ex) { return ex.options.length; });
+  var normalize = D.normalize, seed = D.seed, okText = D.okText;
+  function pick(s) { return D.pick(s, counts); }
 
-  // --- Numbers (site/classroom: ParseNumber, Check). ---
+  // --- Numbers (site/classroom: ParseNumber, Check.Judge). ---
   var decimal = data.decimal === ',' ? ',' : '.';
   var group = typeof data.group === 'string' ? data.group : '';
   var minGroup = data.min_group || 4;
@@ -121,19 +102,21 @@
     var v = Number(s);
     return isFinite(v) ? v : null;
   }
-  function check(q, want, input) {
+  // check judges input against the Check of question j of exercise i,
+  // option opt: the page holds salted hashes of the answer, never the
+  // answer (site/classroom, selfcheck.go).
+  function check(i, opt, j, input) {
+    var ex = exs[i], q = ex.questions[j], c = checks[i][opt][j];
     if (String(input).trim() === '') { return 'empty'; }
+    var salt = D.salt(ex.id, opt, q.field);
     if (q.choices) {
-      var c = String(input).trim().toLowerCase();
-      if (q.choices.indexOf(c) < 0) { return 'syntax'; }
-      return c === want ? 'right' : 'wrong';
+      var ch = String(input).trim().toLowerCase();
+      if (q.choices.indexOf(ch) < 0) { return 'syntax'; }
+      return D.judge(salt, c, null, ch);
     }
     var x = parseNumber(input);
     if (x === null) { return 'syntax'; }
-    var tol = Math.max(q.abs || 0, (q.rel || 0) * Math.abs(want));
-    var d = x - want;
-    if (Math.abs(d) <= tol * (1 + 1e-9) + 1e-12) { return 'right'; }
-    return d > 0 ? 'high' : 'low';
+    return D.judge(salt, c, x, null);
   }
 
   // --- Text. ---
@@ -157,11 +140,6 @@
     for (var k in p) { if (Object.prototype.hasOwnProperty.call(p, k)) { kv[k] = paramText(k, p[k]); } }
     return expand(t('classroom.ex.' + ex.id + '.text'), kv);
   }
-  function answerText(q, v) {
-    if (q.choices) { return t('classroom.choice.' + v); }
-    var s = fixed(v, q.decimals);
-    return q.percent ? s + ' %' : s;
-  }
   function query(p) {
     var keys = Object.keys(p).sort();
     return keys.map(function (k) { return encodeURIComponent(k) + '=' + encodeURIComponent(p[k]); }).join('&');
@@ -170,9 +148,7 @@
   // --- The worksheet. ---
   var form = box.querySelector('[data-classroom-form]');
   var sheet = box.querySelector('[data-classroom-sheet]');
-  var keyBox = box.querySelector('[data-classroom-key]');
   var errBox = box.querySelector('[data-classroom-error]');
-  var studentsIn = box.querySelector('input[name="students"]');
   var current = { code: data.code, student: data.student };
 
   function renderSheet(code, student) {
@@ -231,9 +207,9 @@
     var li = sheet.querySelectorAll('.classroom-item')[i];
     var input = li.querySelector('[data-field="' + q.field + '"]');
     var out = li.querySelector('[data-verdict-for="' + ex.id + '.' + q.field + '"]');
-    var v = check(q, answers[i][current.picks[i]][j], input.value);
+    var v = check(i, current.picks[i], j, input.value);
     var msg = t('classroom.verdict.' + v);
-    if (v !== 'right' && v !== 'empty' && v !== 'syntax') { msg += ' ' + t('classroom.ex.' + ex.id + '.hint'); }
+    if (v === 'wrong') { msg += ' ' + t('classroom.ex.' + ex.id + '.hint'); }
     out.textContent = msg;
     out.setAttribute('data-verdict', v);
     out.hidden = false;
@@ -253,33 +229,6 @@
     if (b) { b.click(); }
   });
 
-  // --- The answer key of students 1 … N. ---
-  function renderKey() {
-    var n = Math.max(1, Math.min(200, Math.floor(Number(studentsIn && studentsIn.value) || 1)));
-    keyBox.textContent = '';
-    keyBox.appendChild(h('h2', {}, expand(t('classroom.key_title'), { code: normalize(current.code) })));
-    for (var st = 1; st <= n; st++) {
-      var s = seed(current.code, String(st));
-      var picks = pick(s);
-      var sec = h('section', { 'class': 'classroom-key' });
-      sec.appendChild(h('h3', {}, expand(t('classroom.key_student'), { student: String(st), seed: String(s) })));
-      var table = h('table'), tb = h('tbody');
-      for (var i = 0; i < exs.length; i++) {
-        for (var j = 0; j < exs[i].questions.length; j++) {
-          var q = exs[i].questions[j];
-          var tr = h('tr');
-          tr.appendChild(h('th', { scope: 'row' }, String(i + 1)));
-          tr.appendChild(h('td', {}, t('classroom.ex.' + exs[i].id + '.q.' + q.field)));
-          tr.appendChild(h('td', { 'data-answer': exs[i].id + '.' + q.field }, answerText(q, answers[i][picks[i]][j])));
-          tb.appendChild(tr);
-        }
-      }
-      table.appendChild(tb);
-      sec.appendChild(table);
-      keyBox.appendChild(sec);
-    }
-  }
-
   function show() {
     var code = form.elements.code.value, student = form.elements.student.value;
     if (!okText(code) || !okText(student)) {
@@ -289,10 +238,8 @@
     }
     errBox.hidden = true;
     renderSheet(code, student);
-    renderKey();
   }
   form.addEventListener('submit', function (ev) { ev.preventDefault(); show(); });
-  if (studentsIn) { studentsIn.addEventListener('change', renderKey); }
   var buttons = box.querySelectorAll('button[data-print]');
   for (var b = 0; b < buttons.length; b++) {
     buttons[b].disabled = false;

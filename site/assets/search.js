@@ -27,8 +27,15 @@
   function load() {
     if (pf) { return pf; }
     var src = form.getAttribute('data-pagefind');
+    // data-ranking: Pagefind's ranking options from site/pages
+    // (searchRanking): the boosts of the glossary's terms and of the
+    // calculators' names, which rank the page that defines them first.
+    var ranking = null;
+    try { ranking = JSON.parse(form.getAttribute('data-ranking') || 'null'); } catch (e) { ranking = null; }
+    var opts = { baseUrl: form.getAttribute('data-base') };
+    if (ranking) { opts.ranking = ranking; }
     pf = import(src).then(function (m) {
-      return m.options({ baseUrl: form.getAttribute('data-base') }).then(function () { return m; });
+      return m.options(opts).then(function () { return m; });
     });
     return pf;
   }
@@ -41,6 +48,8 @@
       return Promise.all(r.results.slice(0, 8).map(function (x) { return x.data(); }));
     }).then(function (items) {
       if (items === null || mine !== seq) { return; }
+      // data-q: the query the results answer (the browser tests wait for it)
+      out.setAttribute('data-q', q);
       if (!items.length) { say(form.getAttribute('data-none').replace('{q}', q)); return; }
       out.textContent = '';
       var ol = document.createElement('ol');

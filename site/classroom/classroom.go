@@ -4,13 +4,15 @@
 // with parameters drawn from a fixed grid and answers computed by the
 // calculators (calc.New()), never typed.
 //
-// The derivation is deliberately small so that the browser script
-// (site/assets/classroom.js) repeats it bit for bit: the text is
-// normalized (Normalize), hashed with 32-bit FNV-1a into a seed (Seed),
-// and a mulberry32 generator draws, exercise by exercise, the index of one
+// The derivation is deliberately small so that the browser repeats it
+// bit for bit, from a script generated from this package
+// (site/assets/classroom-derive.js, derivejs.go): the text is normalized
+// (Normalize), hashed with 32-bit FNV-1a into a seed (Seed), and a
+// mulberry32 generator draws, exercise by exercise, the index of one
 // option of each exercise's grid. The answers of every option are computed
-// when the site is built (Tables), so the page checks an answer without
-// any network and without WebAssembly.
+// when the site is built (Tables), and the page receives of each only
+// salted hashes (selfcheck.go), so it checks an answer without any
+// network, without WebAssembly and without carrying the answer.
 package classroom
 
 import (
@@ -279,19 +281,18 @@ func CheckText(what, s string) error {
 // Seed is the 32-bit FNV-1a hash of the UTF-8 bytes of
 // Normalize(code) + "\n" + Normalize(student).
 func Seed(code, student string) uint32 {
-	h := uint32(2166136261)
-	for _, c := range []byte(Normalize(code) + "\n" + Normalize(student)) {
-		h ^= uint32(c)
-		h *= 16777619
-	}
-	return h
+	return fnv1a(Normalize(code) + "\n" + Normalize(student))
 }
+
+// mulberryInc is mulberry32's increment (derivejs.go writes it into the
+// script).
+const mulberryInc = 0x6D2B79F5
 
 // rng is mulberry32: a 32-bit state, one output per step.
 type rng struct{ s uint32 }
 
 func (r *rng) next() uint32 {
-	r.s += 0x6D2B79F5
+	r.s += mulberryInc
 	t := r.s
 	t = (t ^ t>>15) * (t | 1)
 	t ^= t + (t^t>>7)*(t|61)

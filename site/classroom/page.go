@@ -23,8 +23,9 @@ type PageConfig struct {
 	// Embed is the href of the language's embed pages ("/it/embed/"):
 	// each exercise links to its calculator there, with its parameters.
 	Embed string
-	// Script and Style are the hrefs of classroom.js and classroom.css.
-	Script, Style string
+	// Script, Derive and Style are the hrefs of classroom.js,
+	// classroom-derive.js and classroom.css.
+	Script, Derive, Style string
 	// Table is Tables(Registry), when the caller has it already (it is the
 	// same for every language); nil computes it.
 	Table *Table
@@ -59,8 +60,9 @@ func jsonInHTML(s string) string {
 // PageHTML renders the exercises block: the form (class code, student),
 // the worksheet of the default variant (rendered here, so the page reads
 // without JavaScript; classroom.js renders the reader's own), the print
-// buttons, the place of the answer key, the data the script needs and the
-// links to the script and style sheet.
+// button, where a teacher gets the answer key (the command line: the
+// student's page holds no answer, only the Checks of Table), the data the
+// script needs and the links to the scripts and style sheet.
 func PageHTML(cfg PageConfig) (string, error) {
 	loc := cfg.Locale
 	tab := cfg.Table
@@ -84,7 +86,7 @@ func PageHTML(cfg PageConfig) (string, error) {
 	}
 	esc := html.EscapeString
 	var b strings.Builder
-	fmt.Fprintf(&b, "<link rel=\"stylesheet\" href=\"%s\">\n<script src=\"%s\" defer></script>\n", esc(cfg.Style), esc(cfg.Script))
+	fmt.Fprintf(&b, "<link rel=\"stylesheet\" href=\"%s\">\n<script src=\"%s\" defer></script>\n<script src=\"%s\" defer></script>\n", esc(cfg.Style), esc(cfg.Derive), esc(cfg.Script))
 	b.WriteString(`<div class="classroom" data-classroom>` + "\n")
 	b.WriteString(`<script type="application/json" id="retrylab-classroom">` + jsonInHTML(string(js)) + "</script>\n")
 	fmt.Fprintf(&b, "<noscript><p class=\"notice\">%s</p></noscript>\n", esc(locale.Expand(loc.T("classroom.noscript"), "code", v.Code, "student", v.Student)))
@@ -107,10 +109,9 @@ func PageHTML(cfg PageConfig) (string, error) {
 	}
 	b.WriteString("</ol>\n</div>\n")
 	b.WriteString(`<div class="classroom-actions">`)
-	fmt.Fprintf(&b, `<label>%s <input name="students" type="number" min="1" max="200" value="30"></label>`, esc(loc.T("classroom.students")))
-	fmt.Fprintf(&b, `<button type="button" data-print="sheet" disabled>%s</button><button type="button" data-print="key" disabled>%s</button>`, esc(loc.T("classroom.print_sheet")), esc(loc.T("classroom.print_key")))
+	fmt.Fprintf(&b, `<button type="button" data-print="sheet" disabled>%s</button>`, esc(loc.T("classroom.print_sheet")))
 	b.WriteString("</div>\n")
-	b.WriteString(`<div class="classroom-key-all" data-classroom-key hidden></div>` + "\n</div>\n")
+	fmt.Fprintf(&b, "<p class=\"classroom-key-note\" data-classroom-key-note>%s</p>\n</div>\n", esc(loc.T("classroom.key_note")))
 	return b.String(), nil
 }
 

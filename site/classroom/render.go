@@ -15,12 +15,14 @@ import (
 // table ([classroom] in content/<lang>/strings.toml).
 func Keys() []string {
 	keys := []string{
-		"classroom.code", "classroom.student", "classroom.show", "classroom.students",
-		"classroom.print_sheet", "classroom.print_key", "classroom.sheet_title", "classroom.key_title",
+		"classroom.code", "classroom.student", "classroom.show", "classroom.key_note",
+		"classroom.print_sheet", "classroom.sheet_title", "classroom.key_title",
 		"classroom.check", "classroom.answer", "classroom.open", "classroom.noscript", "classroom.variant",
 		"classroom.exercise", "classroom.name_line", "classroom.key_student", "classroom.bad_text",
 	}
-	for _, v := range []Verdict{Right, High, Low, Wrong, Syntax, Empty} {
+	// the verdicts the page gives (Check.Judge: no "too high" or "too
+	// low", which the hashes do not know)
+	for _, v := range []Verdict{Right, Wrong, Syntax, Empty} {
 		keys = append(keys, "classroom.verdict."+string(v))
 	}
 	for _, e := range Exercises() {
@@ -88,7 +90,7 @@ func AnswerText(loc locale.Locale, a Answer) string {
 	}
 	s := loc.Fixed(a.Value, a.Decimals)
 	if a.Decimals == 0 {
-		// rounded, as the page's key rounds it (classroom.js), not cut
+		// rounded, not cut
 		s = loc.Int(int64(math.Round(a.Value)))
 	}
 	if a.Percent {
@@ -207,37 +209,34 @@ func writeKey(b *strings.Builder, loc locale.Locale, vs []*Variant, f Format) {
 
 // Table is what the classroom page's script needs to derive a variant and
 // check its answers without any network: the exercises (grids included)
-// and, for every option of each, the expected answers (a number in the
-// unit asked, or a choice) computed by the calculators.
+// and, for every option of each, the Check of each question (salted
+// hashes of the answer, selfcheck.go): never the answers themselves.
 type Table struct {
 	Exercises []*Exercise `json:"exercises"`
-	Answers   [][][]any   `json:"answers"` // [exercise][option][question]
+	Checks    [][][]Check `json:"checks"` // [exercise][option][question]
 }
 
-// Tables computes the answers of every option of every exercise.
+// Tables computes the answers of every option of every exercise and
+// keeps their Checks.
 func Tables(reg *calc.Registry) (*Table, error) {
 	if reg == nil {
 		reg = calc.New()
 	}
 	t := &Table{Exercises: Exercises()}
 	for _, e := range t.Exercises {
-		rows := make([][]any, len(e.Options))
+		rows := make([][]Check, len(e.Options))
 		for i := range e.Options {
 			ans, err := Answers(reg, e, i)
 			if err != nil {
 				return nil, err
 			}
-			row := make([]any, len(ans))
+			row := make([]Check, len(ans))
 			for j, a := range ans {
-				if a.Choices != nil {
-					row[j] = a.Choice
-				} else {
-					row[j] = a.Value
-				}
+				row[j] = a.SelfCheck(e.ID, i)
 			}
 			rows[i] = row
 		}
-		t.Answers = append(t.Answers, rows)
+		t.Checks = append(t.Checks, rows)
 	}
 	return t, nil
 }

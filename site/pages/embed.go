@@ -127,7 +127,7 @@ func (b *builder) embeds() error {
 					}
 				}
 				block, err := classroom.PageHTML(classroom.PageConfig{Registry: b.cfg.Registry, Locale: loc, Code: q.Get("code"), Student: q.Get("student"), Table: table,
-					Embed: b.base.href(lang + "/" + widget.EmbedDir + "/"), Script: b.asset["classroom.js"], Style: b.asset["classroom.css"]})
+					Embed: b.base.href(lang + "/" + widget.EmbedDir + "/"), Script: b.asset["classroom.js"], Derive: b.asset["classroom-derive.js"], Style: b.asset["classroom.css"]})
 				if err != nil {
 					return fmt.Errorf("build: %s: exercises: %v", file, err)
 				}
@@ -143,7 +143,7 @@ func (b *builder) embeds() error {
 // embedAssets adds the assets of embeds and of the exercises page
 // (assets.Classroom) under hashed names; assets() calls it.
 func (b *builder) embedAssets() error {
-	for _, name := range []string{"embed.js", "embed-frame.js", "embed.css", "widget-embed.js", "classroom.js", "classroom.css"} {
+	for _, name := range []string{"embed.js", "embed-frame.js", "embed.css", "widget-embed.js", "classroom-derive.js", "classroom.js", "classroom.css"} {
 		data, err := fs.ReadFile(assets.Classroom, name)
 		if err != nil {
 			return err

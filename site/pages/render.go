@@ -292,7 +292,7 @@ func (b *builder) render() error {
 			v := b.view(site, lang, slug, loc)
 			v.Page = p
 			v.Body = template.HTML(searchWeights(slug, string(p.HTML)))
-			v.Search = &searchBox{Script: b.base.href("pagefind/pagefind.js"), Base: b.base.path, Action: b.base.href(pagePath(lang, ""))}
+			v.Search = &searchBox{Script: b.base.href("pagefind/pagefind.js"), Base: b.base.path, Action: b.base.href(pagePath(lang, "")), Ranking: searchRanking()}
 			v.Description = p.Meta.Description
 			v.Date = formatDate(p.Meta.Date, loc)
 			name := "page"

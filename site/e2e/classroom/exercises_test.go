@@ -5,8 +5,11 @@ package classroom
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -109,8 +112,9 @@ func answer(t *testing.T, ctx context.Context, exID, field, text string) (string
 // TestExercises: in every language, the page derives the variant Go
 // derives for a class and a student (and the same one for the same
 // student written otherwise); the answers the calculators give, typed as
-// the key writes them, are right; a wrong number is too high or too low
-// and comes with the exercise's hint; a wrong choice is wrong.
+// the key writes them, are right; a wrong number or choice is wrong and
+// comes with the exercise's hint (the page holds hashes, not the
+// answers: it cannot say too high or too low).
 func TestExercises(t *testing.T) {
 	reg := calc.New()
 	for _, c := range []struct{ lang, code, student, again string }{
@@ -160,17 +164,17 @@ func TestExercises(t *testing.T) {
 						t.Errorf("%s.%s: the right answer %q gives %s %q", it.Exercise.ID, a.Field, right, got, msg)
 					}
 					got, msg := answer(t, ctx, it.Exercise.ID, a.Field, wrong)
-					want := "high"
-					if a.Choices != nil {
-						want = "wrong"
-					}
+					want := "wrong"
 					if got != want || !strings.Contains(msg, hint) {
 						t.Errorf("%s.%s: the wrong answer %q gives %s %q (want %s with the hint)", it.Exercise.ID, a.Field, wrong, got, msg, want)
 					}
 					if a.Choices == nil {
-						low := loc.MaxFrac(a.Value-a.Tolerance()-math.Max(1, math.Abs(a.Value))*0.02, 4)
-						if got, _ := answer(t, ctx, it.Exercise.ID, a.Field, low); got != "low" {
-							t.Errorf("%s.%s: %q gives %s, want low", it.Exercise.ID, a.Field, low, got)
+						// beyond the tolerance by more than the grid step that
+						// the page's check may add (site/classroom's SelfCheck)
+						step := a.SelfCheck(it.Exercise.ID, it.Option).Step
+						low := loc.MaxFrac(a.Value-a.Tolerance()-step-math.Max(1, math.Abs(a.Value))*0.02, 4)
+						if got, _ := answer(t, ctx, it.Exercise.ID, a.Field, low); got != "wrong" {
+							t.Errorf("%s.%s: %q gives %s, want wrong", it.Exercise.ID, a.Field, low, got)
 						}
 						if got, _ := answer(t, ctx, it.Exercise.ID, a.Field, "abc"); got != "syntax" {
 							t.Errorf("%s.%s: abc gives %s", it.Exercise.ID, a.Field, got)
@@ -220,10 +224,10 @@ func printPDF(t *testing.T, ctx context.Context, name string) int {
 	return n
 }
 
-// TestPrint prints the worksheet and the answer key of each language:
-// A4 pages, the worksheet on at most two of them with nothing wider than
-// the printable width, the key without the worksheet and the worksheet
-// without the key.
+// TestPrint prints the worksheet of each language: A4 pages, the
+// worksheet on at most two of them with nothing wider than the printable
+// width; the page has no answer key to print (retrylab exercises writes
+// it) and its note for the teacher is not printed.
 func TestPrint(t *testing.T) {
 	for _, lang := range []string{"it", "es", "zh"} {
 		t.Run(lang, func(t *testing.T) {
@@ -239,11 +243,10 @@ func TestPrint(t *testing.T) {
 			}
 			eval[bool](t, ctx, `document.documentElement.setAttribute('data-print', 'sheet'), true`)
 			vis := eval[[]bool](t, ctx, `[getComputedStyle(document.querySelector('[data-classroom-sheet]')).display !== 'none',
-				getComputedStyle(document.querySelector('[data-classroom-key]')).display !== 'none',
 				getComputedStyle(document.querySelector('[data-classroom-form]')).display !== 'none',
 				getComputedStyle(document.querySelector('.classroom-name')).display !== 'none']`)
-			if !vis[0] || vis[1] || vis[2] || !vis[3] {
-				t.Errorf("printing the worksheet: sheet %v, key %v, form %v, name line %v", vis[0], vis[1], vis[2], vis[3])
+			if !vis[0] || vis[1] || !vis[2] {
+				t.Errorf("printing the worksheet: sheet %v, form %v, name line %v", vis[0], vis[1], vis[2])
 			}
 			over := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-classroom-sheet] *')).filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map(e => e.tagName + '.' + e.className)`)
 			if len(over) > 0 || eval[bool](t, ctx, `document.documentElement.scrollWidth > document.documentElement.clientWidth + 1`) {
@@ -259,38 +262,13 @@ func TestPrint(t *testing.T) {
 			if n := printPDF(t, ctx, "worksheet-"+lang+".pdf"); n < 1 || n > maxPages {
 				t.Errorf("the worksheet of %d exercises takes %d A4 pages, want 1 to %d", len(rc.Exercises()), n, maxPages)
 			}
-			eval[bool](t, ctx, `(() => { const s = document.querySelector('input[name=students]'); s.value = '6'; s.dispatchEvent(new Event('change', {bubbles: true})); return true })()`)
-			eval[bool](t, ctx, `document.documentElement.setAttribute('data-print', 'key'), true`)
-			vis = eval[[]bool](t, ctx, `[getComputedStyle(document.querySelector('[data-classroom-sheet]')).display !== 'none',
-				getComputedStyle(document.querySelector('[data-classroom-key]')).display !== 'none']`)
-			if vis[0] || !vis[1] {
-				t.Errorf("printing the key: sheet %v, key %v", vis[0], vis[1])
+			// The answer key is not on the student's page: a note says
+			// where the teacher gets it, and it is not printed.
+			if n := eval[int](t, ctx, `document.querySelectorAll('[data-classroom-key], [data-print="key"], input[name=students]').length`); n != 0 {
+				t.Errorf("the student's page still has %d pieces of an answer key", n)
 			}
-			if n := eval[int](t, ctx, `document.querySelectorAll('[data-classroom-key] section').length`); n != 6 {
-				t.Errorf("the key holds %d students, want 6", n)
-			}
-			// The key's answers are the calculators'.
-			loc := loadLocale(t, lang)
-			v, err := rc.NewVariant(nil, "3B", "4")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('[data-classroom-key] section')[3].querySelectorAll('td[data-answer]')).map(td => td.textContent)`)
-			var want []string
-			for _, it := range v.Items {
-				for _, a := range it.Answers {
-					want = append(want, rc.AnswerText(loc, a))
-				}
-			}
-			if strings.Join(got, " | ") != strings.Join(want, " | ") {
-				t.Errorf("key of student 4:\npage %q\nGo   %q", got, want)
-			}
-			if n := printPDF(t, ctx, "key-"+lang+".pdf"); n < 1 {
-				t.Errorf("the key takes %d pages", n)
-			}
-			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-			if err == nil {
-				os.WriteFile(filepath.Join(env.out, "key-"+lang+".png"), shot, 0o644)
+			if vis := eval[bool](t, ctx, `getComputedStyle(document.querySelector('[data-classroom-key-note]')).display !== 'none'`); vis {
+				t.Errorf("the teacher's note is printed on the worksheet")
 			}
 			_ = time.Second
 		})
@@ -299,7 +277,8 @@ func TestPrint(t *testing.T) {
 
 // TestParseParity types awkward numbers (grouped, both marks, exponents,
 // percent signs, garbage) into the page and compares each verdict of
-// classroom.js with site/classroom's Check for the same answer.
+// classroom.js with site/classroom's Check.Judge for the same answer
+// (the same hashes), and Judge with Check wherever Check says right.
 func TestParseParity(t *testing.T) {
 	for _, lang := range []string{"it", "zh"} {
 		t.Run(lang, func(t *testing.T) {
@@ -323,10 +302,15 @@ func TestParseParity(t *testing.T) {
 						strconv.FormatFloat(val, 'e', 3, 64), loc.Fixed(val, a.Decimals) + " %", loc.Fixed(val*1000, 0), loc.Fixed(val, 3),
 						"1.050", "1,050", "0.013", "0,013", "1.234,5", "1,234.5", "2,7,1", " 12 345 ", "-0", "+.5", "1e999", "NaN", "0x10", "١٢", "",
 					}
+					ck := a.SelfCheck(it.Exercise.ID, it.Option)
 					for _, in := range inputs {
 						got, _ := answer(t, ctx, it.Exercise.ID, a.Field, in)
-						if want := string(a.Check(in, loc.DecimalMark())); got != want {
+						want := string(ck.Judge(it.Exercise.ID, it.Option, a.Question, in, loc.DecimalMark()))
+						if got != want {
 							t.Errorf("%s.%s (value %v): %q gives %s in the page, %s in Go", it.Exercise.ID, a.Field, val, in, got, want)
+						}
+						if a.Check(in, loc.DecimalMark()) == rc.Right && got != "right" {
+							t.Errorf("%s.%s (value %v): %q is within the tolerance and gives %s", it.Exercise.ID, a.Field, val, in, got)
 						}
 						n++
 					}
@@ -335,4 +319,119 @@ func TestParseParity(t *testing.T) {
 			t.Logf("%d inputs compared", n)
 		})
 	}
+}
+
+// TestNoAnswersInSource reads, in each language, the exercises page's
+// HTML and the scripts it loads as a reader of the source would: no
+// answer of any option of any exercise is there in plain form (the
+// calculator's number, or the key's text in the page's language, for
+// those long enough not to be a parameter or a step too), and the page's
+// data holds hashes where the answers were.
+func TestNoAnswersInSource(t *testing.T) {
+	reg := calc.New()
+	for _, lang := range []string{"it", "es", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			loc := loadLocale(t, lang)
+			src := get(t, env.site.URL+"/"+lang+"/exercises/")
+			for _, m := range regexp.MustCompile(`<script src="([^"]+)"`).FindAllStringSubmatch(src, -1) {
+				src += "\n" + get(t, env.site.URL+m[1])
+			}
+			if !strings.Contains(src, `"checks":`) || strings.Contains(src, `"answers":`) {
+				t.Errorf("the page's data: checks %v, answers %v", strings.Contains(src, `"checks":`), strings.Contains(src, `"answers":`))
+			}
+			n := 0
+			for _, e := range rc.Exercises() {
+				for opt := range e.Options {
+					ans, err := rc.Answers(reg, e, opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, a := range ans {
+						if a.Choices != nil {
+							continue
+						}
+						for _, plain := range []string{strconv.FormatFloat(a.Value, 'g', -1, 64), strings.TrimSuffix(rc.AnswerText(loc, a), " %")} {
+							if digits := strings.Count(plain, "") - 1 - strings.Count(plain, ".") - strings.Count(plain, ","); digits < 5 {
+								continue
+							}
+							n++
+							if strings.Contains(src, plain) {
+								t.Errorf("%s option %d %s: the source holds the answer %s", e.ID, opt, a.Field, plain)
+							}
+						}
+					}
+				}
+			}
+			t.Logf("%d answers looked for in %d bytes", n, len(src))
+		})
+	}
+}
+
+func get(t *testing.T, u string) string {
+	t.Helper()
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("%s: %d %v", u, res.StatusCode, err)
+	}
+	return string(b)
+}
+
+// TestDeriveParity runs classroom-derive.js (generated from site/classroom)
+// in the page on many inputs and compares it with Go: the seed of class
+// codes and names in several scripts, the options drawn, and the answer
+// hash of salts and tokens; a drift between the two fails here.
+func TestDeriveParity(t *testing.T) {
+	ctx, _ := tab(t)
+	openExercises(t, ctx, "zh")
+	exs := rc.Exercises()
+	var counts []int
+	for _, e := range exs {
+		counts = append(counts, len(e.Options))
+	}
+	type vec struct {
+		Code    string `json:"code"`
+		Student string `json:"student"`
+	}
+	var vs []vec
+	names := []string{"", "1", "Anna Rossi", "  ANNA\tROSSI ", "Élodie", "王小明", "高一(3)班", "José Núñez", "x\u00a0y", "😀"}
+	for i, c := range names {
+		for j, s := range names {
+			vs = append(vs, vec{c, s + strconv.Itoa(i*len(names)+j)})
+		}
+	}
+	js, _ := json.Marshal(vs)
+	cj, _ := json.Marshal(counts)
+	got := eval[[][]float64](t, ctx, `(() => { const D = window.retrylabDerive; return `+string(js)+`.map(v => {
+		const s = D.seed(v.code, v.student); return [s].concat(D.pick(s, `+string(cj)+`)) }) })()`)
+	for i, v := range vs {
+		seed := rc.Seed(v.Code, v.Student)
+		want := []float64{float64(seed)}
+		for _, p := range rc.Pick(exs, seed) {
+			want = append(want, float64(p))
+		}
+		if fmt.Sprint(got[i]) != fmt.Sprint(want) {
+			t.Errorf("%q / %q: the page draws %v, Go %v", v.Code, v.Student, got[i], want)
+		}
+	}
+	var salts [][2]string
+	for _, e := range exs {
+		for _, q := range e.Questions {
+			for _, tok := range []string{"0", "-1", "271", "9007199254740992", "c:tpm"} {
+				salts = append(salts, [2]string{rc.Salt(e.ID, len(e.Options)-1, q.Field), tok})
+			}
+		}
+	}
+	sj, _ := json.Marshal(salts)
+	hashes := eval[[]string](t, ctx, `(() => `+string(sj)+`.map(p => window.retrylabDerive.answerHash(p[0], p[1])))()`)
+	for i, p := range salts {
+		if want := rc.AnswerHash(p[0], p[1]); hashes[i] != want {
+			t.Errorf("hash of %q %q: page %s, Go %s", p[0], p[1], hashes[i], want)
+		}
+	}
+	t.Logf("%d variants and %d hashes compared", len(vs), len(salts))
 }

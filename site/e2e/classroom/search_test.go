@@ -4,7 +4,7 @@ package classroom
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -15,25 +15,28 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"retrylab/site/pages"
 	"retrylab/site/server"
 )
 
-// searchTerms: per language, a term of each article and a glossary term,
-// with the page it must find first (Pagefind, site/search; the weights of
-// site/pages/search.go).
+// searchTerms: per language, terms of the articles and glossary terms,
+// with the page each must find first (Pagefind, site/search; the weights
+// and metadata of site/pages/search.go). TestSearchOwnPages searches
+// every glossary term and every calculator's name, which covers every
+// article.
 var searchTerms = []struct{ lang, term, page string }{
 	{"it", "amplificazione", "/it/retries/"},
 	{"it", "dispatcher", "/it/glossary/"}, // a glossary term
 	{"it", "concorrenza", "/it/rate-limits/"},
 	{"it", "metastabile", "/it/glossary/"}, // a glossary term,
-	{"it", "gettone", "/it/backoff-work/"},
+	{"it", "gettone", "/it/glossary/"},     // a glossary term
 	{"es", "amplificación", "/es/retries/"},
-	{"es", "despachador", "/es/rate-limits/"},
+	{"es", "despachador", "/es/glossary/"}, // a glossary term
 	{"es", "concurrencia", "/es/rate-limits/"},
 	{"es", "metaestable", "/es/glossary/"}, // a glossary term,
 	{"zh", "放大", "/zh/retries/"},
-	{"zh", "调度器", "/zh/rate-limits/"},
-	{"zh", "亚稳态", "/zh/backoff-work/"},
+	{"zh", "调度器", "/zh/glossary/"}, // a glossary term
+	{"zh", "亚稳态", "/zh/glossary/"}, // a word of the glossary term 亚稳态故障
 }
 
 // search types term into the search box of page u and returns the
@@ -94,6 +97,102 @@ func TestSearchSubPath(t *testing.T) {
 	if len(got) == 0 || got[0] != "/sub/it/retries/" {
 		t.Errorf("under /sub/: %v, want /sub/it/retries/ first", got)
 	}
+	// a glossary term under /sub/ too
+	got = search(t, ctx, srv.URL+"/sub/es/", "despachador")
+	if len(got) == 0 || got[0] != "/sub/es/glossary/" {
+		t.Errorf("under /sub/: %v, want /sub/es/glossary/ first", got)
+	}
 	time.Sleep(10 * time.Millisecond)
-	_ = fmt.Sprint
+}
+
+// TestSearchOwnPages: in each language, every glossary term finds the
+// glossary first and every calculator's name (its widget's title in the
+// language) finds the article that holds it first. The terms and names
+// are the ones the build marked on each page (site/pages's metadata
+// element, read back with pages.SearchSubjects), so a new term or
+// calculator joins the test by itself. The box is driven as a reader
+// does (type, Enter), on one page per language, console silent.
+func TestSearchOwnPages(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(env.dist, "pagefind", "pagefind.js")); err != nil {
+		t.Fatalf("%s has no search index: install Pagefind (./site/e2e/deps.sh) and rebuild (make build)", env.dist)
+	}
+	for _, lang := range []string{"it", "es", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			// name → the pages whose subject it is
+			own := map[string][]string{}
+			var order []string
+			dirs, err := os.ReadDir(filepath.Join(env.dist, lang))
+			if err != nil {
+				t.Fatal(err)
+			}
+			terms := 0
+			for _, d := range dirs {
+				b, err := os.ReadFile(filepath.Join(env.dist, lang, d.Name(), "index.html"))
+				if err != nil {
+					continue
+				}
+				field, names := pages.SearchSubjects(string(b))
+				for _, n := range names {
+					if field == "term" {
+						terms++
+					}
+					if own[n] == nil {
+						order = append(order, n)
+					}
+					own[n] = append(own[n], "/"+lang+"/"+d.Name()+"/")
+				}
+			}
+			if terms == 0 || len(order) <= terms {
+				t.Fatalf("%d glossary terms and %d names in all: the pages lack their search subjects", terms, len(order))
+			}
+			ctx, _ := tab(t)
+			navigate(t, ctx, env.site.URL+"/"+lang+"/")
+			waitJS(t, ctx, "the search box", `!document.querySelector('form[data-search]').hidden`)
+			for _, name := range order {
+				got := typeSearch(t, ctx, name)
+				top := 1
+				if why, ok := knownMisses[name]; ok {
+					top = 2
+					t.Logf("%q: %v (known: %s)", name, head(got, 3), why)
+				}
+				ok := false
+				for _, p := range own[name] {
+					for i := 0; i < top && i < len(got); i++ {
+						ok = ok || got[i] == p
+					}
+				}
+				if !ok {
+					t.Errorf("%q: %v, want first one of %v", name, head(got, 3), own[name])
+				}
+			}
+			t.Logf("%d names searched (%d glossary terms)", len(order), terms)
+		})
+	}
+}
+
+// knownMisses are the names whose own page the search ranks second, with
+// why; the test still fails if it falls lower.
+var knownMisses = map[string]string{
+	"一次操作的幂等键": "the browser splits the query with Intl.Segmenter (幂|等|键) and the index holds the words of Pagefind's own segmenter, so the name's metadata does not match as a phrase; the glossary, whose term 幂等键 it contains, ranks first",
+}
+
+// typeSearch replaces the box's text with term, presses Enter and returns
+// the results' paths once they are for term.
+func typeSearch(t *testing.T, ctx context.Context, term string) []string {
+	t.Helper()
+	eval[bool](t, ctx, `(() => { const q = document.getElementById('search-q'); q.value = ''; q.focus();
+		document.getElementById('search-results').textContent = ''; return true })()`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(term+"\r")); err != nil {
+		t.Fatal(err)
+	}
+	tj, _ := json.Marshal(term)
+	waitJS(t, ctx, "results for "+term, `document.getElementById('search-results').getAttribute('data-q') === `+string(tj)+` && document.querySelector('#search-results .search-list, #search-results .search-status') !== null`)
+	return eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#search-results .search-list a')).map(a => new URL(a.href).pathname)`)
+}
+
+func head(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

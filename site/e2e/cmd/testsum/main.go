@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,6 +89,7 @@ func read(r io.Reader, out io.Writer) (Tally, error) {
 				t.Packages++
 				if e.Action == "fail" {
 					t.PackagesFailed++
+					unfinished(out, held, e.Package)
 				}
 				continue
 			}
@@ -109,6 +111,36 @@ func read(r io.Reader, out io.Writer) (Tally, error) {
 		}
 	}
 	return t, sc.Err()
+}
+
+// unfinishedLines bounds what unfinished prints of one test: a timeout's
+// panic message and its list of running tests come first, then every
+// goroutine's stack.
+const unfinishedLines = 80
+
+// unfinished writes the held output of pkg's tests that never ended (the
+// binary died: a timeout's panic, a crash), which go test's own output
+// would have shown, and forgets it.
+func unfinished(out io.Writer, held map[string][]string, pkg string) {
+	var keys []string
+	for k := range held {
+		if strings.HasPrefix(k, pkg+"\x00") {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		lines := held[k]
+		fmt.Fprintf(out, "--- UNFINISHED: %s (%d lines of output)\n", strings.TrimPrefix(k, pkg+"\x00"), len(lines))
+		for i, o := range lines {
+			if i == unfinishedLines {
+				fmt.Fprintf(out, "    … %d more lines\n", len(lines)-i)
+				break
+			}
+			io.WriteString(out, o)
+		}
+		delete(held, k)
+	}
 }
 
 // add returns the sum of a and b.

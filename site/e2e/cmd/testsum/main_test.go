@@ -89,3 +89,36 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestReadTimeout: when the test binary dies (go test -timeout's panic),
+// the output of the tests still running is printed, bounded, with their
+// names: without it a timed-out package says only FAIL.
+func TestReadTimeout(t *testing.T) {
+	lines := []string{
+		`{"Action":"run","Package":"e2e","Test":"TestSlow"}`,
+		`{"Action":"output","Package":"e2e","Test":"TestSlow","Output":"=== RUN   TestSlow\n"}`,
+		`{"Action":"output","Package":"e2e","Test":"TestSlow","Output":"panic: test timed out after 45m0s\n"}`,
+		`{"Action":"output","Package":"e2e","Test":"TestSlow","Output":"\trunning tests:\n"}`,
+	}
+	for i := 0; i < 200; i++ {
+		lines = append(lines, `{"Action":"output","Package":"e2e","Test":"TestSlow","Output":"goroutine\n"}`)
+	}
+	lines = append(lines, `{"Action":"fail","Package":"e2e"}`)
+	var out strings.Builder
+	got, err := read(strings.NewReader(strings.Join(lines, "\n")), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.PackagesFailed != 1 {
+		t.Errorf("tally %+v, want one failed package", got)
+	}
+	o := out.String()
+	for _, want := range []string{"--- UNFINISHED: TestSlow (203 lines of output)", "panic: test timed out after 45m0s", "… 123 more lines"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, o)
+		}
+	}
+	if n := strings.Count(o, "\n"); n > unfinishedLines+3 {
+		t.Errorf("%d lines printed, want at most %d", n, unfinishedLines+3)
+	}
+}
