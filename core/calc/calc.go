@@ -3,6 +3,7 @@ package calc
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -282,10 +283,11 @@ func (p *Param) parse(calc, text string) (any, string, error) {
 		}
 		return floats, strings.Join(canon, ","), nil
 	case Bool:
-		switch strings.ToLower(text) {
-		case "true", "1", "yes", "on":
+		t := strings.ToLower(text)
+		if slices.Contains(BoolTrue, t) {
 			return true, "true", nil
-		case "false", "0", "no", "off":
+		}
+		if slices.Contains(BoolFalse, t) {
 			return false, "false", nil
 		}
 		return bad(CodeBool, nil)

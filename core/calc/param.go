@@ -178,6 +178,21 @@ func (p *Param) inRange(v float64) bool {
 	return true
 }
 
+// The spellings of a Bool parameter's values (any case), declared once:
+// the Worker's edge layer reads them too (wasm/worker/edge, go generate).
+var (
+	BoolTrue  = []string{"true", "1", "yes", "on"}
+	BoolFalse = []string{"false", "0", "no", "off"}
+)
+
+// FormatFloat writes a nonzero number whose magnitude is in [PlainMin,
+// PlainMax) without an exponent, as encoding/json does; the Worker's edge
+// layer reads these bounds too (wasm/worker/edge, go generate).
+const (
+	PlainMin = 1e-6
+	PlainMax = 1e21
+)
+
 // FormatFloat writes v in its shortest round-trip form, as the JSON results
 // do: 0.5, 1e-05 is written 0.00001, integers without a decimal point.
 func FormatFloat(v float64) string {
@@ -185,7 +200,7 @@ func FormatFloat(v float64) string {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	abs := math.Abs(v)
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+	if abs != 0 && (abs < PlainMin || abs >= PlainMax) {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)

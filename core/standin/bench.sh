@@ -16,10 +16,12 @@ tags=(
   standin_orig_errwrap     # fmt.Errorf in core/standin/errwrap
   standin_orig_tokenbucket # golang.org/x/time/rate in core/standin/tokenbucket
   standin_orig_bigint      # math/big in core/standin/bigint
+  standin_orig_jsonread    # encoding/json in core/standin/jsonread
+  standin_orig_encoders    # json.Marshal in site/widget's generated encoders (encode_gen.go)
+  standin_orig_unwrap      # dom/v2's interfaces (Underlying) in wasm/playground/unwrap.go
 )
-# Not yet here (no tagged original yet): jsonread (encoding/json),
-# site/widget's generated encoders (encoding/json), and fmath (math),
-# which stays for bit-identity across amd64 and wasm, not for size.
+# Not here: fmath (math), which stays for the same bits on amd64 and
+# wasm, not for size.
 [ $# -gt 0 ] && tags=("$@")
 flags=() envs=()
 while IFS= read -r line; do

@@ -12,6 +12,9 @@
 //    the widget's id. site/assets/embed.js, on the host page, applies it.
 (function () {
   'use strict';
+  // The embed protocol, from Go (site/widget's Embed* constants; the
+  // build writes the object, site/pages EmbedProtocol).
+  var P = /*EMBED_PROTOCOL*/{};
   var root = document.documentElement;
   var widget = document.querySelector('[data-widget]');
   var banner = document.querySelector('[data-embed-error]');
@@ -42,7 +45,7 @@
       var kv = parts[j].split('=');
       var key;
       try { key = decodeURIComponent(kv[0].replace(/\+/g, ' ')); } catch (e) { key = kv[0]; }
-      if (key === 'id') {
+      if (key === P.idKey) {
         try { frameID = decodeURIComponent((kv[1] || '').replace(/\+/g, ' ')).slice(0, 100) || wid; } catch (e) { /* keep */ }
         out.push(parts[j]);
       } else if (key.indexOf('.') >= 0) {
@@ -80,7 +83,7 @@
     var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
     if (h === last || window.parent === window) { return; }
     last = h;
-    window.parent.postMessage({ type: 'retrylab:height', id: frameID, height: h }, '*');
+    window.parent.postMessage({ type: P.heightMessage, id: frameID, height: h }, '*');
   }
   if (window.ResizeObserver) {
     new ResizeObserver(post).observe(document.documentElement);

@@ -8,6 +8,9 @@
   'use strict';
   var controls = document.querySelectorAll('details.widget-embed');
   if (!controls.length) { return; }
+  // The embed protocol, from Go (site/widget's Embed* constants; the
+  // build writes the object, site/pages EmbedProtocol).
+  var P = /*EMBED_PROTOCOL*/{};
   function esc(s) {
     return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;');
   }
@@ -36,11 +39,12 @@
     var qs = q.toString();
     if (qs) { src += '?' + qs; }
     // The code is the build's (site/widget.EmbedSnippet: the frame at the
-    // widget's estimated height and the resize script); only the frame's
+    // widget's estimated height and the resize script), written with
+    // P.srcMark for the address in data-embed-template: only the frame's
     // address changes with the values.
-    if (!area.hasAttribute('data-embed-snippet')) { area.setAttribute('data-embed-snippet', area.defaultValue); }
-    var code = area.getAttribute('data-embed-snippet');
-    area.value = code.replace(/^<iframe src="[^"]*"/, function () { return '<iframe src="' + esc(src) + '"'; });
+    var code = area.getAttribute('data-embed-template');
+    if (code === null || code.indexOf(P.srcMark) < 0) { return; }
+    area.value = code.split(P.srcMark).join(esc(src));
     d.setAttribute('data-embed-src', src);
   }
   function updateAll() { for (var i = 0; i < controls.length; i++) { update(controls[i]); } }

@@ -19,7 +19,7 @@ import (
 //
 //	struct{ Lang string; Strings map[string]string; Locale *Locale }
 //
-// does, without encoding/json (README.md, "Size-driven replacements"):
+// does, without encoding/json (package core/standin):
 // names matched without regard to case, other members
 // skipped, null leaving a field empty, a repeated member read again into
 // what the earlier one filled, and an error wherever json.Unmarshal returns

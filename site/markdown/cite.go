@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"html"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"retrylab/site/cite"
 )
 
 // KindCitation is the ast.NodeKind of [Citation].
@@ -97,53 +98,53 @@ func (c *Converter) resolveCitation(st *state, ct *Citation, ids map[string]*Wid
 		return
 	}
 	field, variant := strings.CutPrefix(ct.Field, comparePrefix)
-	name, index, hasIndex := strings.Cut(field, "[")
-	fields, order, err := w.Fields()
-	if variant {
-		if w.Compare == "" {
-			st.errorf(ct.Offset, "citation {=%s}: %s %s has no compare: line, so there is no variant to cite", ct.Ref(), w.Kind, ct.ID)
+	if variant && w.Compare == "" {
+		st.errorf(ct.Offset, "citation {=%s}: %s %s has no compare: line, so there is no variant to cite", ct.Ref(), w.Kind, ct.ID)
+		return
+	}
+	ref := ct.Ref()
+	if ct.Format != "" {
+		ref += "|" + ct.Format
+	}
+	if c.opts.Cite != nil {
+		// the field and the format: site/cite's check, through the
+		// widget renderer's Cite
+		txt, v, err := c.opts.Cite(w, ct.Field, ct.Format)
+		if err != nil {
+			st.errorf(ct.Offset, "citation {=%s}: %v", ref, err)
 			return
 		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			st.errorf(ct.Offset, "citation {=%s}: %v", ref, err)
+			return
+		}
+		ct.Display, ct.Value = txt, b
+		return
+	}
+	// No renderer: the same check (site/cite) on the result's JSON, whose
+	// value is the text.
+	fields, order, err := w.Fields()
+	if variant {
 		fields, order, err = w.VariantFields()
 	}
 	if err != nil {
-		st.errorf(ct.Offset, "citation {=%s}: %v", ct.Ref(), err)
+		st.errorf(ct.Offset, "citation {=%s}: %v", ref, err)
 		return
 	}
-	raw, ok := fields[name]
-	if !ok {
-		st.errorf(ct.Offset, "citation {=%s}: %s has no field %q; its fields are %s", ct.Ref(), w.Calc.Name, name, strings.Join(order, ", "))
-		return
+	list := make([]cite.Field, len(order))
+	for i, name := range order {
+		list[i] = cite.Field{Name: name, Raw: fields[name]}
 	}
-	value := raw
-	if hasIndex {
-		i, _ := strconv.Atoi(strings.TrimSuffix(index, "]"))
-		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) != nil {
-			st.errorf(ct.Offset, "citation {=%s}: %s.%s is not a list", ct.Ref(), w.Calc.Name, name)
-			return
-		}
-		if i >= len(list) {
-			st.errorf(ct.Offset, "citation {=%s}: %s.%s has %d elements (0 to %d)", ct.Ref(), w.Calc.Name, name, len(list), len(list)-1)
-			return
-		}
-		value = list[i]
+	value, err := cite.Lookup(w.Calc.Name, list, field)
+	if err == nil {
+		_, _, err = cite.ParseFormat(ct.Format)
 	}
-	if c.opts.Cite == nil {
-		ct.Display, ct.Value = string(value), value
-		return
-	}
-	txt, v, err := c.opts.Cite(w, ct.Field, ct.Format)
 	if err != nil {
-		st.errorf(ct.Offset, "citation {=%s|%s}: %v", ct.Ref(), ct.Format, err)
+		st.errorf(ct.Offset, "citation {=%s}: %v", ref, err)
 		return
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		st.errorf(ct.Offset, "citation {=%s}: %v", ct.Ref(), err)
-		return
-	}
-	ct.Display, ct.Value = txt, b
+	ct.Display, ct.Value = string(value), value
 }
 
 // resultFields returns the fields of a calculator result's JSON object, by

@@ -31,7 +31,7 @@ func TestBadContent(t *testing.T) {
 		{"view on calc", fm + "```calc attempts\nid: a\nview: table\n```\n", []string{"8: calc attempts: a calc block shows nothing"}},
 		{"citation to nothing", fm + "\nSee {=b.q}.\n\n```calc attempts\nid: a\n```\n", []string{"7: citation {=b.q}: no widget or calc with id \"b\" (the page has a)"}},
 		{"citation unknown field", fm + "```calc attempts\nid: a\n```\n\nSee\n{=a.peak}.\n", []string{"11: citation {=a.peak}: attempts has no field \"peak\"; its fields are q, n, expected_attempts, success_probability"}},
-		{"citation index on a number", fm + "```calc attempts\nid: a\n```\n{=a.q[0]}\n", []string{"9: citation {=a.q[0]}: attempts.q is not a list"}},
+		{"citation index on a number", fm + "```calc attempts\nid: a\n```\n{=a.q[0]}\n", []string{"9: citation {=a.q[0]}: field \"q\" is not a list"}},
 		{"citation bad format", fm + "```calc attempts\nid: a\n```\n{=a.q|bad}\n", []string{"9: citation {=a.q|bad}: unknown format"}},
 		{"compare citation without compare", fm + "```widget attempts\nid: a\n```\n{=a.compare.q}\n", []string{"9: citation {=a.compare.q}: widget a has no compare: line"}},
 		{"compare citation of a calc", fm + "```calc attempts\nid: a\n```\n{=a.compare.q}\n", []string{"9: citation {=a.compare.q}: calc a has no compare: line"}},

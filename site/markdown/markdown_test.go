@@ -14,6 +14,7 @@ import (
 
 	"retrylab/core/calc"
 	"retrylab/core/standin/query"
+	"retrylab/site/cite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -30,16 +31,26 @@ func testConverter(files fstest.MapFS) *Converter {
 				w.Calc.Name, w.ID, query.Encode(w.Args.Query())), nil
 		},
 		Cite: func(w *Widget, field, format string) (string, any, error) {
-			res := w.Result
+			fields, order, err := w.Fields()
 			if f, ok := strings.CutPrefix(field, "compare."); ok {
-				res, _ = w.Variant()
+				fields, order, err = w.VariantFields()
 				field = f
 			}
-			b, _ := json.Marshal(res)
-			var m map[string]any
-			json.Unmarshal(b, &m)
-			name, _, _ := strings.Cut(field, "[")
-			v := m[name]
+			if err != nil {
+				return "", nil, err
+			}
+			// the one check of a citation's field (site/widget's Cite
+			// makes it too)
+			list := make([]cite.Field, len(order))
+			for i, name := range order {
+				list[i] = cite.Field{Name: name, Raw: fields[name]}
+			}
+			raw, err := cite.Lookup(w.Calc.Name, list, field)
+			if err != nil {
+				return "", nil, err
+			}
+			var v any
+			json.Unmarshal(raw, &v)
 			if format == "bad" {
 				return "", nil, fmt.Errorf("unknown format %q", format)
 			}

@@ -70,7 +70,7 @@ func (b *builder) embeds() error {
 			p := embed.Page{Lang: lang, Title: loc.Tf("embed.page_title", "{title}", "title", widget.Title(c, loc)), CSP: CSP,
 				Widget: template.HTML(html), Data: template.JS(data), Asset: b.asset, Wasm: wasm, Chart: chart, Strings: loc, XDefault: b.base.abs("")}
 			for _, l := range b.langs {
-				where := pagePath(l, "embed/"+c.Name)
+				where := pagePath(l, widget.EmbedDir+"/"+c.Name)
 				p.Langs = append(p.Langs, embed.Alt{Lang: l, Href: b.base.href(where), Abs: b.base.abs(where), Name: b.locales[l].T("site.lang_name"), Current: l == lang})
 			}
 			if slug, title := b.articleOf(lang, c.Name); slug != "" {
@@ -91,7 +91,7 @@ func (b *builder) embeds() error {
 			if err != nil {
 				return err
 			}
-			b.files[lang+"/embed/"+c.Name+"/index.html"] = page
+			b.files[lang+"/"+widget.EmbedDir+"/"+c.Name+"/index.html"] = page
 			// The page's oEmbed answer, which its head names (site/embed/oembed.go).
 			ans, err := embed.Answer(page, b.embedURL(lang, c.Name), b.locales[b.langs[0]].T("site.name"), b.base.abs(""), 0, 0)
 			if err != nil {
@@ -127,7 +127,7 @@ func (b *builder) embeds() error {
 					}
 				}
 				block, err := classroom.PageHTML(classroom.PageConfig{Registry: b.cfg.Registry, Locale: loc, Code: q.Get("code"), Student: q.Get("student"), Table: table,
-					Embed: b.base.href(lang + "/embed/"), Script: b.asset["classroom.js"], Derive: b.asset["classroom-derive.js"], Style: b.asset["classroom.css"]})
+					Embed: b.base.href(lang + "/" + widget.EmbedDir + "/"), Script: b.asset["classroom.js"], Derive: b.asset["classroom-derive.js"], Style: b.asset["classroom.css"]})
 				if err != nil {
 					return fmt.Errorf("build: %s: exercises: %v", file, err)
 				}
@@ -148,6 +148,7 @@ func (b *builder) embedAssets() error {
 		if err != nil {
 			return err
 		}
+		data = bytes.ReplaceAll(data, []byte(EmbedProtocolMark), EmbedProtocol())
 		hashed := "assets/" + HashedName(name, data)
 		b.files[hashed] = data
 		b.asset[name] = b.base.href(hashed)
@@ -160,10 +161,32 @@ func (b *builder) embedAssets() error {
 	return nil
 }
 
+// EmbedProtocolMark is where a script of the embeds (embed.js,
+// embed-frame.js, widget-embed.js) reads the embed protocol:
+// `var P = /*EMBED_PROTOCOL*/{};`, which the build fills with
+// EmbedProtocol, so that the scripts type none of its values.
+const EmbedProtocolMark = "/*EMBED_PROTOCOL*/{}"
+
+// EmbedProtocol is the JavaScript object of site/widget's Embed*
+// constants, the one source of the embed protocol.
+func EmbedProtocol() []byte {
+	b, err := json.Marshal(map[string]any{
+		"heightMessage": widget.EmbedHeightMessage,
+		"maxHeight":     widget.EmbedMaxHeight,
+		"idKey":         widget.EmbedIDKey,
+		"dir":           widget.EmbedDir,
+		"srcMark":       widget.EmbedSrcMark,
+	})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 // embedURL is the absolute URL (or the path, without an origin) of the
 // embed page of calculator name in lang.
 func (b *builder) embedURL(lang, name string) string {
-	return b.base.abs(pagePath(lang, "embed/"+name))
+	return b.base.abs(pagePath(lang, widget.EmbedDir+"/"+name))
 }
 
 // calcLocale keeps the strings an embed of calculator name needs: it

@@ -150,7 +150,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if isEmbedPath(rel) { // the embed's own headers, as its GET (embed.go)
 			frameable(w, EmbedCSP)
 		}
-		if strings.HasPrefix(rel, "api/") {
+		if strings.HasPrefix(rel, APIRoot) {
 			writeJSONError(w, r, http.StatusMethodNotAllowed, "", "", "method "+r.Method+" is not allowed; use GET")
 			return
 		}
@@ -161,12 +161,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.api(w, r, name)
 		return
 	}
-	if rel == "api/stats" {
+	if rel == APIRoot+"stats" {
 		h.serveStats(w, r)
 		return
 	}
-	if strings.HasPrefix(rel, "api/") {
-		writeJSONError(w, r, http.StatusNotFound, "", "", "no such API; the calculators are at "+h.base+"api/v1/NAME")
+	if strings.HasPrefix(rel, APIRoot) {
+		writeJSONError(w, r, http.StatusNotFound, "", "", "no such API; the calculators are at "+h.base+APIPath+"NAME")
 		return
 	}
 	if rel == embed.OEmbedPath { // the oEmbed provider endpoint (oembed.go)

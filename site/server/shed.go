@@ -142,7 +142,7 @@ func Shed(h http.Handler, cfg ShedConfig) http.Handler {
 }
 
 func (s *shed) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !strings.HasPrefix(r.URL.Path, s.cfg.Base+"api/") {
+	if !strings.HasPrefix(r.URL.Path, s.cfg.Base+APIRoot) {
 		s.next.ServeHTTP(w, r)
 		return
 	}

@@ -56,7 +56,7 @@ func jsonResult(v any) Encoded {
 			panic(err)
 		}
 		r.index[k.(string)] = len(r.list)
-		r.list = append(r.list, field{k.(string), raw})
+		r.list = append(r.list, field{Name: k.(string), Raw: raw})
 	}
 	return Encoded{r}
 }

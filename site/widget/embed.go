@@ -9,6 +9,27 @@ import (
 	"retrylab/site/locale"
 )
 
+// The embed protocol, declared once: the build writes these values into
+// the scripts that speak it (site/pages, EmbedProtocol: embed.js on the
+// host page, embed-frame.js in the embed, widget-embed.js in the
+// articles), which do not type them.
+const (
+	// EmbedHeightMessage is the type of the message an embed posts to its
+	// parent, {type, id, height}, whenever its height changes.
+	EmbedHeightMessage = "retrylab:height"
+	// EmbedMaxHeight is the largest height in pixels embed.js applies.
+	EmbedMaxHeight = 50000
+	// EmbedIDKey is the query key of the host's name for the frame, which
+	// the height message carries as id.
+	EmbedIDKey = "id"
+	// EmbedDir is the folder of the embed pages: BASE/LANG/EmbedDir/NAME/.
+	EmbedDir = "embed"
+	// EmbedSrcMark stands for the embed page's address in the snippet
+	// template of a widget's "embed" control (data-embed-template), which
+	// widget-embed.js fills in as the reader changes the widget.
+	EmbedSrcMark = "{src}"
+)
+
 // EmbedSnippet is the code a host page pastes to show the embed page src
 // (its absolute URL with the parameters as query): an iframe of the
 // widget's estimated height (EmbedHeight) and, when script is not "", the
@@ -79,6 +100,10 @@ func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, 
 	writef(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(query.Encode(defs)), esc(Title(c, loc)))
 	writef(b, `<summary>%s</summary>`, esc(loc.TOr("embed.control", "Embed")))
 	writef(b, `<label for="%s-embed">%s</label>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
-	writef(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code>%s</textarea>`, id, esc(EmbedSnippet(src, Title(c, loc), EmbedScript(spec.Embed), EmbedHeight(b.String()+out, EmbedWidth))))
+	height, script := EmbedHeight(b.String()+out, EmbedWidth), EmbedScript(spec.Embed)
+	// data-embed-template: the same code with EmbedSrcMark for the
+	// address, which widget-embed.js fills in
+	writef(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code data-embed-template="%s">%s</textarea>`, id,
+		esc(EmbedSnippet(EmbedSrcMark, Title(c, loc), script, height)), esc(EmbedSnippet(src, Title(c, loc), script, height)))
 	b.WriteString("</details>\n")
 }

@@ -23,7 +23,8 @@ func TestEmbedControl(t *testing.T) {
 	for _, want := range []string{
 		`<details class="widget-embed" data-embed="https://x.org/it/embed/attempts/" data-embed-defaults="n=3&amp;q=0.5" data-embed-title="Tentativi">`,
 		`<summary>Incorpora</summary>`,
-		`readonly spellcheck="false" data-embed-code>&lt;iframe src=&#34;https://x.org/it/embed/attempts/?q=0.9&#34; title=&#34;Tentativi&#34;`,
+		`readonly spellcheck="false" data-embed-code data-embed-template="&lt;iframe src=&#34;` + EmbedSrcMark + `&#34; title=&#34;Tentativi&#34;`,
+		`&#34; defer&gt;&lt;/script&gt;">&lt;iframe src=&#34;https://x.org/it/embed/attempts/?q=0.9&#34; title=&#34;Tentativi&#34;`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %s in\n%s", want, html[strings.Index(html, "</form>"):])
@@ -31,6 +32,12 @@ func TestEmbedControl(t *testing.T) {
 	}
 	if i, j := strings.Index(html, "</form>"), strings.Index(html, "widget-embed"); j < i {
 		t.Error("the embed control is inside the form")
+	}
+	// the template is the code with EmbedSrcMark for the address
+	// (widget-embed.js fills it in)
+	tmpl := EmbedSnippet(EmbedSrcMark, "Tentativi", EmbedScript("https://x.org/it/embed/attempts/"), 0)
+	if _, rest, ok := strings.Cut(tmpl, EmbedSrcMark); !ok || !strings.Contains(html, esc(strings.SplitN(rest, "height=", 2)[0])) {
+		t.Errorf("no template of the code %q", tmpl)
 	}
 	plain, _ := Render(Spec{Calc: c, ID: "a"}, loc)
 	if strings.Contains(plain, "widget-embed") {

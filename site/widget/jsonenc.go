@@ -3,7 +3,7 @@ package widget
 // The helpers of encode_gen.go, the JSON encoder of the calculators'
 // results that encgen (internal/encgen) writes: json.Marshal's bytes
 // without reflect or encoding/json, which the browser's module does not
-// link (README.md, "The playground"). encode_test.go
+// link (package core/standin). encode_test.go
 // compares the encoder with encoding/json on every calculator and on
 // random values of every result type.
 

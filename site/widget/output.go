@@ -161,7 +161,7 @@ func flatObject(raw []byte) ([]field, bool) {
 	var list []field
 	ok := canonjson.Members(raw, func(key, val []byte) bool {
 		name, ok := canonjson.Unquote(key)
-		list = append(list, field{name, val})
+		list = append(list, field{Name: name, Raw: val})
 		return ok && len(list) <= maxTableList
 	})
 	if !ok || len(list) == 0 {

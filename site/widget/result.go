@@ -5,18 +5,15 @@ import (
 	"errors"
 	"math"
 	"strconv"
-	"strings"
 
 	"retrylab/core/calc"
 	"retrylab/core/canonjson"
+	"retrylab/site/cite"
 	"retrylab/site/locale"
 )
 
 // field is one top-level field of a result, as its JSON encodes it.
-type field struct {
-	Name string
-	Raw  []byte
-}
+type field = cite.Field
 
 // result is a calculator's result: the value the calculator returned,
 // which the views draw (typed), and its JSON split into its top-level
@@ -62,7 +59,7 @@ func encodeWith(enc encoder, r any) (*result, error) {
 	spans := e.spans()
 	res := &result{val: r, list: make([]field, len(spans)), index: make(map[string]int, len(spans))}
 	for i, m := range spans {
-		res.list[i] = field{m.name, e.b[m.start:m.end:m.end]}
+		res.list[i] = field{Name: m.name, Raw: e.b[m.start:m.end:m.end]}
 		res.index[m.name] = i
 	}
 	return res, nil
@@ -88,14 +85,6 @@ func (r *result) raw(name string) ([]byte, bool) {
 		return nil, false
 	}
 	return r.list[i].Raw, true
-}
-
-func (r *result) names() []string {
-	s := make([]string, len(r.list))
-	for i, f := range r.list {
-		s[i] = f.Name
-	}
-	return s
 }
 
 // numList decodes a JSON list of numbers (without encoding/json's
@@ -161,18 +150,6 @@ func jsonKind(raw []byte) byte {
 	return 'n'
 }
 
-// noElementError is the error of a citation NAME[i] of a list that has
-// no element i: at build time a mistake of the page, in the browser a
-// value the reader's input made disappear (CiteShown).
-type noElementError struct {
-	spec, name string
-	n          int // elements the list has
-}
-
-func (e *noElementError) Error() string {
-	return e.spec + ": field " + strconv.Quote(e.name) + " has " + strconv.Itoa(e.n) + " elements (from 0 to " + strconv.Itoa(e.n-1) + ")"
-}
-
 // CiteShown is Cite for a citation that a reader's input recomputes in
 // the browser: an element of a list that the new result does not hold
 // (the page cites the third wait and the reader leaves two) reads as the
@@ -181,31 +158,25 @@ func (e *noElementError) Error() string {
 // Cite's.
 func (s *Set) CiteShown(c *calc.Calculator, res any, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
 	text, value, err = s.Cite(c, res, fieldSpec, format, loc)
-	if _, ok := errors.AsType[*noElementError](err); ok {
+	if _, ok := errors.AsType[*cite.NoElementError](err); ok {
 		return none(loc), "", nil
 	}
 	return text, value, err
 }
 
+// cite is the citation check of site/cite (the build's and the
+// browser's), then the format.
 func (r *result) cite(c *calc.Calculator, fieldSpec, format string, loc locale.Locale) (text, value string, err error) {
-	name, idx, hasIdx, err := parseFieldSpec(fieldSpec)
+	who := "the result"
+	if c != nil {
+		who = c.Name
+	}
+	raw, err := cite.Lookup(who, r.list, fieldSpec)
 	if err != nil {
 		return "", "", err
 	}
-	raw, ok := r.raw(name)
-	if !ok {
-		return "", "", errors.New("the result has no field " + strconv.Quote(name) + "; its fields are " + strings.Join(r.names(), ", "))
-	}
-	if hasIdx {
-		elems, ok := splitList(raw)
-		if jsonKind(raw) != 'a' || !ok {
-			return "", "", errors.New("field " + strconv.Quote(name) + " is not a list, so " + fieldSpec + " has no element")
-		}
-		if idx >= len(elems) {
-			return "", "", &noElementError{spec: fieldSpec, name: name, n: len(elems)}
-		}
-		raw = elems[idx]
-	}
+	spec, _ := cite.ParseSpec(fieldSpec)
+	name, hasIdx := spec.Name, spec.HasIndex
 	text, err = formatValue(raw, format, loc)
 	if err != nil {
 		return "", "", errors.New(fieldSpec + "|" + format + ": " + err.Error())
@@ -216,61 +187,9 @@ func (r *result) cite(c *calc.Calculator, fieldSpec, format string, loc locale.L
 	return text, string(raw), nil
 }
 
-// parseFieldSpec splits "NAME[i]".
-func parseFieldSpec(s string) (name string, idx int, hasIdx bool, err error) {
-	open := strings.IndexByte(s, '[')
-	if open < 0 {
-		if s == "" {
-			return "", 0, false, errors.New("the citation names no field")
-		}
-		return s, 0, false, nil
-	}
-	if !strings.HasSuffix(s, "]") || open == 0 {
-		return "", 0, false, errors.New("bad field " + strconv.Quote(s) + ": write NAME or NAME[i]")
-	}
-	n, err := strconv.Atoi(s[open+1 : len(s)-1])
-	if err != nil || n < 0 {
-		return "", 0, false, errors.New("bad index in " + strconv.Quote(s) + ": write a whole number from 0")
-	}
-	return s[:open], n, true, nil
-}
-
-// CheckFormat reports whether format is one of the citation formats.
-func CheckFormat(format string) error {
-	_, _, err := parseFormat(format)
-	return err
-}
-
-// parseFormat splits a format into its kind ("", "fixed", "percent",
-// "sci", "list", "yesno") and its number.
-func parseFormat(f string) (kind string, n int, err error) {
-	bad := errors.New("unknown format " + strconv.Quote(f) + ": use N, %N, eN, list or yesno (N a number of digits)")
-	digits := func(s string, lo, hi int) (int, error) {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < lo || n > hi || s != strconv.Itoa(n) {
-			return 0, bad
-		}
-		return n, nil
-	}
-	switch {
-	case f == "":
-		return "", 0, nil
-	case f == "list" || f == "yesno":
-		return f, 0, nil
-	case strings.HasPrefix(f, "%"):
-		n, err := digits(f[1:], 0, 10)
-		return "percent", n, err
-	case strings.HasPrefix(f, "e"):
-		n, err := digits(f[1:], 1, 17)
-		return "sci", n, err
-	}
-	n, err = digits(f, 0, 15)
-	return "fixed", n, err
-}
-
 // formatValue writes a raw JSON value in a citation format.
 func formatValue(raw []byte, format string, loc locale.Locale) (string, error) {
-	kind, n, err := parseFormat(format)
+	kind, n, err := cite.ParseFormat(format)
 	if err != nil {
 		return "", err
 	}

@@ -79,6 +79,7 @@ const app :Workerd.Worker = (
     (name = "wasm_exec.js", esModule = embed "../../build/worker/wasm_exec.js"),
     (name = "app.wasm", wasm = embed "../../build/worker/app.wasm"),
     (name = "edge.mjs", esModule = embed "../../build/worker/edge.mjs"),
+    (name = "edge-rules.mjs", esModule = embed "../../build/worker/edge-rules.mjs"),
     (name = "edge-data.mjs", esModule = embed "../../build/worker/edge-data.mjs"),
   ],
   compatibilityDate = "2026-11-01",

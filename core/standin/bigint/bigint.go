@@ -4,7 +4,7 @@
 // calculators need: decimal text in and out, addition, multiplication,
 // comparison, the 32-bit words of the magnitude (CPython's random.seed)
 // and JSON numbers. It stands in for math/big in the code the browser's
-// module links (README.md, "Size-driven replacements"); code that never
+// module links (package core/standin); code that never
 // runs in the browser may use math/big.
 //
 // The numbers here are small (a seed has at most 4096 digits, a call count

@@ -1,7 +1,7 @@
 //go:build !standin_orig_errwrap
 
 // Package errwrap adds a detail to a sentinel error without fmt, which the
-// browser's module does not link (README.md, "Size-driven replacements";
+// browser's module does not link (package core/standin;
 // wasm/playground TestKeptOut): Detail(err, d) is what
 // fmt.Errorf("%w: %s", err, d) returns, the same text, and errors.Is and
 // errors.As see err through it.

@@ -4,7 +4,7 @@
 // O(n log n) comparisons and swaps whatever the input, no allocation, no
 // recursion, and one non-generic body for every element type. It stands
 // in for slices.Sort and slices.SortStableFunc in the code the browser's
-// module links (README.md, "Size-driven replacements"). It is not stable:
+// module links (package core/standin). It is not stable:
 // callers that need a stable order compare positions too (core/canonjson
 // does). Sorts of large slices in the mathematics (core/dispatch's waits,
 // up to 100,000) keep slices.Sort, which is faster.

@@ -1,8 +1,10 @@
+//go:build !standin_orig_jsonread
+
 // Package jsonread reads JSON text without decoding it into Go values:
 // Unquote decodes a string literal, and SpaceEnd, ValueEnd, Members and
 // Elements walk a document that encoding/json's Valid accepts. It stands
-// in for encoding/json in the code the browser's module links (README.md,
-// "Size-driven replacements"); core/canonjson re-exports it for site/.
+// in for encoding/json in the code the browser's module links (package
+// core/standin); core/canonjson re-exports it for site/.
 package jsonread
 
 import "unicode/utf8"

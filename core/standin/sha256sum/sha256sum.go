@@ -3,7 +3,7 @@
 // Package sha256sum computes SHA-256 as FIPS 180-4 defines it, in plain
 // Go and in one call. It stands in for crypto/sha256, which links Go's
 // FIPS 140 module, in the code the browser's module links: the idempotency
-// key of core/canonjson (README.md, "Size-driven replacements"). The texts
+// key of core/canonjson (package core/standin). The texts
 // hashed there are small (the calculator's payload is at most 16 KB), so
 // speed does not matter; BenchmarkSum sets it beside crypto/sha256 for the
 // record. Code that never runs in the browser should keep using

@@ -3,7 +3,7 @@
 // Package tokenbucket is the token bucket of golang.org/x/time/rate with
 // time as an argument: int64 nanoseconds since an epoch the caller picks,
 // instead of time.Time. It imports neither time nor context, so the
-// browser's module can link it (README.md, "Size-driven replacements").
+// browser's module can link it (package core/standin).
 //
 // Every result is x/time/rate's to the bit (the tests drive both with the
 // same random calls), as long as every time, and every time plus a delay,

@@ -19,6 +19,13 @@
 // Only 200 answers marked public with an ETag are kept. If-None-Match
 // matching a kept answer's ETag is answered 304 here.
 
+import { API, CHART, LANGS, BOOL_TRUE, BOOL_FALSE, PLAIN_MIN, PLAIN_MAX } from "./edge-rules.mjs";
+
+// What Go declares (the API's paths, the chart languages, the spellings
+// of a boolean, where a float takes an exponent) comes from
+// edge-rules.mjs, generated from Go (go generate ./wasm/worker/edge); the
+// calculators' table and the version from edge-data.mjs (make worker).
+
 /** @typedef {{name: string, kind: string, def: string|null, choices?: string[]}} Param */
 /** @typedef {{status: number, headers: [string, string][], body: Uint8Array, etag: string}} Entry */
 
@@ -70,7 +77,8 @@ const numberRE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 // canonNumber returns the canonical text Go's calc package gives the
 // number s (strconv.Itoa for integers, calc.FormatFloat for floats), or
 // null when s is not a plain decimal number or its text would differ
-// (floats below 1e-6 or from 1e21 on, which Go spells with an exponent).
+// (floats below PLAIN_MIN or from PLAIN_MAX on, which Go spells with an
+// exponent).
 function canonNumber(s, integer) {
   if (!numberRE.test(s)) return null;
   const x = Number(s);
@@ -94,7 +102,7 @@ function canonNumber(s, integer) {
   }
   if (x === 0) return Object.is(x, -0) ? "-0" : "0";
   const a = Math.abs(x);
-  if (a < 1e-6 || a >= 1e21) return null;
+  if (a < PLAIN_MIN || a >= PLAIN_MAX) return null;
   return String(x);
 }
 
@@ -121,12 +129,12 @@ function canonValue(p, v) {
       }
       return out.join(",");
     }
-    case "bool":
-      switch (v.toLowerCase()) {
-        case "true": case "1": case "yes": case "on": return "true";
-        case "false": case "0": case "no": case "off": return "false";
-      }
+    case "bool": {
+      const b = v.toLowerCase();
+      if (BOOL_TRUE.includes(b)) return "true";
+      if (BOOL_FALSE.includes(b)) return "false";
       return null;
+    }
     case "choice":
       return p.choices && p.choices.includes(v) ? v : null;
   }
@@ -171,18 +179,18 @@ function parseQuery(raw) {
 // cannot tell with certainty. data is edge-data.mjs's table.
 export function canonicalKey(data, rest, rawQuery) {
   let name = rest, svg = false;
-  if (name.endsWith(data.chart)) {
-    name = name.slice(0, -data.chart.length);
+  if (name.endsWith(CHART)) {
+    name = name.slice(0, -CHART.length);
     svg = true;
   }
   if (!Object.hasOwn(data.calculators, name)) return null;
   const params = data.calculators[name];
   const q = parseQuery(rawQuery);
   if (q === null) return null;
-  let lang = data.langs[0];
+  let lang = LANGS[0];
   if (svg && q.has("lang")) {
     const vs = q.get("lang");
-    if (vs.length !== 1 || !data.langs.includes(vs[0])) return null;
+    if (vs.length !== 1 || !LANGS.includes(vs[0])) return null;
     lang = vs[0];
     q.delete("lang");
   }
@@ -200,7 +208,7 @@ export function canonicalKey(data, rest, rawQuery) {
     pairs.push(escape(p.name) + "=" + escape(c));
   }
   const canon = pairs.join("&");
-  if (svg) return name + data.chart + "?lang=" + lang + (canon ? "&" + canon : "");
+  if (svg) return name + CHART + "?lang=" + lang + (canon ? "&" + canon : "");
   return canon ? name + "?" + canon : name;
 }
 
@@ -241,7 +249,7 @@ function respond(entry, req, source) {
 /**
  * edge returns the Worker's handler: app (the shim's {fetch}) behind the
  * caches.
- * @param {{app: {fetch: Function}, data: {version: string, api: string, chart: string, langs: string[], calculators: Record<string, Param[]>},
+ * @param {{app: {fetch: Function}, data: {version: string, calculators: Record<string, Param[]>},
  *   cache?: Cache|null, maxEntries?: number, maxBytes?: number}} opts
  */
 export function edge(opts) {
@@ -259,8 +267,8 @@ export function edge(opts) {
     async fetch(req, env, ctx) {
       if (req.method !== "GET" && req.method !== "HEAD") return app.fetch(req, env, ctx);
       const url = new URL(req.url);
-      if (!url.pathname.startsWith(data.api)) return app.fetch(req, env, ctx);
-      const key = canonicalKey(data, url.pathname.slice(data.api.length), url.search.slice(1));
+      if (!url.pathname.startsWith(API)) return app.fetch(req, env, ctx);
+      const key = canonicalKey(data, url.pathname.slice(API.length), url.search.slice(1));
       if (key === null) return app.fetch(req, env, ctx);
       let entry = lru.get(key);
       if (entry !== undefined) return respond(entry, req, "isolate");

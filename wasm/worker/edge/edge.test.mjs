@@ -5,9 +5,6 @@ import { LRU, canonicalKey, edge, escape } from "./edge.mjs";
 
 const data = {
   version: "v1",
-  api: "/api/v1/",
-  chart: ".svg",
-  langs: ["it", "es", "zh"],
   calculators: {
     attempts: [
       { name: "q", kind: "float", def: "0.5" },

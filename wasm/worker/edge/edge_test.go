@@ -3,6 +3,7 @@ package edge
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -26,12 +27,35 @@ func TestData(t *testing.T) {
 	if err := json.Unmarshal(bytes.TrimSuffix(js, []byte(";\n")), &d); err != nil {
 		t.Fatal(err)
 	}
-	if d.Version != "v1" || strings.Join(d.Langs, ",") != strings.Join(server.ChartLangs(), ",") || len(d.Calculators) != len(reg.List()) {
-		t.Fatalf("version %q, langs %v, %d calculators", d.Version, d.Langs, len(d.Calculators))
+	if d.Version != "v1" || len(d.Calculators) != len(reg.List()) {
+		t.Fatalf("version %q, %d calculators", d.Version, len(d.Calculators))
 	}
 	att := d.Calculators["attempts"]
 	if len(att) != 2 || att[0].Name != "q" || att[0].Kind != "float" || att[0].Def == nil || *att[0].Def != "0.5" {
 		t.Errorf("attempts: %+v", att)
+	}
+}
+
+// TestRulesCurrent: edge-rules.mjs is what go generate ./wasm/worker/edge
+// writes from Go's declarations today, and names each of them.
+func TestRulesCurrent(t *testing.T) {
+	b, err := os.ReadFile(RulesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, Rules()) {
+		t.Fatalf("%s is stale: run go generate ./wasm/worker/edge", RulesFile)
+	}
+	for _, want := range []string{
+		`export const API_ROOT = "/` + server.APIRoot + `";`,
+		`export const API = "/` + server.APIPath + `";`,
+		`export const CHART = "` + server.ChartSuffix + `";`,
+		`export const BOOL_TRUE = ["true","1","yes","on"];`,
+		`export const PLAIN_MIN = 0.000001;`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %s", RulesFile, want)
+		}
 	}
 }
 

@@ -59,6 +59,7 @@ func TestKeysAgreeWithGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "edge.mjs"), src, 0o644)
+	os.WriteFile(filepath.Join(dir, RulesFile), Rules(), 0o644)
 	os.WriteFile(filepath.Join(dir, "edge-data.mjs"), d, 0o644)
 	os.WriteFile(filepath.Join(dir, "keys.mjs"), []byte(`
 import { canonicalKey } from "./edge.mjs";

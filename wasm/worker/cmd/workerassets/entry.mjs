@@ -33,6 +33,8 @@
 import app from "./worker.mjs";
 import data from "./edge-data.mjs";
 import { edge } from "./edge.mjs";
+// API_ROOT: site/server's APIRoot, from Go (edge-rules.mjs, go generate)
+import { API_ROOT as API } from "./edge-rules.mjs";
 
 globalThis.RETRYLAB_VERSION = data.version;
 const go = edge({ app, data });
@@ -41,7 +43,6 @@ const go = edge({ app, data });
 // headers, Cache-Control, CORS, Content-Type), written by workerassets.
 const HEADERS = /*HEADERS*/{};
 
-const API = "/api/";
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 
 // The longest path, in bytes as sent, and the most segments a request may

@@ -29,6 +29,7 @@ func TestWriteEntry(t *testing.T) {
 		`"X-Content-Type-Options":"nosniff"`,
 		`import app from "./worker.mjs";`,
 		`import { edge } from "./edge.mjs";`,
+		`import { API_ROOT as API } from "./edge-rules.mjs";`,
 		"const MAX_PATH_BYTES = " + strconv.Itoa(server.MaxPathBytes) + ";",
 		"const MAX_PATH_SEGMENTS = " + strconv.Itoa(server.MaxPathSegments) + ";",
 	} {
@@ -38,5 +39,9 @@ func TestWriteEntry(t *testing.T) {
 	}
 	if strings.Contains(s, "/*HEADERS*/") || strings.Contains(s, "/*MAX_PATH") || strings.Contains(s, "Content-Length") {
 		t.Error("entry.mjs keeps a mark or a Content-Length")
+	}
+	// the API's paths come from Go (edge-rules.mjs), not typed here
+	if strings.Contains(s, `"/`+server.APIRoot) {
+		t.Errorf("entry.mjs types the API's path /%s", server.APIRoot)
 	}
 }

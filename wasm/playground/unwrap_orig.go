@@ -1,0 +1,27 @@
+//go:build js && wasm && standin_orig_unwrap
+
+package playground
+
+import "honnef.co/go/js/dom/v2"
+
+// The usual way back from dom/v2's interfaces to its concrete types, an
+// interface call of Underlying, in unwrap.go's place: core/standin/bench.sh
+// builds the modules with it (-tags standin_orig_unwrap) to measure what
+// unwrap.go saves. TestModulesLinkTheirSet fails on such a module (it
+// links dom/v2's promoted wrappers): the tag is for measuring only.
+
+// elem returns e as a *dom.BasicHTMLElement (nil for nil).
+func elem(e dom.Element) *dom.BasicHTMLElement {
+	if e == nil {
+		return nil
+	}
+	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: e.Underlying()}}}
+}
+
+// event returns ev as a *dom.BasicEvent.
+func event(ev dom.Event) *dom.BasicEvent {
+	if ev == nil {
+		return nil
+	}
+	return &dom.BasicEvent{Value: ev.Underlying()}
+}
