@@ -1,6 +1,9 @@
 package widget
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -95,6 +98,30 @@ func TestControlKinds(t *testing.T) {
 			if strings.Contains(field, m) {
 				t.Errorf("%s %s: %s in %s", tc.calc, tc.param, m, field)
 			}
+		}
+	}
+}
+
+// The plural forms of the string tables ({NAME|ONE|OTHER}, player.js's
+// fill): three parts, a name first, # in both forms, no braces inside;
+// none in Chinese, which has no plural forms.
+func TestPluralTemplates(t *testing.T) {
+	plural := regexp.MustCompile(`\{([^{}|]*)\|([^{}]*)\}`)
+	for _, lang := range []string{"it", "es", "zh"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "content", lang, "strings.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, m := range plural.FindAllStringSubmatch(string(b), -1) {
+			n++
+			forms := strings.Split(m[2], "|")
+			if !regexp.MustCompile(`^\w+$`).MatchString(m[1]) || len(forms) != 2 || !strings.Contains(forms[0], "#") || !strings.Contains(forms[1], "#") {
+				t.Errorf("%s: bad plural %s", lang, m[0])
+			}
+		}
+		if (n == 0) != (lang == "zh") {
+			t.Errorf("%s: %d plural templates", lang, n)
 		}
 	}
 }
