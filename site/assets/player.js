@@ -31,6 +31,21 @@
   var fmt = window.Intl ? new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }) : null;
   function num(v) { return fmt ? fmt.format(v) : String(Math.round(v * 10) / 10); }
 
+  // fill writes a template of strings.toml: {name} is the value (a
+  // number formatted for the page), {name|ONE|OTHER} the form for that
+  // count, # in it the number. The plural rule is the page's language's
+  // (CLDR, for the counts the views say: whole numbers): it and es take
+  // ONE for 1; zh has no plural forms (its tables write none).
+  function fill(tpl, vals) {
+    return tpl.replace(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g, function (all, k, one, other) {
+      if (!Object.prototype.hasOwnProperty.call(vals, k)) { return all; }
+      var v = vals[k];
+      var text = typeof v === 'number' ? num(v) : String(v);
+      if (one === undefined) { return text; }
+      return (v === 1 && lang !== 'zh' ? one : other).replace('#', text);
+    });
+  }
+
   function Player(root) {
     this.root = root;
     this.t = null; // null: the end state, until the reader moves it
@@ -70,6 +85,7 @@
     if (!(t1 >= t0)) { t0 = 0; t1 = 0; }
     this.t0 = t0; this.t1 = t1;
     this.unit = figs[0].getAttribute('data-unit') || '';
+    this.at = figs[0].getAttribute('data-time-template') || '';
     var ctl = figs[0].querySelector('[data-player]');
     this.controls = ctl;
     if (!ctl) { return; }
@@ -219,7 +235,7 @@
     }
     if (this.scrub) {
       this.scrub.value = String(t);
-      var text = num(t) + ' ' + this.unit;
+      var text = this.at ? fill(this.at, { t: t }) : num(t) + ' ' + this.unit;
       this.scrub.setAttribute('aria-valuetext', text);
       if (this.out) { this.out.textContent = text; }
     }
@@ -247,11 +263,9 @@
       if (F.items[k].el.hasAttribute('data-say')) { sayEl = F.items[k].el; }
     }
     var t = this.t === null ? this.t1 : this.t;
-    this.live.textContent = F.template
-      .replace('{t}', num(t))
-      .replace('{n}', num(F.shown))
-      .replace('{total}', num(F.items.length))
-      .replace('{say}', sayEl ? sayEl.getAttribute('data-say') : '');
+    this.live.textContent = fill(F.template, {
+      t: t, n: F.shown, total: F.items.length, unit: this.unit,
+      say: sayEl ? sayEl.getAttribute('data-say') : '' });
   };
 
   // Flow views (site/widget/flow.go). Each mark (circle.flow-mark) carries
@@ -327,7 +341,7 @@
 
   // Disclosures: remember, and open when a hidden control was changed.
   function changed(el) {
-    if (el.type === 'checkbox') { return el.checked !== el.defaultChecked; }
+    if (el.type === 'checkbox' || el.type === 'radio') { return el.checked !== el.defaultChecked; }
     if (el.tagName === 'SELECT') {
       for (var i = 0; i < el.options.length; i++) {
         if (el.options[i].selected !== el.options[i].defaultSelected) { return true; }
@@ -483,6 +497,226 @@
           }).observe(out, { childList: true, subtree: true });
         }
       })(roots[i]);
+    }
+  }
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', start);
+  } else {
+    start();
+  }
+})();
+
+// Controls that fit their values (site/widget/controls.go;
+// wasm/playground/DOM.md, "Controls"). The playground reads and writes
+// only the control named for each parameter; this part keeps the richer
+// controls beside it in step, both ways:
+//   - a logarithmic slider (input[data-log-for]) stops at the round
+//     values of its data-ladder; moving it writes the value into the
+//     named text field, before the form's listeners see the event;
+//   - a segmented control (radios named for the parameter) writes the
+//     checked value into the hidden input[data-segments-value];
+//   - a stepper (span[data-stepper-for]) replaces a list's text field:
+//     − and + per item, add and remove, within data-minlen/data-maxlen;
+//     the text field keeps the canonical comma-separated text.
+// The playground writes a control's value when it resets or applies the
+// URL: a setter on that element (watch) brings the richer control along.
+// Without this script the form is the static one: the text fields and
+// the radios.
+(function () {
+  'use strict';
+  var lang = document.documentElement.lang || 'en';
+  var fmt = window.Intl ? new Intl.NumberFormat(lang, { maximumFractionDigits: 6 }) : null;
+  var inputValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
+
+  // watch calls fn after every write of el.value by a script.
+  function watch(el, fn) {
+    Object.defineProperty(el, 'value', {
+      configurable: true,
+      get: function () { return inputValue.get.call(this); },
+      set: function (v) { inputValue.set.call(this, v); fn(); }
+    });
+  }
+  function setRaw(el, v) { inputValue.set.call(el, v); }
+  function parse(text) { return parseFloat(String(text || '').replace(',', '.')); }
+  // canon is the calculator's text of a number: shortest form, no
+  // binary noise (0.1 + 0.2)
+  function canon(v) { return String(parseFloat(v.toPrecision(12))); }
+  function local(text, mark) { return mark === ',' ? text.replace('.', ',') : text; }
+  function fire(el, commit) {
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    if (commit) { el.dispatchEvent(new Event('change', { bubbles: true })); }
+  }
+
+  function logSlider(form, s) {
+    var field = form.querySelector('[name="' + s.getAttribute('data-log-for') + '"]');
+    if (!field) { return; }
+    var ladder = s.getAttribute('data-ladder').split(',').map(Number);
+    var mark = form.getAttribute('data-decimal') || '.';
+    var unitEl = field.parentNode.querySelector('.widget-unit');
+    var unit = unitEl ? ' ' + unitEl.textContent : '';
+    function say(v) { s.setAttribute('aria-valuetext', (fmt ? fmt.format(v) : String(v)) + unit); }
+    function nearest(v) {
+      var best = 0, d = Infinity;
+      for (var i = 0; i < ladder.length; i++) {
+        var x = ladder[i];
+        var e = x > 0 && v > 0 ? Math.abs(Math.log(x / v)) : (v > 0 ? Infinity : Math.abs(x - v));
+        if (e < d) { best = i; d = e; }
+      }
+      return best;
+    }
+    function fromField() {
+      var v = parse(inputValue.get.call(field));
+      if (!isFinite(v)) { return; }
+      s.value = String(nearest(v));
+      say(v);
+    }
+    function toField() {
+      var v = ladder[Number(s.value)];
+      setRaw(field, local(String(v), mark));
+      say(v);
+    }
+    // on the slider itself: before the form's listeners (the playground)
+    // read the field
+    s.addEventListener('input', toField);
+    s.addEventListener('change', toField);
+    field.addEventListener('input', fromField);
+    watch(field, fromField);
+  }
+
+  function segments(form, hidden) {
+    var radios = form.querySelectorAll('input[type="radio"][name="' + hidden.name + '"]');
+    function fromHidden() {
+      var v = inputValue.get.call(hidden);
+      for (var i = 0; i < radios.length; i++) { radios[i].checked = radios[i].value === v; }
+    }
+    function pick(ev) { if (ev.target.checked) { setRaw(hidden, ev.target.value); } }
+    for (var i = 0; i < radios.length; i++) {
+      radios[i].addEventListener('input', pick);
+      radios[i].addEventListener('change', pick);
+    }
+    watch(hidden, fromHidden);
+  }
+
+  function stepper(form, box) {
+    var field = form.querySelector('[name="' + box.getAttribute('data-stepper-for') + '"]');
+    if (!field) { return; }
+    var mark = form.getAttribute('data-decimal') || '.';
+    var min = parseFloat(box.getAttribute('data-min')), max = parseFloat(box.getAttribute('data-max'));
+    var step = parseFloat(box.getAttribute('data-step')) || 1;
+    var minLen = parseInt(box.getAttribute('data-minlen'), 10) || 0;
+    var maxLen = parseInt(box.getAttribute('data-maxlen'), 10) || 1000;
+    var self = false; // our own write of the field
+    function items() {
+      var t = inputValue.get.call(field).trim();
+      return t === '' ? [] : t.split(',').map(function (x) { return x.trim(); });
+    }
+    function label(key, i) {
+      var item = box.getAttribute('data-item').replace('{i}', String(i + 1));
+      return key ? box.getAttribute(key).replace('{item}', item) : item;
+    }
+    function button(text, aria, role, i, disabled) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'widget-step';
+      b.textContent = text;
+      if (aria) { b.setAttribute('aria-label', aria); }
+      b.setAttribute('data-role', role);
+      if (i >= 0) { b.setAttribute('data-i', String(i)); }
+      b.disabled = disabled;
+      return b;
+    }
+    function render() {
+      var f = document.activeElement, focus = null;
+      if (f && box.contains(f)) { focus = [f.getAttribute('data-role'), f.getAttribute('data-i')]; }
+      var xs = items();
+      box.textContent = '';
+      for (var i = 0; i < xs.length; i++) {
+        var v = parse(xs[i]);
+        var it = document.createElement('span');
+        it.className = 'widget-step-item';
+        var inp = document.createElement('input');
+        inp.type = 'text';
+        inp.inputMode = step % 1 === 0 && !(mark === ',' && xs[i].indexOf('.') >= 0) ? 'numeric' : 'decimal';
+        inp.value = local(xs[i], mark);
+        inp.setAttribute('aria-label', label('', i));
+        inp.setAttribute('data-role', 'item');
+        inp.setAttribute('data-i', String(i));
+        inp.setAttribute('autocomplete', 'off');
+        it.appendChild(button('−', label('data-dec', i), 'dec', i, !(v - step >= min || isNaN(min))));
+        it.appendChild(inp);
+        it.appendChild(button('+', label('data-inc', i), 'inc', i, !(v + step <= max || isNaN(max))));
+        box.appendChild(it);
+      }
+      var acts = document.createElement('span');
+      acts.className = 'widget-step-actions';
+      acts.appendChild(button('+ ' + box.getAttribute('data-add'), '', 'add', -1, xs.length >= maxLen));
+      acts.appendChild(button('− ' + box.getAttribute('data-remove'), '', 'remove', -1, xs.length <= minLen));
+      box.appendChild(acts);
+      if (focus) {
+        var sel = '[data-role="' + focus[0] + '"]' + (focus[1] !== null ? '[data-i="' + focus[1] + '"]' : '');
+        var el = box.querySelector(sel) || box.querySelector('[data-role="' + focus[0] + '"]');
+        if (el && !el.disabled) { el.focus(); } else if (box.querySelector('input')) { box.querySelector('input').focus(); }
+      }
+    }
+    function write(xs, rerender, commit) {
+      self = true;
+      field.value = xs.join(',');
+      self = false;
+      if (rerender) { render(); }
+      fire(field, commit);
+    }
+    box.addEventListener('click', function (ev) {
+      var b = ev.target.closest('button[data-role]');
+      if (!b || b.disabled) { return; }
+      var xs = items(), i = Number(b.getAttribute('data-i'));
+      switch (b.getAttribute('data-role')) {
+        case 'dec': case 'inc':
+          var v = parse(xs[i]);
+          if (!isFinite(v)) { v = isFinite(min) ? min : 0; }
+          v += b.getAttribute('data-role') === 'inc' ? step : -step;
+          if (isFinite(min)) { v = Math.max(min, v); }
+          if (isFinite(max)) { v = Math.min(max, v); }
+          xs[i] = canon(v);
+          break;
+        case 'add':
+          xs.push(xs.length ? xs[xs.length - 1] : canon(isFinite(min) ? min : 0));
+          break;
+        case 'remove':
+          xs.pop();
+          break;
+      }
+      write(xs, true, true);
+    });
+    // typing into an item: the field follows at each keystroke (the
+    // item's own events reach the playground: it reads the field)
+    box.addEventListener('input', function (ev) {
+      if (ev.target.getAttribute('data-role') !== 'item') { return; }
+      var ins = box.querySelectorAll('input[data-role="item"]'), xs = [];
+      for (var k = 0; k < ins.length; k++) { xs.push(ins[k].value.trim().replace(',', '.')); }
+      self = true;
+      field.value = xs.join(',');
+      self = false;
+    }, true);
+    box.addEventListener('change', function (ev) {
+      if (ev.target.getAttribute('data-role') === 'item') { render(); }
+    });
+    watch(field, function () { if (!self) { render(); } });
+    render();
+    field.hidden = true;
+    box.hidden = false;
+    box.closest('.widget-field').setAttribute('data-stepper', '');
+  }
+
+  function start() {
+    var forms = document.querySelectorAll('form[data-form]');
+    for (var i = 0; i < forms.length; i++) {
+      var form = forms[i], k;
+      var ss = form.querySelectorAll('input[data-log-for]');
+      for (k = 0; k < ss.length; k++) { logSlider(form, ss[k]); }
+      var hs = form.querySelectorAll('input[data-segments-value]');
+      for (k = 0; k < hs.length; k++) { segments(form, hs[k]); }
+      var bs = form.querySelectorAll('[data-stepper-for]');
+      for (k = 0; k < bs.length; k++) { stepper(form, bs[k]); }
     }
   }
   if (document.readyState === 'loading') {

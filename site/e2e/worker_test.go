@@ -54,7 +54,9 @@ func setValuesJS(id string, values url.Values) string {
 	var js strings.Builder
 	fmt.Fprintf(&js, `{ const f = document.querySelector('[id=%q] form[data-form]'); let last = null;`, id)
 	for name := range values {
-		fmt.Fprintf(&js, `{ const el = f.elements[%q]; if (el) { if (el.type === 'checkbox') el.checked = %q === 'true'; else el.value = %q; last = el; } }`,
+		// the first control of that name: a segmented control's radios
+		// share the name of the hidden input the playground reads
+		fmt.Fprintf(&js, `{ const el = f.querySelector('[name=' + JSON.stringify(%q) + ']'); if (el) { if (el.type === 'checkbox') el.checked = %q === 'true'; else el.value = %q; last = el; } }`,
 			name, values.Get(name), values.Get(name))
 	}
 	js.WriteString(`if (last) { last.dispatchEvent(new Event('input', {bubbles: true})); last.dispatchEvent(new Event('change', {bubbles: true})); } }`)

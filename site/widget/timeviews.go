@@ -32,8 +32,27 @@ type playFig struct {
 	// live is the template of the aria-live summary: {t} the time shown,
 	// {n} the events shown, {total} all of them.
 	live   string
+	// at, when set, is the template of the time shown ("layer {t}":
+	// a position, not an amount); else "{t} unit".
+	at     string
 	height float64
 	step   bool // the player has a step button (flow views)
+}
+
+// timeText is the time t (already formatted) as the player shows it.
+func (f *playFig) timeText(t string) string {
+	if f.at != "" {
+		return strings.Replace(f.at, "{t}", t, 1)
+	}
+	return t + " " + f.unit
+}
+
+// timeAttr is the figure's data-time-template, when the view has one.
+func (f *playFig) timeAttr() string {
+	if f.at == "" {
+		return ""
+	}
+	return ` data-time-template="` + esc(f.at) + `"`
 }
 
 // fx maps a time to the plot's x.
@@ -48,8 +67,8 @@ func (f *playFig) fx(t float64) float64 {
 // open writes the figure, the svg, its title and the time axis.
 func (f *playFig) open(o *outCtx) {
 	b := o.b
-	writef(b, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="%s" data-t1="%s" data-unit="%s" data-live-template="%s">`,
-		fnum(f.t0), fnum(f.t1), esc(f.unit), esc(f.live))
+	writef(b, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="%s" data-t1="%s" data-unit="%s" data-live-template="%s"%s>`,
+		fnum(f.t0), fnum(f.t1), esc(f.unit), esc(f.live), f.timeAttr())
 	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(f.height))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))
 	base := f.height - marginB
@@ -103,7 +122,7 @@ func writePlayer(o *outCtx, f *playFig) {
 		writef(b, `<option value="%s"%s>%s×</option>`, s, sel, esc(o.loc.Number(mustFloat(s))))
 	}
 	b.WriteString(`</select></label>`)
-	writef(b, `<output data-player-time>%s %s</output>`, esc(o.loc.Number(f.t1)), esc(f.unit))
+	writef(b, `<output data-player-time>%s</output>`, esc(f.timeText(o.loc.Number(f.t1))))
 	b.WriteString(`<p class="visually-hidden" aria-live="polite" data-player-live></p></div>`)
 }
 
@@ -411,14 +430,15 @@ func amplificationPlay(o *outCtx, r *calc.AmplificationResult) error {
 	s := out.String()
 	// the tree's figure becomes a time view: the range and the controls
 	f := &playFig{t0: 0, t1: float64(depth), unit: o.vt("play", "unit", "layer"),
-		live: o.vt("play", "live", "layer {t}: {n} of {total} calls and edges drawn.")}
+		live: o.vt("play", "live", "layer {t}: {n} of {total} calls and edges drawn."),
+		at:   o.vt("play", "time", "layer {t}")}
 	head := `<figure class="widget-chart" data-view="tree">`
 	if !strings.HasPrefix(s, head) || !strings.HasSuffix(s, "</svg></figure>\n") {
 		return errNoData
 	}
 	s = strings.TrimSuffix(s, "</figure>\n")
 	var h strings.Builder
-	writef(&h, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="0" data-t1="%s" data-unit="%s" data-live-template="%s">`, strconv.Itoa(depth), esc(f.unit), esc(f.live))
+	writef(&h, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="0" data-t1="%s" data-unit="%s" data-live-template="%s"%s>`, strconv.Itoa(depth), esc(f.unit), esc(f.live), f.timeAttr())
 	o.b.WriteString(h.String())
 	o.b.WriteString(strings.TrimPrefix(s, head))
 	writePlayer(o, f)

@@ -194,7 +194,21 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 		writef(b, `<input type="text" id="%s" name="%s" value="%s"%s data-step="%s" inputmode="%s" autocomplete="off" spellcheck="false"%s%s>`,
 			id, name, esc(localDecimal(value, loc)), attrs, step, mode, placeholder, describedBy)
 		writeUnit(b, c, p, loc)
-		if lo, hi, ok := sliderRange(p); ok {
+		lo, hi, ok := sliderRange(p)
+		ladderStep := p.Step
+		if p.Kind == calc.Int && ladderStep < 1 {
+			ladderStep = 1
+		}
+		at, _ := strconv.ParseFloat(value, 64)
+		if xs := logLadder(lo, hi, ladderStep, at); ok && xs != nil {
+			// a wide range: the slider stops at round values on a
+			// logarithmic scale (controls.go)
+			unit := ""
+			if p.Unit != "" {
+				unit = loc.TOr("widget.unit."+p.Unit, p.Unit)
+			}
+			writeLogSlider(b, name, label, value, xs, unit, loc)
+		} else if ok {
 			v, err := strconv.ParseFloat(value, 64)
 			if err != nil {
 				v = lo
@@ -214,6 +228,10 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 				name, calc.FormatFloat(lo), calc.FormatFloat(hi), step, calc.FormatFloat(v), esc(label))
 		}
 	case calc.Choice:
+		if len(p.Choices) <= maxSegments {
+			writeSegments(b, id, name, c, p, value, describedBy, loc)
+			break
+		}
 		writef(b, `<select id="%s" name="%s"%s>`, id, name, describedBy)
 		for _, ch := range p.Choices {
 			sel := ""
@@ -244,6 +262,9 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 		}
 		writef(b, `<input type="text" id="%s" name="%s" value="%s" spellcheck="false" autocomplete="off"%s%s%s>`, id, name, esc(value), mode, placeholder, describedBy)
 		writeUnit(b, c, p, loc)
+		if p.Kind.IsList() {
+			writeStepper(b, id, name, c, p, loc)
+		}
 	}
 	b.WriteString(`</span>`)
 	if hasHelp {

@@ -106,8 +106,14 @@ func TestControls(t *testing.T) {
 	for _, c := range calc.New().List() {
 		out := renderDefaults(t, c, loc)
 		for _, p := range c.Params {
-			if n := strings.Count(out, ` name="`+p.Name+`"`); n != 1 {
+			// a segmented control's radios share the name of the control
+			// the playground reads (controls.go)
+			radios := strings.Count(out, `<input type="radio" name="`+p.Name+`"`)
+			if n := strings.Count(out, ` name="`+p.Name+`"`) - radios; n != 1 {
 				t.Errorf("%s: %d controls named %s, want 1", c.Name, n, p.Name)
+			}
+			if radios != 0 && (p.Kind != calc.Choice || radios != len(p.Choices) || len(p.Choices) > maxSegments) {
+				t.Errorf("%s: %d radios named %s", c.Name, radios, p.Name)
 			}
 			if !strings.Contains(out, `data-error-for="`+p.Name+`" role="alert" hidden`) {
 				t.Errorf("%s: no error slot for %s", c.Name, p.Name)
