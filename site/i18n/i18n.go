@@ -99,7 +99,10 @@ func Missing(loc locale.Locale, want []string) []string {
 	return miss
 }
 
-// placeholders returns the {names} of a template, sorted and unique.
+// placeholders returns the {names} of a template, sorted and unique; a
+// plural placeholder {n|one form|other forms} counts as its name n (each
+// language inflects the words it needs: Spanish may agree with total
+// where Italian agrees with n, Chinese with neither).
 func placeholders(s string) []string {
 	seen := map[string]bool{}
 	for {
@@ -111,7 +114,8 @@ func placeholders(s string) []string {
 		if j < 0 {
 			break
 		}
-		seen[s[i+1:i+j]] = true
+		name, _, _ := strings.Cut(s[i+1:i+j], "|")
+		seen[name] = true
 		s = s[i+j+1:]
 	}
 	out := make([]string, 0, len(seen))

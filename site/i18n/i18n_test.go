@@ -290,3 +290,19 @@ func TestContentLanguages(t *testing.T) {
 		t.Errorf("content/ has the folders %v, locale.Languages %v", dirs, want)
 	}
 }
+
+// TestPlaceholders: names, sorted and unique; a plural form counts as its
+// name.
+func TestPlaceholders(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"{a} and {b} and {a}", "a,b"},
+		{"{n|partito # retry|partiti # retry} di {total}", "n,total"},
+		{"{total|# paso|# pasos} {n}", "n,total"},
+		{"no placeholder", ""},
+		{"{unclosed", ""},
+	} {
+		if got := strings.Join(placeholders(tc.in), ","); got != tc.want {
+			t.Errorf("placeholders(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
