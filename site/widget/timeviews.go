@@ -31,7 +31,7 @@ type playFig struct {
 	desc   string
 	// live is the template of the aria-live summary: {t} the time shown,
 	// {n} the events shown, {total} all of them.
-	live   string
+	live string
 	// at, when set, is the template of the time shown ("layer {t}":
 	// a position, not an amount); else "{t} unit".
 	at     string
