@@ -19,7 +19,7 @@
 // Only 200 answers marked public with an ETag are kept. If-None-Match
 // matching a kept answer's ETag is answered 304 here.
 
-import { API, CHART, LANGS, BOOL_TRUE, BOOL_FALSE, PLAIN_MIN, PLAIN_MAX } from "./edge-rules.mjs";
+import { API, CHART, LANGS, BOOL_TRUE, BOOL_FALSE, PLAIN_MIN, PLAIN_MAX, KIND } from "./edge-rules.mjs";
 
 // What Go declares (the API's paths, the chart languages, the spellings
 // of a boolean, where a float takes an exponent) comes from
@@ -115,27 +115,27 @@ function canonValue(p, v) {
   if (/[^\x20-\x7e]/.test(v)) return null;
   v = trim(v);
   switch (p.kind) {
-    case "int":
-    case "float":
-      return canonNumber(v, p.kind === "int");
-    case "int list":
-    case "float list": {
+    case KIND.Int:
+    case KIND.Float:
+      return canonNumber(v, p.kind === KIND.Int);
+    case KIND.IntList:
+    case KIND.FloatList: {
       if (v === "") return null;
       const out = [];
       for (const part of v.split(",")) {
-        const c = canonNumber(trim(part), p.kind === "int list");
+        const c = canonNumber(trim(part), p.kind === KIND.IntList);
         if (c === null) return null;
         out.push(c);
       }
       return out.join(",");
     }
-    case "bool": {
+    case KIND.Bool: {
       const b = v.toLowerCase();
       if (BOOL_TRUE.includes(b)) return "true";
       if (BOOL_FALSE.includes(b)) return "false";
       return null;
     }
-    case "choice":
+    case KIND.Choice:
       return p.choices && p.choices.includes(v) ? v : null;
   }
   return null; // big int, text, JSON: Go decides

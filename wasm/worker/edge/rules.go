@@ -43,8 +43,19 @@ func Rules() []byte {
 		{"BOOL_FALSE", "core/calc.BoolFalse", calc.BoolFalse},
 		{"PLAIN_MIN", "core/calc.PlainMin: FormatFloat writes a nonzero magnitude below it with an exponent", calc.PlainMin},
 		{"PLAIN_MAX", "core/calc.PlainMax: and from it on", calc.PlainMax},
+		{"KIND", "kind (data.go): the name edge-data.mjs gives each calc.Kind that edge.mjs canonicalizes", Kinds()},
 	} {
 		fmt.Fprintf(&b, "// %s\nexport const %s = %s;\n", c.from, c.name, js(c.v))
 	}
 	return []byte(b.String())
+}
+
+// Kinds names, by its Go constant's name, each calc.Kind that edge.mjs
+// canonicalizes, with the name edge-data.mjs gives it (kind): edge.mjs
+// reads the names from here.
+func Kinds() map[string]string {
+	return map[string]string{
+		"Int": kind(calc.Int), "Float": kind(calc.Float), "IntList": kind(calc.IntList),
+		"FloatList": kind(calc.FloatList), "Bool": kind(calc.Bool), "Choice": kind(calc.Choice),
+	}
 }
