@@ -45,6 +45,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -181,6 +183,9 @@ func sizes(root, dist, tmp string, hello []byte, top int) error {
 		return errors.New("dist/ serves no playground module (assets/playground-NAME.*.wasm): run ./build.sh")
 	}
 	fmt.Printf("goal: gzip <= 1,050 KB for every module a page loads: %s (largest: %s, %s)\n", verdict(largestGzip <= 1050*1000), largest, kb(largestGzip))
+	if err := pageModules(dist); err != nil {
+		return err
+	}
 
 	pkg := "./wasm/playground/" + largest
 	named, err := goBuild(root, pkg, filepath.Join(tmp, "named.wasm"), false)
@@ -203,6 +208,76 @@ func sizes(root, dist, tmp string, hello []byte, top int) error {
 		fmt.Printf("  %10s %5d funcs  %s\n", kb(p.Bytes), p.Funcs, p.Pkg)
 	}
 	fmt.Println()
+	return nil
+}
+
+// dataWasm is the module a built page loads (site/assets/app.js's
+// data-wasm).
+var dataWasm = regexp.MustCompile(`data-wasm="([^"]+\.wasm)"`)
+
+// pageModules prints, for each page of dist/ that loads a playground
+// module, the module and the bytes it serves gzip-compressed (the .gz the
+// build wrote): the article and playground pages one a line, the embed
+// pages counted per module.
+func pageModules(dist string) error {
+	type served struct {
+		name string
+		gz   int64
+	}
+	mods := map[string]served{}
+	var pages []string
+	embeds := map[string]int{}
+	err := filepath.WalkDir(dist, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "index.html" {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		m := dataWasm.FindSubmatch(b)
+		if m == nil {
+			return nil
+		}
+		mod := string(m[1])
+		if _, ok := mods[mod]; !ok {
+			fi, err := os.Stat(filepath.Join(dist, filepath.FromSlash(strings.TrimPrefix(mod, "/"))+".gz"))
+			if err != nil {
+				return fmt.Errorf("%s loads %s, which has no .gz: %w", path, mod, err)
+			}
+			name := strings.TrimPrefix(filepath.Base(mod), "playground-")
+			name = name[:strings.IndexByte(name, '.')]
+			mods[mod] = served{name, fi.Size()}
+		}
+		rel, _ := filepath.Rel(dist, filepath.Dir(path))
+		page := "/" + filepath.ToSlash(rel) + "/"
+		if strings.Contains(page, "/embed/") {
+			embeds[mod]++
+			return nil
+		}
+		if bytes.Contains(b, []byte(" data-modules")) { // the playground: every article's module, one after the other
+			page += " (+ every article's)"
+		}
+		pages = append(pages, page+"\x00"+mod)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.Sort(pages)
+	fmt.Println("\nmodule per page, gzip-compressed as served:")
+	for _, p := range pages {
+		page, mod, _ := strings.Cut(p, "\x00")
+		fmt.Printf("  %-40s %-14s %s\n", page, mods[mod].name, kb(int(mods[mod].gz)))
+	}
+	var ms []string
+	for m := range embeds {
+		ms = append(ms, m)
+	}
+	slices.Sort(ms)
+	for _, m := range ms {
+		fmt.Printf("  %-40s %-14s %s\n", fmt.Sprintf("%d embed pages", embeds[m]), mods[m].name, kb(int(mods[m].gz)))
+	}
 	return nil
 }
 
