@@ -26,10 +26,10 @@ import (
 // article.
 var searchTerms = []struct{ lang, term, page string }{
 	{"it", "amplificazione", "/it/retries/"},
-	{"it", "dispatcher", "/it/glossary/"}, // a glossary term
-	{"it", "concorrenza", "/it/rate-limits/"},
-	{"it", "metastabile", "/it/glossary/"}, // a glossary term,
-	{"it", "gettone", "/it/glossary/"},     // a glossary term
+	{"it", "dispatcher", "/it/glossary/"},   // a glossary term
+	{"it", "frequenza", "/it/rate-limits/"}, // (concorrenza names the fourth article's contention too)
+	{"it", "metastabile", "/it/glossary/"},  // a glossary term,
+	{"it", "gettone", "/it/glossary/"},      // a glossary term
 	{"es", "amplificación", "/es/retries/"},
 	{"es", "despachador", "/es/glossary/"}, // a glossary term
 	{"es", "concurrencia", "/es/rate-limits/"},
