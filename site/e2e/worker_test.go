@@ -343,6 +343,16 @@ func TestGOGC(t *testing.T) {
 			}
 			_, ws := openWidgets(t, ctx, p, tc.query)
 			disp, _ := pickDispatch(t, ws)
+			// The widgets hydrate lazily (wasm/playground/lazy.go) and the
+			// page's warm-up only warms hydrated ones: an edit of the
+			// dispatch widget, which always computes in the worker,
+			// starts it.
+			dc, dpage := disp.calc(t)
+			edit, err := PlanEdit(dc, dpage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			setValue(t, ctx, disp.ID, edit.Param, edit.Value)
 			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			defer cancel()
 			if _, err := chromedp.Run(wctx, chromedp.PollFunction[bool](`() => window.__goEnvs.some(e => e.startsWith('worker '))`,
