@@ -5,7 +5,6 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -15,10 +14,6 @@ import (
 // page loads is at most 1,050 KB (1,050,000 bytes) gzip-compressed, as
 // served (the .gz sibling the build writes beside it).
 const moduleBudget = 1_050_000
-
-// dataWasm finds the module a page loads: the loader's data-wasm, on its
-// own script tag (site/assets/app.js).
-var dataWasm = regexp.MustCompile(`data-wasm="([^"]+\.wasm)"`)
 
 // TestModuleBudget checks every page of the built site: each module it
 // loads exists with its .gz and that .gz is within moduleBudget. It needs
@@ -31,7 +26,7 @@ func TestModuleBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range dataWasm.FindAllSubmatch(html, -1) {
+		for _, m := range DataWasm.FindAllSubmatch(html, -1) {
 			mod := string(m[1])
 			if _, ok := sizes[mod]; !ok {
 				fi, err := os.Stat(filepath.Join(env.dist, filepath.FromSlash(strings.TrimPrefix(mod, "/"))+".gz"))

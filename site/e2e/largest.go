@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"regexp"
 
 	"retrylab/core/calc"
 )
@@ -85,3 +86,8 @@ func num(s string) float64 {
 	}
 	return f
 }
+
+// DataWasm finds the module a built page loads: the loader's data-wasm
+// attribute, on its own script tag (site/assets/app.js). TestModuleBudget
+// and wasmbench's size section read it.
+var DataWasm = regexp.MustCompile(`data-wasm="([^"]+\.wasm)"`)

@@ -188,27 +188,9 @@ func run(dists, pageList, modes, bin string, runs int) error {
 		}
 		for _, p := range paths {
 			for _, m := range modeList {
-				median := func(rs []result, f func(result) float64) float64 {
-					if len(rs) == 0 {
-						return -1
-					}
-					v := make([]float64, len(rs))
-					for i, r := range rs {
-						v[i] = f(r)
-					}
-					slices.Sort(v)
-					return v[len(v)/2]
-				}
 				exTBT := median(results[key(s.dist, exercisesPage, m)], func(r result) float64 { return r.tbt })
 				rs := results[key(s.dist, p, m)]
-				med := func(f func(result) float64) float64 {
-					v := make([]float64, len(rs))
-					for i, r := range rs {
-						v[i] = f(r)
-					}
-					slices.Sort(v)
-					return v[len(v)/2]
-				}
+				med := func(f func(result) float64) float64 { return median(rs, f) }
 				r := result{perf: med(func(r result) float64 { return r.perf }), a11y: med(func(r result) float64 { return r.a11y }),
 					bp: med(func(r result) float64 { return r.bp }), fcp: med(func(r result) float64 { return r.fcp }),
 					lcp: med(func(r result) float64 { return r.lcp }), tbt: med(func(r result) float64 { return r.tbt }),
@@ -236,6 +218,19 @@ func run(dists, pageList, modes, bin string, runs int) error {
 	}
 	fmt.Printf("goal: performance >= 0.95 and TBT <= 200 ms on every page (issue 33), at this load: %s\n", verdict)
 	return nil
+}
+
+// median returns the median of f over rs, -1 for none.
+func median(rs []result, f func(result) float64) float64 {
+	if len(rs) == 0 {
+		return -1
+	}
+	v := make([]float64, len(rs))
+	for i, r := range rs {
+		v[i] = f(r)
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 // lighthouse runs Lighthouse once on url in mode (mobile or desktop).

@@ -45,7 +45,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -211,10 +210,6 @@ func sizes(root, dist, tmp string, hello []byte, top int) error {
 	return nil
 }
 
-// dataWasm is the module a built page loads (site/assets/app.js's
-// data-wasm).
-var dataWasm = regexp.MustCompile(`data-wasm="([^"]+\.wasm)"`)
-
 // pageModules prints, for each page of dist/ that loads a playground
 // module, the module and the bytes it serves gzip-compressed (the .gz the
 // build wrote): the article and playground pages one a line, the embed
@@ -235,7 +230,7 @@ func pageModules(dist string) error {
 		if err != nil {
 			return err
 		}
-		m := dataWasm.FindSubmatch(b)
+		m := e2e.DataWasm.FindSubmatch(b)
 		if m == nil {
 			return nil
 		}
