@@ -94,9 +94,9 @@ type tracer struct {
 
 // frame returns the first frame k whose instant (k+1)·bin is above t:
 // the first whose state an event at t is part of. Not inlined: sent
-// calls it seven times, and its five appends inlined there were 18 KB of
-// the policies module's code (make bench's size table); a traced run
-// calls it a few times per attempt.
+// calls it seven times, and its five appends inlined there made sent the
+// largest function of the policies module (make bench's size table); a
+// traced run calls it a few times per attempt.
 //
 //go:noinline
 func (tr *tracer) frame(t int64) int {
