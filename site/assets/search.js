@@ -39,18 +39,47 @@
     });
     return pf;
   }
+  // fold: a name or a query as compared by ownFirst (case, width and
+  // spacing aside).
+  function fold(s) {
+    return s.normalize('NFKC').toLocaleLowerCase().replace(/\s+/g, ' ').trim();
+  }
+  // ownFirst puts first the results whose own subjects (the metadata that
+  // site/pages writes: "term", the glossary's terms; "calc", an article's
+  // calculator names, joined by " · ") include the whole query: a term's
+  // page, then a calculator's article, each in Pagefind's order. Pagefind
+  // ranks by words, and a Chinese query is cut into words by the browser
+  // (Intl.Segmenter) and the index by Pagefind's own segmenter: the two
+  // disagree on some names (一次操作的幂等键: 幂|等|键 against 幂等|键),
+  // and then the metadata boost misses. The whole name does not depend on
+  // either segmentation.
+  function ownFirst(q, items) {
+    var want = fold(q);
+    function owns(d, field) {
+      var v = d.meta && d.meta[field];
+      if (!v) { return false; }
+      return v.split(' · ').some(function (n) { return fold(n) === want; });
+    }
+    var terms = [], calcs = [], rest = [];
+    items.forEach(function (d) {
+      (owns(d, 'term') ? terms : owns(d, 'calc') ? calcs : rest).push(d);
+    });
+    return terms.concat(calcs, rest);
+  }
   function run() {
     var q = input.value.trim();
     var mine = ++seq;
     if (!q) { out.textContent = ''; out.hidden = true; return; }
     load().then(function (m) { return m.search(q); }).then(function (r) {
       if (mine !== seq) { return null; }
-      return Promise.all(r.results.slice(0, 8).map(function (x) { return x.data(); }));
+      // Twelve loaded, eight shown: room for ownFirst to lift a page.
+      return Promise.all(r.results.slice(0, 12).map(function (x) { return x.data(); }));
     }).then(function (items) {
       if (items === null || mine !== seq) { return; }
       // data-q: the query the results answer (the browser tests wait for it)
       out.setAttribute('data-q', q);
       if (!items.length) { say(form.getAttribute('data-none').replace('{q}', q)); return; }
+      items = ownFirst(q, items).slice(0, 8);
       out.textContent = '';
       var ol = document.createElement('ol');
       ol.className = 'search-list';

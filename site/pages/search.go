@@ -25,7 +25,11 @@ import (
 // "calc" on an article), and the search box asks Pagefind to boost a
 // match in them (its ranking option metaWeights, from searchRanking): a
 // query that is a whole term or a whole calculator name lifts the page
-// that defines it above those that only use it. TestSearchOwnPages
+// that defines it above those that only use it. The boost works by words,
+// and a Chinese query's words (the browser's Intl.Segmenter) are not always
+// the index's (Pagefind's segmenter): for a query that is a whole term or
+// name, the box also moves the page whose metadata lists it to the top
+// (search.js, ownFirst). TestSearchOwnPages
 // (site/e2e/classroom) searches every term and every name.
 
 // searchBox is what the search form needs.
