@@ -327,9 +327,7 @@ func policiesFlow(o *outCtx, r *calc.PoliciesResult) error {
 			f.t1 = math.Max(f.t1, tr.Counters.TS[n-1])
 		}
 	}
-	// about half a second of real time per simulated second, at least
-	// 20 s and at most 60 s for the whole run
-	f.playS = math.Min(60, math.Max(20, f.t1/2))
+	f.playS = storyPlayS(f.t1, 1) // a run of seconds
 	gap := f.t1 / f.playS * 0.08 // a move lasts at least 0.08 s of real time at 1×
 	for i, j := range pick {
 		l := policyLane(o, o.policyLabel(runs[j].Policy), trs[i], gap)

@@ -79,7 +79,7 @@ func waveLane(o *outCtx, times []float64, width, end, gap float64, grouped bool)
 }
 
 // waveFig draws a wave lane as a figure.
-func waveFig(o *outCtx, times []float64, width float64, unit string, title, desc string) {
+func waveFig(o *outCtx, times []float64, width float64, unit string, sec float64, title, desc string) {
 	end := 0.0
 	for _, t := range times {
 		end = math.Max(end, t)
@@ -91,7 +91,7 @@ func waveFig(o *outCtx, times []float64, width float64, unit string, title, desc
 		end = math.Ceil(end/width) * width
 	}
 	f := &flowFig{t0: 0, t1: end, unit: unit, title: title, desc: desc}
-	f.playS = 12
+	f.playS = storyPlayS(end, sec)
 	gap := end / f.playS * 0.12
 	f.lanes = []*flowLane{waveLane(o, times, width, end, gap, grouped)}
 	f.live = o.vt("flow", "live", "{t} {unit}: {n} of {total} retries drawn have left their clients.", "unit", unit)
@@ -105,7 +105,7 @@ func jitterFlow(o *outCtx, r *calc.JitterResult) error {
 	if !ok1 || !ok2 || len(arr) == 0 || width <= 0 {
 		return errNoData
 	}
-	waveFig(o, arr, width, o.loc.TOr("widget.unit.ms", "ms"),
+	waveFig(o, arr, width, o.loc.TOr("widget.unit.ms", "ms"), 0.001,
 		o.vt("flow", "title", "The retries leaving their clients and reaching the server"),
 		o.vt("flow", "desc", "Every client failed at time 0; each dot is a retry that waits out its jitter, then lands at the server in the bin of its arrival. {n} retries; the fullest bin holds {peak}.",
 			"n", o.loc.Int(int64(r.Total)), "peak", o.loc.Int(int64(r.Peak))))
@@ -118,7 +118,7 @@ func backoffFlow(o *outCtx, r *calc.BackoffResult) error {
 	if !ok || len(arr) == 0 || r.WidthS <= 0 {
 		return errNoData
 	}
-	waveFig(o, arr, r.WidthS, o.loc.TOr("widget.unit.s", "s"),
+	waveFig(o, arr, r.WidthS, o.loc.TOr("widget.unit.s", "s"), 1,
 		o.vt("flow", "title", "The workers' retries reaching the provider"),
 		o.vt("flow", "desc", "{w} workers got a 429 at time 0; each dot is a retry that waits out its backoff, then reaches the provider in the bin of its arrival. {n} retries; the fullest bin holds {peak}.",
 			"w", o.loc.Int(int64(r.Workers)), "n", o.loc.Int(int64(r.Retries)), "peak", o.loc.Int(int64(r.Peak))))
@@ -198,7 +198,7 @@ func amplificationFlow(o *outCtx, r *calc.AmplificationResult) error {
 		{"calls", o.loc.TOr("widget.flow.calls", "calls so far"), so, -1},
 		{"final_calls", o.vt("flow", "final", "calls of the deepest layer"), last, -1},
 	}
-	f := &flowFig{t0: 0, t1: math.Max(float64(depth), l.ts[len(l.ts)-1]), unit: o.vt("play", "unit", "layer"), playS: 3 * float64(depth), lanes: []*flowLane{l},
+	f := &flowFig{t0: 0, t1: math.Max(float64(depth), l.ts[len(l.ts)-1]), unit: o.vt("play", "unit", "layer"), playS: storyPlayS(float64(depth), 0), lanes: []*flowLane{l},
 		title: o.vt("flow", "title", "The calls filling the tree, layer by layer"),
 		desc: o.vt("flow", "desc", "Each dot is a call: it leaves the call that made it and takes its place in its layer ({layers} layers, {n} calls at the deepest).",
 			"layers", strconv.Itoa(depth), "n", r.FinalCalls.String()),

@@ -37,6 +37,50 @@ type playFig struct {
 	at     string
 	height float64
 	step   bool // the player has a step button (flow views)
+	// sec is the simulated seconds of one unit (1 for s, 0.001 for ms), 0
+	// when the unit is no time (a tree's layers): playS chooses the
+	// playback's length from it.
+	sec float64
+}
+
+// playS is the view's playback at 1×, in real seconds for its whole
+// range (storyPlayS).
+func (f *playFig) playS() float64 { return storyPlayS(f.t1-f.t0, f.sec) }
+
+// storyPlayS is the playback at 1× of a time view, in real seconds, for
+// a range of span units of sec simulated seconds each (sec 0: steps, such
+// as a tree's layers). Each view's length follows its story rather than
+// one length for all (a 100 ms wave and a 1,334 s run both took 6 s):
+// a run of seconds plays at half speed, between 20 and 60 s; a span of
+// milliseconds in slow motion, 50 ms a second, between 12 and 30 s; a
+// step takes 3 s. The flow views and the players take it from here, so
+// that a widget's views and their sentences agree.
+func storyPlayS(span, sec float64) float64 {
+	switch {
+	case sec == 0:
+		return math.Max(4, 3*span)
+	case sec >= 1:
+		return math.Min(60, math.Max(20, span*sec/2))
+	default:
+		return math.Min(30, math.Max(12, span*sec/0.05))
+	}
+}
+
+// playAttr is the figure's data-play-ms: player.js plays the range in
+// this many real milliseconds at 1×.
+func (f *playFig) playAttr() string {
+	return ` data-play-ms="` + strconv.Itoa(int(math.Round(f.playS()*1000))) + `"`
+}
+
+// writeScale says the playback's scale in words (a time view whose unit
+// is a time): real seconds per simulated unit, and for the whole run.
+func (f *playFig) writeScale(o *outCtx) {
+	if f.sec == 0 || f.t1 <= f.t0 {
+		return
+	}
+	per := f.playS() / (f.t1 - f.t0)
+	writef(o.b, `<p class="widget-flow-scale">%s</p>`, esc(o.loc.Tf("widget.flow.scale", "At 1×, {real} s on screen for each {unit} simulated ({total} s for the whole run).",
+		"real", o.loc.Sig(per, 2), "unit", f.unit, "total", o.loc.Number(math.Round(f.playS())))))
 }
 
 // timeText is the time t (already formatted) as the player shows it.
@@ -67,8 +111,8 @@ func (f *playFig) fx(t float64) float64 {
 // open writes the figure, the svg, its title and the time axis.
 func (f *playFig) open(o *outCtx) {
 	b := o.b
-	writef(b, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="%s" data-t1="%s" data-unit="%s" data-live-template="%s"%s>`,
-		fnum(f.t0), fnum(f.t1), esc(f.unit), esc(f.live), f.timeAttr())
+	writef(b, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="%s" data-t1="%s" data-unit="%s" data-live-template="%s"%s%s>`,
+		fnum(f.t0), fnum(f.t1), esc(f.unit), esc(f.live), f.timeAttr(), f.playAttr())
 	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(f.height))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))
 	base := f.height - marginB
@@ -95,6 +139,7 @@ func (f *playFig) close(o *outCtx, xlabel string) {
 	x := f.fx(f.t1)
 	writef(b, `<line class="chart-cursor" data-cursor="" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-opacity="0.5"/>`, f1(x), f1(x), f1(marginT), f1(f.height-marginB))
 	b.WriteString(`</svg>`)
+	f.writeScale(o)
 	writePlayer(o, f)
 	b.WriteString("</figure>\n")
 }
@@ -211,7 +256,7 @@ func jitterPlay(o *outCtx, r *calc.JitterResult) error {
 	}
 	end = math.Ceil(end/width) * width
 	unit := o.loc.TOr("widget.unit.ms", "ms")
-	f := &playFig{t0: 0, t1: end, unit: unit, height: chartH,
+	f := &playFig{t0: 0, t1: end, unit: unit, sec: 0.001, height: chartH,
 		title: o.vt("play", "title", "The retries arriving, wave by wave"),
 		desc: o.vt("play", "desc", "{n} retries land in their {w} ms bins as time passes; press play to watch the bins fill.",
 			"n", o.loc.Int(int64(len(arr))), "w", o.loc.Number(width)),
@@ -241,7 +286,7 @@ func backoffPlay(o *outCtx, r *calc.BackoffResult) error {
 	if r.RetryAfterS != nil {
 		floor = *r.RetryAfterS
 	}
-	f := &playFig{t0: 0, t1: end, unit: o.loc.TOr("widget.unit.s", "s"), height: chartH,
+	f := &playFig{t0: 0, t1: end, unit: o.loc.TOr("widget.unit.s", "s"), sec: 1, height: chartH,
 		title: o.vt("play", "title", "The waves of retries"),
 		desc: o.vt("play", "desc", "{n} retries of the workers, wave after wave, in {w} s bins; the dashed line is the Retry-After floor when there is one.",
 			"n", o.loc.Int(int64(len(arr))), "w", o.loc.Number(width)),
@@ -266,7 +311,7 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || n < 2 || len(ready) != n || len(delayed) != n || len(inflight) != n || len(r429) != n || len(retries) != n {
 		return errNoData
 	}
-	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: 360,
+	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), sec: 1, height: 360,
 		title: o.vt("play", "title", "The queue as the simulation runs"),
 		desc: o.vt("play", "desc", "Above, the jobs ready, waiting for a retry and in flight at each moment; below, the 429s and the retries so far ({r429} and {retries} at the end)",
 			"r429", o.loc.Number(r429[n-1]), "retries", o.loc.Number(retries[n-1])),
@@ -360,7 +405,7 @@ func deadlinePlay(o *outCtx, r *calc.DeadlineResult) error {
 		}
 	}
 	rowH := math.Min(28, 200/float64(max(n, 1)))
-	f := &playFig{t0: 0, t1: math.Max(end, deadline), unit: o.loc.TOr("widget.unit.ms", "ms"), height: marginT + rowH*float64(n) + marginB,
+	f := &playFig{t0: 0, t1: math.Max(end, deadline), unit: o.loc.TOr("widget.unit.ms", "ms"), sec: 0.001, height: marginT + rowH*float64(n) + marginB,
 		title: o.vt("play", "title", "The attempts on a timeline"),
 		desc: o.vt("play", "desc", "Each attempt runs to its timeout, then the task waits; {admitted} of {n} attempts start before the deadline.",
 			"admitted", o.loc.Number(admitted), "n", o.loc.Int(int64(n))),
@@ -438,7 +483,7 @@ func amplificationPlay(o *outCtx, r *calc.AmplificationResult) error {
 	}
 	s = strings.TrimSuffix(s, "</figure>\n")
 	var h strings.Builder
-	writef(&h, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="0" data-t1="%s" data-unit="%s" data-live-template="%s"%s>`, strconv.Itoa(depth), esc(f.unit), esc(f.live), f.timeAttr())
+	writef(&h, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="0" data-t1="%s" data-unit="%s" data-live-template="%s"%s%s>`, strconv.Itoa(depth), esc(f.unit), esc(f.live), f.timeAttr(), f.playAttr())
 	o.b.WriteString(h.String())
 	o.b.WriteString(strings.TrimPrefix(s, head))
 	writePlayer(o, f)
@@ -469,7 +514,7 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	// above the strips
 	const rowH, barH, keyH = 48.0, 22.0, 26.0
 	n := len(ts)
-	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), height: marginT + keyH + rowH*float64(len(runs)) + marginB,
+	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), sec: 1, height: marginT + keyH + rowH*float64(len(runs)) + marginB,
 		title: o.vt("play", "title", "The outage under each policy, second by second"),
 		desc: o.vt("play", "desc", "One strip per policy: the attempts sent (light) and the answers in time (dark) at each step, up to {top} per second.",
 			"top", o.loc.Number(top)),
@@ -619,7 +664,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 		}
 		off[i] = extra
 	}
-	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), height: 400 + extra,
+	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), sec: 1, height: 400 + extra,
 		title: o.vt("play", "title", "The two buckets while the calls arrive"),
 		desc: o.vt("play", "desc", "Both buckets start full ({rb} requests, {tb} tokens) and refill at the limits' pace; each call takes one request and {k} tokens. A call that would wait more than {w} s is refused. In {h} s: {a} calls admitted at once, {d} after a wait, {x} refused.",
 			"rb", in(rb), "tb", in(tb), "k", o.loc.Number(tokens), "w", in(limitsMaxWaitS), "h", o.loc.Number(h), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2])),

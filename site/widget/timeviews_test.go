@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"math"
 	"net/url"
 	"regexp"
 	"slices"
@@ -299,6 +300,68 @@ func TestPoliciesDefaultLight(t *testing.T) {
 		}
 		if n, els := len(html), strings.Count(html, "<")-strings.Count(html, "</"); n > 64_000 || els > 1000 {
 			t.Errorf("%s: %d bytes, %d elements", lang, n, els)
+		}
+	}
+}
+
+// TestStoryPlayS: each time view's playback follows its story.
+func TestStoryPlayS(t *testing.T) {
+	for _, tc := range []struct {
+		span, sec, want float64
+	}{
+		{100, 0.001, 12},  // a 100 ms wave: at least 12 s
+		{750, 0.001, 15},  // a 750 ms deadline: 50 ms a second
+		{5000, 0.001, 30}, // 5 s of milliseconds: at most 30 s
+		{1334, 1, 60},     // a long run: at most 60 s
+		{80, 1, 40},       // half speed
+		{10, 1, 20},       // at least 20 s
+		{3, 0, 9},         // three layers, 3 s each
+		{1, 0, 4},         // at least 4 s
+	} {
+		if got := storyPlayS(tc.span, tc.sec); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("storyPlayS(%v, %v) = %v, want %v", tc.span, tc.sec, got, tc.want)
+		}
+	}
+}
+
+// TestPlaybackScale: every time view of a widget, players and flows
+// alike, carries its playback length (data-play-ms, storyPlayS of its
+// range), the views of one widget agree, and a view whose unit is a time
+// says its scale in words, in every language.
+func TestPlaybackScale(t *testing.T) {
+	all := locales(t)
+	reg := calc.New()
+	playMS := regexp.MustCompile(`data-play-ms="([0-9]+)"`)
+	figRE := regexp.MustCompile(`<figure [^>]*data-timeview[^>]*>`)
+	for _, name := range []string{"jitter", "backoff", "dispatch", "deadline", "amplification", "policies", "limits"} {
+		c, _ := reg.Lookup(name)
+		for lang, loc := range all {
+			html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"play", "flow"}}, loc)
+			if err != nil && strings.Contains(err.Error(), `no view "flow"`) {
+				html, err = Render(Spec{Calc: c, ID: "w", Views: []string{"play"}}, loc)
+			}
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, lang, err)
+			}
+			figs := figRE.FindAllString(html, -1)
+			if len(figs) == 0 {
+				t.Fatalf("%s %s: no time view", name, lang)
+			}
+			seen := map[string]bool{}
+			for _, f := range figs {
+				m := playMS.FindStringSubmatch(f)
+				if m == nil {
+					t.Errorf("%s %s: a time view without data-play-ms: %s", name, lang, f)
+					continue
+				}
+				seen[m[1]] = true
+			}
+			if len(seen) > 1 {
+				t.Errorf("%s %s: the time views disagree on their playback: %v", name, lang, seen)
+			}
+			if name != "amplification" && !strings.Contains(html, `class="widget-flow-scale"`) {
+				t.Errorf("%s %s: no sentence says the playback's scale", name, lang)
+			}
 		}
 	}
 }
