@@ -1,7 +1,14 @@
 // Command workerbench measures the Cloudflare Worker on the real workerd
 // binary against its floor (`make bench`, wasm/worker/bench.sh):
 //
-//	workerbench [-n 2000] [-c 2] [-timeout 15m]
+//	workerbench [-worst FILE -scale S] [-paths=true] [-floor=true] [-n 2000] [-c 2] [-timeout 15m]
+//
+// With -worst, it first sends each calculator's worst accepted requests
+// (the lines core/calc's TestServerWorkQueries writes) to the Worker on
+// workerd, one at a time, and prints the costliest one's CPU time per
+// calculator against wrangler.toml's cpu_ms (worst.go); with -paths, paths
+// of 2,000 to 8,000 segments and the CPU time each workerd process spends
+// on them (paths.go). Then, unless -floor=false:
 //
 // It starts two workerd processes: bare, a syumai/workers handler that
 // answers a constant with syumai's own shim (wasm/workerbare: the cost of
