@@ -134,7 +134,7 @@ func worstCPU(ctx context.Context, root, file string, reps int, scale float64) e
 	if err != nil {
 		return err
 	}
-	cpuMS := time.Duration(wr.Limits.CPUMS) * time.Millisecond
+	cpuLimit := time.Duration(wr.Limits.CPUMS) * time.Millisecond
 	w, err := local.Start(ctx, root, time.Minute)
 	if err != nil {
 		return err
@@ -217,7 +217,7 @@ func worstCPU(ctx context.Context, root, file string, reps int, scale float64) e
 			continue
 		}
 		verdict := "OK, under"
-		if worst.thread > cpuMS {
+		if worst.thread > cpuLimit {
 			verdict, over = "OVER", true
 		}
 		fmt.Printf("workerd-cpu: %-16s worst accepted %8.2f ms of CPU on workerd (all threads %8.2f ms; wall %8.2f ms), work %.0f of bound %.0f: %s the Worker's cpu_ms %d  %.100s\n",
