@@ -3,16 +3,81 @@ package calc
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"retrylab/core/standin/query"
 )
 
 // benchScale is the share of ServerWork the benchmark's server accepts:
 // 1 natively, the Worker's workScale (wasm/worker) when the benchmark runs
 // as WebAssembly (core/bench/serverwork.sh).
-var benchScale = flag.Float64("serverwork.scale", 1, "the share of ServerWork accepted (BenchmarkServerWork)")
+var benchScale = flag.Float64("serverwork.scale", 1, "the share of ServerWork accepted (BenchmarkServerWork, TestServerWorkQueries)")
+
+// queriesOut is where TestServerWorkQueries writes the API requests of
+// serverWorkCandidates, one "NAME QUERY" line each: make bench's workerd
+// section (wasm/worker/bench.sh, workerbench -worst) sends them to the
+// Worker.
+var queriesOut = flag.String("serverwork.queries", "", "write the worst accepted requests, one \"NAME QUERY\" line each, to this file (TestServerWorkQueries)")
+
+// serverWorkCandidates are the requests BenchmarkServerWork times for c
+// at scale: its worst accepted requests by declared work (worstAccepted)
+// and the probes of its costliest shapes (serverProbes) that the server
+// accepts.
+func serverWorkCandidates(tb testing.TB, c *Calculator, scale float64) []Args {
+	cands := worstAccepted(tb, c, 3, scale)
+	for _, p := range serverProbes {
+		f := strings.Fields(p)
+		if f[0] != c.Name {
+			continue
+		}
+		if a, err := c.ParsePairs(f[1:]); err == nil && c.ServerCheck(a, scale, "/") == nil {
+			cands = append(cands, a)
+		}
+	}
+	return cands
+}
+
+// TestServerWorkQueries: every calculator's serverWorkCandidates, written
+// as the API's query (Args.Query, encoded), read back as the server reads
+// it gives the same canonical values and declared work, and the server
+// accepts it: the requests make bench sends to the Worker on workerd are
+// the ones BenchmarkServerWork times natively. With -serverwork.queries
+// FILE it writes them there, one "NAME QUERY" line each (at
+// -serverwork.scale, the Worker's workScale).
+func TestServerWorkQueries(t *testing.T) {
+	var b strings.Builder
+	for _, c := range New().List() {
+		if c.Work == nil {
+			continue // TestEveryCalculatorBounded
+		}
+		cands := serverWorkCandidates(t, c, *benchScale)
+		if len(cands) == 0 {
+			t.Errorf("%s: no accepted request to measure", c.Name)
+		}
+		for _, a := range cands {
+			q := query.Encode(a.Query())
+			vals, err := query.Parse(q)
+			if err != nil {
+				t.Fatalf("%s?%.100s: %v", c.Name, q, err)
+			}
+			back, err := c.Parse(vals)
+			if err != nil || back.Canonical() != a.Canonical() || c.Work(back) != c.Work(a) || c.ServerCheck(back, *benchScale, "/") != nil {
+				t.Errorf("%s?%.100s read back: %v, canonical %.100q (want %.100q), work %g (want %g)", c.Name, q, err, back.Canonical(), a.Canonical(), c.Work(back), c.Work(a))
+			}
+			fmt.Fprintf(&b, "%s %s\n", c.Name, q)
+		}
+	}
+	if *queriesOut != "" {
+		if err := os.WriteFile(*queriesOut, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 
 // BenchmarkServerWork is the calibration of the shared server's bounds
 // (make bench: core/bench/serverwork.sh prints it against the 50 ms
@@ -33,16 +98,7 @@ func BenchmarkServerWork(b *testing.B) {
 			continue
 		}
 		b.Run(c.Name, func(b *testing.B) {
-			cands := worstAccepted(b, c, 3, *benchScale)
-			for _, p := range serverProbes {
-				f := strings.Fields(p)
-				if f[0] != c.Name {
-					continue
-				}
-				if a, err := c.ParsePairs(f[1:]); err == nil && c.ServerCheck(a, *benchScale, "/") == nil {
-					cands = append(cands, a)
-				}
-			}
+			cands := serverWorkCandidates(b, c, *benchScale)
 			var worst time.Duration
 			var perWork, work float64
 			for b.Loop() {

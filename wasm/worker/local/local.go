@@ -372,6 +372,61 @@ func parseStatCPU(stat []byte) (time.Duration, error) {
 	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }
 
+// PID returns the process id of the workerd process that runs the
+// configuration constant name ("config", the assets layer; "worker", the
+// user Worker: entry.mjs, the edge layer, Go), or 0 when there is none.
+func (s *Server) PID(name string) int {
+	for _, p := range s.procs {
+		if p.name == name {
+			return p.cmd.Process.Pid
+		}
+	}
+	return 0
+}
+
+// Threads returns the CPU time each live thread of process pid has used
+// so far, by thread id, in nanoseconds as the scheduler counts it (the
+// first field of /proc/PID/task/TID/schedstat, Linux): exact, where CPU
+// counts 10 ms ticks. A thread that has exited is no longer listed.
+func Threads(pid int) (map[int]time.Duration, error) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]time.Duration, len(ents))
+	for _, e := range ents {
+		tid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name(), "schedstat"))
+		if err != nil {
+			continue // the thread exited
+		}
+		d, err := parseSchedstat(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%d/schedstat: %v", dir, tid, err)
+		}
+		out[tid] = d
+	}
+	return out, nil
+}
+
+// parseSchedstat reads the first field of a /proc/.../schedstat: the
+// time spent on a CPU, in nanoseconds.
+func parseSchedstat(b []byte) (time.Duration, error) {
+	f := strings.Fields(string(b))
+	if len(f) != 3 {
+		return 0, fmt.Errorf("malformed %q", b)
+	}
+	ns, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil || ns < 0 {
+		return 0, fmt.Errorf("malformed %q", b)
+	}
+	return time.Duration(ns), nil
+}
+
 // RSS returns the resident set size of the workerd processes in bytes,
 // summed, read from /proc/PID/status (Linux).
 func (s *Server) RSS() (int64, error) {

@@ -130,3 +130,30 @@ func TestParseStatCPU(t *testing.T) {
 		t.Errorf("CPU(self) = %v, %v", d, err)
 	}
 }
+
+func TestParseSchedstat(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"236148387 212993257 86\n", 236148387, true},
+		{"0 0 0", 0, true},
+		{"", 0, false},
+		{"1 2", 0, false},
+		{"-1 2 3", 0, false},
+		{"x 2 3", 0, false},
+	} {
+		d, err := parseSchedstat([]byte(c.in))
+		if (err == nil) != c.ok || d != c.want {
+			t.Errorf("parseSchedstat(%q) = %v, %v; want %v, ok %v", c.in, d, err, c.want, c.ok)
+		}
+	}
+	th, err := Threads(os.Getpid())
+	if err != nil || len(th) == 0 {
+		t.Errorf("Threads(self) = %v, %v; want the test's threads", th, err)
+	}
+	if _, err := Threads(-1); err == nil {
+		t.Error("Threads(-1): no error")
+	}
+}

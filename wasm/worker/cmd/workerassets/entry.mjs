@@ -34,7 +34,7 @@ import app from "./worker.mjs";
 import data from "./edge-data.mjs";
 import { edge } from "./edge.mjs";
 // API_ROOT: site/server's APIRoot, from Go (edge-rules.mjs, go generate)
-import { API_ROOT as API } from "./edge-rules.mjs";
+import { API_ROOT as API, LANGS } from "./edge-rules.mjs";
 
 globalThis.RETRYLAB_VERSION = data.version;
 const go = edge({ app, data });
@@ -42,6 +42,11 @@ const go = edge({ app, data });
 // The headers of the native handler's 400 answer of the API (the security
 // headers, Cache-Control, CORS, Content-Type), written by workerassets.
 const HEADERS = /*HEADERS*/{};
+
+// The message of the 500 that answers an exception in this Worker, by
+// language ("" English; the others err.internal of each language's
+// strings, content/LANG/strings.toml), written by workerassets.
+const INTERNAL = /*INTERNAL*/{};
 
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 
@@ -94,6 +99,63 @@ function ours(status, code, message, method) {
   return new Response(method === "HEAD" ? null : body, { status, headers: new Headers(HEADERS) });
 }
 
+// acceptLang is site/server's acceptLang: the language of LANGS that an
+// Accept-Language header prefers ("" when it prefers English or none of
+// them): the tag with the highest q whose primary subtag is one of them
+// or "en", the first of equals.
+export function acceptLang(header) {
+  let best = "", bestQ = 0;
+  for (const part of header.split(",")) {
+    const i = part.trim().indexOf(";");
+    const tag = i < 0 ? part.trim() : part.trim().slice(0, i);
+    const params = i < 0 ? "" : part.trim().slice(i + 1);
+    const primary = tag.trim().toLowerCase().split("-")[0];
+    let q = 1;
+    const p = params.trim().replaceAll(" ", "");
+    if (p.startsWith("q=")) {
+      const v = p.slice(2);
+      // Go's strconv.ParseFloat: a decimal number, nothing around it
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) continue;
+      const f = Number(v);
+      if (!(f >= 0 && f <= 1)) continue;
+      q = f;
+    }
+    if (q <= bestQ) continue;
+    if (primary === "en") {
+      best = ""; bestQ = q;
+    } else if (LANGS.includes(primary)) {
+      best = primary; bestQ = q;
+    }
+  }
+  return best;
+}
+
+// langOf is the language of the API's error messages for req, as
+// site/server's apiLang reads it: ?lang= given once as one of LANGS,
+// else Accept-Language.
+export function langOf(req) {
+  let vs = [];
+  try {
+    vs = new URL(req.url).searchParams.getAll("lang");
+  } catch (e) { /* the header decides */ }
+  if (vs.length > 0) {
+    return vs.length === 1 && LANGS.includes(vs[0]) ? vs[0] : "";
+  }
+  return acceptLang(req.headers.get("accept-language") || "");
+}
+
+// internal answers an exception of this Worker (the Go program's, the
+// edge layer's, the assets binding's): workerd would answer its own 500,
+// plain text without our headers. The API's JSON error, with the
+// native handler's headers, in the reader's language.
+function internal(req) {
+  let lang = "";
+  try { lang = langOf(req); } catch (e) { /* English */ }
+  const res = ours(500, "internal", INTERNAL[lang] || INTERNAL[""], req.method);
+  res.headers.append("Vary", "Accept-Language");
+  return res;
+}
+
 function badRequest(path, method) {
   const h = new Headers(HEADERS);
   let body;
@@ -107,27 +169,32 @@ function badRequest(path, method) {
   return new Response(method === "HEAD" ? null : body, { status: 400, headers: h });
 }
 
+// route answers req (see the comment at the top); what it throws,
+// fetch answers with internal's 500.
+async function route(req, env, ctx) {
+  const path = rawPath(req.url);
+  if (tooLong(path)) {
+    return ours(414, "uri_too_long", `the path is longer than this site's paths (at most ${MAX_PATH_BYTES} bytes and ${MAX_PATH_SEGMENTS} segments)`, req.method);
+  }
+  if (BAD_ESCAPE.test(path)) {
+    return badRequest(path, req.method);
+  }
+  if (path.startsWith(API) || (req.method !== "GET" && req.method !== "HEAD") || !plain(path)) {
+    return await go.fetch(req, env, ctx);
+  }
+  const res = await env.ASSETS.fetch(req);
+  if (res.status === 404) {
+    return await go.fetch(req, env, ctx);
+  }
+  return res;
+}
+
 export default {
   async fetch(req, env, ctx) {
-    const path = rawPath(req.url);
-    if (tooLong(path)) {
-      return ours(414, "uri_too_long", `the path is longer than this site's paths (at most ${MAX_PATH_BYTES} bytes and ${MAX_PATH_SEGMENTS} segments)`, req.method);
-    }
     try {
-      if (BAD_ESCAPE.test(path)) {
-        return badRequest(path, req.method);
-      }
-      if (path.startsWith(API) || (req.method !== "GET" && req.method !== "HEAD") || !plain(path)) {
-        return await go.fetch(req, env, ctx);
-      }
-      const res = await env.ASSETS.fetch(req);
-      if (res.status === 404) {
-        return await go.fetch(req, env, ctx);
-      }
-      return res;
+      return await route(req, env, ctx);
     } catch (e) {
-      // workerd would answer its own 500 without our headers
-      return ours(500, "internal", "the Worker failed on this request; retry, and report it if it persists", req.method);
+      return internal(req);
     }
   },
   scheduled: app.scheduled,

@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,6 +32,7 @@ import (
 	"strings"
 
 	"retrylab/core/calc"
+	"retrylab/site/locale"
 	"retrylab/site/server"
 	"retrylab/wasm/worker/assetsdir"
 	"retrylab/wasm/worker/edge"
@@ -70,7 +72,7 @@ func run(dist, wrangler, out string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeEntry(filepath.Join(out, "entry.mjs"), h); err != nil {
+	if err := writeEntry(filepath.Join(out, "entry.mjs"), os.DirFS(dist), h); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "workerassets: %d files (%d bytes) in %s, %d precompressed variants left out, %d header rules; entry.mjs\n",
@@ -89,9 +91,47 @@ func run(dist, wrangler, out string, stdout io.Writer) error {
 //go:embed entry.mjs
 var entry string
 
+// internalEnglish is the message of the Worker's 500 (entry.mjs's
+// internal: an exception in the Worker) in English; the other languages'
+// is err.internal of their strings (content/LANG/strings.toml).
+const internalEnglish = "the Worker failed on this request; retry, and report it if it persists"
+
+// internalMessages returns the messages of the Worker's 500 by language
+// ("" English), the others read from the built site's strings (dist's
+// LANG/embed/strings.json, which the Go handler reads too).
+func internalMessages(dist fs.FS) (map[string]string, error) {
+	out := map[string]string{"": internalEnglish}
+	for _, l := range locale.Languages() {
+		name := l + "/embed/strings.json"
+		b, err := fs.ReadFile(dist, name)
+		if err != nil {
+			return nil, err
+		}
+		var loc locale.Locale
+		if err := json.Unmarshal(b, &loc); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		m, ok := loc.Lookup("err.internal")
+		if !ok || m == "" {
+			return nil, fmt.Errorf("%s has no err.internal (content/%s/strings.toml)", name, l)
+		}
+		out[l] = m
+	}
+	return out, nil
+}
+
 // writeEntry writes the Worker's main module (entry.mjs, see its comment)
-// with the headers the native handler h sends on the API's 400 answers.
-func writeEntry(file string, h http.Handler) error {
+// with the headers the native handler h sends on the API's 400 answers
+// and the messages of its 500 (internalMessages, from dist).
+func writeEntry(file string, dist fs.FS, h http.Handler) error {
+	msgs, err := internalMessages(dist)
+	if err != nil {
+		return err
+	}
+	mb, err := json.Marshal(msgs)
+	if err != nil {
+		return err
+	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/attempts?q=%zz", nil))
 	if rec.Code != http.StatusBadRequest {
@@ -110,6 +150,7 @@ func writeEntry(file string, h http.Handler) error {
 	text := entry
 	for mark, v := range map[string]string{
 		"/*HEADERS*/{}":          string(b),
+		"/*INTERNAL*/{}":         string(mb),
 		"/*MAX_PATH_BYTES*/0":    strconv.Itoa(server.MaxPathBytes),
 		"/*MAX_PATH_SEGMENTS*/0": strconv.Itoa(server.MaxPathSegments),
 	} {

@@ -1,7 +1,14 @@
 // Command workerbench measures the Cloudflare Worker on the real workerd
 // binary against its floor (`make bench`, wasm/worker/bench.sh):
 //
-//	workerbench [-n 2000] [-c 2] [-timeout 15m]
+//	workerbench [-worst FILE -scale S] [-paths=true] [-floor=true] [-n 2000] [-c 2] [-timeout 15m]
+//
+// With -worst, it first sends each calculator's worst accepted requests
+// (the lines core/calc's TestServerWorkQueries writes) to the Worker on
+// workerd, one at a time, and prints the costliest one's CPU time per
+// calculator against wrangler.toml's cpu_ms (worst.go); with -paths, paths
+// of 2,000 to 8,000 segments and the CPU time each workerd process spends
+// on them (paths.go). Then, unless -floor=false:
 //
 // It starts two workerd processes: bare, a syumai/workers handler that
 // answers a constant with syumai's own shim (wasm/workerbare: the cost of
@@ -53,7 +60,35 @@ func main() {
 	n := flag.Int("n", 2000, "requests per scenario (the Worker gets 4n after a warm-up of 200)")
 	c := flag.Int("c", 2, "requests in flight")
 	timeout := flag.Duration("timeout", 15*time.Minute, "bound of each scenario")
+	worst := flag.String("worst", "", "first, the CPU time on workerd of the worst accepted requests listed in this file (core/calc's TestServerWorkQueries -serverwork.queries)")
+	scale := flag.Float64("scale", 1, "the Worker's share of the work bounds (wasm/worker's workScale), at which -worst's requests were searched")
+	reps := flag.Int("reps", 3, "runs of each -worst request (the least is kept)")
+	paths := flag.Bool("paths", true, "time long paths (2,000 to 8,000 segments) on workerd, per process")
+	floor := flag.Bool("floor", true, "measure the Worker against its floor (the scenarios below)")
 	flag.Parse()
+	if *worst != "" {
+		root, err := local.Root(".")
+		if err == nil {
+			err = worstCPU(context.Background(), root, *worst, *reps, *scale)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "workerbench:", err)
+			os.Exit(1)
+		}
+	}
+	if *paths {
+		root, err := local.Root(".")
+		if err == nil {
+			err = longPaths(context.Background(), root)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "workerbench:", err)
+			os.Exit(1)
+		}
+	}
+	if !*floor {
+		return
+	}
 	if err := run(*n, *c, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "workerbench:", err)
 		os.Exit(1)
