@@ -328,7 +328,7 @@ func policiesFlow(o *outCtx, r *calc.PoliciesResult) error {
 		}
 	}
 	f.playS = storyPlayS(f.t1, 1) // a run of seconds
-	gap := f.t1 / f.playS * 0.08 // a move lasts at least 0.08 s of real time at 1×
+	gap := f.t1 / f.playS * 0.08  // a move lasts at least 0.08 s of real time at 1×
 	for i, j := range pick {
 		l := policyLane(o, o.policyLabel(runs[j].Policy), trs[i], gap)
 		l.key = runs[j].Policy
