@@ -44,6 +44,10 @@ type chart struct {
 	// lines say enough and the dots would be most of the markup.
 	NoDots     bool
 	Categories []string  // bar charts: one label per bar
+	// Keys, when set, are the stable ids of the categories (policies):
+	// each bar takes its category's colour (policyClass) instead of its
+	// series'.
+	Keys []string
 	X          []float64 // line charts: the x of each value
 	Series     []series
 	YMax       float64 // 0: from the data
@@ -68,6 +72,19 @@ func (ch *chart) roleClass(si int) string {
 	}
 	return "chart-role-" + seriesRole(si)
 }
+
+// keyClass is the classes of category i's colour, when the chart has
+// Keys: " chart-policy chart-policy-ID".
+func (ch *chart) keyClass(i int) string {
+	if i >= len(ch.Keys) {
+		return ""
+	}
+	return " " + policyClass(esc(ch.Keys[i]))
+}
+
+// policyClass is the class of the marks and swatches of policy id: its
+// colour (policycolours.go, through the style sheet).
+func policyClass(id string) string { return "chart-policy chart-policy-" + id }
 
 // horizontal reports whether the categories' labels, at the phone's font
 // size, do not fit under their bars: the chart then draws one bar per row
@@ -217,9 +234,9 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 			x := ch.ml + float64(i)*slot + gap/2 + float64(si)*barW
 			y := fy(v)
 			h := ch.h - marginB - y
-			class, op := "chart-bar", opacity(si)
+			class, op := "chart-bar"+ch.keyClass(i), opacity(si)
 			if i < len(s.Mark) && s.Mark[i] {
-				class, op = "chart-bar chart-bar-mark", "1"
+				class, op = class+" chart-bar-mark", "1"
 			}
 			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(y), f1(math.Max(barW, 0.5)), f1(math.Max(h, 0)), op)
 		}
@@ -398,9 +415,9 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 				continue
 			}
 			y := marginT + float64(i)*rowH + lineH + float64(si)*barH
-			class := "chart-bar"
+			class := "chart-bar" + ch.keyClass(i)
 			if i < len(s.Mark) && s.Mark[i] {
-				class = "chart-bar chart-bar-mark"
+				class += " chart-bar-mark"
 			}
 			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(left), f1(y), f1(math.Max(fx(v)-left, 0.5)), f1(barH-3))
 		}

@@ -478,8 +478,12 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	f.open(o)
 	b := o.b
 	w := (chartW - marginL - marginR) / float64(n)
+	// each strip's name after a marker in its policy's colour (the same
+	// colour as its bar in the summary and its swatch in the table)
 	for r, p := range runs {
-		writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em">%s</text>`, f1(marginL+2), f1(marginT+keyH+rowH*float64(r)), esc(o.policyLabel(p.Policy)))
+		y := marginT + keyH + rowH*float64(r)
+		writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12"/>`, policyClass(esc(p.Policy)), f1(marginL+2), f1(y+3))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em">%s</text>`, f1(marginL+20), f1(y), esc(o.policyLabel(p.Policy)))
 	}
 	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em"><tspan class="chart-bar chart-role-%s">■</tspan> %s <tspan class="chart-bar chart-role-%s">■</tspan> %s</text>`,
 		f1(marginL+2), f1(marginT), stripRoles[0], esc(o.vt("timeline", "offered", "attempts sent")), stripRoles[1], esc(o.vt("timeline", "goodput", "answers in time")))
