@@ -43,16 +43,16 @@ type chart struct {
 	// for series of at most 60 values): for small multiples, where the
 	// lines say enough and the dots would be most of the markup.
 	NoDots     bool
-	Categories []string  // bar charts: one label per bar
+	Categories []string // bar charts: one label per bar
 	// Keys, when set, are the stable ids of the categories (policies):
 	// each bar takes its category's colour (policyClass) instead of its
 	// series'.
-	Keys []string
-	X          []float64 // line charts: the x of each value
-	Series     []series
-	YMax       float64 // 0: from the data
-	YPercent   bool    // y values are fractions written as percentages
-	Rules      []rule  // horizontal limits (a limit such as 100 %)
+	Keys     []string
+	X        []float64 // line charts: the x of each value
+	Series   []series
+	YMax     float64 // 0: from the data
+	YPercent bool    // y values are fractions written as percentages
+	Rules    []rule  // horizontal limits (a limit such as 100 %)
 	// VMark, when > 0, draws a vertical dashed line before bar VMark-1
 	// (bar charts), labelled VLabel: a threshold.
 	VMark  int

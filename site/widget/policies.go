@@ -64,8 +64,8 @@ func policiesSummary(o *outCtx, r *calc.PoliciesResult) error {
 		XLabel:     o.vt("summary", "x", "policy"),
 		YLabel:     o.vt("summary", "y", "requests served"),
 		Categories: cats, Keys: keys,
-		Series:     []series{{Name: o.vt("summary", "y", "requests served"), Values: vals, Mark: mark}},
-		OutField:   "goodput", OutRaw: o.outRaw("goodput"),
+		Series:   []series{{Name: o.vt("summary", "y", "requests served"), Values: vals, Mark: mark}},
+		OutField: "goodput", OutRaw: o.outRaw("goodput"),
 	}
 	ch.write(o.b, o.loc)
 	return nil
