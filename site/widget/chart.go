@@ -60,6 +60,9 @@ type chart struct {
 	// the layout of a vertical chart, set by write: left and top
 	// margins, height of the plot's frame (legend below it included)
 	ml, mt, h float64
+	// top, when set, gives the y axis' top for the data's (a
+	// comparison's shared scale, outCtx.shared).
+	top func(float64) float64
 	// Out names the result field the first series plots and its raw JSON:
 	// the data table carries them as data-out / data-value.
 	OutField, OutRaw string
@@ -109,6 +112,15 @@ type rule struct {
 	Label string
 }
 
+// draw writes the chart into o, on o's scale when o is a run of a
+// comparison.
+func (ch *chart) draw(o *outCtx) {
+	if o.scale != nil {
+		ch.top = o.shared
+	}
+	ch.write(o.b, o.loc)
+}
+
 // write renders the chart as a figure.
 func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	ymax := ch.YMax
@@ -121,6 +133,9 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	}
 	for _, r := range ch.Rules {
 		ymax = math.Max(ymax, r.Y)
+	}
+	if ch.top != nil {
+		ymax = ch.top(ymax)
 	}
 	hbars := ch.horizontal()
 	ticks := niceTicks(0, ymax, 5)

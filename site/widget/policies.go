@@ -67,7 +67,7 @@ func policiesSummary(o *outCtx, r *calc.PoliciesResult) error {
 		Series:   []series{{Name: o.vt("summary", "y", "requests served"), Values: vals, Mark: mark}},
 		OutField: "goodput", OutRaw: o.outRaw("goodput"),
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -144,7 +144,7 @@ func policiesTimeline(o *outCtx, r *calc.PoliciesResult) error {
 				{Name: o.vt("timeline", "retries", "retries"), Values: p.RetriesPerS},
 			},
 		}
-		ch.write(o.b, o.loc)
+		ch.draw(o)
 	}
 	return nil
 }
@@ -174,7 +174,7 @@ func policiesQueue(o *outCtx, r *calc.PoliciesResult) error {
 			YLabel: o.vt("queue", "y", "calls in the queue"),
 			Series: []series{{Name: o.vt("queue", "y", "calls in the queue"), Values: q}},
 		}
-		ch.write(o.b, o.loc)
+		ch.draw(o)
 	}
 	return nil
 }
