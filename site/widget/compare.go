@@ -277,12 +277,13 @@ type sharedScale struct {
 // v itself outside a comparison, the runs' largest in one.
 func (o *outCtx) shared(v float64) float64 {
 	s := o.scale
-	if s == nil || math.IsNaN(v) {
+	if s == nil {
 		return v
 	}
 	i := s.next
 	s.next++
 	switch {
+	case math.IsNaN(v):
 	case s.measure && i == len(s.tops):
 		s.tops = append(s.tops, v)
 	case s.measure && i < len(s.tops):
