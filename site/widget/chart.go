@@ -60,9 +60,9 @@ type chart struct {
 	// the layout of a vertical chart, set by write: left and top
 	// margins, height of the plot's frame (legend below it included)
 	ml, mt, h float64
-	// top, when set, gives the y axis' top for the data's (a
-	// comparison's shared scale, outCtx.shared).
-	top func(float64) float64
+	// in, when set, is the run of a comparison the chart is drawn in:
+	// its y axis' top is the runs' shared one (outCtx.shared).
+	in *outCtx
 	// Out names the result field the first series plots and its raw JSON:
 	// the data table carries them as data-out / data-value.
 	OutField, OutRaw string
@@ -113,11 +113,11 @@ type rule struct {
 }
 
 // draw writes the chart into o, on o's scale when o is a run of a
-// comparison.
+// comparison. (Not inlined: one copy for the views' many calls.)
+//
+//go:noinline
 func (ch *chart) draw(o *outCtx) {
-	if o.scale != nil {
-		ch.top = o.shared
-	}
+	ch.in = o
 	ch.write(o.b, o.loc)
 }
 
@@ -134,8 +134,8 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	for _, r := range ch.Rules {
 		ymax = math.Max(ymax, r.Y)
 	}
-	if ch.top != nil {
-		ymax = ch.top(ymax)
+	if ch.in != nil {
+		ymax = ch.in.shared(ymax)
 	}
 	hbars := ch.horizontal()
 	ticks := niceTicks(0, ymax, 5)
