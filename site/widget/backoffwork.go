@@ -66,12 +66,12 @@ func contentionCurves(o *outCtx, r *calc.ContentionResult) error {
 		Title:  o.vt("curves", "title_time", "Time until every client has written"),
 		Desc:   o.vt("curves", "desc_time", "Mean time in ms against the number of clients, one line per strategy."),
 		YLabel: o.vt("curves", "y_time", "ms")}
-	t.write(o.b, o.loc)
+	t.draw(o)
 	c := chart{View: "curves", Line: true, X: xs, Series: cs, XLabel: xl,
 		Title:  o.vt("curves", "title_calls", "Writes the store handles"),
 		Desc:   o.vt("curves", "desc_calls", "Mean writes against the number of clients, one line per strategy."),
 		YLabel: o.vt("curves", "y_calls", "writes")}
-	c.write(o.b, o.loc)
+	c.draw(o)
 	return nil
 }
 
@@ -99,12 +99,12 @@ func strategiesCurves(o *outCtx, r *calc.StrategiesResult) error {
 		Title:  o.vt("curves", "title_load", "Load on the server"),
 		Desc:   o.vt("curves", "desc_load", "Calls per request against the failure rate, one line per strategy."),
 		YLabel: o.vt("curves", "y_load", "calls per request")}
-	l.write(o.b, o.loc)
+	l.draw(o)
 	s := chart{View: "curves", Line: true, X: xs, Series: ss, XLabel: xl, YPercent: true, YMax: 1,
 		Title:  o.vt("curves", "title_success", "Requests that succeed"),
 		Desc:   o.vt("curves", "desc_success", "Share of requests that succeed against the failure rate, one line per strategy."),
 		YLabel: o.vt("curves", "y_success", "success")}
-	s.write(o.b, o.loc)
+	s.draw(o)
 	return nil
 }
 
@@ -128,7 +128,7 @@ func openClosedSeries(o *outCtx, r *calc.OpenClosedResult) error {
 		Title:  o.vt("series", "title_attempts", "Attempts sent per second"),
 		Desc:   o.vt("series", "desc_attempts", "Attempts per second over time in the four cases."),
 		YLabel: o.vt("series", "y_attempts", "attempts/s")}
-	a.write(o.b, o.loc)
+	a.draw(o)
 	p0, ok0 := floats(r.InProgressOpen)
 	p1, ok1 := floats(r.InProgressOpenBackoff)
 	if ok0 && ok1 && len(p0) == len(xs) && len(p1) == len(xs) {
@@ -137,7 +137,7 @@ func openClosedSeries(o *outCtx, r *calc.OpenClosedResult) error {
 			Title:  o.vt("series", "title_progress", "Calls in progress, open population"),
 			Desc:   o.vt("series", "desc_progress", "Calls the server is working on at the end of each second, without and with backoff."),
 			YLabel: o.vt("series", "y_progress", "calls")}
-		p.write(o.b, o.loc)
+		p.draw(o)
 	}
 	return nil
 }
@@ -162,7 +162,7 @@ func metastableChain(o *outCtx, r *calc.MetastableResult) error {
 		Desc:   o.vt("chain", "desc", "Stationary probability of each queue length, computed exactly; the modes are marked."),
 		XLabel: o.vt("chain", "x", "requests in the queue"), YLabel: o.vt("chain", "y", "probability"),
 		OutField: "queue_dist", OutRaw: o.outRaw("queue_dist")}
-	c.write(o.b, o.loc)
+	c.draw(o)
 	return nil
 }
 
@@ -183,12 +183,12 @@ func metastableSweep(o *outCtx, r *calc.MetastableResult) error {
 		Title:  o.vt("sweep", "title_queue", "Mean queue against the arrival rate"),
 		Desc:   o.vt("sweep", "desc_queue", "Stationary mean queue length at each arrival rate; the marked rates are bistable."),
 		YLabel: o.vt("sweep", "y_queue", "mean queue")}
-	q.write(o.b, o.loc)
+	q.draw(o)
 	d := chart{View: "sweep", Line: true, X: xs, XLabel: xl,
 		Series: []series{{Name: o.vt("sweep", "y_drain", "drain time, log10 of seconds"), Values: logs, Mark: r.SweepBistable}},
 		Title:  o.vt("sweep", "title_drain", "Time to drain a full queue"),
 		Desc:   o.vt("sweep", "desc_drain", "Expected time from a full queue to an empty one, as log10 of seconds (1 is 10 s, 3 is 1,000 s); the marked rates are bistable."),
 		YLabel: o.vt("sweep", "y_drain", "drain time, log10 of seconds")}
-	d.write(o.b, o.loc)
+	d.draw(o)
 	return nil
 }

@@ -43,12 +43,16 @@ type chart struct {
 	// for series of at most 60 values): for small multiples, where the
 	// lines say enough and the dots would be most of the markup.
 	NoDots     bool
-	Categories []string  // bar charts: one label per bar
-	X          []float64 // line charts: the x of each value
-	Series     []series
-	YMax       float64 // 0: from the data
-	YPercent   bool    // y values are fractions written as percentages
-	Rules      []rule  // horizontal limits (a limit such as 100 %)
+	Categories []string // bar charts: one label per bar
+	// Keys, when set, are the stable ids of the categories (policies):
+	// each bar takes its category's colour (policyClass) instead of its
+	// series'.
+	Keys     []string
+	X        []float64 // line charts: the x of each value
+	Series   []series
+	YMax     float64 // 0: from the data
+	YPercent bool    // y values are fractions written as percentages
+	Rules    []rule  // horizontal limits (a limit such as 100 %)
 	// VMark, when > 0, draws a vertical dashed line before bar VMark-1
 	// (bar charts), labelled VLabel: a threshold.
 	VMark  int
@@ -56,6 +60,9 @@ type chart struct {
 	// the layout of a vertical chart, set by write: left and top
 	// margins, height of the plot's frame (legend below it included)
 	ml, mt, h float64
+	// in, when set, is the run of a comparison the chart is drawn in:
+	// its y axis' top is the runs' shared one (outCtx.shared).
+	in *outCtx
 	// Out names the result field the first series plots and its raw JSON:
 	// the data table carries them as data-out / data-value.
 	OutField, OutRaw string
@@ -68,6 +75,19 @@ func (ch *chart) roleClass(si int) string {
 	}
 	return "chart-role-" + seriesRole(si)
 }
+
+// keyClass is the classes of category i's colour, when the chart has
+// Keys: " chart-policy chart-policy-ID".
+func (ch *chart) keyClass(i int) string {
+	if i >= len(ch.Keys) {
+		return ""
+	}
+	return " " + policyClass(esc(ch.Keys[i]))
+}
+
+// policyClass is the class of the marks and swatches of policy id: its
+// colour (policycolours.go, through the style sheet).
+func policyClass(id string) string { return "chart-policy chart-policy-" + id }
 
 // horizontal reports whether the categories' labels, at the phone's font
 // size, do not fit under their bars: the chart then draws one bar per row
@@ -92,6 +112,15 @@ type rule struct {
 	Label string
 }
 
+// draw writes the chart into o, on o's scale when o is a run of a
+// comparison. (Not inlined: one copy for the views' many calls.)
+//
+//go:noinline
+func (ch *chart) draw(o *outCtx) {
+	ch.in = o
+	ch.write(o.b, o.loc)
+}
+
 // write renders the chart as a figure.
 func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	ymax := ch.YMax
@@ -104,6 +133,9 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	}
 	for _, r := range ch.Rules {
 		ymax = math.Max(ymax, r.Y)
+	}
+	if ch.in != nil {
+		ymax = ch.in.shared(ymax)
 	}
 	hbars := ch.horizontal()
 	ticks := niceTicks(0, ymax, 5)
@@ -217,9 +249,9 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 			x := ch.ml + float64(i)*slot + gap/2 + float64(si)*barW
 			y := fy(v)
 			h := ch.h - marginB - y
-			class, op := "chart-bar", opacity(si)
+			class, op := "chart-bar"+ch.keyClass(i), opacity(si)
 			if i < len(s.Mark) && s.Mark[i] {
-				class, op = "chart-bar chart-bar-mark", "1"
+				class, op = class+" chart-bar-mark", "1"
 			}
 			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(y), f1(math.Max(barW, 0.5)), f1(math.Max(h, 0)), op)
 		}
@@ -398,9 +430,9 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 				continue
 			}
 			y := marginT + float64(i)*rowH + lineH + float64(si)*barH
-			class := "chart-bar"
+			class := "chart-bar" + ch.keyClass(i)
 			if i < len(s.Mark) && s.Mark[i] {
-				class = "chart-bar chart-bar-mark"
+				class += " chart-bar-mark"
 			}
 			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(left), f1(y), f1(math.Max(fx(v)-left, 0.5)), f1(barH-3))
 		}

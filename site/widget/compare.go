@@ -2,10 +2,12 @@ package widget
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 
 	"retrylab/core/calc"
+	"retrylab/site/locale"
 )
 
 // comparePrefix starts the name of the comparison view in a widget's view
@@ -71,12 +73,17 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 			return o.loc.TOr(o.c.LabelKey(param)+".choice."+v, v)
 		case calc.Bool:
 			return o.loc.YesNo(v == "true")
+		case calc.Int, calc.Float: // as the page writes numbers
+			if x, err := strconv.ParseFloat(v, 64); err == nil {
+				return o.loc.Number(x)
+			}
 		}
 		return v
 	}
 	b := o.b
 	writef(b, `<section class="widget-compare" data-view="compare" data-compare="%s">`, esc(param+"="+value))
-	// the sentence: the story's fields that differ
+	// the story's fields that differ: the comparison's own sentence names
+	// those its author chose; the generic one, the first few
 	var items []string
 	for _, f := range compareFields(o) {
 		vf, ok := vr.raw(f.Name)
@@ -89,34 +96,92 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 			break
 		}
 	}
-	var sentence string
+	key := "sentence"
 	if len(items) == 0 {
-		sentence = o.loc.Tf("widget.compare.same", "With {param} = {variant} instead of {base}, the results shown stay the same.",
-			"param", label, "variant", valueLabel(varText), "base", valueLabel(baseText))
-	} else {
-		sentence = o.loc.Tf("widget.compare.sentence", "With {param} = {variant} instead of {base}: {list}.",
-			"param", label, "variant", valueLabel(varText), "base", valueLabel(baseText), "list", o.loc.List(items))
+		key = "same"
+	}
+	pv := []string{"param", label, "variant", valueLabel(varText), "base", valueLabel(baseText)}
+	sentence, ok := compareSentence(o, vr, param, key, pv)
+	switch {
+	case ok:
+	case len(items) == 0:
+		sentence = o.loc.Tf("widget.compare.same", "With {param} = {variant} instead of {base}, the results shown stay the same.", pv...)
+	default:
+		sentence = o.loc.Tf("widget.compare.sentence", "With {param} = {variant} instead of {base}: {list}.", append(pv, "list", o.loc.List(items))...)
 	}
 	writef(b, `<p class="widget-compare-sentence" data-compare-sentence data-compare-items="%s">%s</p><div class="widget-compare-runs">`, strconv.Itoa(len(items)), esc(sentence))
-	run := func(name, heading string, oc *outCtx) error {
+	vo := &outCtx{c: o.c, a: va, r: vr, loc: o.loc, enc: o.enc}
+	// both runs on one scale: a first pass measures each run's axes, the
+	// second draws both to the larger
+	scale := &sharedScale{measure: true}
+	var scratch strings.Builder
+	for _, oc := range []*outCtx{o, vo} {
+		saved := oc.b
+		oc.b, oc.scale, scale.next = &scratch, scale, 0
+		oc.safe("compare", fn)
+		oc.b, oc.scale = saved, nil
+	}
+	scale.measure = false
+	run := func(name, heading string, oc *outCtx) {
 		writef(b, `<div class="widget-compare-run" data-run="%s"><p class="widget-compare-label">%s</p>`, name, esc(heading))
 		var chart strings.Builder
 		saved := oc.b
-		oc.b = &chart
+		oc.b, oc.scale, scale.next = &chart, scale, 0
 		err := oc.safe("compare", fn)
-		oc.b = saved
+		oc.b, oc.scale = saved, nil
 		if err != nil {
 			writef(b, `<p class="widget-note">%s</p>`, esc(o.loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
 		}
 		b.WriteString(dropOuts(chart.String()))
 		b.WriteString(`</div>`)
-		return nil
 	}
 	run("base", o.loc.Tf("widget.compare.base", "This page: {param} = {value}", "param", label, "value", valueLabel(baseText)), o)
-	vo := &outCtx{b: b, c: o.c, a: va, r: vr, loc: o.loc, enc: o.enc}
+	vo.b = b
 	run("variant", o.loc.Tf("widget.compare.variant", "Compared: {param} = {value}", "param", label, "value", valueLabel(varText)), vo)
 	b.WriteString("</div></section>\n")
 	return nil
+}
+
+// compareSentence is the comparison's own sentence in the reader's
+// language, widget.compare.CALC.PARAM.KEY (KEY sentence, or same when the
+// results shown do not differ): written per language, not assembled. Its
+// {a.FIELD} and {b.FIELD} are FIELD of the page's run and of the compared
+// one ({a.FIELD:FORMAT} in a citation's format: N, %N, eN), {base} and
+// {variant} the parameter's two values (kv). ok is false when the
+// language has none, or it names a field the result lacks.
+func compareSentence(o *outCtx, vr *result, param, key string, kv []string) (string, bool) {
+	t, ok := o.loc.Lookup("widget.compare." + o.c.Name + "." + param + "." + key)
+	if !ok {
+		return "", false
+	}
+	for rest := t; ; {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			break
+		}
+		name := rest[i+1 : i+j]
+		rest = rest[i+j+1:]
+		r := o.r
+		spec, isA := strings.CutPrefix(name, "a.")
+		if !isA {
+			var isB bool
+			if spec, isB = strings.CutPrefix(name, "b."); !isB {
+				continue
+			}
+			r = vr
+		}
+		f, format, _ := strings.Cut(spec, ":")
+		text, _, err := r.cite(o.c, f, format, o.loc)
+		if err != nil {
+			return "", false
+		}
+		kv = append(kv, name, text)
+	}
+	return locale.Expand(t, kv...), true
 }
 
 // pickCompareView is the view a comparison draws twice: the time view,
@@ -195,4 +260,36 @@ func attrEnd(s string, j int) int {
 		return j + k + 1
 	}
 	return len(s)
+}
+
+// sharedScale puts the two runs of a comparison on one scale: a first
+// pass over both runs records the top of each axis they draw, in drawing
+// order (the same view draws the same axes in the same order); the second
+// draws both to the larger of the two tops, so that equal heights mean
+// equal values.
+type sharedScale struct {
+	tops    []float64
+	next    int
+	measure bool
+}
+
+// shared is the top of the next axis a view draws, v from its own data:
+// v itself outside a comparison, the runs' largest in one.
+func (o *outCtx) shared(v float64) float64 {
+	s := o.scale
+	if s == nil {
+		return v
+	}
+	i := s.next
+	s.next++
+	switch {
+	case math.IsNaN(v):
+	case s.measure && i == len(s.tops):
+		s.tops = append(s.tops, v)
+	case s.measure && i < len(s.tops):
+		s.tops[i] = math.Max(s.tops[i], v)
+	case i < len(s.tops):
+		return math.Max(v, s.tops[i])
+	}
+	return v
 }

@@ -1,11 +1,17 @@
 package widget
 
 import (
+	"maps"
 	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"retrylab/core/calc"
+	"retrylab/core/standin/query"
 )
 
 // TestCompareBudget: the budget widget beside the same requests without a
@@ -91,6 +97,133 @@ func TestDropOuts(t *testing.T) {
 	} {
 		if got := dropOuts(tc.in); got != tc.want {
 			t.Errorf("dropOuts(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// compareBlock is a widget block of an article with a compare: line.
+var compareBlock = regexp.MustCompile("(?s)```widget ([a-z0-9-]+)\n(.*?)```")
+
+// TestCompareSentences: every comparison the articles draw has its own
+// sentence in each language, the one shown, with every value filled in;
+// for the page's values and for values where the results do not differ
+// (the variant's own value).
+func TestCompareSentences(t *testing.T) {
+	reg := calc.New()
+	n := 0
+	for lang, loc := range locales(t) {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "content", lang, "*.md"))
+		for _, file := range files {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range compareBlock.FindAllStringSubmatch(string(b), -1) {
+				values := query.Values{}
+				spec := ""
+				for _, line := range strings.Split(m[2], "\n") {
+					k, v, ok := strings.Cut(line, ":")
+					k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+					switch {
+					case !ok || k == "id" || k == "view" || k == "title":
+					case k == "compare":
+						spec = v
+					default:
+						values[k] = []string{v}
+					}
+				}
+				if spec == "" {
+					continue
+				}
+				c, ok := reg.Lookup(m[1])
+				if !ok {
+					t.Fatalf("%s: no calculator %s", file, m[1])
+				}
+				param, value, _ := strings.Cut(spec, "=")
+				same := query.Values{}
+				maps.Copy(same, values)
+				same[param] = []string{value}
+				for _, tc := range []struct {
+					key    string
+					values query.Values
+				}{{"sentence", values}, {"same", same}} {
+					html, err := Render(Spec{Calc: c, ID: "w", Values: tc.values, Compare: spec}, loc)
+					if err != nil {
+						t.Fatalf("%s %s: %v", file, spec, err)
+					}
+					s := html[strings.Index(html, "data-compare-sentence"):]
+					s = s[strings.Index(s, ">")+1 : strings.Index(s, "</p>")]
+					n++
+					tmpl, ok := loc.Lookup("widget.compare." + c.Name + "." + param + "." + tc.key)
+					if !ok {
+						t.Errorf("%s: %s %s has no widget.compare.%s.%s.%s", lang, c.Name, spec, c.Name, param, tc.key)
+						continue
+					}
+					// the template's words around its placeholders are the sentence's
+					for _, part := range regexp.MustCompile(`\{[^{}]*\}`).Split(tmpl, -1) {
+						if !strings.Contains(s, esc(part)) {
+							t.Errorf("%s: %s %s (%s) shows %q, not its sentence %q", lang, c.Name, spec, tc.key, s, tmpl)
+							break
+						}
+					}
+					if strings.ContainsAny(s, "{}") {
+						t.Errorf("%s: %s %s: a placeholder left in %q", lang, c.Name, spec, s)
+					}
+				}
+			}
+		}
+	}
+	if n < 3*4*2 {
+		t.Errorf("%d comparison sentences checked, want the articles' four in three languages, twice", n)
+	}
+}
+
+// scaleMarks are what tells a run's scale: the time axis' end
+// (data-t1), the labels of the y axes (their last tick), and the height
+// of a dot of a stack of dots.
+func scaleMarks(run string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`data-t1="([^"]*)"`).FindAllStringSubmatch(run, -1) {
+		out = append(out, "t1="+m[1])
+	}
+	for _, m := range regexp.MustCompile(`<g class="chart-tick" text-anchor="end">(.*?)</g>`).FindAllStringSubmatch(run, -1) {
+		texts := regexp.MustCompile(`>([^<]*)</text>`).FindAllStringSubmatch(m[1], -1)
+		if len(texts) > 0 {
+			out = append(out, "y="+texts[len(texts)-1][1])
+		}
+	}
+	if m := regexp.MustCompile(`class="chart-dot[^"]*"[^>]* height="([^"]*)"`).FindStringSubmatch(run); m != nil {
+		out = append(out, "dot="+m[1])
+	}
+	return out
+}
+
+// TestCompareSharedScale: the two runs of a comparison are drawn on one
+// scale: the same time span, the same top of every y axis, the same
+// height of a dot, though the runs' own data reach different maxima.
+func TestCompareSharedScale(t *testing.T) {
+	reg := calc.New()
+	for _, tc := range []struct {
+		calc, spec string
+		values     query.Values
+	}{
+		{"budget", "budget=false", nil}, // bars
+		{"dispatch", "mode=naive", nil}, // a time view with two y axes
+		{"jitter", "strategy=fixed", query.Values{"clients": {"100"}, "width_ms": {"10"}}}, // stacks of dots
+		{"retry-strategies", "clients=5000", nil},                                          // lines
+	} {
+		c, _ := reg.Lookup(tc.calc)
+		html, err := Render(Spec{Calc: c, ID: "w", Values: tc.values, Compare: tc.spec}, locales(t)["it"])
+		if err != nil {
+			t.Fatalf("%s: %v", tc.calc, err)
+		}
+		i, j := strings.Index(html, `data-run="base"`), strings.Index(html, `data-run="variant"`)
+		if i < 0 || j < i {
+			t.Fatalf("%s: no runs", tc.calc)
+		}
+		base, variant := scaleMarks(html[i:j]), scaleMarks(html[j:])
+		if len(base) == 0 || !slices.Equal(base, variant) {
+			t.Errorf("%s %s: the runs' scales differ: %v beside %v", tc.calc, tc.spec, base, variant)
 		}
 	}
 }

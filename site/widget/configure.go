@@ -126,7 +126,7 @@ func configureBounds(o *outCtx, r *calc.ConfigureResult) error {
 		Rules:    rules,
 		OutField: "outage_bounds", OutRaw: o.outRaw("outage_bounds"),
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 

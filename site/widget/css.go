@@ -10,9 +10,10 @@ import _ "embed"
 // builds: the browser's module has no use for it, and embedding it would
 // link embed, io/fs and time there.
 //
-// The roles' colours (grammar.go) follow it. It is built on each call
-// (the build calls it once), not at start-up.
-func CSS() string { return widgetCSS + paletteCSS() }
+// The roles' colours (grammar.go) and the policies' (policycolours.go)
+// follow it. It is built on each call (the build calls it once), not at
+// start-up.
+func CSS() string { return widgetCSS + paletteCSS() + policyCSS() }
 
 //go:embed widget.css
 var widgetCSS string

@@ -25,6 +25,9 @@ type outCtx struct {
 	r   *result
 	loc locale.Locale
 	enc encoder // the set's encoders, for a comparison's second run
+	// scale, in a run of a comparison, is the scale both runs share
+	// (compare.go)
+	scale *sharedScale
 }
 
 // viewDef is one specialised view of a calculator.
@@ -369,7 +372,7 @@ func genericBars(o *outCtx) error {
 			Series:     []series{{Name: label, Values: xs}},
 			OutField:   f.Name, OutRaw: string(f.Raw),
 		}
-		ch.write(o.b, o.loc)
+		ch.draw(o)
 	}
 	return nil
 }

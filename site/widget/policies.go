@@ -43,11 +43,12 @@ func policiesSummary(o *outCtx, r *calc.PoliciesResult) error {
 		return errNoData
 	}
 	cats := make([]string, len(runs))
+	keys := make([]string, len(runs))
 	vals := make([]float64, len(runs))
 	mark := make([]bool, len(runs))
 	var stuck []string
 	for i, p := range runs {
-		cats[i], vals[i], mark[i] = o.policyLabel(p.Policy), p.Goodput, !p.Recovered
+		cats[i], keys[i], vals[i], mark[i] = o.policyLabel(p.Policy), p.Policy, p.Goodput, !p.Recovered
 		if !p.Recovered {
 			stuck = append(stuck, cats[i])
 		}
@@ -62,11 +63,11 @@ func policiesSummary(o *outCtx, r *calc.PoliciesResult) error {
 		Desc:       o.vt("summary", "desc", "The share of requests that get an answer in time over the whole run, for each policy on the same outage; marked bars: {never}.", "never", never),
 		XLabel:     o.vt("summary", "x", "policy"),
 		YLabel:     o.vt("summary", "y", "requests served"),
-		Categories: cats,
-		Series:     []series{{Name: o.vt("summary", "y", "requests served"), Values: vals, Mark: mark}},
-		OutField:   "goodput", OutRaw: o.outRaw("goodput"),
+		Categories: cats, Keys: keys,
+		Series:   []series{{Name: o.vt("summary", "y", "requests served"), Values: vals, Mark: mark}},
+		OutField: "goodput", OutRaw: o.outRaw("goodput"),
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -97,8 +98,8 @@ func policiesCompare(o *outCtx, r *calc.PoliciesResult) error {
 		if p.Recovered {
 			after = o.loc.Number(recoveryOf(p))
 		}
-		writef(b, `<tr data-row="%s"><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`+"\n",
-			esc(p.Policy), esc(o.policyLabel(p.Policy)), esc(rec), esc(after), esc(o.loc.Fixed(p.Amplification, 2)),
+		writef(b, `<tr data-row="%s"><th scope="row"><span class="widget-swatch %s" aria-hidden="true"></span>%s</th><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`+"\n",
+			esc(p.Policy), policyClass(esc(p.Policy)), esc(o.policyLabel(p.Policy)), esc(rec), esc(after), esc(o.loc.Fixed(p.Amplification, 2)),
 			esc(o.loc.Percent(p.Goodput, 1)), esc(o.loc.Number(float64(int64(p.WastedWork*10+0.5))/10)))
 	}
 	b.WriteString("</tbody></table>\n")
@@ -143,7 +144,7 @@ func policiesTimeline(o *outCtx, r *calc.PoliciesResult) error {
 				{Name: o.vt("timeline", "retries", "retries"), Values: p.RetriesPerS},
 			},
 		}
-		ch.write(o.b, o.loc)
+		ch.draw(o)
 	}
 	return nil
 }
@@ -173,7 +174,7 @@ func policiesQueue(o *outCtx, r *calc.PoliciesResult) error {
 			YLabel: o.vt("queue", "y", "calls in the queue"),
 			Series: []series{{Name: o.vt("queue", "y", "calls in the queue"), Values: q}},
 		}
-		ch.write(o.b, o.loc)
+		ch.draw(o)
 	}
 	return nil
 }

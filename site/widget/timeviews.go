@@ -111,6 +111,7 @@ func (f *playFig) fx(t float64) float64 {
 // open writes the figure, the svg, its title and the time axis.
 func (f *playFig) open(o *outCtx) {
 	b := o.b
+	f.t1 = o.shared(f.t1) // a comparison's runs share the time axis
 	writef(b, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="%s" data-t1="%s" data-unit="%s" data-live-template="%s"%s%s>`,
 		fnum(f.t0), fnum(f.t1), esc(f.unit), esc(f.live), f.timeAttr(), f.playAttr())
 	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(f.height))
@@ -191,6 +192,7 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 		stack[k]++
 		tallest = max(tallest, stack[k])
 	}
+	tallest = max(tallest, int(o.shared(float64(tallest))))
 	base := f.height - marginB
 	plotH := base - marginT
 	h := plotH / float64(tallest)
@@ -322,7 +324,8 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 	for i := range ts {
 		top = math.Max(top, ready[i]+delayed[i]+inflight[i])
 	}
-	low := math.Max(1, math.Max(r429[n-1], retries[n-1]))
+	top = o.shared(top)
+	low := o.shared(math.Max(1, math.Max(r429[n-1], retries[n-1])))
 	base := f.height - marginB
 	upperBase := marginT + 200
 	w := (chartW - marginL - marginR) / float64(n)
@@ -509,6 +512,7 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 			top = math.Max(top, math.Max(p.OfferedPerS[i], p.GoodputPerS[i]))
 		}
 	}
+	top = o.shared(top)
 	// a strip: its policy's name on a line of its own, then its bars
 	// (the name keeps 11 px on a phone without touching the bars); a key
 	// above the strips
@@ -523,8 +527,12 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	f.open(o)
 	b := o.b
 	w := (chartW - marginL - marginR) / float64(n)
+	// each strip's name after a marker in its policy's colour (the same
+	// colour as its bar in the summary and its swatch in the table)
 	for r, p := range runs {
-		writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em">%s</text>`, f1(marginL+2), f1(marginT+keyH+rowH*float64(r)), esc(o.policyLabel(p.Policy)))
+		y := marginT + keyH + rowH*float64(r)
+		writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12"/>`, policyClass(esc(p.Policy)), f1(marginL+2), f1(y+3))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em">%s</text>`, f1(marginL+20), f1(y), esc(o.policyLabel(p.Policy)))
 	}
 	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em"><tspan class="chart-bar chart-role-%s">■</tspan> %s <tspan class="chart-bar chart-role-%s">■</tspan> %s</text>`,
 		f1(marginL+2), f1(marginT), stripRoles[0], esc(o.vt("timeline", "offered", "attempts sent")), stripRoles[1], esc(o.vt("timeline", "goodput", "answers in time")))
@@ -627,6 +635,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 		sum[0], sum[1], sum[2] = sum[0]+s.Admitted, sum[1]+s.Delayed, sum[2]+s.Refused
 		top = max(top, s.Admitted+s.Delayed+s.Refused)
 	}
+	top = max(top, int(o.shared(float64(top))))
 	in := func(n int) string { return o.loc.Int(int64(n)) }
 	// each strip's label, its colours keyed by swatches (■ in the bars'
 	// colour): a bucket's level, what it owes to calls that wait (below

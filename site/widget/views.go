@@ -65,7 +65,7 @@ func attemptsCurve(o *outCtx, r *calc.AttemptsResult) error {
 		YLabel: o.vt("curve", "y_expected", "expected attempts"),
 		Series: []series{{Name: o.vt("curve", "y_expected", "expected attempts"), Values: exp, Mark: mark}},
 	}
-	e.write(o.b, o.loc)
+	e.draw(o)
 	s := chart{
 		View: "curve", Line: true, X: xs, YPercent: true, YMax: 1,
 		Title:  o.vt("curve", "title_success", "Success probability against N"),
@@ -74,7 +74,7 @@ func attemptsCurve(o *outCtx, r *calc.AttemptsResult) error {
 		YLabel: o.vt("curve", "y_success", "success probability"),
 		Series: []series{{Name: o.vt("curve", "y_success", "success probability"), Values: succ, Mark: mark}},
 	}
-	s.write(o.b, o.loc)
+	s.draw(o)
 	return nil
 }
 
@@ -116,7 +116,7 @@ func jitterHistogram(o *outCtx, r *calc.JitterResult) error {
 		Series:     []series{{Name: o.vt("histogram", "y", "retries in the bin"), Values: gc, Mark: mark}},
 		OutField:   outField, OutRaw: outRaw,
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -141,7 +141,7 @@ func budgetHistogram(o *outCtx, r *calc.BudgetResult) error {
 		Series:     []series{{Name: o.vt("histogram", "y", "requests"), Values: h}},
 		OutField:   "attempts_histogram", OutRaw: o.outRaw("attempts_histogram"),
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -164,7 +164,7 @@ func budgetTokens(o *outCtx, r *calc.BudgetResult) error {
 			{Name: o.vt("tokens", "retries", "retries"), Values: []float64{retries, unb - first}},
 		},
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -185,7 +185,7 @@ func limitsUtilization(o *outCtx, r *calc.LimitsResult) error {
 		Series:     []series{{Name: o.vt("utilization", "y", "share of the limit"), Values: []float64{rpm, tpm}, Mark: []bool{rpm > 1, tpm > 1}}},
 		Rules:      []rule{{Y: 1, Label: o.vt("utilization", "limit", "limit")}},
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -257,7 +257,7 @@ func peakDistribution(o *outCtx, r *calc.PeakResult) error {
 	if len(cats) > 400 {
 		return errNoData
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -304,7 +304,7 @@ func peakBin(o *outCtx, r *calc.PeakResult) error {
 		VMark:      vmark,
 		VLabel:     o.vt("distribution", "threshold", "threshold {t}", "t", o.loc.Int(int64(t))),
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -338,7 +338,7 @@ func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
 		Series:     []series{{Name: o.vt("tree", "y", "calls"), Values: per}},
 		OutField:   "calls_per_level", OutRaw: o.outRaw("calls_per_level"),
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	const maxLeaves = 81
 	nodes, ok := treeNodes(r.Tree)
 	switch {
@@ -600,7 +600,7 @@ func backoffArrivals(o *outCtx, r *calc.BackoffResult) error {
 		Series:     ser,
 		OutField:   outField, OutRaw: outRaw,
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -628,7 +628,7 @@ func dispatchQueue(o *outCtx, r *calc.DispatchResult) error {
 		},
 		OutField: "depth_ready", OutRaw: o.outRaw("depth_ready"),
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 

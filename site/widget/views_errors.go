@@ -107,7 +107,7 @@ func timeoutsCuts(o *outCtx, r *calc.TimeoutsResult) error {
 		Categories: cats,
 		Series:     []series{{Name: o.vt("cuts", "y", "calls"), Values: vals, Mark: mark}},
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -147,7 +147,7 @@ func timeoutsFirstToken(o *outCtx, r *calc.TimeoutsResult) error {
 		VLabel:     o.vt("first_token", "timeout", "first-token timeout"),
 		OutField:   "first_token_counts", OutRaw: o.outRaw("first_token_counts"),
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }
 
@@ -242,6 +242,6 @@ func estimateRate(o *outCtx, r *calc.EstimateResult) error {
 		Series:     []series{{Name: o.vt("rate", "y", "calls a minute"), Values: []float64{admitted, possible}, Mark: []bool{rejected > 0, false}}},
 		Rules:      []rule{{Y: possible, Label: o.vt("rate", "limit", "the provider's limit")}},
 	}
-	ch.write(o.b, o.loc)
+	ch.draw(o)
 	return nil
 }

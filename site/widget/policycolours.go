@@ -1,0 +1,76 @@
+//go:build !(js && wasm)
+
+package widget
+
+import (
+	"strings"
+
+	"retrylab/core/policies"
+)
+
+// policyColours gives each retry policy (core/policies' presets, by their
+// stable id) one colour, the same in every view and language: the bars
+// of the summary, the swatch of the results table, the marker of each
+// play strip, all of class chart-policy-ID. Hues after Okabe–Ito and
+// Paul Tol's colour-blind-safe sets: one family per project (gRPC
+// bluish green, Envoy reddish purple, Finagle orange, the AWS SDKs blue
+// to violet, the SRE book olive), the presets of a project told apart by
+// lightness, and the default selection's nine on the most distinct hues.
+// Light for the light theme, Dark for the dark one; each keeps 3:1
+// against its page's background (TestPolicyColours). It is data of the
+// style sheet only (css.go): the browser's module draws the class, never
+// the colour, so this table is left out of the wasm build.
+var policyColours = []struct {
+	Policy      policies.Policy
+	Light, Dark string // #rrggbb
+}{
+	{policies.None, "#666666", "#a0a0a0"},
+	{policies.Naive, "#d55e00", "#ff8c42"},
+	{policies.Backoff, "#0072b2", "#56b4e9"},
+	{policies.GRPC, "#00876c", "#2bc79a"},
+	{policies.GRPCDeadline, "#005c4a", "#8fe3c8"},
+	{policies.GRPCHedge, "#4d9a3a", "#a6d96a"},
+	{policies.EnvoyRoute, "#7a2a5e", "#f0a8d0"},
+	{policies.EnvoyRetry, "#c04f8f", "#e58fc0"},
+	{policies.Envoy, "#aa3377", "#cc79a7"},
+	{policies.FinagleDefault, "#8a5a00", "#ffd166"},
+	{policies.Finagle, "#b07800", "#e6a700"},
+	{policies.AWS2025, "#1f3f99", "#a5b8ff"},
+	{policies.AWS, "#3d5fd6", "#7d96ff"},
+	{policies.AWSAdaptive, "#5b2ea6", "#b99cf0"},
+	{policies.SREBudget, "#6d6d1f", "#cfcf6a"},
+	{policies.SREThrottle, "#7f7f00", "#b5b53a"},
+	{policies.Resilience4j, "#a8323e", "#ff7f8a"},
+	{policies.Polly, "#0f7d99", "#5fd3f0"},
+	{policies.Tower, "#7a4b2a", "#d9a37a"},
+}
+
+// policyCSS writes the policies' custom properties (--policy-ID, light
+// and dark as the roles' are) and the classes that bind them: a mark or
+// swatch of class chart-policy-ID takes the policy's colour as its ink.
+func policyCSS() string {
+	var b strings.Builder
+	decl := func(dark bool) string {
+		var d strings.Builder
+		for _, p := range policyColours {
+			c := p.Light
+			if dark {
+				c = p.Dark
+			}
+			d.WriteString("--policy-" + string(p.Policy) + ": " + c + "; ")
+		}
+		return d.String()
+	}
+	b.WriteString("/* the policies' colours (policycolours.go) */\n")
+	b.WriteString(".widget, .chart { " + decl(false) + "}\n")
+	b.WriteString(`:root[data-theme="dark"] .widget, :root[data-theme="dark"] .chart { ` + decl(true) + "}\n")
+	b.WriteString("@media (prefers-color-scheme: dark) { :root:not([data-theme=\"light\"]) .widget, :root:not([data-theme=\"light\"]) .chart { " + decl(true) + "} }\n")
+	for _, p := range policyColours {
+		b.WriteString(".chart-policy-" + string(p.Policy) + " { --ink: var(--policy-" + string(p.Policy) + "); }\n")
+	}
+	// a bar of a policy that never recovers keeps its policy's colour,
+	// outlined in the failures' colour
+	b.WriteString(".chart .chart-policy.chart-bar-mark { fill: var(--ink); stroke: var(--role-failure); stroke-width: 3; }\n")
+	b.WriteString(".widget-swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-inline-end: 0.4em; border-radius: 2px; background: var(--ink); vertical-align: -0.05em; }\n")
+	return b.String()
+}
