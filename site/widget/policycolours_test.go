@@ -61,7 +61,9 @@ func TestPolicyColours(t *testing.T) {
 	// the style sheet binds each class to its colour, in both themes
 	css := policyCSS()
 	for _, p := range policyColours {
-		for _, want := range []string{"--policy-" + string(p.Policy) + ": " + p.Light, "--policy-" + string(p.Policy) + ": " + p.Dark, ".chart-policy-" + string(p.Policy) + " { --ink: var(--policy-" + string(p.Policy) + "); }"} {
+		for _, want := range []string{"--policy-" + string(p.Policy) + ": " + p.Light, "--policy-" + string(p.Policy) + ": " + p.Dark, ".chart-policy-" + string(p.Policy) + " { --ink: var(--policy-" + string(p.Policy) + "); }",
+			// the chip of the policies control
+			`input[data-chip-for="policies"][value="` + string(p.Policy) + `"]) { --ink: var(--policy-` + string(p.Policy) + "); }"} {
 			if !strings.Contains(css, want) {
 				t.Errorf("policyCSS has no %q", want)
 			}
