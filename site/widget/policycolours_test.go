@@ -62,6 +62,8 @@ func TestPolicyColours(t *testing.T) {
 	css := policyCSS()
 	for _, p := range policyColours {
 		for _, want := range []string{"--policy-" + string(p.Policy) + ": " + p.Light, "--policy-" + string(p.Policy) + ": " + p.Dark, ".chart-policy-" + string(p.Policy) + " { --ink: var(--policy-" + string(p.Policy) + "); }",
+			// the flow view's lane
+			`.widget-flow-lane[data-lane="` + string(p.Policy) + `"] > .widget-flow-name::before`,
 			// the chip of the policies control
 			`input[data-chip-for="policies"][value="` + string(p.Policy) + `"]) { --ink: var(--policy-` + string(p.Policy) + "); }"} {
 			if !strings.Contains(css, want) {
