@@ -111,7 +111,10 @@ func textWidth(s string, em float64) float64 {
 // so that what fits on a phone fits on a desktop too.
 const phoneEm = 20
 
-// TableView reports whether view draws an HTML table rather than an SVG
-// figure (site/embed's charts skip it): the classification of errors,
-// a table since its SVG drawing of one was unreadable on a phone.
-func TableView(view string) bool { return view == "table" || view == "classification" }
+// TableView reports whether view draws HTML rather than an SVG figure
+// (site/embed's charts skip it): the results table; the classification
+// of errors, a table since its SVG drawing of one was unreadable on a
+// phone; the idempotency key taken apart (text: the key is the picture).
+func TableView(view string) bool {
+	return view == "table" || view == "classification" || view == "parts"
+}

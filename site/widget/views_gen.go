@@ -18,12 +18,15 @@ func retriesViewTable() viewTable {
 // rateLimitsViewTable is the view table of the calculators of calc.RateLimits.
 func rateLimitsViewTable() viewTable {
 	return viewTable{
-		"limits":   limitsViews(),
-		"backoff":  backoffViews(),
-		"dispatch": dispatchViews(),
-		"errors":   errorsViews(),
-		"timeouts": timeoutsViews(),
-		"estimate": estimateViews(),
+		"limits":          limitsViews(),
+		"capacity":        capacityViews(),
+		"concurrency":     concurrencyViews(),
+		"backoff":         backoffViews(),
+		"idempotency-key": idempotencyViews(),
+		"dispatch":        dispatchViews(),
+		"errors":          errorsViews(),
+		"timeouts":        timeoutsViews(),
+		"estimate":        estimateViews(),
 	}
 }
 
