@@ -25,17 +25,9 @@ func capacityLimits(o *outCtx, r *calc.CapacityResult) error {
 		vals = append(vals, rpm)
 		mark = append(mark, r.Binding != "tpm")
 	}
-	ch := chart{
-		View:  "limits",
-		Title: o.vt("limits", "title", "Requests a minute: what each limit allows"),
-		Desc: o.vt("limits", "desc", "Reserving {reserved} tokens a request, the token limit allows {tpm} requests a minute; the lower limit binds, and the client can sustain {rate}.",
+	fewBars(o, "limits", o.vt("limits", "title", "Requests a minute: what each limit allows"),
+		o.vt("limits", "desc", "Reserving {reserved} tokens a request, the token limit allows {tpm} requests a minute; the lower limit binds, and the client can sustain {rate}.",
 			"reserved", o.loc.Int(int64(r.ReservedTokensPerRequest)), "tpm", o.loc.Number(r.TPMRequestsPerMin), "rate", o.loc.Number(r.RequestsPerMin)),
-		YLabel:     y,
-		Categories: cats,
-		Series:     []series{{Name: y, Values: vals, Mark: mark}},
-		Rules:      []rule{{Y: r.RequestsPerMin, Label: o.vt("limits", "rate", "sustained")}},
-		OutField:   "tpm_requests_per_min", OutRaw: o.outRaw("tpm_requests_per_min"),
-	}
-	ch.draw(o)
+		y, cats, vals, mark, []rule{{Y: r.RequestsPerMin, Label: o.vt("limits", "rate", "sustained")}}, "tpm_requests_per_min")
 	return nil
 }

@@ -112,6 +112,24 @@ type rule struct {
 	Label string
 }
 
+// fewBars draws a bar chart of a few named values of one series, in the
+// calculator's view view: the bars mark holds drawn marked (the limit
+// that binds), the rules drawn across. One body for the views of a few
+// figures each (estimate, capacity, concurrency): a chart literal is
+// large code in the browser's module, and written once it is paid once.
+//
+//go:noinline
+func fewBars(o *outCtx, view, title, desc, y string, cats []string, vals []float64, mark []bool, rules []rule, outField string) {
+	ch := chart{
+		View: view, Title: title, Desc: desc, YLabel: y,
+		Categories: cats,
+		Series:     []series{{Name: y, Values: vals, Mark: mark}},
+		Rules:      rules,
+		OutField:   outField, OutRaw: o.outRaw(outField),
+	}
+	ch.draw(o)
+}
+
 // draw writes the chart into o, on o's scale when o is a run of a
 // comparison. (Not inlined: one copy for the views' many calls.)
 //

@@ -28,16 +28,9 @@ func concurrencyRates(o *outCtx, r *calc.ConcurrencyResult) error {
 	cats = append(cats, o.vt("rates", "done", "completed"))
 	vals = append(vals, r.ThroughputPerMin)
 	mark = append(mark, false)
-	ch := chart{
-		View:  "rates",
-		Title: o.vt("rates", "title", "Calls a minute: asked for, allowed, completed"),
-		Desc: o.vt("rates", "desc", "Each call takes {latency} s, so {in_flight} calls are in flight at once; {done} a minute complete.",
+	fewBars(o, "rates", o.vt("rates", "title", "Calls a minute: asked for, allowed, completed"),
+		o.vt("rates", "desc", "Each call takes {latency} s, so {in_flight} calls are in flight at once; {done} a minute complete.",
 			"latency", o.loc.Number(lat), "in_flight", o.loc.Number(r.InFlight), "done", o.loc.Number(r.ThroughputPerMin)),
-		YLabel:     y,
-		Categories: cats,
-		Series:     []series{{Name: y, Values: vals, Mark: mark}},
-		OutField:   "throughput_per_min", OutRaw: o.outRaw("throughput_per_min"),
-	}
-	ch.draw(o)
+		y, cats, vals, mark, nil, "throughput_per_min")
 	return nil
 }

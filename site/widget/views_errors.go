@@ -232,16 +232,12 @@ func dispatchMetrics(o *outCtx, r *calc.DispatchResult) error {
 // estimate against those the provider allows, the excess marked.
 func estimateRate(o *outCtx, r *calc.EstimateResult) error {
 	admitted, possible, rejected := r.AdmittedPerMin, r.PossiblePerMin, r.RejectedPerMin
-	ch := chart{
-		View:  "rate",
-		Title: o.vt("rate", "title", "Calls a minute: the limiter's estimate against the provider's count"),
-		Desc: o.vt("rate", "desc", "Reserving the estimated prompt, the limiter lets {admitted} calls a minute through; the provider, counting the true prompt, allows {possible}; {rejected} a minute come back as 429.",
+	fewBars(o, "rate", o.vt("rate", "title", "Calls a minute: the limiter's estimate against the provider's count"),
+		o.vt("rate", "desc", "Reserving the estimated prompt, the limiter lets {admitted} calls a minute through; the provider, counting the true prompt, allows {possible}; {rejected} a minute come back as 429.",
 			"admitted", o.loc.Number(admitted), "possible", o.loc.Number(possible), "rejected", o.loc.Number(rejected)),
-		YLabel:     o.vt("rate", "y", "calls a minute"),
-		Categories: []string{o.vt("rate", "admitted", "admitted by the limiter"), o.vt("rate", "possible", "allowed by the provider")},
-		Series:     []series{{Name: o.vt("rate", "y", "calls a minute"), Values: []float64{admitted, possible}, Mark: []bool{rejected > 0, false}}},
-		Rules:      []rule{{Y: possible, Label: o.vt("rate", "limit", "the provider's limit")}},
-	}
-	ch.draw(o)
+		o.vt("rate", "y", "calls a minute"),
+		[]string{o.vt("rate", "admitted", "admitted by the limiter"), o.vt("rate", "possible", "allowed by the provider")},
+		[]float64{admitted, possible}, []bool{rejected > 0, false},
+		[]rule{{Y: possible, Label: o.vt("rate", "limit", "the provider's limit")}}, "")
 	return nil
 }
