@@ -3,9 +3,11 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"retrylab/core/calc"
 	"retrylab/site/locale"
@@ -39,6 +41,29 @@ func queryLang(values url.Values) (lang string, given bool, msg string) {
 	return "", true, "lang must be one of " + strings.Join(locale.Languages(), ", ") + " (once)"
 }
 
+// QValue is the grammar of a weight (q=) in Accept-Language, RFC 9110
+// section 12.4.2: 0 to 1 with at most three decimals ("0.5", "1.000";
+// not ".5", "0.5000" or "5e-1"). A tag with another weight is skipped.
+// The Worker's entry.mjs reads it from edge-rules.mjs (wasm/worker/edge),
+// so that both read a header alike.
+const QValue = `^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$`
+
+// qvalue matches QValue, compiled on first use (nothing at start-up:
+// TestStartupAllocs).
+func qvalue(v string) bool {
+	qvalueOnce.Do(func() { qvalueRE = regexp.MustCompile(QValue) })
+	return qvalueRE.MatchString(v)
+}
+
+var (
+	qvalueOnce sync.Once
+	qvalueRE   *regexp.Regexp
+)
+
+// AcceptLang is acceptLang, for the test that holds entry.mjs's copy to
+// it (wasm/worker/cmd/workerassets).
+func AcceptLang(header string) string { return acceptLang(header) }
+
 // acceptLang returns the language of locale.Languages that an Accept-Language
 // header prefers ("" when it prefers English or none of them): the tag
 // with the highest q whose primary subtag is one of them or "en", the
@@ -50,11 +75,10 @@ func acceptLang(header string) string {
 		primary, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(tag)), "-")
 		q := 1.0
 		if v, ok := strings.CutPrefix(strings.ReplaceAll(strings.TrimSpace(params), " ", ""), "q="); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil || !(f >= 0 && f <= 1) {
+			if !qvalue(v) {
 				continue
 			}
-			q = f
+			q, _ = strconv.ParseFloat(v, 64)
 		}
 		if q <= bestQ {
 			continue

@@ -17,5 +17,7 @@ export const BOOL_FALSE = ["false","0","no","off"];
 export const PLAIN_MIN = 0.000001;
 // core/calc.PlainMax: and from it on
 export const PLAIN_MAX = 1e+21;
+// site/server.QValue: RFC 9110's weight (q=) of an Accept-Language tag
+export const QVALUE = "^(?:0(?:\\.[0-9]{0,3})?|1(?:\\.0{0,3})?)$";
 // kind (data.go): the name edge-data.mjs gives each calc.Kind that edge.mjs canonicalizes
 export const KIND = {"Bool":"bool","Choice":"choice","Float":"float","FloatList":"float list","Int":"int","IntList":"int list"};

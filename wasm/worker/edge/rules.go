@@ -43,6 +43,7 @@ func Rules() []byte {
 		{"BOOL_FALSE", "core/calc.BoolFalse", calc.BoolFalse},
 		{"PLAIN_MIN", "core/calc.PlainMin: FormatFloat writes a nonzero magnitude below it with an exponent", calc.PlainMin},
 		{"PLAIN_MAX", "core/calc.PlainMax: and from it on", calc.PlainMax},
+		{"QVALUE", "site/server.QValue: RFC 9110's weight (q=) of an Accept-Language tag", server.QValue},
 		{"KIND", "kind (data.go): the name edge-data.mjs gives each calc.Kind that edge.mjs canonicalizes", Kinds()},
 	} {
 		fmt.Fprintf(&b, "// %s\nexport const %s = %s;\n", c.from, c.name, js(c.v))

@@ -34,7 +34,7 @@ import app from "./worker.mjs";
 import data from "./edge-data.mjs";
 import { edge } from "./edge.mjs";
 // API_ROOT: site/server's APIRoot, from Go (edge-rules.mjs, go generate)
-import { API_ROOT as API, LANGS } from "./edge-rules.mjs";
+import { API_ROOT as API, LANGS, QVALUE } from "./edge-rules.mjs";
 
 globalThis.RETRYLAB_VERSION = data.version;
 const go = edge({ app, data });
@@ -103,6 +103,7 @@ function ours(status, code, message, method) {
 // Accept-Language header prefers ("" when it prefers English or none of
 // them): the tag with the highest q whose primary subtag is one of them
 // or "en", the first of equals.
+const QVALUE_RE = new RegExp(QVALUE);
 export function acceptLang(header) {
   let best = "", bestQ = 0;
   for (const part of header.split(",")) {
@@ -114,11 +115,9 @@ export function acceptLang(header) {
     const p = params.trim().replaceAll(" ", "");
     if (p.startsWith("q=")) {
       const v = p.slice(2);
-      // Go's strconv.ParseFloat: a decimal number, nothing around it
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)) continue;
-      const f = Number(v);
-      if (!(f >= 0 && f <= 1)) continue;
-      q = f;
+      // RFC 9110's qvalue, the grammar Go checks (site/server.QValue)
+      if (!QVALUE_RE.test(v)) continue;
+      q = Number(v);
     }
     if (q <= bestQ) continue;
     if (primary === "en") {

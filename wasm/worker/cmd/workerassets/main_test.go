@@ -34,7 +34,7 @@ func TestWriteEntry(t *testing.T) {
 		`"X-Content-Type-Options":"nosniff"`,
 		`import app from "./worker.mjs";`,
 		`import { edge } from "./edge.mjs";`,
-		`import { API_ROOT as API, LANGS } from "./edge-rules.mjs";`,
+		`import { API_ROOT as API, LANGS, QVALUE } from "./edge-rules.mjs";`,
 		`const INTERNAL = {"":"` + internalEnglish + `","es":"internal es","it":"internal it","zh":"internal zh"};`,
 		"const MAX_PATH_BYTES = " + strconv.Itoa(server.MaxPathBytes) + ";",
 		"const MAX_PATH_SEGMENTS = " + strconv.Itoa(server.MaxPathSegments) + ";",
