@@ -46,17 +46,7 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
-// svgStyle colours the chart without the site's stylesheet: the classes
-// of wasm/playground/DOM.md, light by default, dark under prefers-color-scheme.
-const svgStyle = `svg{color:#1b1f24;background:#fff;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","PingFang SC","Microsoft YaHei",sans-serif}` +
-	`.chart-bar,.chart-point,.chart-seg-attempt,.chart-node circle{fill:#1d4e89}` +
-	`.chart-bar-mark,.chart-node .chart-bar-mark{fill:#b8420f}` +
-	`.chart-line{stroke:#1d4e89}.chart-line-2,.chart-rule{stroke:#b8420f}` +
-	`.chart-seg-wait{fill:currentColor}.chart-seg-over{fill:#b8420f;stroke:#b8420f}` +
-	`@media (prefers-color-scheme:dark){svg{color:#e6e8eb;background:#16181c}` +
-	`.chart-bar,.chart-point,.chart-seg-attempt,.chart-node circle{fill:#7fb2f0}` +
-	`.chart-bar-mark,.chart-node .chart-bar-mark{fill:#ff8f6b}.chart-line{stroke:#7fb2f0}` +
-	`.chart-line-2,.chart-rule{stroke:#ff8f6b}.chart-seg-over{fill:#ff8f6b;stroke:#ff8f6b}}`
+//go:generate go run ./internal/svgstylegen -o svgstyle_gen.go
 
 // SVG computes calculator name with values and returns its chart as a
 // standalone SVG document (xmlns, a style element with the colours, the

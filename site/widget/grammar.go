@@ -49,27 +49,39 @@ func seriesRole(si int) string {
 	return roles[si%(len(roles)-1)].Name
 }
 
+// roleDecls declares the roles' colours as custom properties
+// (--role-NAME), for the light or the dark theme.
+func roleDecls(dark bool) string {
+	var d strings.Builder
+	for _, r := range roles {
+		c := r.Light
+		if dark {
+			c = r.Dark
+		}
+		d.WriteString("--role-" + r.Name + ": " + c + "; ")
+	}
+	return d.String()
+}
+
 // paletteCSS writes the custom properties and classes of the roles: a
 // mark of class chart-role-NAME (or inside a group of that class) takes
 // the role's colour as fill and stroke; chart-series-N takes the role of
 // series N.
 func paletteCSS() string {
 	var b strings.Builder
-	decl := func(dark bool) string {
-		var d strings.Builder
-		for _, r := range roles {
-			c := r.Light
-			if dark {
-				c = r.Dark
-			}
-			d.WriteString("--role-" + r.Name + ": " + c + "; ")
-		}
-		return d.String()
-	}
 	b.WriteString("/* the roles' colours (grammar.go) */\n")
-	b.WriteString(".widget, .chart { " + decl(false) + "}\n")
-	b.WriteString(`:root[data-theme="dark"] .widget, :root[data-theme="dark"] .chart { ` + decl(true) + "}\n")
-	b.WriteString("@media (prefers-color-scheme: dark) { :root:not([data-theme=\"light\"]) .widget, :root:not([data-theme=\"light\"]) .chart { " + decl(true) + "} }\n")
+	b.WriteString(".widget, .chart { " + roleDecls(false) + "}\n")
+	b.WriteString(`:root[data-theme="dark"] .widget, :root[data-theme="dark"] .chart { ` + roleDecls(true) + "}\n")
+	b.WriteString("@media (prefers-color-scheme: dark) { :root:not([data-theme=\"light\"]) .widget, :root:not([data-theme=\"light\"]) .chart { " + roleDecls(true) + "} }\n")
+	b.WriteString(roleClassCSS())
+	b.WriteString(markCSS)
+	return b.String()
+}
+
+// roleClassCSS binds the classes chart-role-NAME and chart-series-N to
+// their role's colour (--ink).
+func roleClassCSS() string {
+	var b strings.Builder
 	for _, r := range roles {
 		b.WriteString(".chart .chart-role-" + r.Name + " { --ink: var(--role-" + r.Name + "); }\n")
 	}
@@ -78,6 +90,18 @@ func paletteCSS() string {
 	}
 	return b.String()
 }
+
+// markCSS colours the marks by their role: --ink is set by a
+// chart-role-NAME, chart-series-N or chart-policy-ID class on the mark or
+// its group, so a legend swatch and the bars of its series always match.
+// The page's style sheet and a standalone chart (site/embed) share it.
+const markCSS = `.chart .chart-bar, .chart .chart-point, .chart .chart-seg-attempt, .chart .chart-node circle, .chart .chart-dot { fill: var(--ink, var(--role-first)); }
+.chart .chart-line { stroke: var(--ink, var(--role-first)); }
+.chart .chart-bar-mark, .chart .chart-node .chart-bar-mark { fill: var(--role-failure); }
+.chart .chart-rule { stroke: var(--role-capacity); }
+.chart .chart-seg-wait { fill: currentColor; }
+.chart .chart-seg-over { fill: var(--role-failure); stroke: var(--role-failure); }
+`
 
 // textWidth estimates the width of s in a sans-serif font of size em,
 // from a table of average advance widths (in em) of DejaVu Sans and Noto

@@ -45,32 +45,31 @@ var policyColours = []struct {
 	{policies.Tower, "#7a4b2a", "#d9a37a"},
 }
 
+// policyDecls declares the policies' colours as custom properties
+// (--policy-ID), for the light or the dark theme.
+func policyDecls(dark bool) string {
+	var d strings.Builder
+	for _, p := range policyColours {
+		c := p.Light
+		if dark {
+			c = p.Dark
+		}
+		d.WriteString("--policy-" + string(p.Policy) + ": " + c + "; ")
+	}
+	return d.String()
+}
+
 // policyCSS writes the policies' custom properties (--policy-ID, light
 // and dark as the roles' are) and the classes that bind them: a mark or
 // swatch of class chart-policy-ID takes the policy's colour as its ink.
 func policyCSS() string {
 	var b strings.Builder
-	decl := func(dark bool) string {
-		var d strings.Builder
-		for _, p := range policyColours {
-			c := p.Light
-			if dark {
-				c = p.Dark
-			}
-			d.WriteString("--policy-" + string(p.Policy) + ": " + c + "; ")
-		}
-		return d.String()
-	}
+	decl := policyDecls
 	b.WriteString("/* the policies' colours (policycolours.go) */\n")
 	b.WriteString(".widget, .chart { " + decl(false) + "}\n")
 	b.WriteString(`:root[data-theme="dark"] .widget, :root[data-theme="dark"] .chart { ` + decl(true) + "}\n")
 	b.WriteString("@media (prefers-color-scheme: dark) { :root:not([data-theme=\"light\"]) .widget, :root:not([data-theme=\"light\"]) .chart { " + decl(true) + "} }\n")
-	for _, p := range policyColours {
-		b.WriteString(".chart-policy-" + string(p.Policy) + " { --ink: var(--policy-" + string(p.Policy) + "); }\n")
-	}
-	// a bar of a policy that never recovers keeps its policy's colour,
-	// outlined in the failures' colour
-	b.WriteString(".chart .chart-policy.chart-bar-mark { fill: var(--ink); stroke: var(--role-failure); stroke-width: 3; }\n")
+	b.WriteString(policyClassCSS())
 	// the policy chips (the set control of the policies parameter) carry
 	// their policy's colour too, as a swatch before the name: the reader
 	// who ticks one knows its colour in the figures before looking
@@ -84,5 +83,37 @@ func policyCSS() string {
 	}
 	b.WriteString(`.widget-chip:has(> input[data-chip-for="policies"]) > span::after { content: ""; display: inline-block; width: 0.7em; height: 0.7em; margin-inline-start: 0.45em; border-radius: 50%; background: var(--ink); box-shadow: 0 0 0 1.5px var(--bg, Canvas); vertical-align: -0.05em; }` + "\n")
 	b.WriteString(".widget-swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-inline-end: 0.4em; border-radius: 2px; background: var(--ink); vertical-align: -0.05em; }\n")
+	return b.String()
+}
+
+// SVGCSS is the style sheet of a standalone chart (site/embed's .svg
+// answers and files, which carry it in a <style> element): the page's
+// text colour, background and fonts, the roles' and the policies'
+// colours in the light and the dark scheme, and the marks' rules, from
+// the same tables as the page's style sheet (CSS). In such a document
+// the <svg class="chart"> is the root, so the dark colours hang on it
+// under prefers-color-scheme rather than on a page's :root.
+// site/embed keeps it as generated text (svgstyle_gen.go, go generate
+// ./site/embed), since the Worker's module builds site/embed without
+// these tables.
+func SVGCSS() string {
+	var b strings.Builder
+	b.WriteString(`svg { color: #1b1f24; background: #fff; font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif; ` + roleDecls(false) + policyDecls(false) + "}\n")
+	b.WriteString("@media (prefers-color-scheme: dark) { svg { color: #e6e8eb; background: #16181c; " + roleDecls(true) + policyDecls(true) + "} }\n")
+	b.WriteString(roleClassCSS())
+	b.WriteString(markCSS)
+	b.WriteString(policyClassCSS())
+	return b.String()
+}
+
+// policyClassCSS binds each class chart-policy-ID to its policy's colour
+// (--ink), and outlines in the failures' colour the bar of a policy that
+// never recovers, which keeps its policy's colour.
+func policyClassCSS() string {
+	var b strings.Builder
+	for _, p := range policyColours {
+		b.WriteString(".chart-policy-" + string(p.Policy) + " { --ink: var(--policy-" + string(p.Policy) + "); }\n")
+	}
+	b.WriteString(".chart .chart-policy.chart-bar-mark { fill: var(--ink); stroke: var(--role-failure); stroke-width: 3; }\n")
 	return b.String()
 }
