@@ -105,18 +105,9 @@ func Missing(loc locale.Locale, want []string) []string {
 // where Italian agrees with n, Chinese with neither).
 func placeholders(s string) []string {
 	seen := map[string]bool{}
-	for {
-		i := strings.IndexByte(s, '{')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			break
-		}
-		name, _, _ := strings.Cut(s[i+1:i+j], "|")
+	for _, p := range locale.Placeholders(s) {
+		name, _, _ := strings.Cut(p, "|")
 		seen[name] = true
-		s = s[i+j+1:]
 	}
 	out := make([]string, 0, len(seen))
 	for k := range seen {

@@ -55,6 +55,25 @@ func (l Locale) Tf(key, def string, kv ...string) string {
 	return Expand(l.TOr(key, def), kv...)
 }
 
+// Placeholders returns the names of template t's {placeholders}, in
+// order, as Expand reads them (a plural's {n|one|other} whole).
+func Placeholders(t string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(t, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(t[i:], '}')
+		if j < 0 {
+			break
+		}
+		out = append(out, t[i+1:i+j])
+		t = t[i+j+1:]
+	}
+	return out
+}
+
 // Expand replaces each {name} of template t; kv alternates names and
 // values. Unknown {names} are left as they are.
 func Expand(t string, kv ...string) string {

@@ -1,6 +1,9 @@
 package locale
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestExpand(t *testing.T) {
 	for _, tc := range []struct {
@@ -41,6 +44,23 @@ func TestDigits(t *testing.T) {
 		got, ok := Locale{Lang: tc.lang}.Digits(tc.in)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("%s Digits(%q) = %q %v, want %q %v", tc.lang, tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestPlaceholders(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"no names", nil},
+		{"{a} and {b.total:2}", []string{"a", "b.total:2"}},
+		{"{n|# layer|# layers} {n}", []string{"n|# layer|# layers", "n"}},
+		{"open {a", nil},
+	} {
+		if got := Placeholders(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("Placeholders(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

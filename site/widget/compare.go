@@ -154,17 +154,7 @@ func compareSentence(o *outCtx, vr *result, param, key string, kv []string) (str
 	if !ok {
 		return "", false
 	}
-	for rest := t; ; {
-		i := strings.IndexByte(rest, '{')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(rest[i:], '}')
-		if j < 0 {
-			break
-		}
-		name := rest[i+1 : i+j]
-		rest = rest[i+j+1:]
+	for _, name := range locale.Placeholders(t) {
 		r := o.r
 		spec, isA := strings.CutPrefix(name, "a.")
 		if !isA {

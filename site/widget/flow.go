@@ -353,11 +353,9 @@ func (f *flowFig) write(o *outCtx) {
 	// is rounded so, and the end is then a time it can show exactly
 	f.t1 = math.Ceil(f.t1*1000) / 1000
 	writef(b, `<figure class="widget-chart widget-play widget-flow" data-view="flow" data-timeview data-flow data-t0="%s" data-t1="%s" data-unit="%s" data-play-ms="%s" data-live-template="%s">`,
-		fnum(f.t0), fnum(f.t1), esc(f.unit), strconv.Itoa(int(f.playS*1000)), esc(f.live))
+		fnum(f.t0), fnum(f.t1), esc(f.unit), playMS(f.playS), esc(f.live))
 	writef(b, `<figcaption class="widget-flow-title">%s</figcaption>`, esc(f.title))
-	per := f.playS / math.Max(f.t1-f.t0, 1e-9) // real s per simulated unit
-	writef(b, `<p class="widget-flow-scale">%s</p>`, esc(o.loc.Tf("widget.flow.scale", "At 1×, {real} s on screen for each {unit} simulated ({total} s for the whole run).",
-		"real", o.loc.Sig(per, 2), "unit", f.unit, "total", o.loc.Number(math.Round(f.playS)))))
+	writePlayScale(o, f.playS, f.t1-f.t0, f.unit)
 	for li, l := range f.lanes {
 		f.writeLane(o, li, l)
 	}

@@ -49,18 +49,35 @@ func seriesRole(si int) string {
 	return roles[si%(len(roles)-1)].Name
 }
 
+// colourDecls declares n colours as custom properties (--PREFIX-NAME),
+// for the light or the dark theme; at(i) is the i-th name and its two
+// colours.
+func colourDecls(prefix string, n int, at func(i int) (name, light, dark string), dark bool) string {
+	var d strings.Builder
+	for i := range n {
+		name, c, cd := at(i)
+		if dark {
+			c = cd
+		}
+		d.WriteString("--" + prefix + "-" + name + ": " + c + "; ")
+	}
+	return d.String()
+}
+
 // roleDecls declares the roles' colours as custom properties
 // (--role-NAME), for the light or the dark theme.
 func roleDecls(dark bool) string {
-	var d strings.Builder
-	for _, r := range roles {
-		c := r.Light
-		if dark {
-			c = r.Dark
-		}
-		d.WriteString("--role-" + r.Name + ": " + c + "; ")
-	}
-	return d.String()
+	return colourDecls("role", len(roles), func(i int) (string, string, string) { return roles[i].Name, roles[i].Light, roles[i].Dark }, dark)
+}
+
+// themedVars binds a page's declarations (decls, light or dark) to its
+// widgets and charts in the three themes: light by default, dark under
+// html[data-theme="dark"], and dark under prefers-color-scheme unless
+// html[data-theme="light"].
+func themedVars(decls func(dark bool) string) string {
+	return ".widget, .chart { " + decls(false) + "}\n" +
+		`:root[data-theme="dark"] .widget, :root[data-theme="dark"] .chart { ` + decls(true) + "}\n" +
+		"@media (prefers-color-scheme: dark) { :root:not([data-theme=\"light\"]) .widget, :root:not([data-theme=\"light\"]) .chart { " + decls(true) + "} }\n"
 }
 
 // paletteCSS writes the custom properties and classes of the roles: a
@@ -70,9 +87,7 @@ func roleDecls(dark bool) string {
 func paletteCSS() string {
 	var b strings.Builder
 	b.WriteString("/* the roles' colours (grammar.go) */\n")
-	b.WriteString(".widget, .chart { " + roleDecls(false) + "}\n")
-	b.WriteString(`:root[data-theme="dark"] .widget, :root[data-theme="dark"] .chart { ` + roleDecls(true) + "}\n")
-	b.WriteString("@media (prefers-color-scheme: dark) { :root:not([data-theme=\"light\"]) .widget, :root:not([data-theme=\"light\"]) .chart { " + roleDecls(true) + "} }\n")
+	b.WriteString(themedVars(roleDecls))
 	b.WriteString(roleClassCSS())
 	b.WriteString(markCSS)
 	return b.String()

@@ -48,15 +48,9 @@ var policyColours = []struct {
 // policyDecls declares the policies' colours as custom properties
 // (--policy-ID), for the light or the dark theme.
 func policyDecls(dark bool) string {
-	var d strings.Builder
-	for _, p := range policyColours {
-		c := p.Light
-		if dark {
-			c = p.Dark
-		}
-		d.WriteString("--policy-" + string(p.Policy) + ": " + c + "; ")
-	}
-	return d.String()
+	return colourDecls("policy", len(policyColours), func(i int) (string, string, string) {
+		return string(policyColours[i].Policy), policyColours[i].Light, policyColours[i].Dark
+	}, dark)
 }
 
 // policyCSS writes the policies' custom properties (--policy-ID, light
@@ -64,11 +58,8 @@ func policyDecls(dark bool) string {
 // swatch of class chart-policy-ID takes the policy's colour as its ink.
 func policyCSS() string {
 	var b strings.Builder
-	decl := policyDecls
 	b.WriteString("/* the policies' colours (policycolours.go) */\n")
-	b.WriteString(".widget, .chart { " + decl(false) + "}\n")
-	b.WriteString(`:root[data-theme="dark"] .widget, :root[data-theme="dark"] .chart { ` + decl(true) + "}\n")
-	b.WriteString("@media (prefers-color-scheme: dark) { :root:not([data-theme=\"light\"]) .widget, :root:not([data-theme=\"light\"]) .chart { " + decl(true) + "} }\n")
+	b.WriteString(themedVars(policyDecls))
 	b.WriteString(policyClassCSS())
 	// the policy chips (the set control of the policies parameter) carry
 	// their policy's colour too, as a swatch before the name: the reader

@@ -68,19 +68,26 @@ func storyPlayS(span, sec float64) float64 {
 
 // playAttr is the figure's data-play-ms: player.js plays the range in
 // this many real milliseconds at 1×.
-func (f *playFig) playAttr() string {
-	return ` data-play-ms="` + strconv.Itoa(int(math.Round(f.playS()*1000))) + `"`
-}
+func (f *playFig) playAttr() string { return ` data-play-ms="` + playMS(f.playS()) + `"` }
+
+// playMS is a playback of s real seconds in whole milliseconds.
+func playMS(s float64) string { return strconv.Itoa(int(math.Round(s * 1000))) }
 
 // writeScale says the playback's scale in words (a time view whose unit
-// is a time): real seconds per simulated unit, and for the whole run.
+// is a time).
 func (f *playFig) writeScale(o *outCtx) {
 	if f.sec == 0 || f.t1 <= f.t0 {
 		return
 	}
-	per := f.playS() / (f.t1 - f.t0)
+	writePlayScale(o, f.playS(), f.t1-f.t0, f.unit)
+}
+
+// writePlayScale says in words a playback of playS real seconds over
+// span units: real seconds per simulated unit, and for the whole run.
+func writePlayScale(o *outCtx, playS, span float64, unit string) {
+	per := playS / math.Max(span, 1e-9)
 	writef(o.b, `<p class="widget-flow-scale">%s</p>`, esc(o.loc.Tf("widget.flow.scale", "At 1×, {real} s on screen for each {unit} simulated ({total} s for the whole run).",
-		"real", o.loc.Sig(per, 2), "unit", f.unit, "total", o.loc.Number(math.Round(f.playS())))))
+		"real", o.loc.Sig(per, 2), "unit", unit, "total", o.loc.Number(math.Round(playS)))))
 }
 
 // timeText is the time t (already formatted) as the player shows it.
