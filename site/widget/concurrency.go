@@ -12,14 +12,15 @@ func concurrencyViews() []viewDef {
 
 // concurrencyRates: calls a minute asked for (rpm), allowed by the
 // concurrency cap when one is set (max_concurrency × 60 / latency), and
-// completed (the lower), the limiting one marked.
+// completed (the lower). The cap is marked when it is what limits; a
+// rate that is simply served is not (the mark is the failures' colour).
 func concurrencyRates(o *outCtx, r *calc.ConcurrencyResult) error {
 	rpm, _ := argFloat(o.a, "rpm")
 	lat, _ := argFloat(o.a, "latency_s")
 	y := o.vt("rates", "y", "calls a minute")
 	cats := []string{o.vt("rates", "asked", "asked for")}
 	vals := []float64{rpm}
-	mark := []bool{r.LimitedBy != "concurrency"}
+	mark := []bool{false}
 	if r.CapThroughputPerMin != nil {
 		cats = append(cats, o.vt("rates", "cap", "allowed by the cap"))
 		vals = append(vals, *r.CapThroughputPerMin)
