@@ -146,6 +146,13 @@
     if (!this.playing) { return; }
     this.playing = false;
     if (this.raf) { cancelAnimationFrame(this.raf); this.raf = 0; }
+    // the range input snaps its value to its step: the paused frame is
+    // the one the scrubber names, so that scrubbing back to where it
+    // stands shows the same marks
+    if (this.scrub) {
+      var at = parseFloat(this.scrub.value);
+      if (isFinite(at) && at !== this.t) { this.show(at, true); }
+    }
     this.setPressed(false);
     this.say(true);
   };
