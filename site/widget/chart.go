@@ -68,6 +68,16 @@ type chart struct {
 	OutField, OutRaw string
 }
 
+// writeFigTitle writes a figure's title where the reader sees it, above
+// its picture: what the figure shows. The svg's <title> is its accessible
+// name, so the visible one is hidden from assistive technology (read
+// once, not twice).
+func writeFigTitle(b *strings.Builder, title string) {
+	if title != "" {
+		writef(b, `<p class="widget-fig-title" aria-hidden="true">%s</p>`, esc(title))
+	}
+}
+
 // roleClass is the class that colours the marks of series si.
 func (ch *chart) roleClass(si int) string {
 	if si < len(ch.Series) && ch.Series[si].Role != "" {
@@ -171,6 +181,7 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		return loc.Number(v)
 	}
 	writef(b, `<figure class="widget-chart" data-view="%s">`, esc(ch.View))
+	writeFigTitle(b, ch.Title)
 	if hbars {
 		ch.writeHBars(b, ticks, yfmt)
 		if ch.Caption != "" {

@@ -79,6 +79,9 @@ func EmbedHeight(html string, width int) int {
 		for _, cap := range blocks(fig, "<figcaption", "</figcaption>") {
 			h += small * textLines(cap, inner, 14)
 		}
+		for _, title := range blocks(fig, `<p class="widget-fig-title"`, "</p>") {
+			h += 16 + line*textLines(title, inner, 17) // its margins, its lines
+		}
 		h += 16
 	}
 	// Visible tables: a line per row, the caption, the margin.
