@@ -63,6 +63,10 @@ type chart struct {
 	// in, when set, is the run of a comparison the chart is drawn in:
 	// its y axis' top is the runs' shared one (outCtx.shared).
 	in *outCtx
+	// Policy, when set, is the id of the policy the chart is about: its
+	// title carries the policy's swatch, and a chart of one series without
+	// a Role draws it in the policy's colour (policycolours.go).
+	Policy string
 	// Out names the result field the first series plots and its raw JSON:
 	// the data table carries them as data-out / data-value.
 	OutField, OutRaw string
@@ -72,16 +76,26 @@ type chart struct {
 // its picture: what the figure shows. The svg's <title> is its accessible
 // name, so the visible one is hidden from assistive technology (read
 // once, not twice).
-func writeFigTitle(b *strings.Builder, title string) {
-	if title != "" {
-		writef(b, `<p class="widget-fig-title" aria-hidden="true">%s</p>`, esc(title))
+// A policy's figure (policy: its id) carries the policy's swatch.
+func writeFigTitle(b *strings.Builder, title, policy string) {
+	if title == "" {
+		return
 	}
+	b.WriteString(`<p class="widget-fig-title" aria-hidden="true">`)
+	if policy != "" {
+		writef(b, `<span class="widget-swatch %s"></span>`, policyClass(esc(policy)))
+	}
+	b.WriteString(esc(title))
+	b.WriteString(`</p>`)
 }
 
 // roleClass is the class that colours the marks of series si.
 func (ch *chart) roleClass(si int) string {
 	if si < len(ch.Series) && ch.Series[si].Role != "" {
 		return "chart-role-" + ch.Series[si].Role
+	}
+	if ch.Policy != "" && len(ch.Series) == 1 {
+		return policyClass(esc(ch.Policy))
 	}
 	return "chart-role-" + seriesRole(si)
 }
@@ -181,7 +195,7 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		return loc.Number(v)
 	}
 	writef(b, `<figure class="widget-chart" data-view="%s">`, esc(ch.View))
-	writeFigTitle(b, ch.Title)
+	writeFigTitle(b, ch.Title, ch.Policy)
 	if hbars {
 		ch.writeHBars(b, ticks, yfmt)
 		if ch.Caption != "" {

@@ -132,7 +132,7 @@ func policiesTimeline(o *outCtx, r *calc.PoliciesResult) error {
 		}
 		name := o.policyLabel(p.Policy)
 		ch := chart{
-			View: "timeline", Line: true, NoDots: true, X: ts, Rules: rules,
+			View: "timeline", Line: true, NoDots: true, X: ts, Rules: rules, Policy: p.Policy,
 			Title: o.vt("timeline", "title", "{policy}: load and goodput per second", "policy", name),
 			Desc: o.vt("timeline", "desc", "{policy}: attempts sent, retries among them and answers in time, per second; the trigger lasts from {start} to {end} s; {verdict}.",
 				"policy", name, "start", o.loc.Number(start), "end", o.loc.Number(end), "verdict", verdict),
@@ -167,7 +167,7 @@ func policiesQueue(o *outCtx, r *calc.PoliciesResult) error {
 		}
 		name := o.policyLabel(p.Policy)
 		ch := chart{
-			View: "queue", Line: true, NoDots: true, X: ts, Rules: rules,
+			View: "queue", Line: true, NoDots: true, X: ts, Rules: rules, Policy: p.Policy,
 			Title:  o.vt("queue", "title", "{policy}: the server's queue", "policy", name),
 			Desc:   o.vt("queue", "desc", "{policy}: calls waiting for a worker at the end of each interval, those the client has given up on included.", "policy", name),
 			XLabel: o.vt("queue", "x", "time (s)"),

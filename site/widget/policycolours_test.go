@@ -120,3 +120,48 @@ func TestPolicyColourViews(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyColourSmallMultiples: the offered per-policy charts (timeline,
+// queue) are one figure a policy; each title carries its policy's swatch,
+// every policy of the run once, and queue's one line takes the policy's
+// colour while timeline's three lines keep their roles'.
+func TestPolicyColourSmallMultiples(t *testing.T) {
+	c, _ := calc.New().Lookup("policies")
+	swatch := regexp.MustCompile(`<p class="widget-fig-title" aria-hidden="true"><span class="widget-swatch chart-policy chart-policy-([a-z0-9-]+)"></span>`)
+	line := regexp.MustCompile(`class="chart-line chart-policy chart-policy-([a-z0-9-]+)"`)
+	shown := map[string]bool{}
+	for _, p := range policies.Shown() {
+		shown[string(p)] = true
+	}
+	for lang, loc := range locales(t) {
+		for _, v := range []string{"timeline", "queue"} {
+			html, err := Render(Spec{Calc: c, ID: "pol", Views: []string{v}}, loc)
+			if err != nil {
+				t.Fatalf("%s %s: %v", lang, v, err)
+			}
+			got := map[string]int{}
+			for _, fig := range strings.Split(html, `<figure class="widget-chart" data-view="`+v+`"`)[1:] {
+				ms := swatch.FindAllStringSubmatch(fig, -1)
+				if len(ms) != 1 {
+					t.Fatalf("%s %s: a figure with %d policy swatches in its title, want 1", lang, v, len(ms))
+				}
+				got[ms[0][1]]++
+				lines := line.FindAllStringSubmatch(fig, -1)
+				switch {
+				case v == "queue" && (len(lines) != 1 || lines[0][1] != ms[0][1]):
+					t.Errorf("%s queue %s: lines in the policy's colour %v, want its one line", lang, ms[0][1], lines)
+				case v == "timeline" && len(lines) != 0:
+					t.Errorf("%s timeline %s: %d lines in a policy's colour, want the roles'", lang, ms[0][1], len(lines))
+				}
+			}
+			if len(got) != len(shown) {
+				t.Errorf("%s %s: figures of %v, want one per policy of %v", lang, v, got, shown)
+			}
+			for p, n := range got {
+				if !shown[p] || n != 1 {
+					t.Errorf("%s %s: policy %s has %d figures", lang, v, p, n)
+				}
+			}
+		}
+	}
+}
