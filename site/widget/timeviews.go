@@ -336,6 +336,11 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 	low := o.shared(math.Max(1, math.Max(r429[n-1], retries[n-1])))
 	base := f.height - marginB
 	upperBase := marginT + 200
+	// each strip's key has a line of its own above the strip's bars, which
+	// reach their top where the queue (or the count) is largest
+	const keyH = 22.0
+	upperH := upperBase - marginT - keyH
+	lowTop := upperBase + 16 + keyH
 	w := (chartW - marginL - marginR) / float64(n)
 	say := func(i int) string {
 		return o.vt("play", "say", "{ready} ready, {delayed} waiting for a retry, {inflight} in flight, {r429} 429s and {retries} retries so far",
@@ -344,20 +349,20 @@ func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
 	}
 	b := o.b
 	writef(b, `<g class="chart-tick" text-anchor="end"><text x="%s" y="%s">%s</text><text x="%s" y="%s">%s</text></g>`,
-		f1(marginL-6), f1(marginT+8), esc(o.loc.Number(top)), f1(marginL-6), f1(upperBase+20), esc(o.loc.Number(low)))
+		f1(marginL-6), f1(marginT+keyH+8), esc(o.loc.Number(top)), f1(marginL-6), f1(lowTop+8), esc(o.loc.Number(low)))
 	b.WriteString(`<g class="chart-frames">`)
 	for i := range ts {
 		x := f.fx(ts[i]) - w/2
 		writef(b, `<g data-t="%s" data-say="%s">`, fnum(ts[i]), esc(say(i)))
 		y := upperBase
 		for si, v := range []float64{ready[i], delayed[i], inflight[i]} {
-			h := v / top * 200
+			h := v / top * upperH
 			if h > 0 {
 				y -= h
 				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, strconv.Itoa(si+1), f1(x), f1(y), f1(math.Max(0.5, w)), f1(h), opacity(si))
 			}
 		}
-		lh := base - (upperBase + 16)
+		lh := base - lowTop
 		for si, v := range []float64{r429[i], retries[i]} {
 			h := v / low * lh
 			if h > 0 {
