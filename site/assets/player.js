@@ -146,9 +146,11 @@
     if (!this.playing) { return; }
     this.playing = false;
     if (this.raf) { cancelAnimationFrame(this.raf); this.raf = 0; }
-    // the range input snaps its value to its step: the paused frame is
-    // the one the scrubber names, so that scrubbing back to where it
-    // stands shows the same marks
+    // the range input keeps 15 significant digits of the time it is
+    // given (Chromium: 0.30000000000000004 reads back as 0.3): the paused
+    // frame is the one the scrubber names, so that scrubbing back to
+    // where it stands shows the same marks (a mark's place, written to
+    // 0.1 unit, can round the other way on the 17th digit of t)
     if (this.scrub) {
       var at = parseFloat(this.scrub.value);
       if (isFinite(at) && at !== this.t) { this.show(at, true); }

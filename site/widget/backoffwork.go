@@ -1,8 +1,6 @@
 package widget
 
 import (
-	"math"
-
 	"retrylab/core/calc"
 )
 
@@ -166,16 +164,12 @@ func metastableChain(o *outCtx, r *calc.MetastableResult) error {
 	return nil
 }
 
-// metastableSweep: the mean queue and the drain time (log10) against the
+// metastableSweep: the mean queue and the drain time (log scale) against the
 // arrival rate, the bistable rates marked.
 func metastableSweep(o *outCtx, r *calc.MetastableResult) error {
 	xs := r.SweepLambda
 	if len(xs) == 0 || len(r.SweepMeanQueue) != len(xs) || len(r.SweepDrainS) != len(xs) || len(r.SweepBistable) != len(xs) {
 		return errNoData
-	}
-	logs := make([]float64, len(xs))
-	for i, d := range r.SweepDrainS {
-		logs[i] = math.Log10(math.Max(d, 1e-9))
 	}
 	xl := o.vt("sweep", "x", "arrival rate (1/s)")
 	q := chart{View: "sweep", Line: true, X: xs, XLabel: xl,
@@ -184,11 +178,11 @@ func metastableSweep(o *outCtx, r *calc.MetastableResult) error {
 		Desc:   o.vt("sweep", "desc_queue", "Stationary mean queue length at each arrival rate; the marked rates are bistable."),
 		YLabel: o.vt("sweep", "y_queue", "mean queue")}
 	q.draw(o)
-	d := chart{View: "sweep", Line: true, X: xs, XLabel: xl,
-		Series: []series{{Name: o.vt("sweep", "y_drain", "drain time, log10 of seconds"), Values: logs, Mark: r.SweepBistable}},
+	d := chart{View: "sweep", Line: true, X: xs, XLabel: xl, YLog: true,
+		Series: []series{{Name: o.vt("sweep", "s_drain", "drain time (s)"), Values: r.SweepDrainS, Mark: r.SweepBistable}},
 		Title:  o.vt("sweep", "title_drain", "Time to drain a full queue"),
-		Desc:   o.vt("sweep", "desc_drain", "Expected time from a full queue to an empty one, as log10 of seconds (1 is 10 s, 3 is 1,000 s); the marked rates are bistable."),
-		YLabel: o.vt("sweep", "y_drain", "drain time, log10 of seconds")}
+		Desc:   o.vt("sweep", "desc_drain", "Expected time from a full queue to an empty one, in seconds, on a logarithmic scale (its ticks are powers of ten); the marked rates are bistable."),
+		YLabel: o.vt("sweep", "y_drain", "drain time (s), log scale")}
 	d.draw(o)
 	return nil
 }

@@ -47,12 +47,18 @@ type chart struct {
 	// Keys, when set, are the stable ids of the categories (policies):
 	// each bar takes its category's colour (policyClass) instead of its
 	// series'.
-	Keys     []string
-	X        []float64 // line charts: the x of each value
-	Series   []series
-	YMax     float64 // 0: from the data
-	YPercent bool    // y values are fractions written as percentages
-	Rules    []rule  // horizontal limits (a limit such as 100 %)
+	Keys   []string
+	X      []float64 // line charts: the x of each value
+	Series []series
+	YMax   float64 // 0: from the data
+	// YLog draws a vertical chart's y axis on a log10 scale, for a
+	// quantity spanning orders of magnitude (a drain time): the values
+	// stay the quantity's (the data table shows them), the ticks are
+	// whole powers of ten from the one at or below the smallest positive
+	// value, and a value <= 0 sits on the axis.
+	YLog     bool
+	YPercent bool   // y values are fractions written as percentages
+	Rules    []rule // horizontal limits (a limit such as 100 %)
 	// VMark, when > 0, draws a vertical dashed line before bar VMark-1
 	// (bar charts), labelled VLabel: a threshold.
 	VMark  int
@@ -181,8 +187,18 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	}
 	hbars := ch.horizontal()
 	ticks := niceTicks(0, ymax, 5)
+	if ch.YLog && !hbars {
+		ticks = ch.logTicks(ymax)
+	}
 	top := ticks[len(ticks)-1]
 	fy := func(v float64) float64 {
+		if ch.YLog && !hbars {
+			lo, hi := math.Log10(ticks[0]), math.Log10(top)
+			if !(v > 0) || hi <= lo {
+				return ch.h - marginB
+			}
+			return ch.h - marginB - (math.Max(lo, math.Log10(v))-lo)/(hi-lo)*(ch.h-ch.mt-marginB)
+		}
 		if top <= 0 {
 			return ch.h - marginB
 		}
@@ -560,6 +576,33 @@ func lineDash(si int) string {
 // (grammar.go) tells series apart and pale marks fell below 3:1 against
 // the dark theme's background.
 func opacity(int) string { return "1" }
+
+// logTicks are the ticks of a YLog axis up to ymax: whole powers of ten,
+// from the one at or below the smallest positive value to the one at or
+// above ymax, at most six (every second or third power beyond that).
+func (ch *chart) logTicks(ymax float64) []float64 {
+	lo := math.Inf(1)
+	for _, s := range ch.Series {
+		for _, v := range s.Values {
+			if v > 0 && !math.IsInf(v, 0) {
+				lo = math.Min(lo, v)
+			}
+		}
+	}
+	if math.IsInf(lo, 1) || !(ymax > 0) {
+		return []float64{1, 10}
+	}
+	a, z := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(ymax)))
+	if z <= a {
+		z = a + 1
+	}
+	step := (z - a + 4) / 5
+	var ticks []float64
+	for k := a; k < z+step; k += step {
+		ticks = append(ticks, math.Pow(10, float64(k)))
+	}
+	return ticks
+}
 
 // niceTicks returns about n round ticks (1, 2 or 5 × 10^k apart) covering
 // [lo, hi]; the first is <= lo and the last >= hi.

@@ -1,7 +1,10 @@
 package widget
 
 import (
+	"math"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -170,6 +173,66 @@ func TestNiceTicks(t *testing.T) {
 		}
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("niceTicks(%v, %v) = %s, want %s", tc.lo, tc.hi, g, tc.want)
+		}
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	for _, tc := range []struct {
+		values []float64
+		want   string
+	}{
+		{[]float64{32, 226.2, 6300}, "10 100 1000 10000"},
+		{[]float64{10, 100}, "10 100"},
+		{[]float64{5}, "1 10"},
+		{[]float64{0, -3, 0.02, 40}, "0.01 0.1 1 10 100"},
+		{[]float64{0.001, 1e6}, "0.001 0.1 10 1000 100000 10000000"}, // 9 decades: every second power
+		{[]float64{0, 0}, "1 10"},
+		{nil, "1 10"},
+	} {
+		ch := chart{Series: []series{{Values: tc.values}}}
+		ymax := 0.0
+		for _, v := range tc.values {
+			ymax = math.Max(ymax, v)
+		}
+		var got []string
+		for _, v := range ch.logTicks(ymax) {
+			got = append(got, calc.FormatFloat(v))
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("logTicks(%v) = %s, want %s", tc.values, g, tc.want)
+		}
+	}
+}
+
+// TestLogAxis: a YLog chart places a value by its logarithm, between the
+// powers of ten around it, and its data table keeps the value itself.
+func TestLogAxis(t *testing.T) {
+	loc := locales(t)["it"]
+	ch := chart{View: "v", Title: "t", Line: true, YLog: true, X: []float64{1, 2, 3}, Series: []series{{Name: "s", Values: []float64{10, 100, 1000}}}}
+	var b strings.Builder
+	ch.write(&b, loc)
+	out := b.String()
+	// the three points are evenly spaced on the axis
+	pts := regexp.MustCompile(`<polyline[^>]* points="([^"]*)"`).FindStringSubmatch(out)
+	if pts == nil {
+		t.Fatalf("no line in\n%s", out)
+	}
+	var ys []float64
+	for _, p := range strings.Fields(pts[1]) {
+		_, y, _ := strings.Cut(p, ",")
+		v, err := strconv.ParseFloat(y, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ys = append(ys, v)
+	}
+	if len(ys) != 3 || math.Abs((ys[0]-ys[1])-(ys[1]-ys[2])) > 0.2 || ys[0] <= ys[1] {
+		t.Errorf("points at y %v, want evenly spaced upwards", ys)
+	}
+	for _, w := range []string{">1.000</td>", ">100</td>", ">1.000</text>", ">10</text>"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("no %s in\n%s", w, out)
 		}
 	}
 }
