@@ -60,18 +60,28 @@ func (l Locale) Tf(key, def string, kv ...string) string {
 func Placeholders(t string) []string {
 	var out []string
 	for {
-		i := strings.IndexByte(t, '{')
-		if i < 0 {
-			break
+		_, name, rest, ok := cutPlaceholder(t)
+		if !ok {
+			return out
 		}
-		j := strings.IndexByte(t[i:], '}')
-		if j < 0 {
-			break
-		}
-		out = append(out, t[i+1:i+j])
-		t = t[i+j+1:]
+		out = append(out, name)
+		t = rest
 	}
-	return out
+}
+
+// cutPlaceholder splits t around its first {name}: the text before it,
+// the name, and the text after its '}'; ok is false when t holds no
+// closed {…}. Placeholders and Expand read templates through it.
+func cutPlaceholder(t string) (before, name, after string, ok bool) {
+	i := strings.IndexByte(t, '{')
+	if i < 0 {
+		return t, "", "", false
+	}
+	j := strings.IndexByte(t[i:], '}')
+	if j < 0 {
+		return t, "", "", false
+	}
+	return t[:i], t[i+1 : i+j], t[i+j+1:], true
 }
 
 // Expand replaces each {name} of template t; kv alternates names and
@@ -83,16 +93,11 @@ func Expand(t string, kv ...string) string {
 	var b strings.Builder
 	b.Grow(len(t) + 16)
 	for {
-		i := strings.IndexByte(t, '{')
-		if i < 0 {
+		before, name, rest, ok := cutPlaceholder(t)
+		if !ok {
 			break
 		}
-		j := strings.IndexByte(t[i:], '}')
-		if j < 0 {
-			break
-		}
-		name := t[i+1 : i+j]
-		b.WriteString(t[:i])
+		b.WriteString(before)
 		found := false
 		for k := 0; k+1 < len(kv); k += 2 {
 			if kv[k] == name {
@@ -102,9 +107,9 @@ func Expand(t string, kv ...string) string {
 			}
 		}
 		if !found {
-			b.WriteString(t[i : i+j+1])
+			b.WriteString("{" + name + "}")
 		}
-		t = t[i+j+1:]
+		t = rest
 	}
 	b.WriteString(t)
 	return b.String()

@@ -191,9 +191,9 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		ticks = ch.logTicks(ymax)
 	}
 	top := ticks[len(ticks)-1]
+	lo, hi := math.Log10(ticks[0]), math.Log10(top) // a YLog axis' ends
 	fy := func(v float64) float64 {
 		if ch.YLog && !hbars {
-			lo, hi := math.Log10(ticks[0]), math.Log10(top)
 			if !(v > 0) || hi <= lo {
 				return ch.h - marginB
 			}
