@@ -57,6 +57,19 @@ func jsonResult(v any) Encoded {
 		}
 		r.index[k.(string)] = len(r.list)
 		r.list = append(r.list, field{Name: k.(string), Raw: raw})
+		// what jsonEnc hands the generic bars: a list of numbers, typed
+		var n numbers
+		if m, ok := v.(map[string]any); ok {
+			switch xs := m[k.(string)].(type) {
+			case []float64:
+				n.f = xs
+			case []int:
+				n.i = xs
+			case []int64:
+				n.i64 = xs
+			}
+		}
+		r.nums = append(r.nums, n)
 	}
 	return Encoded{r}
 }

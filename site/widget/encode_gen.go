@@ -1300,14 +1300,7 @@ func appendJSONSliceOfInt64(e *jsonEnc, v []int64) {
 		e.lit("null")
 		return
 	}
-	e.byte('[')
-	for i := range v {
-		if i > 0 {
-			e.byte(',')
-		}
-		e.int(int64(v[i]))
-	}
-	e.byte(']')
+	e.int64s([]int64(v))
 }
 
 // appendJSONSliceOfFloat64 writes the JSON encoding of a []float64.
@@ -1383,18 +1376,7 @@ func appendJSONSliceOfPtrToFloat64(e *jsonEnc, v []*float64) {
 		e.lit("null")
 		return
 	}
-	e.byte('[')
-	for i := range v {
-		if i > 0 {
-			e.byte(',')
-		}
-		if p12 := v[i]; p12 == nil {
-			e.lit("null")
-		} else {
-			e.float(float64((*p12)), 64)
-		}
-	}
-	e.byte(']')
+	e.float64Ptrs([]*float64(v))
 }
 
 // appendJSONSliceOfCalcPolicyRun writes the JSON encoding of a []calc.PolicyRun.
@@ -1457,10 +1439,10 @@ func appendJSONCalcPolicyRun(e *jsonEnc, v *calc.PolicyRun) {
 	e.lit(",\"status\":")
 	e.string(string(v.Status))
 	e.lit(",\"recovery_s\":")
-	if p13 := v.RecoveryS; p13 == nil {
+	if p12 := v.RecoveryS; p12 == nil {
 		e.lit("null")
 	} else {
-		e.float(float64((*p13)), 64)
+		e.float(float64((*p12)), 64)
 	}
 	e.lit(",\"amplification\":")
 	e.float(float64(v.Amplification), 64)

@@ -27,7 +27,11 @@ func encodeJSON(e *jsonEnc, res any) bool {
 	canonjson.Members(e.b, func(key, val []byte) bool {
 		name, _ := canonjson.Unquote(key)
 		start := cap(e.b) - cap(val) // val lies in e.b (the stand-in reader)
-		e.members = append(e.members, memberSpan{name: name, start: start, end: start + len(val)})
+		m := memberSpan{name: name, start: start, end: start + len(val)}
+		if xs, ok := numList(val); ok && len(xs) > 0 {
+			m.nums.f = xs // what the generated encoders hand the generic bars
+		}
+		e.members = append(e.members, m)
 		return true
 	})
 	return true

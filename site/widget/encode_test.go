@@ -30,6 +30,24 @@ func encodeBytes(enc encoder, v any) ([]byte, bool, error) {
 // sameAsJSON checks that encodeResult writes json.Marshal's bytes for v,
 // or fails where it fails, and that the members it marks are the
 // object's members: joined again they give the same bytes.
+// typedListsMatch: the typed list jsonEnc hands the generic bars for a
+// top-level field is the field's JSON, number for number, and every
+// top-level list of numbers has one, but for lists of big integers
+// (amplification's calls per level can pass 2^63: the tree draws them).
+func typedListsMatch(t *testing.T, name string, r *result) {
+	t.Helper()
+	for i, f := range r.list {
+		typed := r.nums[i].floats()
+		parsed, isNums := numList(f.Raw)
+		switch {
+		case typed == nil && isNums && len(parsed) > 0 && f.Name != "calls_per_level":
+			t.Errorf("%s: field %s is a list of numbers, %s, but the generic bars get no typed list", name, f.Name, short(f.Raw))
+		case typed != nil && (!isNums || !slices.Equal(typed, parsed)):
+			t.Errorf("%s: field %s: typed list %v, JSON %s", name, f.Name, typed, short(f.Raw))
+		}
+	}
+}
+
 func sameAsJSON(t *testing.T, name string, v any) {
 	t.Helper()
 	want, werr := json.Marshal(v)
@@ -51,6 +69,7 @@ func sameAsJSON(t *testing.T, name string, v any) {
 		if !bytes.Equal(joined, want) {
 			t.Errorf("%s: the marked members do not make the object:\n got %s\nwant %s", name, joined, want)
 		}
+		typedListsMatch(t, name, r)
 	}
 	switch {
 	case !ok:

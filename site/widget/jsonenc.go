@@ -66,6 +66,57 @@ type memberSpan struct {
 	_          standin.NoEqual // not comparable
 	name       string
 	start, end int
+	nums       numbers
+}
+
+// numbers is a top-level member's value when it is a list of numbers
+// (float64s, ints, int64s write it): the result's own slice, which the
+// generic bar chart draws without reading the JSON back.
+type numbers struct {
+	f   []float64
+	i   []int
+	i64 []int64
+	p   []*float64 // drawn when no value is missing
+}
+
+// floats returns the list as float64s (nil when the member is no list of
+// numbers).
+func (n numbers) floats() []float64 {
+	switch {
+	case n.f != nil:
+		return n.f
+	case n.i != nil:
+		xs := make([]float64, len(n.i))
+		for k, v := range n.i {
+			xs[k] = float64(v)
+		}
+		return xs
+	case n.i64 != nil:
+		xs := make([]float64, len(n.i64))
+		for k, v := range n.i64 {
+			xs[k] = float64(v)
+		}
+		return xs
+	case n.p != nil:
+		xs := make([]float64, len(n.p))
+		for k, v := range n.p {
+			if v == nil {
+				return nil
+			}
+			xs[k] = *v
+		}
+		return xs
+	}
+	return nil
+}
+
+// topLevel is the member whose value is about to be written, when the
+// next byte written is the start of that value (not inside it); else nil.
+func (e *jsonEnc) topLevel() *memberSpan {
+	if k := len(e.members); k > 0 && e.members[k-1].end == 0 && e.members[k-1].start == len(e.b) {
+		return &e.members[k-1]
+	}
+	return nil
 }
 
 // member marks a top-level member of a result: the generated encoder of a
@@ -133,6 +184,9 @@ func (e *jsonEnc) grow(n int) {
 
 // float64s writes a list of floats (not nil).
 func (e *jsonEnc) float64s(v []float64) {
+	if m := e.topLevel(); m != nil {
+		m.nums.f = v
+	}
 	e.grow(len(v)*8 + 2)
 	b := append(e.b, '[')
 	for i, f := range v {
@@ -149,8 +203,46 @@ func (e *jsonEnc) float64s(v []float64) {
 	e.b = append(b, ']')
 }
 
+// int64s writes a list of int64s (not nil).
+func (e *jsonEnc) int64s(v []int64) {
+	if m := e.topLevel(); m != nil {
+		m.nums.i64 = v
+	}
+	e.grow(len(v)*4 + 2)
+	b := append(e.b, '[')
+	for i, n := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, n, 10)
+	}
+	e.b = append(b, ']')
+}
+
+// float64Ptrs writes a list of optional floats (not nil), null for nil.
+func (e *jsonEnc) float64Ptrs(v []*float64) {
+	if m := e.topLevel(); m != nil {
+		m.nums.p = v
+	}
+	e.byte('[')
+	for i, p := range v {
+		if i > 0 {
+			e.byte(',')
+		}
+		if p == nil {
+			e.lit("null")
+		} else {
+			e.float(*p, 64)
+		}
+	}
+	e.byte(']')
+}
+
 // ints writes a list of ints (not nil).
 func (e *jsonEnc) ints(v []int) {
+	if m := e.topLevel(); m != nil {
+		m.nums.i = v
+	}
 	e.grow(len(v)*4 + 2)
 	b := append(e.b, '[')
 	for i, n := range v {

@@ -351,11 +351,13 @@ func resultTable(o *outCtx) error {
 	return nil
 }
 
-// genericBars is the "bars" view: one bar chart per numeric list field.
+// genericBars is the "bars" view: one bar chart per top-level field that
+// is a list of numbers, drawn from the result's own slice (jsonEnc hands
+// it over as it encodes: no JSON is read back).
 func genericBars(o *outCtx) error {
-	for _, f := range o.r.list {
-		xs, ok := numList(f.Raw)
-		if !ok || len(xs) < 2 || len(xs) > 500 {
+	for i, f := range o.r.list {
+		xs := o.r.nums[i].floats()
+		if len(xs) < 2 || len(xs) > 500 {
 			continue
 		}
 		cats := make([]string, len(xs))

@@ -23,6 +23,9 @@ type result struct {
 	val   any
 	list  []field
 	index map[string]int
+	// nums are the typed values of list's fields that are lists of
+	// numbers (the zero numbers for the others), for the generic bars
+	nums []numbers
 }
 
 // Encoded is a calculator's result encoded to JSON once, its top-level
@@ -57,9 +60,10 @@ func encodeWith(enc encoder, r any) (*result, error) {
 		return nil, errors.New("widget: result is not a JSON object")
 	}
 	spans := e.spans()
-	res := &result{val: r, list: make([]field, len(spans)), index: make(map[string]int, len(spans))}
+	res := &result{val: r, list: make([]field, len(spans)), index: make(map[string]int, len(spans)), nums: make([]numbers, len(spans))}
 	for i, m := range spans {
 		res.list[i] = field{Name: m.name, Raw: e.b[m.start:m.end:m.end]}
+		res.nums[i] = m.nums
 		res.index[m.name] = i
 	}
 	return res, nil
@@ -88,7 +92,9 @@ func (r *result) raw(name string) ([]byte, bool) {
 }
 
 // numList decodes a JSON list of numbers (without encoding/json's
-// reflection: a result may hold 100000 of them).
+// reflection: a result may hold 100000 of them). The results table reads
+// it to tell an echoed list parameter; no chart reads JSON (the generic
+// bars get the result's own slices: jsonEnc.topLevel).
 func numList(raw []byte) ([]float64, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {

@@ -339,10 +339,15 @@ func (g *gen) function(w *bytes.Buffer, k key) error {
 		if err := g.value(&body, "v", t, k.addr, false); err != nil {
 			return err
 		}
-	case t.Kind() == reflect.Slice && (t.Elem() == reflect.TypeFor[float64]() || t.Elem() == reflect.TypeFor[int]()):
-		// the long lists of the results (100000 histogram bins): one call
+	case t.Kind() == reflect.Slice && (t.Elem() == reflect.TypeFor[float64]() || t.Elem() == reflect.TypeFor[int]() || t.Elem() == reflect.TypeFor[int64]()):
+		// the long lists of the results (100000 histogram bins): one call,
+		// which also hands a top-level list to the generic bar chart typed
 		body.WriteString("if v == nil {\ne.lit(\"null\")\nreturn\n}\n")
 		fmt.Fprintf(&body, "e.%ss([]%s(v))\n", t.Elem().Name(), t.Elem().Name())
+	case t.Kind() == reflect.Slice && t.Elem() == reflect.TypeFor[*float64]():
+		// optional values (a recovery time per policy): one call, as above
+		body.WriteString("if v == nil {\ne.lit(\"null\")\nreturn\n}\n")
+		body.WriteString("e.float64Ptrs([]*float64(v))\n")
 	case t.Kind() == reflect.Slice:
 		body.WriteString("if v == nil {\ne.lit(\"null\")\nreturn\n}\n")
 		fallthrough
