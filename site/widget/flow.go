@@ -49,8 +49,8 @@ const (
 // charts' 640, so that the text stays readable on a phone).
 const (
 	flowW       = 480.0
-	flowLaneH   = 150.0
-	flowTop     = 22.0 // the stations' boxes start here; labels above
+	flowLaneH   = 184.0
+	flowTop     = 44.0 // the stations' boxes start here; labels above, in two rows (flowLabelY)
 	flowClientX = 34.0
 	flowPolicyX = 100.0
 	flowQueueA  = 138.0 // the queue's tail
@@ -150,7 +150,7 @@ func (p *flowPile) slot(k int) (float64, float64) {
 	const step = 4.4
 	top := 19.0 // below its label
 	if p.two {
-		top = 34
+		top = 36
 	}
 	cols := int(math.Floor((flowPileB - flowPileA - 6) / step))
 	rows := max(1, int((p.h-top+1)/step))
@@ -202,8 +202,8 @@ func policyLane(o *outCtx, title string, tr policies.Trace, gap float64) *flowLa
 	}
 	l.piles = [3]flowPile{
 		{y0: flowTop, h: 64, label: o.loc.TOr("widget.flow.served", "served in time")},
-		{y0: flowTop + 66, h: 30, label: o.loc.TOr("widget.flow.failed", "failed")},
-		{y0: flowTop + 98, h: 30, label: o.loc.TOr("widget.flow.set_aside", "set aside")},
+		{y0: flowTop + 66, h: 34, label: o.loc.TOr("widget.flow.failed", "failed")},
+		{y0: flowTop + 102, h: 34, label: o.loc.TOr("widget.flow.set_aside", "set aside")},
 	}
 	for i := range l.piles {
 		l.piles[i].two = pileTwoLines(l.piles[i].label, l.piles[i].h)
@@ -377,20 +377,10 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 	}
 	// the stations
 	boxB := flowLaneH - 4
-	box := func(x0, x1 float64, label string, cls string) {
-		writef(b, `<rect class="flow-station %s" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, cls, f1(x0), f1(flowTop), f1(x1-x0), f1(boxB-flowTop))
-		writef(b, `<text class="flow-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1((x0+x1)/2), f1(flowTop-6), esc(label))
-	}
-	switch l.stage {
-	case flowService:
-		box(4, 64, l.stations[0], "flow-clients")
-		box(70, 130, l.stations[1], "flow-policy")
-		box(flowQueueA-2, flowQueueB, l.stations[2], "flow-queue")
-		box(flowServerA, flowServerB, l.stations[3], "flow-servers")
-	case flowWave:
-		box(4, 64, l.stations[0], "flow-clients")
-		box(70, 136, l.stations[1], "flow-policy")
-		box(142, flowW-4, l.stations[3], "flow-servers")
+	for _, st := range l.stationBoxes() {
+		writef(b, `<rect class="flow-station %s" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, st.cls, f1(st.x0), f1(flowTop), f1(st.x1-st.x0), f1(boxB-flowTop))
+		x, anchor := st.labelX()
+		writef(b, `<text class="flow-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x), f1(flowLabelY[st.row]), anchor, esc(st.label))
 	}
 	for _, p := range l.piles {
 		if l.stage != flowService || p.h == 0 {
@@ -450,10 +440,59 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
-// flowEm is the size, in a lane's units, of its text on a phone
-// (widget.css): the 20 units of a 640-wide chart, narrowed a little so
-// that the stations' labels stand apart.
-const flowEm = 14
+// flowStation is a station's box and where its label goes.
+type flowStation struct {
+	x0, x1 float64
+	label  string
+	cls    string
+	row    int // flowLabelY's row: neighbours alternate, so long labels pass over each other
+}
+
+// flowLabelY are the baselines of the stations' two rows of labels: row 1
+// just above the boxes, row 0 above it. Neighbouring stations alternate
+// rows, so that a label wider than its box ("espera del reintento" over
+// a box of 60) never meets the next one; TestFlowLabelsFit checks every
+// language at the phone's size (flowStationEm).
+var flowLabelY = [2]float64{17, flowTop - 6}
+
+// stationBoxes are the stations a lane draws, left to right.
+func (l *flowLane) stationBoxes() []flowStation {
+	switch l.stage {
+	case flowService:
+		return []flowStation{
+			{4, 64, l.stations[0], "flow-clients", 1},
+			{70, 130, l.stations[1], "flow-policy", 0},
+			{flowQueueA - 2, flowQueueB, l.stations[2], "flow-queue", 1},
+			{flowServerA, flowServerB, l.stations[3], "flow-servers", 0},
+		}
+	case flowWave:
+		return []flowStation{
+			{4, 64, l.stations[0], "flow-clients", 1},
+			{70, 136, l.stations[1], "flow-policy", 0},
+			{142, flowW - 4, l.stations[3], "flow-servers", 1},
+		}
+	}
+	return nil
+}
+
+// labelX is where a station's label is anchored: over the middle of its
+// box, or at its left edge for the first box, whose label may be wider
+// than the box and must not leave the lane.
+func (st flowStation) labelX() (float64, string) {
+	if st.x0 < 10 {
+		return st.x0, "start"
+	}
+	return (st.x0 + st.x1) / 2, "middle"
+}
+
+// flowStationEm and flowEm are the sizes, in a lane's units, of the
+// stations' labels and of the piles' labels on a phone (widget.css): a
+// lane 480 units wide is about 314 px there, so 18 units are about 12 px
+// and 16 about 10.5 px, the size of the charts' text (20 units of 640).
+const (
+	flowStationEm = 18
+	flowEm        = 16
+)
 
 // pileTwoLines reports whether a pile's label goes on two lines: too
 // wide for the pile at flowEm (es "atendidas a tiempo"), a space to break

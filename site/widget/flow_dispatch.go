@@ -72,7 +72,7 @@ func dispatchLane(o *outCtx, mode string, res dispatch.Result, tr dispatch.Trace
 	}
 	l.piles = [3]flowPile{
 		{y0: flowTop, h: 64, label: o.loc.TOr("widget.flow.answered", "answered")},
-		{y0: flowTop + 66, h: 62, label: o.loc.TOr("widget.flow.failed", "failed")},
+		{y0: flowTop + 66, h: 70, label: o.loc.TOr("widget.flow.failed", "failed")},
 	}
 	for i := range l.piles {
 		l.piles[i].two = pileTwoLines(l.piles[i].label, l.piles[i].h)

@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"html"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -92,6 +93,7 @@ func TestFlowViews(t *testing.T) {
 					t.Fatalf("%s: mark drawn at %s,%s state %s, data-t %s; keyframes %s", name, m[2], m[3], m[1], m[4], m[5])
 				}
 			}
+			flowLabelsFit(t, name, html)
 			lanes := flowLaneRE.FindAllStringSubmatch(html, -1)
 			tss := flowTSRE.FindAllStringSubmatch(html, -1)
 			parts := strings.Split(html, `<div class="widget-flow-lane"`)[1:]
@@ -115,6 +117,60 @@ func TestFlowViews(t *testing.T) {
 					if got[k] != w {
 						t.Errorf("%s lane %q: %s = %v at the end, the result's is %v", name, lane[1], k, got[k], w)
 					}
+				}
+			}
+		}
+	}
+}
+
+var (
+	flowStationLabelRE = regexp.MustCompile(`<text class="flow-label" x="([^"]+)" y="([^"]+)" text-anchor="(start|middle)">([^<]*)</text>`)
+	flowPileLabelRE    = regexp.MustCompile(`<text class="flow-label flow-pile-label" [^>]*>(.*?)</text>`)
+	flowTspanRE        = regexp.MustCompile(`<tspan[^>]*>([^<]*)</tspan>`)
+)
+
+// flowLabelsFit: at the phone's sizes (flowStationEm, flowEm), each
+// lane's station labels stay inside the lane and those of a row stand
+// apart (neighbours alternate rows); each line of a pile's label fits its
+// pile. (TestLayout measures the drawn boxes in Chromium; this finds a
+// new language's long word without a browser.)
+func flowLabelsFit(t *testing.T, name, html string) {
+	t.Helper()
+	for li, lane := range strings.Split(html, `<div class="widget-flow-lane"`)[1:] {
+		type span struct {
+			x0, x1 float64
+			label  string
+		}
+		rows := map[string][]span{}
+		for _, m := range flowStationLabelRE.FindAllStringSubmatch(lane, -1) {
+			x, _ := strconv.ParseFloat(m[1], 64)
+			label := htmlUnescape(m[4])
+			w := textWidth(label, flowStationEm)
+			s := span{x, x + w, label}
+			if m[3] == "middle" {
+				s = span{x - w/2, x + w/2, label}
+			}
+			if s.x0 < 0 || s.x1 > flowW {
+				t.Errorf("%s lane %d: station label %q spans %.0f to %.0f, outside the lane (0 to %.0f)", name, li, label, s.x0, s.x1, flowW)
+			}
+			for _, o := range rows[m[2]] {
+				if s.x0 < o.x1+4 && o.x0 < s.x1+4 {
+					t.Errorf("%s lane %d: station labels %q and %q meet on one row (%.0f–%.0f, %.0f–%.0f)", name, li, o.label, label, o.x0, o.x1, s.x0, s.x1)
+				}
+			}
+			rows[m[2]] = append(rows[m[2]], s)
+		}
+		for _, m := range flowPileLabelRE.FindAllStringSubmatch(lane, -1) {
+			lines := []string{m[1]}
+			if ts := flowTspanRE.FindAllStringSubmatch(m[1], -1); len(ts) > 0 {
+				lines = lines[:0]
+				for _, l := range ts {
+					lines = append(lines, l[1])
+				}
+			}
+			for _, l := range lines {
+				if w := textWidth(htmlUnescape(l), flowEm); w > flowPileB-flowPileA-6 {
+					t.Errorf("%s lane %d: pile label line %q is %.0f wide, its pile %.0f", name, li, l, w, flowPileB-flowPileA)
 				}
 			}
 		}
@@ -178,3 +234,5 @@ func TestFlowPair(t *testing.T) {
 		t.Errorf("all recover: %v", got)
 	}
 }
+
+func htmlUnescape(s string) string { return html.UnescapeString(s) }

@@ -145,8 +145,9 @@ func amplificationFlow(o *outCtx, r *calc.AmplificationResult) error {
 	}
 	l := &flowLane{stage: flowTree}
 	colX := func(level int) float64 { return 20 + float64(level)*(flowW-40)/float64(depth) }
+	const top = 8.0 // a tree has no stations, so no labels above them
 	pos := func(n retry.Node) (float64, float64) {
-		return colX(n.Level), flowTop + 4 + (float64(n.Index)+0.5)/float64(per[n.Level])*(flowLaneH-flowTop-12)
+		return colX(n.Level), top + 4 + (float64(n.Index)+0.5)/float64(per[n.Level])*(flowLaneH-top-12)
 	}
 	gap := 0.1
 	arrive := make([]float64, len(nodes))
