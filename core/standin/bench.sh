@@ -19,6 +19,7 @@ tags=(
   standin_orig_jsonread    # encoding/json in core/standin/jsonread
   standin_orig_encoders    # json.Marshal in site/widget's generated encoders (encode_gen.go)
   standin_orig_unwrap      # dom/v2's interfaces (Underlying) in wasm/playground/unwrap.go
+  standin_orig_listen      # dom/v2's AddEventListener (wrapEvent) in wasm/playground/listen.go
 )
 # Not here: fmath (math), which stays for the same bits on amd64 and
 # wasm, not for size.

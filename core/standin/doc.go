@@ -15,7 +15,7 @@
 //	heapsort     slices.Sort           sorting in the encoders and simulations
 //	fmath        math.Exp, Log, ...    the same bits in the build and the browser
 //
-// Two replacements for size live outside this folder, beside the code
+// Three replacements for size live outside this folder, beside the code
 // they serve, and are measured the same way: site/widget's generated JSON
 // encoders (encode_gen.go, by site/widget/internal/encgen) in the place of
 // encoding/json's Marshal (a function per result type, generated: tag
@@ -23,14 +23,17 @@
 // on every calculator), and wasm/playground/unwrap.go in the place of
 // calling dom/v2 through its interfaces (tag standin_orig_unwrap;
 // TestUnwrapCoversDOMv2 holds dom/v2's layout, TestModulesLinkTheirSet
-// the modules).
+// the modules), and wasm/playground/listen.go in the place of dom/v2's
+// AddEventListener, whose wrapEvent converts every event type to
+// dom.Event (tag standin_orig_listen; TestListen runs both on Node's
+// EventTarget in make test, TestModulesLinkTheirSet holds the modules).
 //
 // What each saves is not typed here: `make bench` (core/standin/bench.sh)
 // builds today's modules with each original in its place and prints the
 // difference; a stand-in that saves under 1 % of every module it is in
 // goes, and the original comes back. The original is a build tag away:
 // standin_orig_NAME selects the file orig.go of stand-in NAME (or
-// encode_orig.go, unwrap_orig.go), which implements its API with the
+// encode_orig.go, unwrap_orig.go, listen_orig.go), which implements its API with the
 // original package; `go test -tags standin_orig_NAME ./core/standin/NAME`
 // then holds the original to the stand-in's tests where they use only the
 // API. fmath has no such tag: it stays for the same bits in the build and

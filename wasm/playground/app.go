@@ -115,11 +115,11 @@ func Main(set *render.Set) {
 	q := a.query()
 	a.setCommitted(a.search())
 	a.syncLinks(encodeSearch(a.state()))
-	// dom/v2's *dom.BasicNode method on the window, not the dom.Window
-	// interface's: an interface call of AddEventListener links its wrapper
-	// for every type dom/v2 wraps (152 functions, 47 KB of the raw module;
-	// see elem), and dom.Window has no Underlying (so syscall/js's Global)
-	(&dom.BasicNode{Value: js.Global()}).AddEventListener("popstate", false, func(dom.Event) { a.popstate() })
+	// on the window itself (syscall/js's Global): dom.Window has no
+	// Underlying, and an interface call of AddEventListener would link its
+	// wrapper for every type dom/v2 wraps (see elem); listen, not dom/v2's
+	// AddEventListener (see listen)
+	listen(js.Global(), "popstate", false, func(*dom.BasicEvent) { a.popstate() })
 	if _, ok := q["debug-panic"]; ok {
 		// syscall/js: a function for the test to call; dom/v2 has no API for it
 		// (another module's widgets: the function it set before, if any)

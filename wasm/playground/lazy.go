@@ -73,7 +73,7 @@ func (a *app) observe() {
 		// (a keyboard's Tab, a tap after a jump): hydrated at once, in
 		// this event's task, so that the input it starts is not lost
 		for _, name := range []string{"focusin", "pointerdown"} {
-			r.AddEventListener(name, true, func(dom.Event) { a.hydrateAt(i) })
+			listen(r.Value, name, true, func(*dom.BasicEvent) { a.hydrateAt(i) })
 		}
 	}
 	if len(a.roots) == 0 {

@@ -135,6 +135,11 @@ func TestModulesLinkTheirSet(t *testing.T) {
 		if len(wrappers) > 0 {
 			t.Errorf("module %s links dom/v2's wrappers %v: a method called through dom.Element (or dom.Node, dom.Event); call it on elem(…) (unwrap.go)", m.name, wrappers)
 		}
+		// No event wrapped by dom/v2 (listen.go): its wrapEvent converts
+		// some 30 event types to dom.Event, each with its methods.
+		if slices.Contains(names, "honnef.co_go_js_dom_v2.wrapEvent") {
+			t.Errorf("module %s links dom/v2's wrapEvent: an event listener added with AddEventListener; add it with listen (listen.go)", m.name)
+		}
 	}
 }
 

@@ -17,11 +17,3 @@ func elem(e dom.Element) *dom.BasicHTMLElement {
 	}
 	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: e.Underlying()}}}
 }
-
-// event returns ev as a *dom.BasicEvent.
-func event(ev dom.Event) *dom.BasicEvent {
-	if ev == nil {
-		return nil
-	}
-	return &dom.BasicEvent{Value: ev.Underlying()}
-}

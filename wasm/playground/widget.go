@@ -657,24 +657,24 @@ func (w *widget) reseed() {
 
 // hydrate wires the widget's form and buttons; live then shows it.
 func (w *widget) hydrate() {
-	w.form.AddEventListener("input", false, func(ev dom.Event) {
-		w.app.guard(w, func() { w.onInput(event(ev).Target()) })
+	listen(w.form.Value, "input", false, func(ev *dom.BasicEvent) {
+		w.app.guard(w, func() { w.onInput(ev.Target()) })
 	})
-	w.form.AddEventListener("change", false, func(ev dom.Event) {
+	listen(w.form.Value, "change", false, func(ev *dom.BasicEvent) {
 		w.app.guard(w, func() {
-			w.onInput(event(ev).Target())
+			w.onInput(ev.Target())
 			w.recompute(modeCommit)
 		})
 	})
-	w.form.AddEventListener("submit", false, func(ev dom.Event) {
-		event(ev).PreventDefault()
+	listen(w.form.Value, "submit", false, func(ev *dom.BasicEvent) {
+		ev.PreventDefault()
 		w.app.guard(w, func() { w.recompute(modeCommit) })
 	})
 	for _, e := range w.root.QuerySelectorAll("button[data-action]") {
 		b := elem(e)
 		action := b.GetAttribute("data-action")
-		b.AddEventListener("click", false, func(ev dom.Event) {
-			event(ev).PreventDefault()
+		listen(b.Value, "click", false, func(ev *dom.BasicEvent) {
+			ev.PreventDefault()
 			w.app.guard(w, func() {
 				switch action {
 				case "reset":
