@@ -20,10 +20,10 @@ import (
 // policies (storm), jitter (jit), backoff (bo) and amplification (amp), in
 // each language.
 
-// flowIDs are the widgets whose page shows a flow view.
-// The flow views of backoff and dispatch are not in the rate-limits
-// module (site/widget/output.go, allViews): no page shows them.
-var flowIDs = []string{"storm", "jit", "amp"}
+// flowIDs are the widgets whose page shows a flow view. dispatch's flow is
+// in no view table yet (site/widget/flow_dispatch.go, flowExtraViews): no
+// page shows it.
+var flowIDs = []string{"storm", "jit", "bo", "amp"}
 
 // flowWant is what each lane's counters hold at the end: the result's
 // exact figures, computed here from the widget's page values.

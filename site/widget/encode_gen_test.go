@@ -39,14 +39,11 @@ func encodeTestValue(e *jsonEnc, res any) (ok bool) {
 
 // appendTestJSONEnctestKinds writes the JSON encoding of a enctest.Kinds.
 func appendTestJSONEnctestKinds(e *jsonEnc, v *enctest.Kinds) {
-	e.member("B", 5)
-	e.lit("{\"B\":")
+	e.key("{\"B\":")
 	e.bool(bool(v.B))
-	e.member("i", 5)
-	e.lit(",\"i\":")
+	e.key(",\"i\":")
 	e.int(int64(v.I))
-	e.member("I8", 6)
-	e.lit(",\"I8\":")
+	e.key(",\"I8\":")
 	e.int(int64(v.I8))
 	next := byte(',')
 	if v.I16 != 0 {
@@ -211,8 +208,7 @@ func appendTestJSONEnctestKinds(e *jsonEnc, v *enctest.Kinds) {
 
 // appendTestJSONEnctestEmbeds writes the JSON encoding of a enctest.Embeds.
 func appendTestJSONEnctestEmbeds(e *jsonEnc, v *enctest.Embeds) {
-	e.member("a", 5)
-	e.lit("{\"a\":")
+	e.key("{\"a\":")
 	e.int(int64(v.Inner.A))
 	next := byte(',')
 	if len(v.Inner.B) != 0 {
@@ -263,28 +259,23 @@ func appendTestJSONEnctestEmbeds(e *jsonEnc, v *enctest.Embeds) {
 
 // appendTestJSONEnctestConflict writes the JSON encoding of a enctest.Conflict.
 func appendTestJSONEnctestConflict(e *jsonEnc, v *enctest.Conflict) {
-	e.member("t", 5)
-	e.lit("{\"t\":")
+	e.key("{\"t\":")
 	e.int(int64(v.Left.T))
-	e.member("T", 5)
-	e.lit(",\"T\":")
+	e.key(",\"T\":")
 	e.int(int64(v.Right.T))
-	e.member("X", 5)
-	e.lit(",\"X\":")
+	e.key(",\"X\":")
 	e.int(int64(v.X))
 	e.byte('}')
 }
 
 // appendTestJSONEnctestMethods writes the JSON encoding of a enctest.Methods.
 func appendTestJSONEnctestMethods(e *jsonEnc, v *enctest.Methods) {
-	e.member("V", 5)
-	e.lit("{\"V\":")
+	e.key("{\"V\":")
 	{
 		m, err := v.V.MarshalJSON()
 		e.marshaled(m, err, "enctest.ValJSON")
 	}
-	e.member("PV", 6)
-	e.lit(",\"PV\":")
+	e.key(",\"PV\":")
 	{
 		if v.PV == nil {
 			e.lit("null")
@@ -293,11 +284,9 @@ func appendTestJSONEnctestMethods(e *jsonEnc, v *enctest.Methods) {
 			e.marshaled(m, err, "*enctest.ValJSON")
 		}
 	}
-	e.member("P", 5)
-	e.lit(",\"P\":")
+	e.key(",\"P\":")
 	appendTestJSONEnctestPtrJSON(e, &v.P)
-	e.member("PP", 6)
-	e.lit(",\"PP\":")
+	e.key(",\"PP\":")
 	{
 		if v.PP == nil {
 			e.lit("null")
@@ -306,29 +295,22 @@ func appendTestJSONEnctestMethods(e *jsonEnc, v *enctest.Methods) {
 			e.marshaled(m, err, "*enctest.PtrJSON")
 		}
 	}
-	e.member("LP", 6)
-	e.lit(",\"LP\":")
+	e.key(",\"LP\":")
 	appendTestJSONSliceOfEnctestPtrJSON(e, v.LP)
-	e.member("T", 5)
-	e.lit(",\"T\":")
+	e.key(",\"T\":")
 	appendTestJSONEnctestPtrText(e, &v.T)
-	e.member("LT", 6)
-	e.lit(",\"LT\":")
+	e.key(",\"LT\":")
 	appendTestJSONSliceOfEnctestPtrText(e, v.LT)
-	e.member("E", 5)
-	e.lit(",\"E\":")
+	e.key(",\"E\":")
 	{
 		m, err := v.E.MarshalJSON()
 		e.marshaled(m, err, "enctest.ErrJSON")
 	}
-	e.member("MK", 6)
-	e.lit(",\"MK\":")
+	e.key(",\"MK\":")
 	appendTestJSONMapEnctestTextKeyToEnctestValJSON(e, v.MK)
-	e.member("MV", 6)
-	e.lit(",\"MV\":")
+	e.key(",\"MV\":")
 	appendTestJSONMapStringToEnctestPtrJSON(e, v.MV)
-	e.member("Ar", 6)
-	e.lit(",\"Ar\":")
+	e.key(",\"Ar\":")
 	appendTestJSONArray1OfEnctestPtrJSON(e, v.Ar)
 	next := byte(',')
 	if v.Text != nil {
@@ -816,14 +798,12 @@ func appendTestJSONArray0OfBool(e *jsonEnc, v [0]bool) {
 
 // appendTestJSONEnctestMethodsAddr writes the JSON encoding of a enctest.Methods.
 func appendTestJSONEnctestMethodsAddr(e *jsonEnc, v *enctest.Methods) {
-	e.member("V", 5)
-	e.lit("{\"V\":")
+	e.key("{\"V\":")
 	{
 		m, err := (&v.V).MarshalJSON()
 		e.marshaled(m, err, "enctest.ValJSON")
 	}
-	e.member("PV", 6)
-	e.lit(",\"PV\":")
+	e.key(",\"PV\":")
 	{
 		if v.PV == nil {
 			e.lit("null")
@@ -832,14 +812,12 @@ func appendTestJSONEnctestMethodsAddr(e *jsonEnc, v *enctest.Methods) {
 			e.marshaled(m, err, "*enctest.ValJSON")
 		}
 	}
-	e.member("P", 5)
-	e.lit(",\"P\":")
+	e.key(",\"P\":")
 	{
 		m, err := (&v.P).MarshalJSON()
 		e.marshaled(m, err, "enctest.PtrJSON")
 	}
-	e.member("PP", 6)
-	e.lit(",\"PP\":")
+	e.key(",\"PP\":")
 	{
 		if v.PP == nil {
 			e.lit("null")
@@ -848,32 +826,25 @@ func appendTestJSONEnctestMethodsAddr(e *jsonEnc, v *enctest.Methods) {
 			e.marshaled(m, err, "*enctest.PtrJSON")
 		}
 	}
-	e.member("LP", 6)
-	e.lit(",\"LP\":")
+	e.key(",\"LP\":")
 	appendTestJSONSliceOfEnctestPtrJSON(e, v.LP)
-	e.member("T", 5)
-	e.lit(",\"T\":")
+	e.key(",\"T\":")
 	{
 		m, err := (&v.T).MarshalText()
 		e.marshaledText(m, err, "enctest.PtrText")
 	}
-	e.member("LT", 6)
-	e.lit(",\"LT\":")
+	e.key(",\"LT\":")
 	appendTestJSONSliceOfEnctestPtrText(e, v.LT)
-	e.member("E", 5)
-	e.lit(",\"E\":")
+	e.key(",\"E\":")
 	{
 		m, err := (&v.E).MarshalJSON()
 		e.marshaled(m, err, "enctest.ErrJSON")
 	}
-	e.member("MK", 6)
-	e.lit(",\"MK\":")
+	e.key(",\"MK\":")
 	appendTestJSONMapEnctestTextKeyToEnctestValJSON(e, v.MK)
-	e.member("MV", 6)
-	e.lit(",\"MV\":")
+	e.key(",\"MV\":")
 	appendTestJSONMapStringToEnctestPtrJSON(e, v.MV)
-	e.member("Ar", 6)
-	e.lit(",\"Ar\":")
+	e.key(",\"Ar\":")
 	appendTestJSONArray1OfEnctestPtrJSONAddr(e, v.Ar)
 	next := byte(',')
 	if v.Text != nil {

@@ -2,6 +2,7 @@ package widget
 
 import (
 	"math"
+	"retrylab/core/standin"
 	"strconv"
 	"strings"
 
@@ -71,6 +72,7 @@ const (
 
 // flowKey is one keyframe of a mark.
 type flowKey struct {
+	_       standin.NoEqual // not comparable
 	t, x, y float64
 	s       int
 }
@@ -88,7 +90,7 @@ func (p *flowPath) add(t, x, y float64, s int) {
 	if n := len(p.keys); n > 0 {
 		t = math.Max(t, p.keys[n-1].t+p.gap)
 	}
-	p.keys = append(p.keys, flowKey{t, x, y, s})
+	p.keys = append(p.keys, flowKey{t: t, x: x, y: y, s: s})
 }
 
 func (p *flowPath) last() flowKey { return p.keys[len(p.keys)-1] }
@@ -123,7 +125,10 @@ type flowLane struct {
 }
 
 // flowEdge is an edge of a call tree, drawn from time t on.
-type flowEdge struct{ t, x0, y0, x1, y1 float64 }
+type flowEdge struct {
+	_                 standin.NoEqual // not comparable
+	t, x0, y0, x1, y1 float64
+}
 
 // flowFig is a flow view: its lanes, the time range and how fast it plays.
 type flowFig struct {
@@ -442,6 +447,7 @@ func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // flowStation is a station's box and where its label goes.
 type flowStation struct {
+	_      standin.NoEqual // not comparable
 	x0, x1 float64
 	label  string
 	cls    string
@@ -460,16 +466,16 @@ func (l *flowLane) stationBoxes() []flowStation {
 	switch l.stage {
 	case flowService:
 		return []flowStation{
-			{4, 64, l.stations[0], "flow-clients", 1},
-			{70, 130, l.stations[1], "flow-policy", 0},
-			{flowQueueA - 2, flowQueueB, l.stations[2], "flow-queue", 1},
-			{flowServerA, flowServerB, l.stations[3], "flow-servers", 0},
+			{x0: 4, x1: 64, label: l.stations[0], cls: "flow-clients", row: 1},
+			{x0: 70, x1: 130, label: l.stations[1], cls: "flow-policy", row: 0},
+			{x0: flowQueueA - 2, x1: flowQueueB, label: l.stations[2], cls: "flow-queue", row: 1},
+			{x0: flowServerA, x1: flowServerB, label: l.stations[3], cls: "flow-servers", row: 0},
 		}
 	case flowWave:
 		return []flowStation{
-			{4, 64, l.stations[0], "flow-clients", 1},
-			{70, 136, l.stations[1], "flow-policy", 0},
-			{142, flowW - 4, l.stations[3], "flow-servers", 1},
+			{x0: 4, x1: 64, label: l.stations[0], cls: "flow-clients", row: 1},
+			{x0: 70, x1: 136, label: l.stations[1], cls: "flow-policy", row: 0},
+			{x0: 142, x1: flowW - 4, label: l.stations[3], cls: "flow-servers", row: 1},
 		}
 	}
 	return nil

@@ -169,7 +169,7 @@ func amplificationFlow(o *outCtx, r *calc.AmplificationResult) error {
 		p.add(t+0.5/float64(per[n.Level])+gap, x, y, s)
 		arrive[i] = p.last().t
 		l.paths = append(l.paths, p)
-		l.edges = append(l.edges, flowEdge{t, px0, py0, x, y})
+		l.edges = append(l.edges, flowEdge{t: t, x0: px0, y0: py0, x1: x, y1: y})
 	}
 	// the counters, exact at every call's arrival: the tree holds every
 	// call (calls_per_level adds up to its nodes)

@@ -131,6 +131,15 @@ func (e *jsonEnc) member(name string, n int) {
 	e.members = append(e.members, memberSpan{name: name, start: len(e.b) + n})
 }
 
+// key writes a top-level member's separator, key and colon, lit
+// (`{"name":` or `,"name":`, the name without escapes), after marking the
+// member by the name it quotes (member): the generated encoders' one call
+// per member of a result.
+func (e *jsonEnc) key(lit string) {
+	e.member(lit[2:len(lit)-2], len(lit))
+	e.lit(lit)
+}
+
 // spans returns the members of the result just encoded.
 func (e *jsonEnc) spans() []memberSpan {
 	if k := len(e.members); k > 0 {

@@ -6,12 +6,26 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"retrylab/site/preview"
 )
+
+// noPreviews is -previews=false where no CJK font is installed, so that
+// go test ./... needs nothing but Go; make test installs the font (make
+// deps) and its build of dist/ draws every preview (site/preview's tests
+// and TestPreviews check them).
+func noPreviews(t *testing.T) []string {
+	if _, err := preview.FontsFor("zh"); err != nil {
+		t.Log("building without link previews:", err)
+		return []string{"-previews=false"}
+	}
+	return nil
+}
 
 func TestBuildCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dist")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", "", "-base-url", "/sub/"}, &stdout, &stderr)
+	code := run(append([]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", "", "-base-url", "/sub/"}, noPreviews(t)...), &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -23,7 +37,7 @@ func TestBuildCommand(t *testing.T) {
 		t.Error("the base URL is not applied")
 	}
 	// A second build replaces the first.
-	if code := run([]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", ""}, &stdout, &stderr); code != 0 {
+	if code := run(append([]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", out, "-wasm", ""}, noPreviews(t)...), &stdout, &stderr); code != 0 {
 		t.Fatalf("rebuild: exit %d: %s", code, stderr.String())
 	}
 }
@@ -48,7 +62,7 @@ func TestBuildCommandErrors(t *testing.T) {
 		{[]string{"build", "-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"build", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"build", "-cache", "", "-content", bad, "-out", filepath.Join(dir, "o"), "-wasm", ""}, 1, filepath.ToSlash(bad) + "/es/index.md:7: unknown widget \"nosuch\""},
-		{[]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", notDist, "-wasm", ""}, 1, "refusing to replace it"},
+		{append([]string{"build", "-cache", "", "-content", "../../../content", "-repo", "../../..", "-out", notDist, "-wasm", ""}, noPreviews(t)...), 1, "refusing to replace it"},
 		{[]string{"build", "-cache", "", "-base-url", "ftp://x/", "-content", "../../../content", "-wasm", ""}, 1, "bad -base-url"},
 		{[]string{"serve", "-dist", filepath.Join(dir, "none")}, 1, "run retrylab build"},
 		{[]string{"serve", "extra"}, 2, `unexpected argument "extra"`},

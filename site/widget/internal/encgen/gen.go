@@ -565,11 +565,17 @@ func (g *gen) structBody(w *bytes.Buffer, t reflect.Type, addr bool) error {
 		for _, c := range conds {
 			fmt.Fprintf(w, "if %s {\n", c)
 		}
-		if g.roots[t] {
+		plain := string(kb) == `"`+f.name+`"` // no escape in the key: key reads the name in it
+		if g.roots[t] && !(static && plain) {
 			// the member's value starts after the separator, the key and ':'
 			fmt.Fprintf(w, "e.member(%q, %d)\n", f.name, len(kb)+2)
 		}
 		switch {
+		case g.roots[t] && static && plain && i == 0:
+			// a top-level member: its mark and its key in one call
+			fmt.Fprintf(w, "e.key(%q)\n", "{"+string(kb)+":")
+		case g.roots[t] && static && plain:
+			fmt.Fprintf(w, "e.key(%q)\n", ","+string(kb)+":")
 		case static && i == 0:
 			fmt.Fprintf(w, "e.lit(%q)\n", "{"+string(kb)+":")
 		case static:
