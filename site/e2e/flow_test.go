@@ -17,13 +17,11 @@ import (
 )
 
 // The request-flow views (issue 30; site/widget/flow.go, site/assets/player.js):
-// policies (storm), jitter (jit), backoff (bo) and amplification (amp), in
-// each language.
+// policies (storm), jitter (jit), backoff (bo), dispatch (disp) and
+// amplification (amp), in each language.
 
-// flowIDs are the widgets whose page shows a flow view. dispatch's flow is
-// in no view table yet (site/widget/flow_dispatch.go, flowExtraViews): no
-// page shows it.
-var flowIDs = []string{"storm", "jit", "bo", "amp"}
+// flowIDs are the widgets whose page shows a flow view.
+var flowIDs = []string{"storm", "jit", "bo", "disp", "amp"}
 
 // flowWant is what each lane's counters hold at the end: the result's
 // exact figures, computed here from the widget's page values.

@@ -332,6 +332,9 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		return
 	}
 	lo, hi := ch.X[0], ch.X[len(ch.X)-1]
+	if ch.in != nil {
+		hi = ch.in.shared(hi) // a comparison's runs span the same time
+	}
 	xt := niceTicks(lo, hi, 8)
 	// fewer ticks when their labels would touch at the phone's size
 	for n := 7; n >= 2 && !ticksFit(xt, loc, plotW); n-- {

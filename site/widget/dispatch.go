@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views dispatch
 func dispatchViews() []viewDef {
-	return []viewDef{{"queue", typed(dispatchQueue), false}, {"play", typed(dispatchPlay), false}, {"metrics", typed(dispatchMetrics), true}}
+	return []viewDef{{"queue", typed(dispatchQueue), false}, {"flow", typed(dispatchFlow), false}, {"metrics", typed(dispatchMetrics), true}}
 }

@@ -7,15 +7,6 @@ import (
 	"retrylab/core/dispatch"
 )
 
-// dispatch's request-flow view is in no view table yet: in the
-// rate-limits module it puts it over issue 16's budget (1,050,095 bytes
-// gzip as served against 1,050,000, with backoff's flow shipped beside
-// it; 1,044,901 without it; 2026-12-05). flowExtraViews lists it for the
-// tests; adding it to dispatchViews ships it once room is made there.
-func flowExtraViews() viewTable {
-	return viewTable{"dispatch": {{"flow", typed(dispatchFlow), true}}}
-}
-
 // dispatchFlow: the same jobs under naive workers and under the
 // dispatcher, side by side on one clock (see flow.go). Each dot is a
 // sampled job: it arrives, waits in the queue, calls the provider, comes
@@ -62,7 +53,7 @@ func dispatchFlow(o *outCtx, r *calc.DispatchResult) error {
 }
 
 func dispatchLane(o *outCtx, mode string, res *dispatch.Result, tr *dispatch.Trace, gap, end float64) *flowLane {
-	l := &flowLane{stage: flowService, key: mode, title: valueLabel(o.c, o.loc, "mode", mode)}
+	l := &flowLane{stage: flowService, key: mode, title: o.loc.TOr(o.c.LabelKey("mode")+".choice."+mode, mode)} // the mode control's label
 	l.stations = [4]string{
 		o.loc.TOr("widget.flow.jobs", "jobs"), o.loc.TOr("widget.flow.retry_wait", "retry wait"),
 		o.loc.TOr("widget.flow.queue", "queue"), o.loc.TOr("widget.flow.provider", "provider"),

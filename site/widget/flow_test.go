@@ -50,13 +50,6 @@ func TestFlowViews(t *testing.T) {
 		for lang, loc := range all {
 			name := tc.calc + " " + tc.values.Encode() + " " + lang
 			render := func() (string, error) {
-				if extra := flowExtraViews(); extra[tc.calc] != nil {
-					a, err := c.Parse(tc.values)
-					if err != nil {
-						return "", err
-					}
-					return extra.render(encodeResult, c, a, res, []string{"flow"}, loc)
-				}
 				return Render(Spec{Calc: c, ID: "w", Values: tc.values, Views: []string{"flow"}}, loc)
 			}
 			html, err := render()

@@ -308,96 +308,9 @@ func backoffPlay(o *outCtx, r *calc.BackoffResult) error {
 	return nil
 }
 
-// dispatchPlay: the queue (ready, waiting for a retry, in flight) sample
-// by sample, and beneath it the 429s and retries so far.
-func dispatchPlay(o *outCtx, r *calc.DispatchResult) error {
-	ts, ok1 := floats(r.DepthTS)
-	ready, ok2 := floats(r.DepthReady)
-	delayed, ok3 := floats(r.DepthDelayed)
-	inflight, ok4 := floats(r.DepthInFlight)
-	r429, ok5 := floats(r.DepthRateLimited)
-	retries, ok6 := floats(r.DepthRetries)
-	n := len(ts)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || n < 2 || len(ready) != n || len(delayed) != n || len(inflight) != n || len(r429) != n || len(retries) != n {
-		return errNoData
-	}
-	f := &playFig{t0: ts[0], t1: ts[n-1], unit: o.loc.TOr("widget.unit.s", "s"), sec: 1, height: 360,
-		title: o.vt("play", "title", "The queue as the simulation runs"),
-		desc: o.vt("play", "desc", "Above, the jobs ready, waiting for a retry and in flight at each moment; below, the 429s and the retries so far ({r429} and {retries} at the end)",
-			"r429", o.loc.Number(r429[n-1]), "retries", o.loc.Number(retries[n-1])),
-		live: o.vt("play", "live", "{t} s: {say}."),
-	}
-	f.open(o)
-	top := 1.0
-	for i := range ts {
-		top = math.Max(top, ready[i]+delayed[i]+inflight[i])
-	}
-	top = o.shared(top)
-	low := o.shared(math.Max(1, math.Max(r429[n-1], retries[n-1])))
-	base := f.height - marginB
-	upperBase := marginT + 200
-	// each strip's key has a line of its own above the strip's bars, which
-	// reach their top where the queue (or the count) is largest
-	const keyH = 22.0
-	upperH := upperBase - marginT - keyH
-	lowTop := upperBase + 16 + keyH
-	w := (chartW - marginL - marginR) / float64(n)
-	say := func(i int) string {
-		return o.vt("play", "say", "{ready} ready, {delayed} waiting for a retry, {inflight} in flight, {r429} 429s and {retries} retries so far",
-			"ready", o.loc.Number(ready[i]), "delayed", o.loc.Number(delayed[i]), "inflight", o.loc.Number(inflight[i]),
-			"r429", o.loc.Number(r429[i]), "retries", o.loc.Number(retries[i]))
-	}
-	b := o.b
-	writef(b, `<g class="chart-tick" text-anchor="end"><text x="%s" y="%s">%s</text><text x="%s" y="%s">%s</text></g>`,
-		f1(marginL-6), f1(marginT+keyH+8), esc(o.loc.Number(top)), f1(marginL-6), f1(lowTop+8), esc(o.loc.Number(low)))
-	b.WriteString(`<g class="chart-frames">`)
-	for i := range ts {
-		x := f.fx(ts[i]) - w/2
-		writef(b, `<g data-t="%s" data-say="%s">`, fnum(ts[i]), esc(say(i)))
-		y := upperBase
-		for si, v := range []float64{ready[i], delayed[i], inflight[i]} {
-			h := v / top * upperH
-			if h > 0 {
-				y -= h
-				writef(b, `<rect class="chart-bar chart-series-%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, strconv.Itoa(si+1), f1(x), f1(y), f1(math.Max(0.5, w)), f1(h), opacity(si))
-			}
-		}
-		lh := base - lowTop
-		for si, v := range []float64{r429[i], retries[i]} {
-			h := v / low * lh
-			if h > 0 {
-				writef(b, `<rect class="chart-bar chart-role-%s" x="%s" y="%s" width="%s" height="%s"/>`, lowRoles[si], f1(x+float64(si)*w/2), f1(base-h), f1(math.Max(0.5, w/2)), f1(h))
-			}
-		}
-		b.WriteString(`</g>`)
-	}
-	b.WriteString(`</g>`)
-	// the keys: a swatch in each series' colour before its name
-	key := func(class, text string) string {
-		return `<tspan class="chart-bar ` + class + `">■</tspan> ` + esc(text) + " "
-	}
-	// a series with no mark keeps its name, without a swatch of a
-	// colour the figure does not draw
-	keyIf := func(drawn bool, class, text string) string {
-		if drawn {
-			return key(class, text)
-		}
-		return esc(text) + ": 0 "
-	}
-	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(marginT+10),
-		key("chart-series-1", o.vt("queue", "ready", "ready in the queue"))+key("chart-series-2", o.vt("queue", "delayed", "waiting for a retry"))+key("chart-series-3", o.vt("queue", "in_flight", "in flight")))
-	writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(marginL+4), f1(upperBase+28),
-		keyIf(r429[n-1] > 0, "chart-role-"+lowRoles[0], o.vt("play", "r429", "429s so far"))+keyIf(retries[n-1] > 0, "chart-role-"+lowRoles[1], o.vt("play", "retries", "retries so far")))
-	f.close(o, o.vt("queue", "x", "time (s)"))
-	return nil
-}
-
 // stripRoles are the roles of the policies' strips: attempts sent,
 // answers in time.
 var stripRoles = [2]string{roleRetry, roleFirst}
-
-// lowRoles are the roles of the lower strip of dispatchPlay: 429s, retries.
-var lowRoles = [2]string{roleRefusal, roleRetry}
 
 // deadlinePlay: the worst case's attempts and waits on a timeline, each
 // appearing when it starts, against the deadline.
