@@ -70,9 +70,13 @@ func encodeWith(enc encoder, r any) (*result, error) {
 }
 
 // splitList splits a JSON array into its elements (what json.Unmarshal
-// into a []json.RawMessage gives); ok is false when raw is not an array.
+// into a []json.RawMessage gives: null is no element); ok is false when
+// raw is neither an array nor null. (Its callers read arrays only.)
 func splitList(raw []byte) (elems [][]byte, ok bool) {
 	elems = [][]byte{}
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return elems, true
+	}
 	ok = canonjson.Elements(raw, func(e []byte) bool {
 		elems = append(elems, e)
 		return true
