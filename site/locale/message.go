@@ -66,7 +66,7 @@ func (l Locale) errorVars(e *calc.Error, c *calc.Calculator) map[string]string {
 					// a value of a Choice parameter ("the {policy} policy")
 					// reads as its label
 					if p := c.Param(k); p != nil && p.Kind == calc.Choice {
-						v = l.TOr(c.LabelKey(k)+".choice."+v, v)
+						v = l.ChoiceLabel(c, k, v)
 					}
 				}
 				// numbers read in the page's language; "NaN" and
@@ -80,6 +80,13 @@ func (l Locale) errorVars(e *calc.Error, c *calc.Calculator) map[string]string {
 		}
 	}
 	return vars
+}
+
+// ChoiceLabel returns the label of value of the Choice parameter name of
+// c (param.CALC.NAME.choice.VALUE), as its control shows it, else the
+// value itself.
+func (l Locale) ChoiceLabel(c *calc.Calculator, name, value string) string {
+	return l.TOr(c.LabelKey(name)+".choice."+value, value)
 }
 
 // ParamLabel returns the label of parameter name of c (param.CALC.NAME),

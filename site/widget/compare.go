@@ -70,7 +70,7 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	valueLabel := func(v string) string {
 		switch p.Kind {
 		case calc.Choice:
-			return o.loc.TOr(o.c.LabelKey(param)+".choice."+v, v)
+			return o.loc.ChoiceLabel(o.c, param, v)
 		case calc.Bool:
 			return o.loc.YesNo(v == "true")
 		case calc.Int, calc.Float: // as the page writes numbers

@@ -132,7 +132,7 @@ func writeSegments(b *strings.Builder, id, name string, c *calc.Calculator, p *c
 			checked = " checked"
 		}
 		writef(b, `<label class="widget-segment"><input type="radio" name="%s" value="%s"%s><span>%s</span></label>`,
-			name, esc(ch), checked, esc(loc.TOr(c.LabelKey(p.Name)+".choice."+ch, ch)))
+			name, esc(ch), checked, esc(loc.ChoiceLabel(c, p.Name, ch)))
 	}
 	b.WriteString(`</span>`)
 }

@@ -2,12 +2,12 @@ package widget
 
 import (
 	"math"
-	"retrylab/core/standin"
 	"strconv"
 	"strings"
 
 	"retrylab/core/calc"
 	"retrylab/core/policies"
+	"retrylab/core/standin"
 )
 
 // The request-flow view ("flow", issue 30): requests you watch move.

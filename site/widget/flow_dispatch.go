@@ -36,7 +36,7 @@ func dispatchFlow(o *outCtx, r *calc.DispatchResult) error {
 		n := len(res.DepthT)
 		f.t1 = math.Max(f.t1, res.MakespanS+res.DepthT[n-1]-res.DepthT[max(0, n-2)]+1e-3)
 	}
-	f.playS = storyPlayS(f.t1, 1) // a run of seconds, as the play view's
+	f.playS = storyPlayS(f.t1, 1) // a run of seconds
 	gap := f.t1 / f.playS * 0.12
 	sample := 0
 	for i, m := range modes {
@@ -53,7 +53,7 @@ func dispatchFlow(o *outCtx, r *calc.DispatchResult) error {
 }
 
 func dispatchLane(o *outCtx, mode string, res *dispatch.Result, tr *dispatch.Trace, gap, end float64) *flowLane {
-	l := &flowLane{stage: flowService, key: mode, title: o.loc.TOr(o.c.LabelKey("mode")+".choice."+mode, mode)} // the mode control's label
+	l := &flowLane{stage: flowService, key: mode, title: o.loc.ChoiceLabel(o.c, "mode", mode)}
 	l.stations = [4]string{
 		o.loc.TOr("widget.flow.jobs", "jobs"), o.loc.TOr("widget.flow.retry_wait", "retry wait"),
 		o.loc.TOr("widget.flow.queue", "queue"), o.loc.TOr("widget.flow.provider", "provider"),

@@ -238,7 +238,7 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 			if ch == value {
 				sel = " selected"
 			}
-			writef(b, `<option value="%s"%s>%s</option>`, esc(ch), sel, esc(loc.TOr(c.LabelKey(p.Name)+".choice."+ch, ch)))
+			writef(b, `<option value="%s"%s>%s</option>`, esc(ch), sel, esc(loc.ChoiceLabel(c, p.Name, ch)))
 		}
 		b.WriteString(`</select>`)
 	case calc.Bool:
