@@ -79,10 +79,11 @@ func (c *Calculator) paramNames() string {
 // a name the calculator does not declare with that kind: that is a bug in
 // the calculator, caught by the registry tests.
 type Args struct {
-	calc *Calculator
-	vals map[string]any
-	raw  map[string]string // the canonical text of each value given by the caller
-	poll meter.Poll        // WithPoll's (work.go)
+	calc  *Calculator
+	vals  map[string]any
+	raw   map[string]string // the canonical text of each value given by the caller
+	poll  meter.Poll        // WithPoll's (work.go)
+	trace int               // WithTrace's (work.go)
 }
 
 // Has reports whether name has a value (given or defaulted).
@@ -150,7 +151,7 @@ func (a Args) Calc() *Calculator { return a.calc }
 // the variant of a widget's comparison (compare: PARAM=VALUE in a page;
 // site/widget draws it, site/markdown and the playground cite it). It
 // returns the variant's Args and result, or the Error of a value c
-// refuses.
+// refuses. a's poll (WithPoll) and trace (WithTrace) carry over.
 func (c *Calculator) Vary(a Args, param, value string) (Args, any, error) {
 	q := a.Query()
 	q[param] = []string{value}
@@ -158,6 +159,7 @@ func (c *Calculator) Vary(a Args, param, value string) (Args, any, error) {
 	if err != nil {
 		return Args{}, nil, err
 	}
+	va.poll, va.trace = a.poll, a.trace
 	res, err := c.Run(va)
 	return va, res, err
 }

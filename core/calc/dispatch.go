@@ -64,6 +64,12 @@ type DispatchResult struct {
 	DepthInFlight    []int     `json:"depth_in_flight"`
 	DepthRateLimited []int     `json:"depth_rate_limited"` // 429s before each depth_t_s, cumulative
 	DepthRetries     []int     `json:"depth_retries"`      // retries before each depth_t_s, cumulative
+	// Flow holds, under Args.WithTrace(n) only, the same jobs run in
+	// both modes on the same seed, naive first (dispatch.RunTraced: each
+	// run with at most n sampled jobs): what the request-flow view draws.
+	// The run of the result's own mode is the result's. Nil otherwise;
+	// never part of the JSON.
+	Flow []DispatchRun `json:"-"`
 }
 
 // dispatchMaxCalls bounds jobs × max_attempts, which bounds the events
@@ -219,7 +225,14 @@ func dispatchCalc() *Calculator {
 				return nil, Refuse(name, "jobs", CodeWork, "detail.dispatch.calls",
 					"jobs × max_attempts must be at most {max}, got {got}", "max", i(dispatchMaxCalls), "got", i(c.Jobs*c.MaxAttempts))
 			}
-			res, err := dispatch.RunMeter(c, dispatchRand(a), a.meter())
+			var res dispatch.Result
+			var tr dispatch.Trace
+			var err error
+			if a.trace > 0 {
+				res, tr, err = dispatch.RunTracedMeter(c, dispatchRand(a), a.trace, a.meter())
+			} else {
+				res, err = dispatch.RunMeter(c, dispatchRand(a), a.meter())
+			}
 			if err != nil {
 				if stopped(err) {
 					return nil, err
@@ -267,9 +280,43 @@ func dispatchCalc() *Calculator {
 			if res.MakespanS > 0 {
 				out.CompletedPerMin = float64(res.Completed) / res.MakespanS * 60
 			}
+			if a.trace > 0 {
+				// the other mode stopped by the meter stops the run; one
+				// that refuses the values leaves no flow (the view says so)
+				if out.Flow, err = dispatchFlow(a, c, DispatchRun{string(c.Mode), res, tr}); stopped(err) {
+					return nil, err
+				}
+			}
 			return out, nil
 		},
 	}
+}
+
+// DispatchRun is one mode's run of a DispatchResult's Flow.
+type DispatchRun struct {
+	Mode   string
+	Result dispatch.Result
+	Trace  dispatch.Trace
+}
+
+// dispatchFlow runs c in both modes with their traces (Args.WithTrace),
+// own (c.Mode's run, already done) in its place; nil and the error when
+// the other mode's run fails.
+func dispatchFlow(a Args, c dispatch.Config, own DispatchRun) ([]DispatchRun, error) {
+	flow := []DispatchRun{{Mode: string(dispatch.ModeNaive)}, {Mode: string(dispatch.ModeDispatcher)}}
+	for i := range flow {
+		if flow[i].Mode == own.Mode {
+			flow[i] = own
+			continue
+		}
+		c.Mode = dispatch.Mode(flow[i].Mode)
+		res, tr, err := dispatch.RunTracedMeter(c, dispatchRand(a), a.trace, a.meter())
+		if err != nil {
+			return nil, err
+		}
+		flow[i].Result, flow[i].Trace = res, tr
+	}
+	return flow, nil
 }
 
 // dispatchWork is the dispatch calculator's work: the calls it may

@@ -30,6 +30,11 @@ type PoliciesResult struct {
 	Throttled     []int       `json:"throttled"` // attempts each policy refused itself (a throttle, an open breaker)
 	TS            []float64   `json:"t_s"`       // the start of each bin of the series, s
 	Results       []PolicyRun `json:"results"`
+	// Traces holds, under Args.WithTrace(n) only, the trace of each
+	// policy's run, in the order of Results (policies.RunTraced: at most n
+	// sampled requests each, and the exact counters): what the
+	// request-flow view draws. Nil otherwise; never part of the JSON.
+	Traces []policies.Trace `json:"-"`
 }
 
 // PolicyRun is one policy's outcome.
@@ -247,7 +252,12 @@ func policiesCalc() *Calculator {
 			} else {
 				out.Utilization = float64(s.Clients) / float64((s.ThinkMS+s.ServiceMS)/1000) * float64(s.ServiceMS/1000) / float64(s.Slots)
 			}
-			runs, err := policies.RunAllMeter(s, pols, uint64(a.Int("seed")), a.meter())
+			var runs []policies.Result
+			if a.trace > 0 {
+				runs, out.Traces, err = policies.RunTracedMeter(s, pols, uint64(a.Int("seed")), a.trace, a.meter())
+			} else {
+				runs, err = policies.RunAllMeter(s, pols, uint64(a.Int("seed")), a.meter())
+			}
 			if err != nil {
 				if stopped(err) {
 					return nil, err

@@ -19,6 +19,21 @@ func (a Args) WithPoll(p meter.Poll) Args {
 	return a
 }
 
+// WithTrace returns a with n: for n > 0, the calculators whose time
+// views draw single requests also record them in their result, in fields
+// that are not part of its JSON: policies the trace of each policy's run
+// (policies.RunTraced: at most n sampled requests each, and the exact
+// counters), dispatch the runs of both modes on the same seed, a's own
+// and the other (dispatch.RunTraced: at most n sampled jobs each), and
+// limits its workload through the two buckets second by second
+// (limits.Config.Trace). The widgets ask for it when they show such a
+// view (site/widget); the command line, the API and the embeds do not,
+// and pay nothing for it. The zero value, and n <= 0, record nothing.
+func (a Args) WithTrace(n int) Args {
+	a.trace = max(n, 0)
+	return a
+}
+
 // meter returns a fresh Meter of a's Poll for one run (nil without one).
 func (a Args) meter() *meter.Meter {
 	if a.poll == nil {

@@ -1,6 +1,10 @@
 package dispatch
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"retrylab/core/meter"
+)
 
 // The trace of a run, for the request-flow view (site/widget, view
 // flow): the calls of a bounded sample of jobs (every Stride-th job in
@@ -85,13 +89,18 @@ func (tr *tracer) end(j int32, t int64) {
 
 // RunTraced is Run with the trace of at most maxJobs jobs.
 func RunTraced(c Config, r *rand.Rand, maxJobs int) (Result, Trace, error) {
+	return RunTracedMeter(c, r, maxJobs, nil)
+}
+
+// RunTracedMeter is RunTraced with a meter (RunMeter's).
+func RunTracedMeter(c Config, r *rand.Rand, maxJobs int, m *meter.Meter) (Result, Trace, error) {
 	maxJobs = max(maxJobs, 1)
 	stride := max(1, (c.Jobs+maxJobs-1)/maxJobs)
 	tr := &tracer{stride: stride}
 	for j := 0; j < c.Jobs; j += stride {
 		tr.jobs = append(tr.jobs, Job{Job: j, StoppedS: -1})
 	}
-	res, err := simulateWith(c, r, nil, nil, tr)
+	res, err := simulateWith(c, r, nil, m, tr)
 	if err != nil {
 		return Result{}, Trace{}, err
 	}

@@ -1,6 +1,10 @@
 package policies
 
-import "math"
+import (
+	"math"
+
+	"retrylab/core/meter"
+)
 
 // The trace of a run: what a request-flow view draws (site/widget,
 // view flow). RunTraced runs the same simulation as RunAll and, beside
@@ -230,6 +234,11 @@ func secs(t int64) float64 { return float64(t) / 1e9 }
 // maxMarks requests (a sample spread over the run by the expected number
 // of requests), and the exact counters.
 func RunTraced(s Scenario, ps []Policy, seed uint64, maxMarks int) ([]Result, []Trace, error) {
+	return RunTracedMeter(s, ps, seed, maxMarks, nil)
+}
+
+// RunTracedMeter is RunTraced with a meter (RunAllMeter's).
+func RunTracedMeter(s Scenario, ps []Policy, seed uint64, maxMarks int, mt *meter.Meter) ([]Result, []Trace, error) {
 	expected := s.RatePerS * s.HorizonS
 	if s.Loop == Closed {
 		expected = float64(s.Clients) * s.HorizonS * 1000 / math.Max(s.ThinkMS+s.ServiceMS, 1e-3)
@@ -240,7 +249,7 @@ func RunTraced(s Scenario, ps []Policy, seed uint64, maxMarks int) ([]Result, []
 		stride = int(math.Ceil(expected / float64(maxMarks)))
 	}
 	trs := make([]Trace, 0, len(ps))
-	rs, err := runAll(s, ps, seed, nil, func(m *sim) {
+	rs, err := runAll(s, ps, seed, mt, func(m *sim) {
 		m.tr = &tracer{stride: stride, max: maxMarks, bin: max(1, nsOf(s.BinS*1e9))}
 	}, func(m *sim) {
 		trs = append(trs, m.tr.trace())

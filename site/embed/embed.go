@@ -72,7 +72,7 @@ func SVGPoll(reg *calc.Registry, loc locale.Locale, name string, values url.Valu
 	if err != nil {
 		return nil, refusal(loc, c, err)
 	}
-	res, err := c.Run(a.WithPoll(poll))
+	res, err := c.Run(widget.RunArgs(c, a, []string{view}).WithPoll(poll))
 	if errors.Is(err, meter.ErrStopped) {
 		return nil, err
 	}

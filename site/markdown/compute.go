@@ -10,6 +10,9 @@ package markdown
 func (c *Converter) compute(st *state) {
 	ok := st.page.Widgets[:0]
 	for _, w := range st.page.Widgets {
+		if c.opts.RunArgs != nil && w.Kind == "widget" {
+			w.Args = c.opts.RunArgs(w)
+		}
 		res, err := w.Calc.Run(w.Args)
 		if err != nil {
 			if w.inPlayground {

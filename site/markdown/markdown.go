@@ -43,6 +43,10 @@ type Options struct {
 	// and the machine value written as JSON in data-value. nil writes the
 	// JSON value as the text.
 	Cite func(w *Widget, field, format string) (text string, value any, err error)
+	// RunArgs returns the arguments a widget's calculator runs with:
+	// w.Args and what w's views need beside the result
+	// (site/widget.RunArgs). nil runs w.Args. Calc blocks run w.Args.
+	RunArgs func(w *Widget) calc.Args
 	// Title is a calculator's title in the page's language, as the list of
 	// a playground block shows it; nil or "" shows its name.
 	Title func(calc string) string

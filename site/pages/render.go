@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"retrylab/core/calc"
 	"retrylab/core/standin/query"
 	"retrylab/site/locale"
 	"retrylab/site/markdown"
@@ -135,6 +136,7 @@ func (b *builder) converter(lang string) *markdown.Converter {
 		Registry: b.cfg.Registry,
 		Include:  b.cfg.Repo,
 		Title:    func(name string) string { return loc.TOr("widget."+name+".title", "") },
+		RunArgs:  func(w *markdown.Widget) calc.Args { return widget.RunArgs(w.Calc, w.Args, w.Views) },
 		Widget: func(w *markdown.Widget) (string, error) {
 			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title, Args: w.Args, Result: w.Result, Compare: w.Compare}, loc)
 		},

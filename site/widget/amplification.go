@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views amplification
 func amplificationViews() []viewDef {
-	return []viewDef{{"tree", typed(amplificationTree), false}, {"play", typed(amplificationPlay), false}, {"flow", typed(amplificationFlow), true}}
+	return []viewDef{{"tree", typed(amplificationTree), false, false}, {"play", typed(amplificationPlay), false, false}, {"flow", typed(amplificationFlow), true, false}}
 }

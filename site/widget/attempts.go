@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views attempts
 func attemptsViews() []viewDef {
-	return []viewDef{{"curve", typed(attemptsCurve), false}}
+	return []viewDef{{"curve", typed(attemptsCurve), false, false}}
 }

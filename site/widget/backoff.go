@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views backoff
 func backoffViews() []viewDef {
-	return []viewDef{{"arrivals", typed(backoffArrivals), false}, {"play", typed(backoffPlay), false}, {"flow", typed(backoffFlow), true}}
+	return []viewDef{{"arrivals", typed(backoffArrivals), false, false}, {"play", typed(backoffPlay), false, false}, {"flow", typed(backoffFlow), true, false}}
 }

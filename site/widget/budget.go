@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views budget
 func budgetViews() []viewDef {
-	return []viewDef{{"histogram", typed(budgetHistogram), false}, {"tokens", typed(budgetTokens), false}}
+	return []viewDef{{"histogram", typed(budgetHistogram), false, false}, {"tokens", typed(budgetTokens), false, false}}
 }

@@ -7,7 +7,7 @@ import "retrylab/core/calc"
 //
 //retrylab:views capacity
 func capacityViews() []viewDef {
-	return []viewDef{{"limits", typed(capacityLimits), false}}
+	return []viewDef{{"limits", typed(capacityLimits), false, false}}
 }
 
 // capacityLimits: the requests a minute each limit allows, the tokens'

@@ -177,17 +177,29 @@ func compareSentence(o *outCtx, vr *result, param, key string, kv []string) (str
 // pickCompareView is the view a comparison draws twice: the time view,
 // else the first specialised view, else the generic bars.
 func pickCompareView(t viewTable, name string) view {
+	n := pickCompareName(t, name)
 	for _, v := range t[name] {
-		if v.name == "play" {
-			return v.fn
-		}
-	}
-	for _, v := range t[name] {
-		if !v.extra {
+		if v.name == n {
 			return v.fn
 		}
 	}
 	return genericBars
+}
+
+// pickCompareName is the name of pickCompareView's view ("bars" for the
+// generic chart).
+func pickCompareName(t viewTable, name string) string {
+	for _, v := range t[name] {
+		if v.name == "play" {
+			return v.name
+		}
+	}
+	for _, v := range t[name] {
+		if !v.extra {
+			return v.name
+		}
+	}
+	return "bars"
 }
 
 // compareFields are the fields the comparison's sentence may name: the

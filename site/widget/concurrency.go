@@ -7,7 +7,7 @@ import "retrylab/core/calc"
 //
 //retrylab:views concurrency
 func concurrencyViews() []viewDef {
-	return []viewDef{{"rates", typed(concurrencyRates), false}}
+	return []viewDef{{"rates", typed(concurrencyRates), false, false}}
 }
 
 // concurrencyRates: calls a minute asked for (rpm), allowed by the

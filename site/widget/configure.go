@@ -135,5 +135,5 @@ func configureBounds(o *outCtx, r *calc.ConfigureResult) error {
 //
 //retrylab:views configure
 func configureViews() []viewDef {
-	return []viewDef{{"bounds", typed(configureBounds), false}, {"snippet", typed(configureSnippet), false}, {"systems", typed(configureSystems), false}}
+	return []viewDef{{"bounds", typed(configureBounds), false, false}, {"snippet", typed(configureSnippet), false, false}, {"systems", typed(configureSystems), false, false}}
 }

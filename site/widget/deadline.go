@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views deadline
 func deadlineViews() []viewDef {
-	return []viewDef{{"timeline", typed(deadlineTimeline), false}, {"play", typed(deadlinePlay), false}}
+	return []viewDef{{"timeline", typed(deadlineTimeline), false, false}, {"play", typed(deadlinePlay), false, false}}
 }

@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views dispatch
 func dispatchViews() []viewDef {
-	return []viewDef{{"queue", typed(dispatchQueue), false}, {"flow", typed(dispatchFlow), false}, {"metrics", typed(dispatchMetrics), true}}
+	return []viewDef{{"queue", typed(dispatchQueue), false, false}, {"flow", typed(dispatchFlow), false, true}, {"metrics", typed(dispatchMetrics), true, false}}
 }

@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views errors
 func errorsViews() []viewDef {
-	return []viewDef{{"classification", typed(errorsClassification), false}}
+	return []viewDef{{"classification", typed(errorsClassification), false, false}}
 }

@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views estimate
 func estimateViews() []viewDef {
-	return []viewDef{{"rate", typed(estimateRate), false}}
+	return []viewDef{{"rate", typed(estimateRate), false, false}}
 }

@@ -33,8 +33,13 @@ import (
 // last keyframe, every counter at its last frame (the result's totals).
 // site/assets/player.js moves the marks (flowShow) as it plays.
 
-// flowMaxMarks is the most marks a flow view draws in all its lanes.
-const flowMaxMarks = 800
+// flowMaxMarks is the most marks a flow view draws in all its lanes,
+// two: flowLaneMarks each, the trace its calculator records per run
+// (viewTable.runArgs, calc.Args.WithTrace).
+const (
+	flowMaxMarks  = 800
+	flowLaneMarks = flowMaxMarks / 2
+)
 
 // Mark states: the class flow-s-N of a mark from its keyframe on.
 const (
@@ -199,7 +204,7 @@ func (p *flowPath) toPile(t float64, pile, s int) {
 }
 
 // policyLane builds a lane of the policies view from a run's trace.
-func policyLane(o *outCtx, title string, tr policies.Trace, gap float64) *flowLane {
+func policyLane(o *outCtx, title string, tr *policies.Trace, gap float64) *flowLane {
 	l := &flowLane{title: title}
 	l.stations = [4]string{
 		o.loc.TOr("widget.flow.clients", "clients"), o.loc.TOr("widget.flow.policy", "policy"),
@@ -318,13 +323,12 @@ func policiesFlow(o *outCtx, r *calc.PoliciesResult) error {
 		return errNoData
 	}
 	pick := flowPair(runs)
-	names := make([]string, len(pick))
-	for i, j := range pick {
-		names[i] = runs[j].Policy
-	}
-	_, trs, err := calc.PoliciesTrace(o.a, names, flowMaxMarks/len(pick))
-	if err != nil || len(trs) != len(pick) {
+	if len(r.Traces) != len(runs) { // a run without calc.Args.WithTrace
 		return errNoData
+	}
+	trs := make([]*policies.Trace, len(pick))
+	for i, j := range pick {
+		trs[i] = &r.Traces[j]
 	}
 	f := &flowFig{t0: 0, unit: o.loc.TOr("widget.unit.s", "s")}
 	for _, tr := range trs {

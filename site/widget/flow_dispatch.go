@@ -19,19 +19,15 @@ func dispatchFlow(o *outCtx, r *calc.DispatchResult) error {
 	if r.Jobs <= 0 {
 		return errNoData
 	}
-	modes := []string{"naive", "dispatcher"}
-	type run struct {
-		res dispatch.Result
-		tr  dispatch.Trace
+	if len(r.Flow) == 0 { // a run without calc.Args.WithTrace
+		return errNoData
 	}
-	runs := make([]run, len(modes))
 	f := &flowFig{t0: 0, unit: o.loc.TOr("widget.unit.s", "s")}
-	for i, m := range modes {
-		res, tr, err := calc.DispatchTrace(o.a, m, flowMaxMarks/len(modes))
-		if err != nil || len(res.DepthT) == 0 {
+	for i := range r.Flow {
+		res := &r.Flow[i].Result
+		if len(res.DepthT) == 0 {
 			return errNoData
 		}
-		runs[i] = run{res, tr}
 		// the end: a sample's step after the last event of the longer run
 		n := len(res.DepthT)
 		f.t1 = math.Max(f.t1, res.MakespanS+res.DepthT[n-1]-res.DepthT[max(0, n-2)]+1e-3)
@@ -39,8 +35,9 @@ func dispatchFlow(o *outCtx, r *calc.DispatchResult) error {
 	f.playS = storyPlayS(f.t1, 1) // a run of seconds
 	gap := f.t1 / f.playS * 0.12
 	sample := 0
-	for i, m := range modes {
-		l := dispatchLane(o, m, &runs[i].res, &runs[i].tr, gap, f.t1)
+	for i := range r.Flow {
+		run := &r.Flow[i]
+		l := dispatchLane(o, run.Mode, &run.Result, &run.Trace, gap, f.t1)
 		sample += len(l.paths)
 		f.lanes = append(f.lanes, l)
 	}

@@ -7,7 +7,7 @@ import "retrylab/core/calc"
 //
 //retrylab:views idempotency-key
 func idempotencyViews() []viewDef {
-	return []viewDef{{"parts", typed(idempotencyParts), false}}
+	return []viewDef{{"parts", typed(idempotencyParts), false, false}}
 }
 
 // idempotencyParts: the key taken apart, each part above what it is

@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views jitter
 func jitterViews() []viewDef {
-	return []viewDef{{"histogram", typed(jitterHistogram), false}, {"play", typed(jitterPlay), false}, {"flow", typed(jitterFlow), true}}
+	return []viewDef{{"histogram", typed(jitterHistogram), false, false}, {"play", typed(jitterPlay), false, false}, {"flow", typed(jitterFlow), true, false}}
 }

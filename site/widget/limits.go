@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views limits
 func limitsViews() []viewDef {
-	return []viewDef{{"utilization", typed(limitsUtilization), false}, {"play", typed(limitsPlay), false}}
+	return []viewDef{{"utilization", typed(limitsUtilization), false, false}, {"play", typed(limitsPlay), false, true}}
 }

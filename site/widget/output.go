@@ -35,6 +35,9 @@ type viewDef struct {
 	name  string
 	fn    view
 	extra bool // offered, but not in the default set
+	// trace: the view draws what its calculator records under
+	// calc.Args.WithTrace (single requests), not the result alone
+	trace bool
 }
 
 // viewTable lists the specialised views of each calculator, in the order
@@ -64,6 +67,27 @@ func (t viewTable) defaults(c *calc.Calculator) []string {
 		return names
 	}
 	return append(names, "bars")
+}
+
+// runArgs is a with the trace that views draw (calc.Args.WithTrace:
+// flowLaneMarks requests or jobs per run) when one of them draws one,
+// the comparison's included (it draws pickCompareView's view); a as it
+// is otherwise. No views means the calculator's default set.
+func (t viewTable) runArgs(c *calc.Calculator, a calc.Args, views []string) calc.Args {
+	if len(views) == 0 {
+		views = t.defaults(c)
+	}
+	for _, n := range views {
+		if _, isCmp := strings.CutPrefix(n, comparePrefix); isCmp {
+			n = pickCompareName(t, c.Name)
+		}
+		for _, v := range t[c.Name] {
+			if v.name == n && v.trace {
+				return a.WithTrace(flowLaneMarks)
+			}
+		}
+	}
+	return a
 }
 
 func (t viewTable) check(c *calc.Calculator, names []string) error {

@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views peak
 func peakViews() []viewDef {
-	return []viewDef{{"distribution", typed(peakDistribution), false}, {"bin", typed(peakBin), true}}
+	return []viewDef{{"distribution", typed(peakDistribution), false, false}, {"bin", typed(peakBin), true, false}}
 }

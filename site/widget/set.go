@@ -117,8 +117,22 @@ func (s *Set) CheckViews(c *calc.Calculator, names []string) error {
 	return s.table().check(c, names)
 }
 
+// RunArgs returns the arguments to run c with when its output shows
+// viewNames (none: the default set): a, with the trace that a view among
+// them draws (calc.Args.WithTrace) when one does. Run c on them before
+// RenderOutput.
+func (s *Set) RunArgs(c *calc.Calculator, a calc.Args, viewNames []string) calc.Args {
+	return s.table().runArgs(c, a, viewNames)
+}
+
+// RunArgs is Set.RunArgs over every calculator's views (All).
+func RunArgs(c *calc.Calculator, a calc.Args, viewNames []string) calc.Args {
+	return allViews().runArgs(c, a, viewNames)
+}
+
 // RenderOutput writes the output of a widget: for each view in order, the
-// results table or a chart, computed from res (what c.Run(a) returned, or
+// results table or a chart, computed from res (what c.Run(a) returned, a
+// being RunArgs's, or
 // its Encoded form). Every shown field sits in an element with
 // data-out="FIELD" and data-value holding its JSON
 // (wasm/playground/DOM.md). An unknown view name is skipped; a view that

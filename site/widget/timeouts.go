@@ -6,5 +6,5 @@ package widget
 //
 //retrylab:views timeouts
 func timeoutsViews() []viewDef {
-	return []viewDef{{"cuts", typed(timeoutsCuts), false}, {"first_token", typed(timeoutsFirstToken), false}}
+	return []viewDef{{"cuts", typed(timeoutsCuts), false, false}, {"first_token", typed(timeoutsFirstToken), false, false}}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"retrylab/core/calc"
-	"retrylab/core/limits"
 	"retrylab/core/standin/heapsort"
 )
 
@@ -508,47 +507,17 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 	return nil
 }
 
-// limitsTrace is how the time view of the limits calculator runs its
-// workload through the two buckets: a call that would wait longer than
-// maxWaitS is refused; the trace lasts until a little after the first
-// bucket runs dry (between minS and maxS), in steps of one second.
-const (
-	limitsMaxWaitS = 5
-	limitsMinS     = 60
-	limitsMaxS     = 600
-)
-
-// limitsHorizon is how long the trace runs, s: until 30 s after the
-// sooner of the two buckets runs dry at the workload's pace (each starts
-// with a minute's worth), rounded up to 10 s, within [limitsMinS,
-// limitsMaxS]; limitsMinS when neither runs dry.
-func limitsHorizon(c limits.Config, callsPerMin, tokens float64) float64 {
-	rb, tb := c.Bursts()
-	dry := math.Inf(1)
-	if over := callsPerMin - c.RPM; over > 0 {
-		dry = float64(rb) / over * 60
-	}
-	if over := callsPerMin*tokens - c.TPM; over > 0 {
-		dry = math.Min(dry, float64(tb)/over*60)
-	}
-	if math.IsInf(dry, 1) { // neither runs dry: a minute shows it
-		return limitsMinS
-	}
-	return math.Min(limitsMaxS, math.Max(limitsMinS, math.Ceil((dry+30)/10)*10))
-}
-
 // limitsPlay: the request bucket and the token bucket second by second
 // while the workload's calls arrive, and beneath them the calls admitted
-// at once, after a wait, or refused. core/limits computes the trace once.
+// at once, after a wait, or refused: the result's Play (the calculator
+// records it under calc.Args.WithTrace).
 func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	tokens, ok := argFloat(o.a, "tokens_per_call")
-	c := limits.Config{RPM: r.RPMLimit, TPM: r.TPMLimit}
-	h := limitsHorizon(c, r.RequestsPerMin, tokens)
-	steps, err := c.Trace(limits.Flow{CallsPerMin: r.RequestsPerMin, Tokens: int(tokens), HorizonS: h, MaxWaitS: limitsMaxWaitS, Steps: int(h)})
-	if !ok || err != nil {
+	p := r.Play
+	if !ok || p == nil {
 		return errNoData
 	}
-	rb, tb := c.Bursts()
+	h, steps, rb, tb := p.HorizonS, p.Steps, p.BurstRequests, p.BurstTokens
 	// the strips: request bucket, token bucket (from full down to the
 	// lowest level, below 0 while calls wait for the refill), calls
 	const stripH, gap = 90.0, 24.0
@@ -602,7 +571,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), sec: 1, height: 400 + extra,
 		title: o.vt("play", "title", "The two buckets while the calls arrive"),
 		desc: o.vt("play", "desc", "Both buckets start full ({rb} requests, {tb} tokens) and refill at the limits' pace; each call takes one request and {k} tokens. A call that would wait more than {w} s is refused. In {h} s: {a} calls admitted at once, {d} after a wait, {x} refused.",
-			"rb", in(rb), "tb", in(tb), "k", o.loc.Number(tokens), "w", in(limitsMaxWaitS), "h", o.loc.Number(h), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2])),
+			"rb", in(rb), "tb", in(tb), "k", o.loc.Number(tokens), "w", o.loc.Number(p.MaxWaitS), "h", o.loc.Number(h), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2])),
 		live: o.vt("play", "live", "{t} s: {say}."),
 	}
 	f.open(o)

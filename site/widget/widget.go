@@ -40,9 +40,9 @@ type Spec struct {
 	// of one calculator on a page then have different names.
 	Title string
 	// Args and Result, when Result is not nil, are Values already parsed
-	// and computed by the caller (the build computes every widget once to
-	// resolve citations); Render then uses them instead of running the
-	// calculator again.
+	// and computed by the caller on RunArgs (the build computes every
+	// widget once to resolve citations); Render then uses them instead of
+	// running the calculator again.
 	Args   calc.Args
 	Result any
 	// Compare, when set ("PARAM=VALUE"), adds the comparison view: the
@@ -81,7 +81,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 		if a, err = c.Parse(spec.Values); err != nil {
 			return "", err
 		}
-		if res, err = c.Run(a); err != nil {
+		if res, err = c.Run(table.runArgs(c, a, views)); err != nil {
 			return "", err
 		}
 	}

@@ -33,6 +33,7 @@ type outcome struct {
 // (*calc.Error) or a bug of the renderer. lap(i), when not nil, marks the
 // end of step i (0: run, 1: render) for the benchmark.
 func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, cites []citeSpec, loc locale.Locale, lap func(int)) (outcome, error) {
+	a = set.RunArgs(c, a, views) // the trace a flow view draws
 	raw, err := c.Run(a)
 	if err != nil {
 		return outcome{}, err
