@@ -132,7 +132,11 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 		if err != nil {
 			writef(b, `<p class="widget-note">%s</p>`, esc(o.loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
 		}
-		b.WriteString(dropOuts(chart.String()))
+		if oc == o && o.compared { // the page's only drawing of the view
+			b.WriteString(chart.String())
+		} else {
+			b.WriteString(dropOuts(chart.String()))
+		}
 		b.WriteString(`</div>`)
 	}
 	run("base", o.loc.Tf("widget.compare.base", "This page: {param} = {value}", "param", label, "value", valueLabel(baseText)), o)

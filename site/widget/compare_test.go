@@ -29,12 +29,17 @@ func TestCompareBudget(t *testing.T) {
 			}
 		}
 		runs := html[strings.Index(html, `data-run="base"`):]
-		if n := strings.Count(runs, `data-view="histogram"`); n != 2 {
-			t.Errorf("%s: %d histograms in the comparison, want 2 (one per run)", lang, n)
+		variant := runs[strings.Index(runs, `data-run="variant"`):]
+		variant = variant[:strings.Index(variant, "</section>")]
+		// the comparison takes the histogram's place: the page's run is
+		// drawn once, in it, beside the variant's
+		if n, m := strings.Count(html, `data-view="histogram"`), strings.Count(runs, `data-view="histogram"`); n != 2 || m != 2 {
+			t.Errorf("%s: %d histograms, %d in the comparison, want 2 in it (one per run) and none apart", lang, n, m)
 		}
-		// the outputs are the page's result, once: none in the runs' copies
-		if strings.Contains(runs, "data-out=") || !strings.Contains(html[:strings.Index(html, `data-run="base"`)], `data-out="attempts_histogram"`) {
-			t.Errorf("%s: data-out in a compared run, or not in the widget's own chart", lang)
+		// the outputs are the page's result, once in its table and once in
+		// its chart (the page's run), none in the variant's
+		if strings.Contains(variant, "data-out=") || strings.Count(runs, `data-out="attempts_histogram"`) != 1 || strings.Count(html, `data-out="attempts_histogram"`) != 2 {
+			t.Errorf("%s: data-out in the compared run, or not once in the page's run and once in the table", lang)
 		}
 		// the sentence names the total: 120 with the budget, 300 without
 		s := html[strings.Index(html, "data-compare-sentence"):]
@@ -227,7 +232,8 @@ func TestCompareSharedScale(t *testing.T) {
 		if i < 0 || j < i {
 			t.Fatalf("%s: no runs", tc.calc)
 		}
-		base, variant := scaleMarks(html[i:j]), scaleMarks(html[j:])
+		end := j + strings.Index(html[j:], "</section>") // the views after the comparison are not its runs
+		base, variant := scaleMarks(html[i:j]), scaleMarks(html[j:end])
 		if len(base) == 0 || !slices.Equal(base, variant) {
 			t.Errorf("%s %s: the runs' scales differ: %v beside %v", tc.calc, tc.spec, base, variant)
 		}

@@ -77,6 +77,10 @@ func EmbedHeight(html string, width int) int {
 			h += chartW * vh / w
 		}
 		for _, cap := range blocks(fig, "<figcaption", "</figcaption>") {
+			if strings.HasPrefix(cap, `<figcaption class="widget-fig-title"`) { // a flow's title
+				h += 16 + line*textLines(cap, inner, 17)
+				continue
+			}
 			h += small * textLines(cap, inner, 14)
 		}
 		for _, title := range blocks(fig, `<p class="widget-fig-title"`, "</p>") {

@@ -363,7 +363,9 @@ func (f *flowFig) write(o *outCtx) {
 	f.t1 = math.Ceil(f.t1*1000) / 1000
 	writef(b, `<figure class="widget-chart widget-play widget-flow" data-view="flow" data-timeview data-flow data-t0="%s" data-t1="%s" data-unit="%s" data-play-ms="%s" data-live-template="%s">`,
 		fnum(f.t0), fnum(f.t1), esc(f.unit), playMS(f.playS), esc(f.live))
-	writef(b, `<figcaption class="widget-flow-title">%s</figcaption>`, esc(f.title))
+	// the title every figure has (writeFigTitle's style), here the
+	// figure's caption: it names the figure, whose lanes are several SVGs
+	writef(b, `<figcaption class="widget-fig-title">%s</figcaption>`, esc(f.title))
 	writePlayScale(o, f.playS, f.t1-f.t0, f.unit)
 	for li, l := range f.lanes {
 		f.writeLane(o, li, l)

@@ -2,6 +2,7 @@ package widget
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,9 @@ type outCtx struct {
 	// scale, in a run of a comparison, is the scale both runs share
 	// (compare.go)
 	scale *sharedScale
+	// compared: the comparison's run of the page is the only drawing of
+	// its view (it took the view's place), and keeps its outputs
+	compared bool
 }
 
 // viewDef is one specialised view of a calculator.
@@ -121,7 +125,25 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 	var b strings.Builder
 	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
 	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc}
+	// a comparison draws the page's run of its view beside the variant's:
+	// it takes that view's place, and the view is not drawn twice
+	cmp, drawn := "", ""
 	for _, name := range viewNames {
+		if spec, isCmp := strings.CutPrefix(name, comparePrefix); isCmp {
+			cmp, drawn = spec, pickCompareName(t, c.Name)
+		}
+	}
+	if slices.Contains(viewNames, drawn) {
+		o.compared = true
+	}
+	for _, name := range viewNames {
+		if o.compared {
+			if name == drawn {
+				name = comparePrefix + cmp
+			} else if strings.HasPrefix(name, comparePrefix) {
+				continue
+			}
+		}
 		var fn view
 		switch name {
 		case "table":
