@@ -390,12 +390,19 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 	x := ch.ml
 	for si, s := range ch.Series {
 		y := ch.h + 4 + float64(si)*24
+		tx := x + 22
 		if ch.Line {
-			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, ch.roleClass(si), f1(x), f1(x+16), f1(y+8), f1(y+8), lineDash(si))
+			// a stretch of the line, long enough to show its dashes, and
+			// its point when the chart draws its points (writeLines)
+			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, ch.roleClass(si), f1(x), f1(x+24), f1(y+8), f1(y+8), lineDash(si))
+			if len(s.Values) <= 60 && !ch.NoDots {
+				writef(b, `<circle class="chart-point %s" cx="%s" cy="%s" r="3"/>`, ch.roleClass(si), f1(x+12), f1(y+8))
+			}
+			tx = x + 30
 		} else {
 			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, ch.roleClass(si), f1(x+2), f1(y+2), opacity(si))
 		}
-		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(x+22), f1(y), esc(s.Name))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(tx), f1(y), esc(s.Name))
 	}
 	b.WriteString(`</g>`)
 }

@@ -242,6 +242,27 @@ func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
 			// enumerations (binding: rpm, tpm, both) have labels
 			return valueLabel(c, loc, f.Name, s)
 		}
+	case 'a':
+		// a list of enumerated values (retry-strategies' strategy: none,
+		// retries, adaptive, breaker) reads as their labels
+		if elems, ok := splitList(f.Raw); ok && len(elems) > 0 {
+			items := make([]string, len(elems))
+			for i, e := range elems {
+				s, ok := canonjson.Unquote(e)
+				if !ok || jsonKind(e) != 's' {
+					return defaultText(f.Raw, loc)
+				}
+				items[i] = valueLabel(c, loc, f.Name, s)
+			}
+			// labels with commas of their own ("aperti, senza backoff")
+			// are told apart by the table's pair separator
+			for _, it := range items {
+				if strings.Contains(it, ",") {
+					return strings.Join(items, loc.TOr("widget.pair_sep", "; "))
+				}
+			}
+			return loc.List(items)
+		}
 	case 'n':
 		if format := fieldFormat(c.Name + "." + f.Name); format != "" {
 			if t, err := formatValue(f.Raw, format, loc); err == nil {
