@@ -380,7 +380,7 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 	if l.title != "" {
 		writef(b, `<p class="widget-flow-name">%s</p>`, esc(l.title))
 	}
-	writef(b, `<svg class="chart flow" viewBox="0 0 %s %s" role="img" font-size="13" fill="currentColor">`, strconv.Itoa(int(flowW)), f1(flowLaneH))
+	writef(b, `<svg class="chart flow" viewBox="0 0 %s %s" role="img" font-size="%s" fill="currentColor">`, strconv.Itoa(int(flowW)), f1(flowLaneH), strconv.Itoa(flowDesktopEm))
 	if li == 0 {
 		writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))
 	} else {
@@ -388,10 +388,16 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 	}
 	// the stations
 	boxB := flowLaneH - 4
-	for _, st := range l.stationBoxes() {
+	stations := l.stationBoxes()
+	one := oneRow(stations, flowDesktopEm) // wider than a phone, all on row 1 (widget.css)
+	for _, st := range stations {
 		writef(b, `<rect class="flow-station %s" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, st.cls, f1(st.x0), f1(flowTop), f1(st.x1-st.x0), f1(boxB-flowTop))
 		x, anchor := st.labelX()
-		writef(b, `<text class="flow-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x), f1(flowLabelY[st.row]), anchor, esc(st.label))
+		cls := "flow-label"
+		if one && st.row == 0 {
+			cls = "flow-label flow-up"
+		}
+		writef(b, `<text class="%s" x="%s" y="%s" text-anchor="%s">%s</text>`, cls, f1(x), f1(flowLabelY[st.row]), anchor, esc(st.label))
 	}
 	for _, p := range l.piles {
 		if l.stage != flowService || p.h == 0 {
@@ -487,6 +493,33 @@ func (l *flowLane) stationBoxes() []flowStation {
 	return nil
 }
 
+// labelSpan is the extent of a station's label at font size em.
+func (st flowStation) labelSpan(em float64) (x0, x1 float64) {
+	x, anchor := st.labelX()
+	w := textWidth(st.label, em)
+	if anchor == "start" {
+		return x, x + w
+	}
+	return x - w/2, x + w/2
+}
+
+// oneRow reports whether the labels of stations, at font size em, fit on
+// one row: inside the lane, each at least flowLabelGap from the next.
+// Wider than a phone (flowDesktopEm) they then stand on row 1, just over
+// their boxes: the labels of row 0 carry the class flow-up, which
+// widget.css moves down by flowLabelY[1] - flowLabelY[0].
+func oneRow(stations []flowStation, em float64) bool {
+	prev := math.Inf(-1)
+	for _, st := range stations {
+		x0, x1 := st.labelSpan(em)
+		if x0 < 0 || x1 > flowW || x0 < prev+flowLabelGap {
+			return false
+		}
+		prev = x1
+	}
+	return true
+}
+
 // labelX is where a station's label is anchored: over the middle of its
 // box, or at its left edge for the first box, whose label may be wider
 // than the box and must not leave the lane.
@@ -504,6 +537,10 @@ func (st flowStation) labelX() (float64, string) {
 const (
 	flowStationEm = 18
 	flowEm        = 16
+	// flowDesktopEm is the labels' size wider than a phone (the svg's
+	// font-size), flowLabelGap the least room between two labels of a row
+	flowDesktopEm = 13
+	flowLabelGap  = 6
 )
 
 // pileTwoLines reports whether a pile's label goes on two lines: too

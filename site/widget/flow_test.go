@@ -3,6 +3,7 @@ package widget
 import (
 	"html"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -117,7 +118,7 @@ func TestFlowViews(t *testing.T) {
 }
 
 var (
-	flowStationLabelRE = regexp.MustCompile(`<text class="flow-label" x="([^"]+)" y="([^"]+)" text-anchor="(start|middle)">([^<]*)</text>`)
+	flowStationLabelRE = regexp.MustCompile(`<text class="flow-label( flow-up)?" x="([^"]+)" y="([^"]+)" text-anchor="(start|middle)">([^<]*)</text>`)
 	flowPileLabelRE    = regexp.MustCompile(`<text class="flow-label flow-pile-label" [^>]*>(.*?)</text>`)
 	flowTspanRE        = regexp.MustCompile(`<tspan[^>]*>([^<]*)</tspan>`)
 )
@@ -134,24 +135,35 @@ func flowLabelsFit(t *testing.T, name, html string) {
 			x0, x1 float64
 			label  string
 		}
-		rows := map[string][]span{}
-		for _, m := range flowStationLabelRE.FindAllStringSubmatch(lane, -1) {
-			x, _ := strconv.ParseFloat(m[1], 64)
-			label := htmlUnescape(m[4])
-			w := textWidth(label, flowStationEm)
-			s := span{x, x + w, label}
-			if m[3] == "middle" {
-				s = span{x - w/2, x + w/2, label}
-			}
-			if s.x0 < 0 || s.x1 > flowW {
-				t.Errorf("%s lane %d: station label %q spans %.0f to %.0f, outside the lane (0 to %.0f)", name, li, label, s.x0, s.x1, flowW)
-			}
-			for _, o := range rows[m[2]] {
-				if s.x0 < o.x1+4 && o.x0 < s.x1+4 {
-					t.Errorf("%s lane %d: station labels %q and %q meet on one row (%.0f–%.0f, %.0f–%.0f)", name, li, o.label, label, o.x0, o.x1, s.x0, s.x1)
+		// on a phone (flowStationEm) each label on its row; wider
+		// (flowDesktopEm) the flow-up ones moved down to row 1
+		for _, size := range []struct {
+			em    float64
+			where string
+		}{{flowStationEm, "phone"}, {flowDesktopEm, "desktop"}} {
+			rows := map[string][]span{}
+			for _, m := range flowStationLabelRE.FindAllStringSubmatch(lane, -1) {
+				x, _ := strconv.ParseFloat(m[2], 64)
+				label := htmlUnescape(m[5])
+				w := textWidth(label, size.em)
+				s := span{x, x + w, label}
+				if m[4] == "middle" {
+					s = span{x - w/2, x + w/2, label}
 				}
+				if s.x0 < 0 || s.x1 > flowW {
+					t.Errorf("%s lane %d, %s: station label %q spans %.0f to %.0f, outside the lane (0 to %.0f)", name, li, size.where, label, s.x0, s.x1, flowW)
+				}
+				row := m[3]
+				if m[1] != "" && size.where == "desktop" {
+					row = f1(flowLabelY[1])
+				}
+				for _, o := range rows[row] {
+					if s.x0 < o.x1+4 && o.x0 < s.x1+4 {
+						t.Errorf("%s lane %d, %s: station labels %q and %q meet on one row (%.0f–%.0f, %.0f–%.0f)", name, li, size.where, o.label, label, o.x0, o.x1, s.x0, s.x1)
+					}
+				}
+				rows[row] = append(rows[row], s)
 			}
-			rows[m[2]] = append(rows[m[2]], s)
 		}
 		for _, m := range flowPileLabelRE.FindAllStringSubmatch(lane, -1) {
 			lines := []string{m[1]}
@@ -229,3 +241,39 @@ func TestFlowPair(t *testing.T) {
 }
 
 func htmlUnescape(s string) string { return html.UnescapeString(s) }
+
+// TestFlowLabelsOneRow: wider than a phone, the station labels that fit
+// on one row stand together over their boxes: oneRow decides, and
+// widget.css moves the flow-up labels down by the rows' distance. The
+// short labels of one language make one row; a language whose long
+// labels do not fit keeps two (flowLabelsFit checks both layouts).
+func TestFlowLabelsOneRow(t *testing.T) {
+	css, err := os.ReadFile("widget.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "translateY(" + f1(flowLabelY[1]-flowLabelY[0]) + "px)"
+	if !strings.Contains(string(css), ".flow-up { transform: "+want) {
+		t.Errorf("widget.css does not move .flow-up by %s", want)
+	}
+	short := []flowStation{{x0: 4, x1: 64, label: "ab"}, {x0: 70, x1: 130, label: "cd"}, {x0: 140, x1: 200, label: "ef"}}
+	long := []flowStation{{x0: 4, x1: 64, label: "ab"}, {x0: 70, x1: 130, label: "a very long label indeed"}, {x0: 140, x1: 200, label: "ef"}}
+	if !oneRow(short, flowDesktopEm) || oneRow(long, flowDesktopEm) {
+		t.Errorf("oneRow: short %v, long %v; want true, false", oneRow(short, flowDesktopEm), oneRow(long, flowDesktopEm))
+	}
+	// the real lanes: some make one row, some keep two, in each case
+	// both layouts fit (flowLabelsFit, in TestFlowViews)
+	c, _ := calc.New().Lookup("jitter")
+	ups := 0
+	for lang, loc := range locales(t) {
+		html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"flow"}}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ups += strings.Count(html, "flow-label flow-up")
+		flowLabelsFit(t, "jitter "+lang, html)
+	}
+	if ups == 0 {
+		t.Error("no jitter flow in it/es/zh puts its labels on one row")
+	}
+}
