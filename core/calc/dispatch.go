@@ -77,54 +77,41 @@ type DispatchResult struct {
 const dispatchMaxCalls = 400000
 
 // dispatchParam returns the parameter name of core/dispatch's Config
-// field ("" for a field without one). A switch, not a map: no map to
-// initialize in the browser's module.
+// field ("" for a field without one), from dispatchParams.
 func dispatchParam(field string) string {
-	switch field {
-	case "Mode":
-		return "mode"
-	case "Jobs":
-		return "jobs"
-	case "ArrivalPerMin":
-		return "arrival_per_min"
-	case "PromptTokens":
-		return "prompt_tokens"
-	case "PromptSpread":
-		return "prompt_spread"
-	case "MaxOutputTokens":
-		return "max_output_tokens"
-	case "RPMLimit":
-		return "rpm_limit"
-	case "TPMLimit":
-		return "tpm_limit"
-	case "Headroom":
-		return "headroom"
-	case "MaxConcurrency":
-		return "max_concurrency"
-	case "Workers":
-		return "workers"
-	case "LatencyS":
-		return "latency_s"
-	case "OutputPerS":
-		return "output_tokens_per_s"
-	case "MaxAttempts":
-		return "max_attempts"
-	case "BaseS":
-		return "base_s"
-	case "P5xx":
-		return "p_5xx"
-	case "PDrop":
-		return "p_drop"
-	case "ReconcileS":
-		return "reconcile_s"
-	case "Samples":
-		return "samples"
-	case "BurstS":
-		return "burst_s"
-	case "DeadlineS":
-		return "deadline_s"
+	for _, p := range &dispatchParams {
+		if p[0] == field {
+			return p[1]
+		}
 	}
 	return ""
+}
+
+// dispatchParams pairs core/dispatch's Config fields with the parameters
+// that set them: a table in the module's data, neither a map to build
+// when the browser's module starts nor a switch's code.
+var dispatchParams = [...][2]string{
+	{"Mode", "mode"},
+	{"Jobs", "jobs"},
+	{"ArrivalPerMin", "arrival_per_min"},
+	{"PromptTokens", "prompt_tokens"},
+	{"PromptSpread", "prompt_spread"},
+	{"MaxOutputTokens", "max_output_tokens"},
+	{"RPMLimit", "rpm_limit"},
+	{"TPMLimit", "tpm_limit"},
+	{"Headroom", "headroom"},
+	{"MaxConcurrency", "max_concurrency"},
+	{"Workers", "workers"},
+	{"LatencyS", "latency_s"},
+	{"OutputPerS", "output_tokens_per_s"},
+	{"MaxAttempts", "max_attempts"},
+	{"BaseS", "base_s"},
+	{"P5xx", "p_5xx"},
+	{"PDrop", "p_drop"},
+	{"ReconcileS", "reconcile_s"},
+	{"Samples", "samples"},
+	{"BurstS", "burst_s"},
+	{"DeadlineS", "deadline_s"},
 }
 
 // dispatchConfig is the simulation the arguments describe.

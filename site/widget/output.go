@@ -32,6 +32,9 @@ type outCtx struct {
 	// compared: the comparison's run of the page is the only drawing of
 	// its view (it took the view's place), and keeps its outputs
 	compared bool
+	// views are the widget's views: a view leaves out what another of
+	// them draws (amplification's tree beside its flow)
+	views []string
 }
 
 // viewDef is one specialised view of a calculator.
@@ -124,7 +127,7 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 	}
 	var b strings.Builder
 	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
-	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc}
+	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc, views: viewNames}
 	// a comparison draws the page's run of its view beside the variant's:
 	// it takes that view's place, and the view is not drawn twice
 	cmp, drawn := "", ""
@@ -244,22 +247,19 @@ func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
 		}
 	case 'a':
 		// a list of enumerated values (retry-strategies' strategy: none,
-		// retries, adaptive, breaker) reads as their labels
-		if elems, ok := splitList(f.Raw); ok && len(elems) > 0 {
+		// retries, adaptive, breaker) reads as their labels; labels with
+		// commas of their own ("aperti, senza backoff") are told apart by
+		// the table's pair separator
+		if elems, ok := splitList(f.Raw); ok && len(elems) > 0 && jsonKind(elems[0]) == 's' {
 			items := make([]string, len(elems))
+			commas := false
 			for i, e := range elems {
-				s, ok := canonjson.Unquote(e)
-				if !ok || jsonKind(e) != 's' {
-					return defaultText(f.Raw, loc)
-				}
+				s, _ := canonjson.Unquote(e)
 				items[i] = valueLabel(c, loc, f.Name, s)
+				commas = commas || strings.Contains(items[i], ",")
 			}
-			// labels with commas of their own ("aperti, senza backoff")
-			// are told apart by the table's pair separator
-			for _, it := range items {
-				if strings.Contains(it, ",") {
-					return strings.Join(items, loc.TOr("widget.pair_sep", "; "))
-				}
+			if commas {
+				return strings.Join(items, loc.TOr("widget.pair_sep", "; "))
 			}
 			return loc.List(items)
 		}
@@ -294,15 +294,23 @@ func fieldFormat(field string) string {
 // policy; errors' English note (the classification view explains each
 // class).
 func hidden(field string) bool {
-	switch field {
-	case "jitter.arrivals_ms", "backoff.arrivals_s", "peak.max_at_least", "peak.note", "peak.max_note", "amplification.tree_note",
-		"policies.policy", "policies.recovered", "policies.recovery_s", "policies.amplification", "policies.goodput", "policies.wasted_work",
-		"errors.note",
-		"configure.settings", "configure.formula", "configure.lang", "configure.snippet", "configure.lang2", "configure.snippet2",
-		"configure.systems", "configure.outage_bounds", "configure.rate_bounds", "configure.sim_outages", "configure.sim_rates", "configure.meets_all":
-		return true
+	for _, f := range &hiddenFields {
+		if f == field {
+			return true
+		}
 	}
 	return false
+}
+
+// hiddenFields are hidden's fields: a table in the module's data, not a
+// switch's code.
+var hiddenFields = [...]string{
+	"jitter.arrivals_ms", "backoff.arrivals_s", "peak.max_at_least", "peak.note", "peak.max_note",
+	"amplification.tree_note", "policies.policy", "policies.recovered", "policies.recovery_s",
+	"policies.amplification", "policies.goodput", "policies.wasted_work", "errors.note", "configure.settings",
+	"configure.formula", "configure.lang", "configure.snippet", "configure.lang2", "configure.snippet2",
+	"configure.systems", "configure.outage_bounds", "configure.rate_bounds", "configure.sim_outages",
+	"configure.sim_rates", "configure.meets_all",
 }
 
 // notes are the English notes of results, written in the reader's

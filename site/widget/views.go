@@ -3,6 +3,7 @@ package widget
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -309,7 +310,8 @@ func peakBin(o *outCtx, r *calc.PeakResult) error {
 }
 
 // amplificationTree: calls per level as bars, and the call tree itself
-// when it is small enough to draw.
+// when it is small enough to draw and the widget's flow view does not
+// draw it (the same tree, filled layer by layer: not twice).
 func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
 	if r.CallsPerLevel == nil {
 		return errNoData
@@ -342,6 +344,7 @@ func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
 	const maxLeaves = 81
 	nodes, ok := treeNodes(r.Tree)
 	switch {
+	case slices.Contains(o.views, "flow"):
 	case final > maxLeaves:
 		writef(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
 			esc(o.vt("tree", "too_large", "The call tree has {final} leaves: too many to draw legibly (at most {max}); the bars above count them.", "final", o.loc.Number(final), "max", o.loc.Int(maxLeaves))))

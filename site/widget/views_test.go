@@ -346,3 +346,29 @@ func TestEchoes(t *testing.T) {
 		t.Error("jitter: the derived cap should show, the clients not")
 	}
 }
+
+// TestTreeOnce: the amplification widget draws its call tree once: the
+// tree view's drawing, or the flow's (the same tree filling layer by
+// layer) when the widget shows both; the bars stay.
+func TestTreeOnce(t *testing.T) {
+	c, _ := calc.New().Lookup("amplification")
+	loc := locales(t)["es"]
+	for _, tc := range []struct {
+		views       []string
+		static, bar int
+	}{
+		{[]string{"table", "tree"}, 1, 1},
+		{[]string{"table", "tree", "flow"}, 0, 1},
+	} {
+		html, err := Render(Spec{Calc: c, ID: "amp", Views: tc.views}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(html, `class="chart chart-tree"`); n != tc.static {
+			t.Errorf("%v: %d static trees, want %d", tc.views, n, tc.static)
+		}
+		if n := strings.Count(html, `data-out="calls_per_level"`); n < tc.bar {
+			t.Errorf("%v: no bars of the calls per layer", tc.views)
+		}
+	}
+}
