@@ -7,8 +7,10 @@
 # its largest allowed parameters, and the frame time while a time view plays
 # (site/e2e/cmd/wasmbench); then the Lighthouse scores, mobile and desktop,
 # of the article pages (site/e2e/cmd/lighthouse, npm lighthouse pinned in
-# site/e2e/package.json); and the goals of both side by side. Arguments go
-# to wasmbench.
+# site/e2e/package.json); the long tasks of the main thread while each of
+# those pages loads and scrolls on a phone, each with the step of loading it
+# falls in (site/e2e/cmd/longtasks); and the goals side by side. Arguments
+# go to wasmbench.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=$(mktemp)
@@ -16,5 +18,8 @@ trap 'rm -f "$out"' EXIT
 go run ./site/e2e/cmd/wasmbench "$@" | tee "$out"
 [ -x site/e2e/node_modules/.bin/lighthouse ] || ./site/e2e/deps.sh
 go run ./site/e2e/cmd/lighthouse | tee -a "$out"
+# the long tasks of the main thread at phone size, 4x CPU, idle and under
+# load, each with the loading step it falls in (issue 33)
+go run ./site/e2e/cmd/longtasks | tee -a "$out"
 echo "-- the playground's goals, side by side"
 grep '^goal:' "$out"
