@@ -2,8 +2,9 @@
 // widgets, loads the WebAssembly playground once: the page's own content
 // first, then, once the page is parsed and has been painted (or as soon as
 // a widget nears the viewport), it fetches the module at low priority and
-// compiles its bytes (WebAssembly.compile) in parallel with loading
-// wasm_exec.js, and instantiates and runs it. Widgets show a
+// compiles its bytes in a worker (WebAssembly.compile there, the module
+// sent back) in parallel with loading wasm_exec.js, and instantiates and
+// runs it. Widgets show a
 // loading state until the Go program signals that it is ready, by calling
 // retrylabReady() or by setting data-ready on <html> itself (see
 // wasm/playground/DOM.md). Without WebAssembly, or when loading fails, the page stays
@@ -120,15 +121,50 @@
       return r.arrayBuffer();
     }).then(function (b) { return WebAssembly.compile(b); });
   }
-  // compile fetches the module's bytes and compiles them
-  // (WebAssembly.compile), not by streaming: Chromium decodes a streamed
-  // module on the page's main thread as the bytes arrive (tasks of 30-90
-  // ms on a phone for this 4 MB module: Lighthouse's long tasks), and
-  // an array of bytes on a background thread. Functions are compiled
-  // lazily, at their first call, so nothing is lost by waiting for the
-  // last byte.
+  // compileAside fetches and compiles the module in a worker of its own
+  // (playground-worker.js, message compile), which sends the compiled
+  // WebAssembly.Module back (it is structured-cloneable: the code is
+  // shared, not compiled again) and ends. Even WebAssembly.compile of an
+  // array of bytes leaves tasks of 200-340 ms on a phone's main thread
+  // (Chromium 156, 4x slower CPU: site/e2e/cmd/longtasks), and
+  // compileStreaming more; in the worker there are none. It resolves to
+  // null where no worker can do it (no Worker, a failed start, a module
+  // that cannot be sent back): the caller compiles here then.
+  function compileAside(url, workerURL) {
+    if (!workerURL || typeof Worker !== 'function') { return Promise.resolve(null); }
+    return new Promise(function (resolve) {
+      var w;
+      var done = function (m) {
+        if (w) { w.terminate(); }
+        resolve(m);
+      };
+      try {
+        w = new Worker(workerURL);
+      } catch (e) {
+        done(null);
+        return;
+      }
+      w.onmessage = function (ev) {
+        var m = ev.data || {};
+        done(m.type === 'compiled' && m.module instanceof WebAssembly.Module ? m.module : null);
+      };
+      w.onerror = function (ev) {
+        if (ev && ev.preventDefault) { ev.preventDefault(); }
+        done(null);
+      };
+      w.onmessageerror = function () { done(null); };
+      w.postMessage({ type: 'compile', url: new URL(url, location.href).href });
+    });
+  }
+  // compile fetches the module's bytes and compiles them, in a worker
+  // (compileAside) or else here (WebAssembly.compile), not by streaming:
+  // Chromium decodes a streamed module on the page's main thread as the
+  // bytes arrive. Functions are compiled lazily, at their first call, so
+  // nothing is lost by waiting for the last byte.
   function compile(url) {
-    return compileBytes(url).then(function (m) { mark('compiled'); return m; });
+    return compileAside(url, workerSrc && workerSrc.url).then(function (m) {
+      return m || compileBytes(url);
+    }).then(function (m) { mark('compiled'); return m; });
   }
   function hasWasm() {
     return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function' &&

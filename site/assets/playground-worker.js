@@ -2,7 +2,8 @@
 // computes its heavy widgets, so that the page keeps reacting meanwhile.
 // app.js starts it with the module it has already compiled (a
 // WebAssembly.Module is structured-cloneable: nothing is fetched or
-// compiled twice) and the Go runtime's environment (GOGC), and then sends
+// compiled twice; app.js has a worker of this script compile it, message
+// compile, so that the page's main thread does not) and the Go runtime's environment (GOGC), and then sends
 // it requests; the Go program, in its
 // worker mode (wasm/playground/worker.go), registers
 // self.retrylabCompute(request), which runs the calculator and renders the
@@ -27,6 +28,20 @@ function answer(m) {
 
 self.onmessage = function (ev) {
   var m = ev.data;
+  // compile: app.js's compileAside, a worker of its own that fetches and
+  // compiles the module off the page's main thread, sends it back
+  // ({type: "compiled", module}, or {type: "compile-error"}) and ends
+  if (m.type === 'compile') {
+    fetch(m.url, { priority: 'low' }).then(function (r) {
+      if (!r.ok) { throw new Error('cannot load ' + m.url + ': ' + r.status); }
+      return r.arrayBuffer();
+    }).then(function (b) { return WebAssembly.compile(b); }).then(function (module) {
+      self.postMessage({ type: 'compiled', module: module });
+    }, function (e) {
+      self.postMessage({ type: 'compile-error', error: String(e && e.message || e) });
+    }).then(function () { self.close(); });
+    return;
+  }
   if (m.type === 'init') {
     self.retrylabPageData = m.data;
     self.retrylabWorkerReady = function () {

@@ -5,12 +5,20 @@ package e2e
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
 
 	"retrylab/site/widget"
 )
+
+// moduleNameRE takes a module's name out of its address.
+var moduleNameRE = regexp.MustCompile(`^.*/(playground-[a-z-]+)\.[0-9a-f]+\.wasm$`)
 
 // playgroundPage is the Italian playground: every calculator, one
 // module per article (site/pages, site/assets/app.js).
@@ -35,6 +43,24 @@ func playgroundPage(t *testing.T) Page {
 func TestPlaygroundModules(t *testing.T) {
 	p := playgroundPage(t)
 	ctx := tab(t)
+	// the modules the page fetched: its own requests and its workers'
+	// (the loader compiles each module in a worker, site/assets/app.js)
+	var mu sync.Mutex
+	var fetchedURLs []string
+	go func() {
+		for ev, err := range chromedp.Events(ctx, fetch.RequestPaused) {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			fetchedURLs = append(fetchedURLs, ev.Request.URL)
+			mu.Unlock()
+			go chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		}
+	}()
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*.wasm"}}}); err != nil {
+		t.Fatal(err)
+	}
 	loc, ws := openWidgets(t, ctx, p, "")
 	marks := eval[map[string]string](t, ctx, `Object.fromEntries(Array.from(document.querySelectorAll('[data-widget]')).map(w => [w.id, w.getAttribute('data-module') || '']))`)
 	byModule := map[string][]widgetInfo{}
@@ -51,7 +77,13 @@ func TestPlaygroundModules(t *testing.T) {
 	if len(byModule) != len(widget.Sets()) {
 		t.Errorf("the widgets are drawn by %d modules, want one per article (%d)", len(byModule), len(widget.Sets()))
 	}
-	fetched := eval[[]string](t, ctx, `performance.getEntriesByType('resource').map(e => e.name).filter(n => /\.wasm$/.test(n)).map(n => n.replace(/^.*\/(playground-[a-z-]+)\.[0-9a-f]+\.wasm$/, '$1')).sort()`)
+	var fetched []string
+	mu.Lock()
+	for _, u := range fetchedURLs {
+		fetched = append(fetched, moduleNameRE.ReplaceAllString(u, "$1"))
+	}
+	mu.Unlock()
+	sort.Strings(fetched)
 	var mods []string
 	for _, s := range widget.Sets() {
 		mods = append(mods, "playground-"+s.Name())
