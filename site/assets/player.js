@@ -28,8 +28,27 @@
   var LIVE_MS = 1000; // the live region speaks at most this often
   var reduce = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
   var lang = document.documentElement.lang || 'en';
-  var fmt = window.Intl ? new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }) : null;
-  function num(v) { return fmt ? fmt.format(v) : String(Math.round(v * 10) / 10); }
+  // numberFormat is the page's way of writing numbers (el's
+  // data-grouping, site/locale Grouping: the browser's own default for a
+  // language may group otherwise), at most digits decimals; null without
+  // Intl
+  function numberFormat(el, digits) {
+    if (!window.Intl) { return null; }
+    var opts = { maximumFractionDigits: digits };
+    var g = el && el.getAttribute('data-grouping');
+    if (g) { opts.useGrouping = g; }
+    try { return new Intl.NumberFormat(lang, opts); } catch (e) { return new Intl.NumberFormat(lang, { maximumFractionDigits: digits }); }
+  }
+  window.retrylabNumberFormat = numberFormat;
+  // the number format is made at its first use, not at load: making an
+  // Intl.NumberFormat loads the language's data, most of this script's
+  // time at load on a phone (70-110 ms at 4x CPU: site/e2e/cmd/longtasks),
+  // and a player at rest shows the text the page was built with
+  var fmt;
+  function num(v) {
+    if (fmt === undefined) { fmt = numberFormat(document.querySelector('[data-player][data-grouping]'), 1); }
+    return fmt ? fmt.format(v) : String(Math.round(v * 10) / 10);
+  }
 
   // fill writes a template of strings.toml: {name} is the value (a
   // number formatted for the page), {name|ONE|OTHER} the form for that
@@ -244,9 +263,13 @@
     }
     if (this.scrub) {
       this.scrub.value = String(t);
-      var text = this.at ? fill(this.at, { t: t }) : num(t) + ' ' + this.unit;
-      this.scrub.setAttribute('aria-valuetext', text);
-      if (this.out) { this.out.textContent = text; }
+      // at rest, the time the page was built with (site/widget
+      // writePlayer) stands
+      if (!drawn) {
+        var text = this.at ? fill(this.at, { t: t }) : num(t) + ' ' + this.unit;
+        this.scrub.setAttribute('aria-valuetext', text);
+        if (this.out) { this.out.textContent = text; }
+      }
     }
     if (moved) { this.say(false); }
   };
@@ -534,7 +557,7 @@
 (function () {
   'use strict';
   var lang = document.documentElement.lang || 'en';
-  var fmt = window.Intl ? new Intl.NumberFormat(lang, { maximumFractionDigits: 6 }) : null;
+  var fmt; // made at its first use (say): see the first part's num
   var inputValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
 
   // watch calls fn after every write of el.value by a script.
@@ -563,7 +586,10 @@
     var mark = form.getAttribute('data-decimal') || '.';
     var unitEl = field.parentNode.querySelector('.widget-unit');
     var unit = unitEl ? ' ' + unitEl.textContent : '';
-    function say(v) { s.setAttribute('aria-valuetext', (fmt ? fmt.format(v) : String(v)) + unit); }
+    function say(v) {
+      if (fmt === undefined) { fmt = window.retrylabNumberFormat ? window.retrylabNumberFormat(form, 6) : null; }
+      s.setAttribute('aria-valuetext', (fmt ? fmt.format(v) : String(v)) + unit);
+    }
     function nearest(v) {
       var best = 0, d = Infinity;
       for (var i = 0; i < ladder.length; i++) {

@@ -67,6 +67,10 @@ func testPlay(t *testing.T, ids ...string) {
 				if end := dataT(t, ctx, id); end != t1 {
 					t.Errorf("before play data-t = %v, want the end %v", end, t1)
 				}
+				// at rest the time is the page's own text (player.js makes
+				// no number format at load), and the scrubber says it
+				timeText := root + `.querySelector('[data-player-time]').textContent + ' | ' + ` + root + `.querySelector('input[data-action="scrub"]').getAttribute('aria-valuetext')`
+				rest := eval[string](t, ctx, timeText)
 				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(play))); err != nil {
 					t.Fatal(err)
 				}
@@ -101,6 +105,10 @@ func testPlay(t *testing.T, ids ...string) {
 				// the end state again: every element shows
 				eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('input[data-action="scrub"]'); s.value = s.max; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root))
 				waitJS(t, ctx, "the end state", root+`.querySelectorAll('figure[data-timeview] [data-future]').length === 0`)
+				// player.js writes the end time as the page did
+				if end := eval[string](t, ctx, timeText); end != rest {
+					t.Errorf("the end time reads %q once played, %q at rest", end, rest)
+				}
 			})
 		}
 	}

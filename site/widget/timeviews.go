@@ -159,13 +159,16 @@ func writePlayer(o *outCtx, f *playFig) {
 	b := o.b
 	t := func(key, def string) string { return esc(o.loc.TOr("widget.player."+key, def)) }
 	step := "any"
-	writef(b, `<div class="widget-player" data-player hidden>`)
+	writef(b, `<div class="widget-player" data-player hidden data-grouping="%s">`, esc(o.loc.Grouping()))
 	writef(b, `<button type="button" data-action="play" aria-pressed="false" data-label-play="%s" data-label-pause="%s">%s</button>`, t("play", "Play"), t("pause", "Pause"), t("play", "Play"))
 	if f.step {
 		writef(b, `<button type="button" data-action="step">%s</button>`, esc(o.loc.TOr("widget.flow.step", "Step")))
 	}
-	writef(b, `<label class="widget-player-time">%s <input type="range" data-action="scrub" min="%s" max="%s" step="%s" value="%s"></label>`,
-		t("time", "Time"), fnum(f.t0), fnum(f.t1), step, fnum(f.t1))
+	// the time shown at rest, as player.js writes a time (num: at most one
+	// decimal), which leaves it as it is until the reader plays or scrubs
+	end := esc(f.timeText(o.loc.Number(math.Round(f.t1*10) / 10)))
+	writef(b, `<label class="widget-player-time">%s <input type="range" data-action="scrub" min="%s" max="%s" step="%s" value="%s" aria-valuetext="%s"></label>`,
+		t("time", "Time"), fnum(f.t0), fnum(f.t1), step, fnum(f.t1), end)
 	writef(b, `<label class="widget-player-speed">%s <select data-action="speed">`, t("speed", "Speed"))
 	for _, s := range []string{"0.25", "0.5", "1", "2", "4"} {
 		sel := ""
@@ -175,7 +178,7 @@ func writePlayer(o *outCtx, f *playFig) {
 		writef(b, `<option value="%s"%s>%s×</option>`, s, sel, esc(o.loc.Number(mustFloat(s))))
 	}
 	b.WriteString(`</select></label>`)
-	writef(b, `<output data-player-time>%s</output>`, esc(f.timeText(o.loc.Number(f.t1))))
+	writef(b, `<output data-player-time>%s</output>`, end)
 	b.WriteString(`<p class="visually-hidden" aria-live="polite" data-player-live></p></div>`)
 }
 
