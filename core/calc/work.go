@@ -34,6 +34,9 @@ func (a Args) WithTrace(n int) Args {
 	return a
 }
 
+// TraceMarks returns WithTrace's n (0 when a records no trace).
+func (a Args) TraceMarks() int { return a.trace }
+
 // meter returns a fresh Meter of a's Poll for one run (nil without one).
 func (a Args) meter() *meter.Meter {
 	if a.poll == nil {

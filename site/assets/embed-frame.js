@@ -80,8 +80,9 @@
   // Height to the parent.
   var last = -1;
   function post() {
+    if (window.parent === window) { return; } // not in a frame: no layout to force
     var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
-    if (h === last || window.parent === window) { return; }
+    if (h === last) { return; }
     last = h;
     window.parent.postMessage({ type: P.heightMessage, id: frameID, height: h }, '*');
   }
@@ -96,5 +97,8 @@
   // changes the height at once: say so without waiting for a resize
   // (toggle does not bubble: listen in the capture phase)
   document.addEventListener('toggle', function () { last = -1; post(); }, true);
-  post();
+  // the first height: ResizeObserver reports it once the page is laid
+  // out; measuring here, while the page is parsed, forced a layout of
+  // the whole widget (a long task on a phone: site/e2e/cmd/longtasks)
+  if (!window.ResizeObserver) { post(); }
 })();

@@ -73,8 +73,16 @@ func EmbedHeight(html string, width int) int {
 	// Charts: 100% of the width up to 40rem, at the viewBox's ratio.
 	chartW := min(inner, 640)
 	for _, fig := range blocks(html, `<figure class="widget-chart`, "</figure>") {
-		if w, vh, ok := viewBox(fig); ok && w > 0 {
-			h += chartW * vh / w
+		// each picture of the figure (a flow has one per lane, at most
+		// 36rem wide: widget.css .chart.flow)
+		for _, svg := range blocks(fig, "<svg", ">") {
+			if w, vh, ok := viewBox(svg); ok && w > 0 {
+				cw := chartW
+				if strings.Contains(svg, `class="chart flow"`) {
+					cw = min(inner, 576)
+				}
+				h += cw * vh / w
+			}
 		}
 		for _, cap := range blocks(fig, "<figcaption", "</figcaption>") {
 			if strings.HasPrefix(cap, `<figcaption class="widget-fig-title"`) { // a flow's title
@@ -88,9 +96,18 @@ func EmbedHeight(html string, width int) int {
 		}
 		h += 16
 	}
-	// Visible tables: a line per row, the caption, the margin.
+	// Visible tables: each row as tall as its longest cell wraps in an
+	// equal share of the width, the caption, the margin.
 	for _, t := range blocks(html, `<table class="widget-table"`, "</table>") {
-		h += line*float64(strings.Count(t, "<tr")) + 16
+		for _, row := range blocks(t, "<tr", "</tr>") {
+			cells := append(blocks(row, "<th", "</th>"), blocks(row, "<td", "</td>")...)
+			lines := 1.0
+			for _, c := range cells {
+				lines = max(lines, textLines(c, inner/float64(len(cells))-12, 17))
+			}
+			h += line * lines
+		}
+		h += 16
 		if strings.Contains(t, "<caption") {
 			h += line
 		}

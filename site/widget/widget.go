@@ -117,7 +117,15 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 		// is estimated from those (EmbedHeight).
 		embedOut := out
 		if defs := table.defaults(c); spec.Compare != "" || !slices.Equal(views, defs) {
-			if o, err := table.render(encodeResult, c, a, res, defs, loc); err == nil {
+			eres := res
+			// a default view that draws a trace the page's views did not
+			// ask for (dispatch's flow beside a block's view: table,queue)
+			if ea := table.runArgs(c, a, defs); ea.TraceMarks() > table.runArgs(c, a, views).TraceMarks() {
+				if r, err := c.Run(ea); err == nil {
+					eres = r
+				}
+			}
+			if o, err := table.render(encodeResult, c, a, eres, defs, loc); err == nil {
 				embedOut = o
 			}
 		}
