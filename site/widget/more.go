@@ -8,11 +8,12 @@ import (
 )
 
 // writeFields writes the controls of c's parameters: the essential ones
-// (calc.Calculator.Essential; without it the first maxShown), in
-// declaration order, then the others inside a <details data-more>
-// disclosure ("more parameters") that is open when the page's values set
-// one of them away from its default. A calculator of at most maxShown
-// parameters shows them all.
+// (calc.Calculator.Essential; without it the first maxShown) and those the
+// page sets away from their default, in declaration order, then the others
+// inside a closed <details data-more> disclosure ("more parameters"). A
+// calculator of at most maxShown parameters shows them all. (A parameter
+// the URL sets is known only in the browser: player.js opens the
+// disclosure for it.)
 func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args, loc locale.Locale) {
 	if len(c.Params) <= maxShown && len(c.Essential) == 0 {
 		for i := range c.Params {
@@ -20,23 +21,23 @@ func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args
 		}
 		return
 	}
-	open := false
 	defaults, _ := c.Parse(nil) // the calculator's defaults parse (TestRegistry)
-	for i := range c.Params {
-		p := &c.Params[i]
+	shown := func(p *calc.Param) bool {
 		if essential(c, p.Name) {
-			writeField(b, wid, c, p, a, loc)
-			continue
+			return true
 		}
 		v, has := argText(a, p)
 		d, hasD := argText(defaults, p)
-		if a.Given(p.Name) && (v != d || has != hasD) {
-			open = true // the page sets a hidden parameter away from its default
+		return a.Given(p.Name) && (v != d || has != hasD) // the page sets it away from its default
+	}
+	for i := range c.Params {
+		if p := &c.Params[i]; shown(p) {
+			writeField(b, wid, c, p, a, loc)
 		}
 	}
-	openMore(b, "data-more", open, loc.TOr("widget.more_params", "More parameters"))
+	openMore(b, "data-more", false, loc.TOr("widget.more_params", "More parameters"))
 	for i := range c.Params {
-		if p := &c.Params[i]; !essential(c, p.Name) {
+		if p := &c.Params[i]; !shown(p) {
 			writeField(b, wid, c, p, a, loc)
 		}
 	}

@@ -78,9 +78,9 @@ func TestPlayViews(t *testing.T) {
 }
 
 // TestFewerControls: a calculator with essential parameters shows at most
-// four distinct control names before its "more parameters" disclosure,
-// which is closed at the defaults and open when the page sets a hidden
-// parameter away from its default (not when it repeats the default).
+// four distinct control names before its closed "more parameters"
+// disclosure, and beside them the parameters the page sets away from
+// their default (not those it sets to their default).
 func TestFewerControls(t *testing.T) {
 	loc := locales(t)["it"]
 	reg := calc.New()
@@ -112,23 +112,37 @@ func TestFewerControls(t *testing.T) {
 			}
 		}
 	}
+	// a parameter the page sets away from its default is shown beside
+	// the essential ones; the disclosure stays closed
 	d, _ := reg.Lookup("dispatch")
 	for _, tc := range []struct {
 		values url.Values
-		open   bool
+		shown  []string // beside the essential ones
 	}{
-		{url.Values{"jobs": {"800"}}, false},     // essential
-		{url.Values{"headroom": {"0.9"}}, false}, // the default, repeated
-		{url.Values{"headroom": {"1.2"}}, true},  // hidden, changed
-		{url.Values{"samples": {"50"}, "jobs": {"9"}}, true},
+		{url.Values{"jobs": {"800"}}, nil},                      // essential
+		{url.Values{"headroom": {"0.9"}}, nil},                  // the default, repeated
+		{url.Values{"headroom": {"1.2"}}, []string{"headroom"}}, // hidden, changed
+		{url.Values{"samples": {"50"}, "jobs": {"9"}}, []string{"samples"}},
 	} {
 		html, err := Render(Spec{Calc: d, ID: "w", Values: tc.values}, loc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := detailRE.FindStringSubmatch(html)
-		if m == nil || (m[1] != "") != tc.open {
-			t.Errorf("dispatch %v: disclosure %q, want open=%v", tc.values, m, tc.open)
+		m := detailRE.FindStringSubmatchIndex(html)
+		if m == nil || m[2] >= 0 {
+			t.Fatalf("dispatch %v: no closed disclosure", tc.values)
+		}
+		before := map[string]bool{}
+		for _, n := range nameRE.FindAllStringSubmatch(html[:m[0]], -1) {
+			before[n[1]] = true
+		}
+		for _, n := range tc.shown {
+			if !before[n] {
+				t.Errorf("dispatch %v: %s not shown before the disclosure", tc.values, n)
+			}
+		}
+		if len(before) != len(d.Essential)+len(tc.shown) {
+			t.Errorf("dispatch %v: %d control names before the disclosure, want the %d essential ones and %v", tc.values, len(before), len(d.Essential), tc.shown)
 		}
 		if !strings.Contains(html, `data-more-results`) {
 			t.Errorf("dispatch: no \"all results\" disclosure")
