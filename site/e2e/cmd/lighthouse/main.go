@@ -36,12 +36,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"retrylab/core/calc"
 	"retrylab/site/e2e"
@@ -79,7 +76,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "lighthouse: -busy: %q is not a number of loops from 0 to 64\n", b)
 			os.Exit(2)
 		}
-		stop := spin(n)
+		stop := e2e.Spin(n)
 		fmt.Printf("\n-- %d busy loops beside Lighthouse\n", n)
 		err = run(*dists, *pageList, *modes, *bin, *runs)
 		stop()
@@ -89,35 +86,6 @@ func main() {
 		}
 	}
 }
-
-// spin starts n goroutines that keep a CPU busy each, until stop is
-// called.
-func spin(n int) (stop func()) {
-	var done atomic.Bool
-	var wg sync.WaitGroup
-	if n+1 > runtime.GOMAXPROCS(0) {
-		runtime.GOMAXPROCS(n + 1)
-	}
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := uint64(1)
-			for {
-				for range 1 << 16 {
-					x = x*6364136223846793005 + 1442695040888963407
-				}
-				if done.Load() {
-					break
-				}
-			}
-			sink.Add(x)
-		}()
-	}
-	return func() { done.Store(true); wg.Wait() }
-}
-
-var sink atomic.Uint64 // keeps the loops' arithmetic
 
 // result is one Lighthouse run: the scores (0-1) and the metrics (ms; CLS
 // unitless).
@@ -158,7 +126,7 @@ func run(dists, pageList, modes, bin string, runs int) error {
 	}
 	paths := strings.Split(pageList, ",")
 	modeList := strings.Split(modes, ",")
-	fmt.Printf("Lighthouse (%s), median of %d runs; load average %s\n", version(bin), runs, loadavg())
+	fmt.Printf("Lighthouse (%s), median of %d runs; load average %s\n", version(bin), runs, e2e.LoadAvg())
 	results := map[string][]result{}
 	key := func(s, p, m string) string { return s + "\x00" + p + "\x00" + m }
 	for i := 0; i < runs; i++ {
@@ -211,7 +179,7 @@ func run(dists, pageList, modes, bin string, runs int) error {
 	if !ok {
 		verdict = "NOT met"
 	}
-	fmt.Printf("goal: performance >= 0.95, accessibility and best practices 1, mobile and desktop: %s; load average %s\n", verdict, loadavg())
+	fmt.Printf("goal: performance >= 0.95, accessibility and best practices 1, mobile and desktop: %s; load average %s\n", verdict, e2e.LoadAvg())
 	verdict = "met"
 	if !ok33 {
 		verdict = "NOT met"
@@ -317,17 +285,4 @@ func version(bin string) string {
 		return "version unknown"
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// loadavg is the machine's load average over 1, 5 and 15 minutes.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }

@@ -54,12 +54,3 @@ func TestDefaultPages(t *testing.T) {
 		t.Errorf("pages %v lack the exercises page or an embed", ps)
 	}
 }
-
-// TestSpin: the busy loops stop when told (the test ends).
-func TestSpin(t *testing.T) {
-	stop := spin(2)
-	stop()
-	if sink.Load() == 0 {
-		t.Error("the loops did no work")
-	}
-}

@@ -26,12 +26,9 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -110,8 +107,8 @@ func run(dist string, pages []string, loops []int, cpu float64) error {
 	defer cancel()
 	fmt.Printf("## long tasks of the main thread, at 375×812 with touch, CPU %g× slower: loading, then scrolling to the end\n", cpu)
 	for _, n := range loops {
-		fmt.Printf("\n-- %d busy loops beside the browser (load average %s)\n", n, loadavg())
-		stop := spin(n)
+		fmt.Printf("\n-- %d busy loops beside the browser (load average %s)\n", n, e2e.LoadAvg())
+		stop := e2e.Spin(n)
 		blocking := map[string]float64{}
 		for _, p := range pages {
 			p = strings.TrimSpace(p)
@@ -385,50 +382,9 @@ func phase(marks []mark, t task) (before, after string) {
 	return before, after
 }
 
-// spin starts n goroutines that keep a CPU busy each, until stop is
-// called (the lighthouse command's).
-func spin(n int) (stop func()) {
-	var done atomic.Bool
-	var wg sync.WaitGroup
-	if n+1 > runtime.GOMAXPROCS(0) {
-		runtime.GOMAXPROCS(n + 1)
-	}
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := uint64(1)
-			for !done.Load() {
-				for range 1 << 16 {
-					x = x*6364136223846793005 + 1442695040888963407
-				}
-			}
-			sink.Add(x)
-		}()
-	}
-	return func() {
-		done.Store(true)
-		wg.Wait()
-	}
-}
-
-var sink atomic.Uint64
-
 func verdict(ok bool) string {
 	if ok {
 		return "met"
 	}
 	return "NOT MET"
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
