@@ -121,22 +121,35 @@
       return r.arrayBuffer();
     }).then(function (b) { return WebAssembly.compile(b); });
   }
-  // compileAside fetches and compiles the module in a worker of its own
-  // (playground-worker.js, message compile), which sends the compiled
-  // WebAssembly.Module back (it is structured-cloneable: the code is
-  // shared, not compiled again) and ends. Even WebAssembly.compile of an
+  // compileAside has a worker of its own (playground-worker.js, message
+  // compile) fetch and compile the module and start the Go program on it,
+  // and resolves to {module, worker} once the program runs there: the
+  // compiled WebAssembly.Module (it is structured-cloneable: the code is
+  // shared, not compiled again) and the worker, kept for the page's
+  // computations (makeBridge adopt), or null where the program could not
+  // start there. Off the page's main thread: even WebAssembly.compile of an
   // array of bytes leaves tasks of 200-340 ms on a phone's main thread
   // (Chromium 156, 4x slower CPU: site/e2e/cmd/longtasks), and
-  // compileStreaming more; in the worker there are none. It resolves to
-  // null where no worker can do it (no Worker, a failed start, a module
-  // that cannot be sent back): the caller compiles here then.
+  // compileStreaming more; and V8 compiles each function at its first call,
+  // for every thread that runs the module: the runtime's start and the
+  // packages' init, compiled in the worker first, are 40-60 ms on the
+  // page's main thread instead of 250-430 ms (wasm/playground/DOM.md). It
+  // resolves to null where no worker can do it (no Worker, a failed start,
+  // a module that cannot be sent back): the caller compiles here then.
   function compileAside(url, workerURL) {
     if (!workerURL || typeof Worker !== 'function') { return Promise.resolve(null); }
     return new Promise(function (resolve) {
-      var w;
-      var done = function (m) {
-        if (w) { w.terminate(); }
-        resolve(m);
+      var w, out = null;
+      var done = function (r) {
+        if (out) { return; }
+        out = r || {};
+        if (w && !out.worker) { w.terminate(); }
+        resolve(r);
+      };
+      // after the answer, until the bridge adopts the worker: a program
+      // that stopped leaves no worker to adopt
+      var gone = function () {
+        if (out && out.worker) { out.worker.terminate(); out.worker = null; }
       };
       try {
         w = new Worker(workerURL);
@@ -146,25 +159,35 @@
       }
       w.onmessage = function (ev) {
         var m = ev.data || {};
-        done(m.type === 'compiled' && m.module instanceof WebAssembly.Module ? m.module : null);
+        if (out) {
+          if (m.type === 'exit') { gone(); }
+          return;
+        }
+        done(m.type === 'compiled' && m.module instanceof WebAssembly.Module ? { module: m.module, worker: m.running ? w : null } : null);
       };
       w.onerror = function (ev) {
         if (ev && ev.preventDefault) { ev.preventDefault(); }
-        done(null);
+        if (out) { gone(); } else { done(null); }
       };
-      w.onmessageerror = function () { done(null); };
-      w.postMessage({ type: 'compile', url: new URL(url, location.href).href });
+      w.onmessageerror = function () { if (out) { gone(); } else { done(null); } };
+      // the widgets, for the program's warm-up there (wasm/playground/worker.go warmUp)
+      var warm = [];
+      for (var i = 0; i < widgets.length; i++) {
+        warm.push([widgets[i].getAttribute('data-widget') || '', widgets[i].getAttribute('data-defaults') || '']);
+      }
+      w.postMessage({ type: 'compile', url: new URL(url, location.href).href, exec: workerSrc.exec, env: goEnv, data: workerSrc.data, warm: warm });
     });
   }
   // compile fetches the module's bytes and compiles them, in a worker
   // (compileAside) or else here (WebAssembly.compile), not by streaming:
   // Chromium decodes a streamed module on the page's main thread as the
   // bytes arrive. Functions are compiled lazily, at their first call, so
-  // nothing is lost by waiting for the last byte.
+  // nothing is lost by waiting for the last byte. It resolves to {module,
+  // worker}: worker, compileAside's, or null.
   function compile(url) {
-    return compileAside(url, workerSrc && workerSrc.url).then(function (m) {
-      return m || compileBytes(url);
-    }).then(function (m) { mark('compiled'); return m; });
+    return compileAside(url, workerSrc && workerSrc.url).then(function (r) {
+      return r || compileBytes(url).then(function (m) { return { module: m, worker: null }; });
+    }).then(function (r) { mark('compiled'); return r; });
   }
   function hasWasm() {
     return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function' &&
@@ -252,6 +275,10 @@
   function makeBridge() {
     var compiled = null;   // the WebAssembly.Module
     var worker = null, workerReady = false, workerDead = false;
+    // spare: compileAside's answer, whose worker (when not null) compiled
+    // the module and runs the Go program: the bridge's first worker, once
+    // one is needed (takeSpare), instead of starting another
+    var spare = null;
     var pending = {}, nextID = 1;
     var warmStop = null;   // ends the warm-up (warm) while it runs
     function settle(ans) {
@@ -271,10 +298,11 @@
         settle({ unavailable: true });
       }
     }
-    function startWorker() {
-      worker = new Worker(workerSrc.url);
-      // <html data-worker-starts="N">: how many workers the page started
-      // (ahead, on demand, or replacing one), for tests and the curious
+    // attach makes w the bridge's worker, counted in <html
+    // data-worker-starts="N">: how many workers the page started (ahead,
+    // on demand, or replacing one), for tests and the curious.
+    function attach(w) {
+      worker = w;
       root.setAttribute('data-worker-starts', String((parseInt(root.getAttribute('data-worker-starts'), 10) || 0) + 1));
       worker.onmessage = function (ev) {
         var m = ev.data || {};
@@ -288,7 +316,27 @@
         if (ev && ev.preventDefault) { ev.preventDefault(); }
         workerStopped(ev && ev.message);
       };
+      worker.onmessageerror = null;
+    }
+    function startWorker() {
+      attach(new Worker(workerSrc.url));
       worker.postMessage({ type: 'init', module: compiled, exec: workerSrc.exec, data: workerSrc.data, env: goEnv });
+    }
+    // takeSpare makes the spare worker, if its program still runs, the
+    // bridge's, ready at once; it reports whether it did.
+    function takeSpare() {
+      var w = spare && spare.worker;
+      spare = null;
+      if (!w) { return false; }
+      attach(w);
+      workerReady = true;
+      return true;
+    }
+    // dropSpare ends the spare worker: a frame without heavy widgets keeps
+    // none, nor a one-core browser.
+    function dropSpare() {
+      if (spare && spare.worker) { spare.worker.terminate(); }
+      spare = null;
     }
     function canWork() {
       return !workerDead && compiled && workerSrc && workerSrc.url;
@@ -304,7 +352,7 @@
     }
     function compute(req, cb) {
       if (!canWork()) { return false; }
-      if (!worker && !tryStartWorker()) { return false; }
+      if (!worker && !takeSpare() && !tryStartWorker()) { return false; }
       var id = nextID++;
       req.id = id;
       pending[id] = cb;
@@ -369,9 +417,10 @@
       };
       var go = function () {
         // one core only: the worker would take it from the page
-        if (!canWork() || (navigator.hardwareConcurrency && navigator.hardwareConcurrency < 2)) { done(); return; }
+        if (!canWork() || (navigator.hardwareConcurrency && navigator.hardwareConcurrency < 2)) { dropSpare(); done(); return; }
         if (framed) {
-          if (heavy && !worker) { tryStartWorker(); }
+          if (heavy && !worker && !takeSpare()) { tryStartWorker(); }
+          if (!heavy) { dropSpare(); }
           done();
           return;
         }
@@ -379,7 +428,12 @@
       };
       if (window.requestIdleCallback) { window.requestIdleCallback(go, { timeout: 2000 }); } else { setTimeout(go, 500); }
     }
-    return { compute: compute, restart: restart, warm: warm, setModule: function (m) { compiled = m; } };
+    // adopt takes compile's answer: the module, and its worker as the spare
+    function adopt(r) {
+      compiled = r.module;
+      if (r.worker) { spare = r; }
+    }
+    return { compute: compute, restart: restart, warm: warm, adopt: adopt };
   }
   // bridge returns the bridge of module name, made at its first use.
   function bridge(name) {
@@ -496,14 +550,14 @@
 
   function run(name, l, last) {
     Promise.all([l.module, l.exec]).then(function (r) {
-      bridge(name).setModule(r[0]);
+      bridge(name).adopt(r[0]);
       var go = new window.Go();
       go.env = goEnv;
       // instantiating and starting the runtime each in a task of their
       // own (nextTask): no long task blocks the page (the Go program
       // then hydrates one widget per task)
       return nextTask().then(function () {
-        return WebAssembly.instantiate(r[0], go.importObject);
+        return WebAssembly.instantiate(r[0].module, go.importObject);
       }).then(function (instance) {
         if (last) { mark('instantiated'); }
         return nextTask().then(function () {

@@ -302,7 +302,7 @@ func TestWithoutWorker(t *testing.T) {
 
 // goEnvHook records the environment each Go program of the page starts
 // with: the page's (the run of wasm_exec.js's Go, wrapped as it is
-// defined) and the worker's (app.js's init message to it).
+// defined) and the worker's (app.js's compile or init message to it).
 const goEnvHook = `(() => {
   window.__goEnvs = [];
   Object.defineProperty(window, 'Go', {configurable: true, set(G) {
@@ -313,7 +313,9 @@ const goEnvHook = `(() => {
   if (window.Worker) {
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (m, ...rest) {
-      if (m && m.type === 'init') { window.__goEnvs.push('worker ' + JSON.stringify(m.env)); }
+      // init: a worker started from the page's module; compile: the
+      // worker that compiles the module and starts the program on it
+      if (m && (m.type === 'init' || m.type === 'compile')) { window.__goEnvs.push('worker ' + JSON.stringify(m.env)); }
       return post.call(this, m, ...rest);
     };
   }
@@ -458,5 +460,49 @@ func TestWarmUpFramed(t *testing.T) {
 	}
 	if n := started("dispatch"); n != 1 {
 		t.Errorf("a framed dispatch embed started %d workers ahead, want 1", n)
+	}
+}
+
+// workerHook counts the workers the page constructs and the messages that
+// start a Go program in one (compile, init).
+const workerHook = `(() => {
+  window.__workers = {made: 0, compile: 0, init: 0};
+  if (!window.Worker) { return; }
+  const W = window.Worker;
+  window.Worker = function (...args) { window.__workers.made++; return new W(...args); };
+  window.Worker.prototype = W.prototype;
+  const post = W.prototype.postMessage;
+  W.prototype.postMessage = function (m, ...rest) {
+    if (m && (m.type === 'compile' || m.type === 'init')) { window.__workers[m.type]++; }
+    return post.call(this, m, ...rest);
+  };
+})()`
+
+// TestWorkerAdopted: the worker that compiles the module also starts the
+// Go program on it before the page does (so that the engine has compiled
+// the runtime's start for the page's main thread too: app.js
+// compileAside), and the page keeps it as its compute worker: after the
+// warm-up and an edit of a heavy widget, one worker per module was made,
+// none was started with init, and data-worker-starts counts the adopted
+// ones (a page of several modules adopts a module's worker when that
+// module first needs one); the edit gets the calculator's result.
+func TestWorkerAdopted(t *testing.T) {
+	p := dispatchPages(t)[0]
+	ctx := tab(t)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: workerHook}); err != nil {
+		t.Fatal(err)
+	}
+	loc, ws := openWidgets(t, ctx, p, "")
+	waitJSFor(t, ctx, 60*time.Second, "the warm-up to end", `document.documentElement.getAttribute('data-warm') === 'done'`)
+	disp, _ := pickDispatch(t, ws)
+	editWidget(t, ctx, disp, loc)
+	type counts struct{ Made, Compile, Init, Starts, Modules int }
+	c := eval[counts](t, ctx, `({Made: window.__workers.made, Compile: window.__workers.compile, Init: window.__workers.init,
+		Starts: parseInt(document.documentElement.getAttribute('data-worker-starts'), 10) || 0,
+		Modules: new Set(Array.from(document.querySelectorAll('[data-widget]')).map(w => w.getAttribute('data-module') || '')).size})`)
+	// a module's worker is adopted when the module first needs one (its
+	// warm-up, the edit); until then it waits, its program started
+	if c.Compile != c.Modules || c.Made != c.Modules || c.Init != 0 || c.Starts < 1 || c.Starts > c.Modules {
+		t.Errorf("%+v: want one worker made per module, each compiling it (message compile), none started with init, and from one to each of them adopted (data-worker-starts)", c)
 	}
 }

@@ -60,6 +60,7 @@ func main() {
 	cpu := flag.Float64("cpu", 4, "Chromium's CPU slowdown (emulation.setCPUThrottlingRate; 1: none)")
 	dist := flag.String("dist", "", "the built site (default: dist/ of the module)")
 	flag.BoolVar(&verbose, "v", false, "also print every retrylab mark")
+	flag.StringVar(&jsFlags, "js-flags", "", "V8's flags for Chromium (--js-flags), for experiments: e.g. --no-wasm-lazy-compilation")
 	noWasm := flag.Bool("no-wasm", false, "hide WebAssembly from the pages (the loader leaves them static): the long tasks left are the page's own (style, layout, its other scripts)")
 	flag.Parse()
 	var loops []int
@@ -84,6 +85,9 @@ func main() {
 	}
 }
 
+// jsFlags is -js-flags: V8's flags, passed to Chromium as --js-flags.
+var jsFlags string
+
 func run(dist string, pages []string, loops []int, cpu float64) error {
 	if dist == "" {
 		root, err := e2e.Root()
@@ -100,7 +104,11 @@ func run(dist string, pages []string, loops []int, cpu float64) error {
 		return err
 	}
 	defer srv.Close()
-	browser, cancel, err := e2e.Browser(context.Background())
+	var extra []chromedp.ExecAllocatorOption
+	if jsFlags != "" {
+		extra = append(extra, chromedp.Flag("js-flags", jsFlags))
+	}
+	browser, cancel, err := e2e.Browser(context.Background(), extra...)
 	if err != nil {
 		return err
 	}
