@@ -86,6 +86,13 @@ func cutPlaceholder(t string) (before, name, after string, ok bool) {
 
 // Expand replaces each {name} of template t; kv alternates names and
 // values. Unknown {names} are left as they are.
+//
+// A count takes its plural form with {name|ONE|OTHER} (content/README):
+// ONE when the value is "1", else OTHER, '#' in the form standing for the
+// value. That is the rule of Italian and Spanish (CLDR "one": the integer
+// 1, the counts the strings say); Chinese writes no plural forms
+// (TestPluralTemplates). It is the Go twin of player.js's fill, which
+// fills the players' live templates in the browser: the two must agree.
 func Expand(t string, kv ...string) string {
 	if len(kv) < 2 || !strings.Contains(t, "{") {
 		return t
@@ -98,10 +105,11 @@ func Expand(t string, kv ...string) string {
 			break
 		}
 		b.WriteString(before)
+		key, forms, plural := strings.Cut(name, "|")
 		found := false
 		for k := 0; k+1 < len(kv); k += 2 {
-			if kv[k] == name {
-				b.WriteString(kv[k+1])
+			if kv[k] == key {
+				b.WriteString(pluralForm(kv[k+1], forms, plural))
 				found = true
 				break
 			}
@@ -113,6 +121,24 @@ func Expand(t string, kv ...string) string {
 	}
 	b.WriteString(t)
 	return b.String()
+}
+
+// pluralForm is value itself, or, when plural, its form out of forms
+// ("ONE|OTHER"): ONE for "1", with '#' replaced by the value. A plural
+// without two forms writes the value alone.
+func pluralForm(value, forms string, plural bool) string {
+	if !plural {
+		return value
+	}
+	one, other, ok := strings.Cut(forms, "|")
+	if !ok {
+		return value
+	}
+	form := other
+	if value == "1" {
+		form = one
+	}
+	return strings.Replace(form, "#", value, 1)
 }
 
 // Subset returns the Locale with only the keys that start with one of

@@ -18,6 +18,12 @@ func TestExpand(t *testing.T) {
 		{"open { only", []string{"a", "x"}, "open { only"},
 		{"{a}", []string{"a", "{b}", "b", "no"}, "{b}"}, // values are not expanded again
 		{"{a}", nil, "{a}"},
+		// plural forms: ONE for 1, OTHER else, # the value
+		{"({bytes|# byte|# bytes})", []string{"bytes", "1"}, "(1 byte)"},
+		{"({bytes|# byte|# bytes})", []string{"bytes", "1.234"}, "(1.234 bytes)"},
+		{"({bytes|# byte|# bytes})", []string{"bytes", "0"}, "(0 bytes)"},
+		{"{n|arrivato # retry|arrivati # retry} su {total}", []string{"n", "2", "total", "5"}, "arrivati 2 retry su 5"},
+		{"{n|# a|# b}", []string{"m", "1"}, "{n|# a|# b}"}, // unknown: left as it is
 	} {
 		if got := Expand(tc.t, tc.kv...); got != tc.want {
 			t.Errorf("Expand(%q) = %q, want %q", tc.t, got, tc.want)

@@ -102,8 +102,8 @@ func TestControlKinds(t *testing.T) {
 	}
 }
 
-// The plural forms of the string tables ({NAME|ONE|OTHER}, player.js's
-// fill): three parts, a name first, # in both forms, no braces inside;
+// The plural forms of the string tables ({NAME|ONE|OTHER}: locale.Expand
+// in Go, player.js's fill in the browser): three parts, a name first, # in both forms, no braces inside;
 // none in Chinese, which has no plural forms.
 func TestPluralTemplates(t *testing.T) {
 	plural := regexp.MustCompile(`\{([^{}|]*)\|([^{}]*)\}`)

@@ -276,10 +276,31 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 	}
 	b.WriteString(`</span>`)
 	if hasHelp {
-		writef(b, `<p class="widget-help" id="%s-help">%s</p>`, id, esc(help))
+		writef(b, `<p class="widget-help" id="%s-help">%s</p>`, id, codeSpans(help))
 	}
 	writef(b, `<p class="widget-error" id="%s-error" data-error-for="%s" role="alert" hidden></p>`, id, name)
 	b.WriteString("</div>\n")
+}
+
+// codeSpans escapes a help line and writes its `code spans` (a command,
+// a parameter's text) as <code>, as the articles' Markdown does; a
+// backquote without its pair stays as it is.
+func codeSpans(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '`')
+		j := -1
+		if i >= 0 {
+			j = strings.IndexByte(s[i+1:], '`')
+		}
+		if j <= 0 {
+			b.WriteString(esc(s))
+			return b.String()
+		}
+		b.WriteString(esc(s[:i]))
+		b.WriteString("<code>" + esc(s[i+1:i+1+j]) + "</code>")
+		s = s[i+j+2:]
+	}
 }
 
 // writeChips writes a set (a Text parameter with Members) as a row of

@@ -136,33 +136,136 @@ func TestControls(t *testing.T) {
 	}
 }
 
-// Every field the table shows has a label in every language.
+// Every field the table can show has a label in every language, and so
+// has every value of an enumerated field (a text field whose values are
+// names: errors' decision, batch_decision, dispatcher…), in every run the
+// test can reach: the defaults, the examples, and the combinations of
+// the choice and boolean parameters (one at a time where they are too
+// many). A field the defaults hide as an echo of a parameter shows in
+// another run (errors' fallback when the class allows none), so the
+// runs, not the defaults alone, say what needs a label.
 func TestFieldLabels(t *testing.T) {
 	all := locales(t)
 	for _, c := range calc.New().List() {
-		a, err := c.Parse(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := c.Run(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := encodeAll(res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range r.list {
-			if !tableField(c, a, f) {
-				continue
+		fields, values := map[string]bool{}, map[string]bool{}
+		for _, vals := range labelRuns(t, c) {
+			a, err := c.Parse(vals)
+			if err != nil {
+				t.Fatalf("%s %v: %v", c.Name, vals, err)
 			}
-			for _, lang := range locale.Languages() {
-				if _, ok := all[lang].Lookup("field." + c.Name + "." + f.Name); !ok {
-					t.Errorf("content/%s/strings.toml lacks field.%s.%s", lang, c.Name, f.Name)
+			res, err := c.Run(a)
+			if err != nil {
+				continue // a combination the calculator refuses
+			}
+			r, err := encodeAll(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range r.list {
+				if !tableField(c, a, f) {
+					continue
+				}
+				fields[f.Name] = true
+				for _, v := range enumValues(c, a, f) {
+					values[f.Name+"."+v] = true
+				}
+			}
+		}
+		for _, lang := range locale.Languages() {
+			for f := range fields {
+				if _, ok := all[lang].Lookup("field." + c.Name + "." + f); !ok {
+					t.Errorf("content/%s/strings.toml lacks field.%s.%s", lang, c.Name, f)
+				}
+			}
+			for v := range values {
+				if _, ok := all[lang].Lookup("field." + c.Name + "." + v); !ok {
+					t.Errorf("content/%s/strings.toml lacks \"%s\" under [field.%s] (a value the table shows)", lang, v, c.Name)
 				}
 			}
 		}
 	}
+}
+
+// freeText are the text fields (CALC.FIELD) whose values are data, not
+// names the table translates: the idempotency key and its parts.
+var freeText = map[string]bool{
+	"idempotency-key.key": true, "idempotency-key.tenant": true, "idempotency-key.task": true,
+	"idempotency-key.sha256": true, "idempotency-key.canonical": true,
+}
+
+var enumName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// enumValues returns the values of f that the table shows as labels: a
+// text value, or the text values of a list, when they are names.
+func enumValues(c *calc.Calculator, a calc.Args, f field) []string {
+	if freeText[c.Name+"."+f.Name] {
+		return nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(f.Raw, &raw); err != nil {
+		raw = []json.RawMessage{json.RawMessage(f.Raw)}
+	}
+	var out []string
+	for _, e := range raw {
+		var s string
+		if json.Unmarshal(e, &s) == nil && enumName.MatchString(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// labelRuns are the parameter values TestFieldLabels runs c with.
+func labelRuns(t *testing.T, c *calc.Calculator) []url.Values {
+	runs := []url.Values{nil}
+	for _, ex := range c.Examples {
+		v, err := url.ParseQuery(ex)
+		if err != nil {
+			t.Fatalf("%s example %q: %v", c.Name, ex, err)
+		}
+		runs = append(runs, v)
+	}
+	type axis struct {
+		name   string
+		values []string
+	}
+	var axes []axis
+	combos := 1
+	for _, p := range c.Params {
+		switch {
+		case p.Kind == calc.Choice:
+			axes = append(axes, axis{p.Name, p.Choices})
+		case p.Kind == calc.Bool:
+			axes = append(axes, axis{p.Name, []string{"true", "false"}})
+		default:
+			continue
+		}
+		combos *= len(axes[len(axes)-1].values)
+	}
+	if combos <= 128 {
+		product := []url.Values{{}}
+		for _, ax := range axes {
+			var next []url.Values
+			for _, base := range product {
+				for _, v := range ax.values {
+					m := url.Values{}
+					for k, vs := range base {
+						m[k] = vs
+					}
+					m.Set(ax.name, v)
+					next = append(next, m)
+				}
+			}
+			product = next
+		}
+		return append(runs, product...)
+	}
+	for _, ax := range axes {
+		for _, v := range ax.values {
+			runs = append(runs, url.Values{ax.name: {v}})
+		}
+	}
+	return runs
 }
 
 // Every view string a view looks up exists: rendering with the table
