@@ -152,3 +152,34 @@ const LayoutProbe = `(phone, colours) => {
   }
   return out;
 }`
+
+// CoveredProbe is the script of the phone's "picture beside its controls"
+// check (issue 30): for every control of every widget that the reader can
+// see (not in a closed disclosure, not hidden), it scrolls the control to
+// the middle of the screen and asks what is drawn at its centre; a control
+// under something else (the widget's sticky picture grown taller than the
+// screen: a table, say) is a LayoutProblem. It leaves the page scrolled to
+// the top.
+const CoveredProbe = `() => {
+  const out = [];
+  for (const w of document.querySelectorAll('[data-widget]')) {
+    const form = w.querySelector('form[data-form]');
+    if (!form) { continue; }
+    for (const c of form.querySelectorAll('input, select, button, textarea')) {
+      if (c.type === 'hidden' || c.closest('details:not([open])') || c.closest('[hidden]')) { continue; }
+      const r0 = c.getBoundingClientRect();
+      if (r0.width === 0 || r0.height === 0) { continue; }
+      c.scrollIntoView({block: 'center', inline: 'nearest'});
+      const r = c.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || hit === c || c.contains(hit) || hit.contains(c)) { continue; }
+      const label = c.labels && [...c.labels].some(l => l === hit || l.contains(hit));
+      const field = c.closest('.widget-field, label, fieldset');
+      if (label || (field && field.contains(hit) && !hit.closest('figure'))) { continue; }
+      const over = hit.closest('figure, table, [data-output]') || hit;
+      out.push({widget: w.id, what: 'control ' + (c.name || c.getAttribute('data-action') || c.type) + ' is under ' + over.tagName.toLowerCase() + (over.className ? '.' + String(over.className).trim().split(/\s+/).join('.') : '')});
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}`

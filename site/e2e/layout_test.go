@@ -21,7 +21,8 @@ import (
 // dark and again in the light scheme. Each state runs the whole probe
 // (LayoutProbe: overlaps, text leaving its figure or the viewport,
 // numbers on two lines, sideways scroll, 44×44 px controls on the phone,
-// legend swatches, NaN in a text); a problem found in several states is
+// legend swatches, NaN in a text), and on the phone no control under the
+// widget's sticky picture (CoveredProbe); a problem found in several states is
 // reported once, with the states. A failure names the window, the page,
 // the widget and the elements. Colour contrast is axe's (TestAxe, both
 // schemes) and the palette's (site/widget TestPaletteContrast).
@@ -74,6 +75,20 @@ func layoutPage(t *testing.T, ctx context.Context, sz Size, p Page) {
 		}
 	}
 	probe("light")
+	if sz.Touch {
+		// the phone: no control under the widget's sticky picture
+		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem]("("+CoveredProbe+")()"))
+		if err != nil {
+			t.Fatalf("%s %s: %v", sz.Name, p.Path, err)
+		}
+		for _, pr := range probs {
+			k := p.Path + "#" + pr.Widget + ": " + pr.What
+			if _, ok := found[k]; !ok {
+				order = append(order, k)
+			}
+			found[k] = append(found[k], "light")
+		}
+	}
 	scheme("dark")
 	probe("dark")
 	if midPlay(t, ctx, p) {

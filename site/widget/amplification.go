@@ -6,5 +6,7 @@ package widget
 //
 //retrylab:views amplification
 func amplificationViews() []viewDef {
-	return []viewDef{{"tree", typed(amplificationTree), false, false}, {"play", typed(amplificationPlay), false, false}, {"flow", typed(amplificationFlow), true, false}}
+	// flow by default (the calls filling the tree, with its counters),
+	// play on request: the same tree growing, without them
+	return []viewDef{{"tree", typed(amplificationTree), false, false}, {"play", typed(amplificationPlay), true, false}, {"flow", typed(amplificationFlow), false, false}}
 }

@@ -310,8 +310,9 @@ func peakBin(o *outCtx, r *calc.PeakResult) error {
 }
 
 // amplificationTree: calls per level as bars, and the call tree itself
-// when it is small enough to draw and the widget's flow view does not
-// draw it (the same tree, filled layer by layer: not twice).
+// when it is small enough to draw and neither the widget's flow view nor
+// its play view draws it (the same tree, filled or grown layer by layer:
+// not twice).
 func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
 	if r.CallsPerLevel == nil {
 		return errNoData
@@ -344,7 +345,7 @@ func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
 	const maxLeaves = 81
 	nodes, ok := treeNodes(r.Tree)
 	switch {
-	case slices.Contains(o.views, "flow"):
+	case slices.Contains(o.views, "flow"), slices.Contains(o.views, "play"):
 	case final > maxLeaves:
 		writef(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
 			esc(o.vt("tree", "too_large", "The call tree has {final} leaves: too many to draw legibly (at most {max}); the bars above count them.", "final", o.loc.Number(final), "max", o.loc.Int(maxLeaves))))

@@ -241,7 +241,7 @@ func TestLogAxis(t *testing.T) {
 func TestRealViews(t *testing.T) {
 	loc := locales(t)["it"]
 	for name, want := range map[string][]string{
-		"amplification": {`class="chart chart-tree"`, `data-out="final_calls" data-value="27"`},
+		"amplification": {`data-view="flow"`, `data-out="final_calls" data-value="27"`},
 		"peak":          {`<figure class="widget-chart" data-view="distribution">`, `data-out="max_at_least"`, "valore più probabile"},
 		"jitter":        {`<figure class="widget-chart" data-view="histogram">`, `chart-bar chart-bar-mark`},
 		"deadline":      {`<figure class="widget-chart" data-view="timeline">`},
@@ -359,12 +359,21 @@ func TestTreeOnce(t *testing.T) {
 	}{
 		{[]string{"table", "tree"}, 1, 1},
 		{[]string{"table", "tree", "flow"}, 0, 1},
+		{[]string{"table", "tree", "play"}, 0, 1},
+		{nil, 0, 1}, // the default set (an embed's)
 	} {
 		html, err := Render(Spec{Calc: c, ID: "amp", Views: tc.views}, loc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := strings.Count(html, `class="chart chart-tree"`); n != tc.static {
+		// the tree view's static tree (the play view draws its own)
+		n := 0
+		for _, part := range strings.Split(html, "<figure")[1:] {
+			if strings.Contains(part, `data-view="tree"`) && strings.Contains(part, `class="chart chart-tree"`) {
+				n++
+			}
+		}
+		if n != tc.static {
 			t.Errorf("%v: %d static trees, want %d", tc.views, n, tc.static)
 		}
 		if n := strings.Count(html, `data-out="calls_per_level"`); n < tc.bar {
