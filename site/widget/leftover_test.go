@@ -16,9 +16,11 @@ import (
 var leftover = regexp.MustCompile("\\{[a-z_][a-z0-9_.]*(\\|[^{}]*)?\\}|\\|#|#\\||`")
 
 // readerText returns the text of an HTML fragment a reader sees or hears:
-// its text nodes and its attributes but data-* ones (the templates and
-// values the scripts read) and value (a field's own text), without the
-// content of script, style, code, pre and textarea (code may hold braces).
+// its text nodes and the attributes a browser shows or speaks (title,
+// alt, placeholder, aria-label, aria-valuetext), not the templates and
+// values of data-* attributes, which the scripts read, nor ids and names;
+// without the content of script, style, code, pre and textarea (code may
+// hold braces).
 func readerText(s string) []string {
 	for _, tag := range []string{"script", "style", "code", "pre", "textarea"} {
 		s = regexp.MustCompile(`(?s)<`+tag+`\b[^>]*>.*?</`+tag+`>`).ReplaceAllString(s, "<"+tag+">")
@@ -39,7 +41,8 @@ func readerText(s string) []string {
 			break
 		}
 		for _, m := range attr.FindAllStringSubmatch(s[i:i+j], -1) {
-			if !strings.HasPrefix(m[1], "data-") && m[1] != "value" && m[1] != "d" && m[1] != "points" {
+			switch m[1] {
+			case "title", "alt", "placeholder", "aria-label", "aria-valuetext", "aria-roledescription":
 				out = append(out, html.UnescapeString(m[2]))
 			}
 		}
@@ -86,6 +89,70 @@ func TestCodeSpans(t *testing.T) {
 	} {
 		if got := codeSpans(tc.in); got != tc.want {
 			t.Errorf("codeSpans(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// A list's control is a stepper per item, with buttons to add and remove
+// one; a set's, a row of chips. Their help lines say what the values
+// mean, not how to type them ("separati da virgole: 3,3,3" was left from
+// the text field).
+func TestListHelp(t *testing.T) {
+	all := locales(t)
+	typing := regexp.MustCompile(`(?i)virgol|\bcomas?\b|逗号|\d,\d`)
+	n := 0
+	for _, c := range calc.New().List() {
+		for _, p := range c.Params {
+			if !p.Kind.IsList() && len(p.Members) == 0 {
+				continue
+			}
+			n++
+			for _, lang := range locale.Languages() {
+				help := all[lang].T(c.LabelKey(p.Name) + ".help")
+				if m := typing.FindString(help); m != "" {
+					t.Errorf("%s %s.%s: the help line tells the reader to type a list (%q): %s", lang, c.Name, p.Name, m, help)
+				}
+			}
+		}
+	}
+	if n < 3 {
+		t.Errorf("%d list or set parameters: amplification's attempts, deadline's waits_ms and policies' policies at least", n)
+	}
+}
+
+// Each widget names one thing with one word, the word its language's
+// articles use: a term in avoid is the other word for the same thing,
+// which the widget must not show beside it.
+func TestOneTermPerWidget(t *testing.T) {
+	all := locales(t)
+	for _, tc := range []struct {
+		lang, calc string
+		avoid      *regexp.Regexp
+	}{
+		{"it", "budget", regexp.MustCompile(`\btoken\b`)},                 // gettoni
+		{"es", "budget", regexp.MustCompile(`\btokens?\b`)},               // fichas
+		{"zh", "budget", regexp.MustCompile(`token`)},                     // 令牌
+		{"it", "jitter", regexp.MustCompile(`fissa \(|decorrelat[oa]\b`)}, // full, equal, decorrelated jitter; senza jitter
+		{"es", "jitter", regexp.MustCompile(`fija \(|decorrelad[oa]\b`)},
+		{"it", "contention", regexp.MustCompile(`jitter decorrelato`)},
+		{"es", "contention", regexp.MustCompile(`jitter decorrelado`)},
+		{"zh", "contention", regexp.MustCompile(`(^|[^完])全抖动|等分抖动`)},   // 完全抖动, 均等抖动
+		{"it", "configure", regexp.MustCompile(`\bclient[ie]\b`)},      // client
+		{"zh", "dispatch", regexp.MustCompile(`简单 worker|朴素的 worker`)}, // 朴素 worker
+		{"es", "policies", regexp.MustCompile(`caída`)},                // avería
+	} {
+		c, ok := calc.New().Lookup(tc.calc)
+		if !ok {
+			t.Fatalf("no calculator %s", tc.calc)
+		}
+		out, err := Render(Spec{Calc: c, ID: "w", Views: All().Views(c)}, all[tc.lang])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range readerText(out) {
+			if m := tc.avoid.FindString(text); m != "" {
+				t.Errorf("%s %s: %q in %q", tc.lang, tc.calc, m, text)
+			}
 		}
 	}
 }

@@ -211,10 +211,7 @@ func writeField(b *strings.Builder, wid string, c *calc.Calculator, p *calc.Para
 		if xs := logLadder(lo, hi, ladderStep, at); ok && xs != nil {
 			// a wide range: the slider stops at round values on a
 			// logarithmic scale (controls.go)
-			unit := ""
-			if p.Unit != "" {
-				unit = loc.TOr("widget.unit."+p.Unit, p.Unit)
-			}
+			unit := unitLabel(c, p, loc)
 			writeLogSlider(b, name, label, value, xs, unit, loc)
 		} else if ok {
 			v, err := strconv.ParseFloat(value, 64)
@@ -348,7 +345,18 @@ func writeUnit(b *strings.Builder, c *calc.Calculator, p *calc.Param, loc locale
 	if p.Unit == "" {
 		return
 	}
-	writef(b, `<span class="widget-unit">%s</span>`, esc(loc.TOr("widget.unit."+p.Unit, p.Unit)))
+	writef(b, `<span class="widget-unit">%s</span>`, esc(unitLabel(c, p, loc)))
+}
+
+// unitLabel is the unit of p beside its control: [param.CALC] "NAME.unit"
+// where the parameter names its unit with the widget's own word (the
+// retry budget's tokens are "gettoni", not an LLM's "token"), else
+// [widget.unit] UNIT, else the unit itself; "" when p has none.
+func unitLabel(c *calc.Calculator, p *calc.Param, loc locale.Locale) string {
+	if p.Unit == "" {
+		return ""
+	}
+	return loc.TOr(c.LabelKey(p.Name)+".unit", loc.TOr("widget.unit."+p.Unit, p.Unit))
 }
 
 // argText is the canonical text of p's value in a, and whether it has one.
