@@ -175,6 +175,10 @@ type symbols struct {
 	// list patterns (CLDR listPatterns, type standard): two items, then
 	// start, middle and end of three or more.
 	list2, listStart, listMiddle, listEnd string
+	// listSemi joins the items before the last when one of them holds
+	// a character of listClash (a decimal comma, a label's own comma):
+	// "0,5; 1,5 e 2,5", not "0,5, 1,5 e 2,5"
+	listSemi, listClash string
 	// the "or" list (type or)
 	or2, orEnd  string
 	yes, no     string
@@ -187,15 +191,19 @@ type symbols struct {
 var (
 	symEN = symbols{decimal: ".", group: ",", minGrouping: 1, percent: "#%",
 		list2: "{0} and {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0}, and {1}",
+		listSemi: "{0}; {1}", listClash: ",",
 		or2: "{0} or {1}", orEnd: "{0}, or {1}", yes: "yes", no: "no", intervalSep: ", "}
 	symIT = symbols{decimal: ",", group: ".", minGrouping: 1, percent: "#%",
 		list2: "{0} e {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} e {1}",
+		listSemi: "{0}; {1}", listClash: ",",
 		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sì", no: "no", intervalSep: "; "}
 	symES = symbols{decimal: ",", group: ".", minGrouping: 2, percent: "#\u00a0%",
 		list2: "{0} y {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} y {1}",
+		listSemi: "{0}; {1}", listClash: ",",
 		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sí", no: "no", intervalSep: "; "}
 	symZH = symbols{decimal: ".", group: ",", minGrouping: 1, percent: "#%",
 		list2: "{0}和{1}", listStart: "{0}、{1}", listMiddle: "{0}、{1}", listEnd: "{0}和{1}",
+		listSemi: "{0}；{1}", listClash: "、，",
 		or2: "{0}或{1}", orEnd: "{0}或{1}", yes: "是", no: "否", intervalSep: ", "}
 )
 
@@ -225,13 +233,30 @@ func (l Locale) sym() *symbols {
 // List joins items in the language's list style ("a, b e c", "a, b y c",
 // "a、b和c"). In Spanish "y" becomes "e" before a word that starts with
 // the sound i ("agua e hielo" no, "padres e hijos" yes), as ICU does.
+// Items that hold the list's own comma (decimal numbers in Italian and
+// Spanish: "0,5"; a label "aperti, senza backoff"; "开放，无退避" in
+// Chinese) are told apart by semicolons: "0,5; 1,5 e 2,5".
 func (l Locale) List(items []string) string {
 	s := l.sym()
 	two, end := s.list2, s.listEnd
 	if l.lang() == "es" && len(items) > 1 && spanishE(items[len(items)-1]) {
 		two, end = "{0} e {1}", "{0} e {1}"
 	}
-	return joinList(items, two, s.listStart, s.listMiddle, end)
+	start, middle := s.listStart, s.listMiddle
+	if s.clash(items) {
+		start, middle = s.listSemi, s.listSemi
+	}
+	return joinList(items, two, start, middle, end)
+}
+
+// clash reports whether an item holds a character of listClash.
+func (s *symbols) clash(items []string) bool {
+	for _, it := range items {
+		if strings.ContainsAny(it, s.listClash) {
+			return true
+		}
+	}
+	return false
 }
 
 // ListOr joins items as alternatives ("a, b o c", "a、b或c"). In Spanish
@@ -242,7 +267,11 @@ func (l Locale) ListOr(items []string) string {
 	if l.lang() == "es" && len(items) > 1 && spanishU(items[len(items)-1]) {
 		two, end = "{0} u {1}", "{0} u {1}"
 	}
-	return joinList(items, two, s.listStart, s.listMiddle, end)
+	start, middle := s.listStart, s.listMiddle
+	if s.clash(items) {
+		start, middle = s.listSemi, s.listSemi
+	}
+	return joinList(items, two, start, middle, end)
 }
 
 // spanishE: the word starts with the sound i: "i", "hi" but not a

@@ -190,6 +190,13 @@ func TestCLDRExamples(t *testing.T) {
 		{"zh", Locale{Lang: "zh"}.List([]string{"a", "b", "c"}), "a、b和c"},
 		{"zh", Locale{Lang: "zh"}.List([]string{"a", "b", "c", "d"}), "a、b、c和d"},
 		{"it", Locale{Lang: "it"}.List([]string{"a", "b"}), "a e b"},
+		// items with the list's own comma: semicolons between them
+		{"es", Locale{Lang: "es"}.List([]string{"2379", "793", "808,5", "1014"}), "2379; 793; 808,5 y 1014"},
+		{"it", Locale{Lang: "it"}.List([]string{"aperti, senza backoff", "chiusi"}), "aperti, senza backoff e chiusi"},
+		{"it", Locale{Lang: "it"}.List([]string{"0,5", "1,5", "2,5"}), "0,5; 1,5 e 2,5"},
+		{"zh", Locale{Lang: "zh"}.List([]string{"开放，无退避", "开放，有退避", "封闭"}), "开放，无退避；开放，有退避和封闭"},
+		{"zh", Locale{Lang: "zh"}.List([]string{"1,000", "2,000", "3,000"}), "1,000、2,000和3,000"},
+		{"it", Locale{Lang: "it"}.ListOr([]string{"0,5", "1,5", "2"}), "0,5; 1,5 o 2"},
 		{"it", Locale{Lang: "it"}.List([]string{"a"}), "a"},
 		{"it", Locale{Lang: "it"}.ListOr([]string{"fixed", "full", "equal"}), "fixed, full o equal"},
 		{"es", Locale{Lang: "es"}.List([]string{"padres", "hijos"}), "padres e hijos"},

@@ -93,12 +93,13 @@ func strategiesCurves(o *outCtx, r *calc.StrategiesResult) error {
 		ss = append(ss, series{Name: label, Values: succ[i], Mark: mark})
 	}
 	xl := o.vt("curves", "x", "failure rate of the server")
-	l := chart{View: "curves", Line: true, X: xs, Series: ls, XLabel: xl,
+	mn := o.vt("curves", "mark", "the chosen failure rate")
+	l := chart{View: "curves", Line: true, X: xs, Series: ls, XLabel: xl, MarkName: mn,
 		Title:  o.vt("curves", "title_load", "Load on the server"),
 		Desc:   o.vt("curves", "desc_load", "Calls per request against the failure rate, one line per strategy."),
 		YLabel: o.vt("curves", "y_load", "calls per request")}
 	l.draw(o)
-	s := chart{View: "curves", Line: true, X: xs, Series: ss, XLabel: xl, YPercent: true, YMax: 1,
+	s := chart{View: "curves", Line: true, X: xs, Series: ss, XLabel: xl, YPercent: true, YMax: 1, MarkName: mn,
 		Title:  o.vt("curves", "title_success", "Requests that succeed"),
 		Desc:   o.vt("curves", "desc_success", "Share of requests that succeed against the failure rate, one line per strategy."),
 		YLabel: o.vt("curves", "y_success", "success")}
@@ -172,13 +173,14 @@ func metastableSweep(o *outCtx, r *calc.MetastableResult) error {
 		return errNoData
 	}
 	xl := o.vt("sweep", "x", "arrival rate (1/s)")
-	q := chart{View: "sweep", Line: true, X: xs, XLabel: xl,
+	mn := o.vt("sweep", "mark", "bistable rates")
+	q := chart{View: "sweep", Line: true, X: xs, XLabel: xl, MarkName: mn,
 		Series: []series{{Name: o.vt("sweep", "y_queue", "mean queue"), Values: r.SweepMeanQueue, Mark: r.SweepBistable}},
 		Title:  o.vt("sweep", "title_queue", "Mean queue against the arrival rate"),
 		Desc:   o.vt("sweep", "desc_queue", "Stationary mean queue length at each arrival rate; the marked rates are bistable."),
 		YLabel: o.vt("sweep", "y_queue", "mean queue")}
 	q.draw(o)
-	d := chart{View: "sweep", Line: true, X: xs, XLabel: xl, YLog: true,
+	d := chart{View: "sweep", Line: true, X: xs, XLabel: xl, YLog: true, MarkName: mn,
 		Series: []series{{Name: o.vt("sweep", "s_drain", "drain time (s)"), Values: r.SweepDrainS, Mark: r.SweepBistable}},
 		Title:  o.vt("sweep", "title_drain", "Time to drain a full queue"),
 		Desc:   o.vt("sweep", "desc_drain", "Expected time from a full queue to an empty one, in seconds, on a logarithmic scale (its ticks are powers of ten); the marked rates are bistable."),

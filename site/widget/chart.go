@@ -2,6 +2,7 @@ package widget
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,6 +64,11 @@ type chart struct {
 	// (bar charts), labelled VLabel: a threshold.
 	VMark  int
 	VLabel string
+	// MarkName names the marked bars or points (series.Mark) in the key:
+	// a row of its own, its swatch drawn as they are, when a value is
+	// marked ("" leaves them unnamed: a chart whose title or direct
+	// labels say what the mark is).
+	MarkName string
 	// the layout of a vertical chart, set by write: left and top
 	// margins, height of the plot's frame (legend below it included)
 	ml, mt, h float64
@@ -228,8 +234,8 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		ch.ml = math.Max(ch.ml, textWidth(yfmt(t), phoneEm)+12)
 	}
 	legendH := 0.0
-	if len(ch.Series) > 1 {
-		legendH = float64(len(ch.Series))*24 + 4
+	if rows := ch.keyRows(); rows > 0 {
+		legendH = float64(rows)*24 + 4
 	}
 	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(ch.h+legendH))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
@@ -272,7 +278,7 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	// axis labels
 	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(ch.ml+plotW/2), f1(ch.h-4), esc(ch.XLabel))
 	writef(b, `<text class="chart-label chart-ylabel" x="4" y="4" dy="1em">%s</text>`, esc(ch.YLabel))
-	if len(ch.Series) > 1 {
+	if ch.keyRows() > 0 {
 		ch.writeLegend(b)
 	}
 	b.WriteString(`</svg>`)
@@ -404,7 +410,45 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 		}
 		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(tx), f1(y), esc(s.Name))
 	}
+	if ch.marked() {
+		y := ch.h + 4 + float64(len(ch.Series))*24
+		if ch.Line {
+			writef(b, `<circle class="chart-point chart-bar-mark" cx="%s" cy="%s" r="5"/>`, f1(x+12), f1(y+8))
+		} else {
+			writef(b, `<rect class="chart-bar chart-bar-mark" x="%s" y="%s" width="12" height="12" fill-opacity="1"/>`, f1(x+2), f1(y+2))
+		}
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(x+30), f1(y), esc(ch.MarkName))
+	}
 	b.WriteString(`</g>`)
+}
+
+// marked reports whether the key has a row for the marked values: a
+// value is marked and drawn so, and MarkName names them.
+func (ch *chart) marked() bool {
+	if ch.MarkName == "" {
+		return false
+	}
+	for _, s := range ch.Series {
+		// a line chart draws its marks on its points (writeLines)
+		if slices.Contains(s.Mark, true) && (!ch.Line || len(s.Values) <= 60 && !ch.NoDots) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyRows is the number of rows of the key: one per series when there
+// are several, and one for the marked values (marked); none for one
+// series and no mark (its title names it).
+func (ch *chart) keyRows() int {
+	n := 0
+	if len(ch.Series) > 1 {
+		n = len(ch.Series)
+	}
+	if ch.marked() {
+		n = len(ch.Series) + 1
+	}
+	return n
 }
 
 // tickAnchor is the text-anchor of a tick label centred at x, unless it
@@ -442,10 +486,7 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	ns := len(ch.Series)
 	rowH := lineH + float64(ns)*barH + gap
 	n := len(ch.Categories)
-	h := marginT + float64(n)*rowH + axisH
-	if ns > 1 {
-		h += float64(ns) * lineH
-	}
+	h := marginT + float64(n)*rowH + axisH + float64(ch.keyRows())*lineH
 	top := ticks[len(ticks)-1]
 	plotW := chartW - left - right
 	fx := func(v float64) float64 {
@@ -516,12 +557,17 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(marginT+float64(i)*rowH+lineH-6), esc(c), esc(label))
 	}
 	b.WriteString(`</g>`)
-	if ns > 1 { // the key, below the axis
+	if ch.keyRows() > 0 { // the key, below the axis
 		b.WriteString(`<g class="chart-legend">`)
 		for si, s := range ch.Series {
 			y := base + axisH + float64(si)*lineH
 			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12"/>`, ch.roleClass(si), f1(left), f1(y))
 			writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(left+18), f1(y), esc(s.Name))
+		}
+		if ch.marked() {
+			y := base + axisH + float64(ns)*lineH
+			writef(b, `<rect class="chart-bar chart-bar-mark" x="%s" y="%s" width="12" height="12"/>`, f1(left), f1(y))
+			writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(left+18), f1(y), esc(ch.MarkName))
 		}
 		b.WriteString(`</g>`)
 	}

@@ -124,6 +124,7 @@ func configureBounds(o *outCtx, r *calc.ConfigureResult) error {
 		Series: []series{{Name: o.vt("bounds", "bound", "bound"), Values: r.OutageBounds, Mark: mark},
 			{Name: o.vt("bounds", "sim", "simulated"), Values: r.SimOutages}},
 		Rules:    rules,
+		MarkName: o.vt("bounds", "mark", "bound over the accepted amplification"),
 		OutField: "outage_bounds", OutRaw: o.outRaw("outage_bounds"),
 	}
 	ch.draw(o)

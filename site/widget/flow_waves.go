@@ -131,7 +131,7 @@ func backoffFlow(o *outCtx, r *calc.BackoffResult) error {
 // calls so far and calls of the deepest layer (final_calls at the end).
 func amplificationFlow(o *outCtx, r *calc.AmplificationResult) error {
 	nodes, ok := treeNodes(r.Tree)
-	if !ok || len(nodes) > 400 || len(r.CallsPerLevel) == 0 {
+	if !ok || len(nodes) > maxPlayNodes || len(r.CallsPerLevel) == 0 {
 		return errNoData
 	}
 	depth := 0

@@ -249,17 +249,12 @@ func cellText(c *calc.Calculator, loc locale.Locale, f field) string {
 		// a list of enumerated values (retry-strategies' strategy: none,
 		// retries, adaptive, breaker) reads as their labels; labels with
 		// commas of their own ("aperti, senza backoff") are told apart by
-		// the table's pair separator
+		// semicolons (locale.List)
 		if elems, ok := splitList(f.Raw); ok && len(elems) > 0 && jsonKind(elems[0]) == 's' {
 			items := make([]string, len(elems))
-			commas := false
 			for i, e := range elems {
 				s, _ := canonjson.Unquote(e)
 				items[i] = valueLabel(c, loc, f.Name, s)
-				commas = commas || strings.Contains(items[i], ",")
-			}
-			if commas {
-				return strings.Join(items, loc.TOr("widget.pair_sep", "; "))
 			}
 			return loc.List(items)
 		}

@@ -368,7 +368,7 @@ func deadlinePlay(o *outCtx, r *calc.DeadlineResult) error {
 // layer, 0 the request at the top).
 func amplificationPlay(o *outCtx, r *calc.AmplificationResult) error {
 	nodes, ok := treeNodes(r.Tree)
-	if !ok || len(nodes) > 400 {
+	if !ok || len(nodes) > maxPlayNodes {
 		return errNoData
 	}
 	var scratch strings.Builder

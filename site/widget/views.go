@@ -309,6 +309,9 @@ func peakBin(o *outCtx, r *calc.PeakResult) error {
 	return nil
 }
 
+// maxPlayNodes is the largest call tree the flow and play views draw.
+const maxPlayNodes = 400
+
 // amplificationTree: calls per level as bars, and the call tree itself
 // when it is small enough to draw and neither the widget's flow view nor
 // its play view draws it (the same tree, filled or grown layer by layer:
@@ -344,8 +347,10 @@ func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
 	ch.draw(o)
 	const maxLeaves = 81
 	nodes, ok := treeNodes(r.Tree)
+	// the flow and play views draw trees of up to maxPlayNodes nodes
+	elsewhere := ok && len(nodes) <= maxPlayNodes && (slices.Contains(o.views, "flow") || slices.Contains(o.views, "play"))
 	switch {
-	case slices.Contains(o.views, "flow"), slices.Contains(o.views, "play"):
+	case elsewhere:
 	case final > maxLeaves:
 		writef(o.b, `<p class="widget-note" data-view="tree">%s</p>`+"\n",
 			esc(o.vt("tree", "too_large", "The call tree has {final} leaves: too many to draw legibly (at most {max}); the bars above count them.", "final", o.loc.Number(final), "max", o.loc.Int(maxLeaves))))

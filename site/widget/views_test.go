@@ -109,7 +109,7 @@ func TestContractViews(t *testing.T) {
 // A tree too large to draw is replaced by a note, the bars stay.
 func TestTreeTooLarge(t *testing.T) {
 	c := contractCalcs()[0]
-	out, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"attempts": {"5,5,5"}}}, locales(t)["it"])
+	out, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"attempts": {"5,5,5"}}, Views: []string{"table", "tree"}}, locales(t)["it"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,6 +378,43 @@ func TestTreeOnce(t *testing.T) {
 		}
 		if n := strings.Count(html, `data-out="calls_per_level"`); n < tc.bar {
 			t.Errorf("%v: no bars of the calls per layer", tc.views)
+		}
+	}
+}
+
+// TestMarkKey: a chart whose marked bars or points mean something of
+// their own names them in its key (chart.MarkName), with a swatch drawn
+// as they are: tenacity's bound over the accepted amplification was a pink
+// bar that no key explained (reader review).
+func TestMarkKey(t *testing.T) {
+	for _, tc := range []struct{ calc, view string }{
+		{"configure", "bounds"},
+		{"retry-strategies", "curves"},
+		{"metastable", "sweep"},
+	} {
+		c, ok := calc.New().Lookup(tc.calc)
+		if !ok {
+			t.Fatalf("no calculator %s", tc.calc)
+		}
+		for lang, loc := range locales(t) {
+			html, err := Render(Spec{Calc: c, ID: "w", Views: []string{tc.view}}, loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fig := html[strings.Index(html, `data-view="`+tc.view+`"`):]
+			if !strings.Contains(fig, "chart-bar-mark") {
+				t.Errorf("%s %s %s: nothing marked at the defaults: the test needs other values", lang, tc.calc, tc.view)
+				continue
+			}
+			key := fig[strings.Index(fig, `<g class="chart-legend">`)+1:]
+			key = key[:strings.Index(key, "</g>")]
+			if !strings.Contains(key, `chart-bar-mark`) {
+				t.Errorf("%s %s %s: the key has no swatch of the marked values: %s", lang, tc.calc, tc.view, key)
+			}
+			want := loc.TOr("view."+tc.calc+"."+tc.view+".mark", "")
+			if want == "" || !strings.Contains(key, esc(want)) {
+				t.Errorf("%s %s %s: the key does not name the marked values (view.%s.%s.mark = %q)", lang, tc.calc, tc.view, tc.calc, tc.view, want)
+			}
 		}
 	}
 }
