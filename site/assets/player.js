@@ -22,6 +22,56 @@
 // Disclosures. details[data-more] keeps its state in sessionStorage (per
 // page and widget) and opens by itself when a control inside it holds
 // another value than the page's (a URL set it).
+// retrylabWhenNear(root, setup) calls setup(root) once: when the widget
+// root comes within a screen of the viewport (IntersectionObserver, the
+// margin of the playground's hydration: wasm/playground/lazy.go), when
+// the reader reaches into it first (focusin, pointerdown), when the
+// playground hydrates it (data-hydrated), or when retrylabStartAll() is
+// called; at once without IntersectionObserver. Setting up every widget
+// of a long article when the page loads was one long task on a phone
+// (site/e2e/cmd/longtasks: 54-103 ms at 4x CPU); a widget screens away
+// keeps its static figures, which are its end state, until then.
+var retrylabWhenNear = (function () {
+  'use strict';
+  var io = null, all = [];
+  function fire(root) {
+    var fns = root.__retrylabNear;
+    if (!fns) { return; }
+    root.__retrylabNear = null;
+    if (io) { io.unobserve(root); }
+    for (var i = 0; i < fns.length; i++) { fns[i](root); }
+  }
+  if (window.IntersectionObserver) {
+    io = new IntersectionObserver(function (entries) {
+      for (var i = 0; i < entries.length; i++) { if (entries[i].isIntersecting) { fire(entries[i].target); } }
+    }, { rootMargin: '100% 0px' });
+    if (window.MutationObserver) {
+      new MutationObserver(function (list) {
+        for (var i = 0; i < list.length; i++) { fire(list[i].target); }
+      }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'], subtree: true });
+    }
+  }
+  window.retrylabStartAll = function () {
+    var roots = all;
+    all = [];
+    for (var i = 0; i < roots.length; i++) { fire(roots[i]); }
+  };
+  return function (root, setup) {
+    if (!io) { setup(root); return; }
+    if (root.__retrylabNear) { root.__retrylabNear.push(setup); return; }
+    root.__retrylabNear = [setup];
+    all.push(root);
+    io.observe(root);
+    var reach = function () {
+      root.removeEventListener('focusin', reach, true);
+      root.removeEventListener('pointerdown', reach, true);
+      fire(root);
+    };
+    root.addEventListener('focusin', reach, true);
+    root.addEventListener('pointerdown', reach, true);
+  };
+})();
+
 (function () {
   'use strict';
   var PLAY_MS = 6000; // a whole range at 1x
@@ -504,7 +554,7 @@
       mo.observe(html, { attributes: true, attributeFilter: ['data-ready'] });
     }
     for (var i = 0; i < roots.length; i++) {
-      (function (root) {
+      retrylabWhenNear(roots[i], function (root) {
         var p = new Player(root);
         disclose(root, true);
         var out = root.querySelector('[data-output]');
@@ -528,7 +578,7 @@
             }
           }).observe(out, { childList: true, subtree: true });
         }
-      })(roots[i]);
+      });
     }
   }
   if (document.readyState === 'loading') {
@@ -742,16 +792,26 @@
     box.closest('.widget-field').setAttribute('data-stepper', '');
   }
 
+  function setup(form) {
+    var k;
+    var ss = form.querySelectorAll('input[data-log-for]');
+    for (k = 0; k < ss.length; k++) { logSlider(form, ss[k]); }
+    var hs = form.querySelectorAll('input[data-segments-value]');
+    for (k = 0; k < hs.length; k++) { segments(form, hs[k]); }
+    var bs = form.querySelectorAll('[data-stepper-for]');
+    for (k = 0; k < bs.length; k++) { stepper(form, bs[k]); }
+  }
   function start() {
     var forms = document.querySelectorAll('form[data-form]');
     for (var i = 0; i < forms.length; i++) {
-      var form = forms[i], k;
-      var ss = form.querySelectorAll('input[data-log-for]');
-      for (k = 0; k < ss.length; k++) { logSlider(form, ss[k]); }
-      var hs = form.querySelectorAll('input[data-segments-value]');
-      for (k = 0; k < hs.length; k++) { segments(form, hs[k]); }
-      var bs = form.querySelectorAll('[data-stepper-for]');
-      for (k = 0; k < bs.length; k++) { stepper(form, bs[k]); }
+      (function (form) {
+        var root = form.closest('[data-widget]');
+        if (root) {
+          retrylabWhenNear(root, function () { setup(form); });
+        } else {
+          setup(form);
+        }
+      })(forms[i]);
     }
   }
   if (document.readyState === 'loading') {

@@ -207,11 +207,13 @@ func WaitReady(timeout time.Duration) chromedp.Action[chromedp.Void] {
 		if state != "true" {
 			return fmt.Errorf("the page's loader reports data-ready=%q: the playground did not start", state)
 		}
-		// widgets hydrate as they near the viewport
-		// (wasm/playground/lazy.go): the tests drive any of them, so
-		// every one is hydrated now, and waited for
+		// widgets hydrate, and player.js sets up their players and
+		// controls, as they near the viewport (wasm/playground/lazy.go,
+		// retrylabWhenNear): the tests drive any of them, so every one is
+		// hydrated and set up now, and waited for
 		if _, err := chromedp.PollFunction[bool](`() => {
 			if (window.retrylabHydrateAll) { window.retrylabHydrateAll(); }
+			if (window.retrylabStartAll) { window.retrylabStartAll(); }
 			return document.querySelectorAll('[data-widget]:not([data-hydrated])').length === 0;
 		}`, chromedp.WithPollingInterval(5*time.Millisecond))(ctx, t); err != nil {
 			return fmt.Errorf("waiting for every widget's data-hydrated: %w", err)

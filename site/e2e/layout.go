@@ -156,7 +156,8 @@ const LayoutProbe = `(phone, colours) => {
 // CoveredProbe is the script of the phone's "picture beside its controls"
 // check (issue 30): for every control of every widget that the reader can
 // see (not in a closed disclosure, not hidden), it scrolls the control to
-// the middle of the screen and asks what is drawn at its centre; a control
+// the upper third of the screen (the sticky picture takes at most about
+// the lower half) and asks what is drawn at its centre; a control
 // under something else (the widget's sticky picture grown taller than the
 // screen: a table, say) is a LayoutProblem. It leaves the page scrolled to
 // the top.
@@ -169,7 +170,10 @@ const CoveredProbe = `() => {
       if (c.type === 'hidden' || c.closest('details:not([open])') || c.closest('[hidden]')) { continue; }
       const r0 = c.getBoundingClientRect();
       if (r0.width === 0 || r0.height === 0) { continue; }
-      c.scrollIntoView({block: 'center', inline: 'nearest'});
+      // the control in the upper third of the screen, where the reader
+      // holds it while the picture below shows the effect
+      c.scrollIntoView({block: 'start', inline: 'nearest'});
+      window.scrollBy(0, -Math.round(innerHeight / 3));
       const r = c.getBoundingClientRect();
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
       if (!hit || hit === c || c.contains(hit) || hit.contains(c)) { continue; }

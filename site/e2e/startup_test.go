@@ -16,7 +16,8 @@ import (
 // none is hydrated. Once the module runs, only the widgets near the
 // viewport are hydrated (wasm/playground/lazy.go): <html data-hydrated>
 // counts fewer than the page's widgets, and it grows as the page scrolls
-// down, one screen at a time, until every widget is hydrated. Nothing is
+// down, one screen at a time, until every widget is hydrated; so do the
+// players player.js sets up (retrylabWhenNear). Nothing is
 // timed: the test polls, with a deadline, for the state it means.
 func TestHydrateNearViewport(t *testing.T) {
 	const path = "/it/retries/"
@@ -63,6 +64,16 @@ func TestHydrateNearViewport(t *testing.T) {
 	}
 	if n := eval[int](t, ctx, `document.querySelectorAll('[data-widget][data-hydrated]').length`); n != 0 {
 		t.Fatalf("%d widgets hydrated while the module is held", n)
+	}
+	// player.js sets up a widget's players as it nears the viewport too
+	// (retrylabWhenNear): at the top of the page, not all of them
+	type players struct{ Shown, Total int }
+	const playersJS = `(() => {
+		const ws = Array.from(document.querySelectorAll('[data-widget]')).filter(w => w.querySelector('[data-player]'));
+		return {Shown: ws.filter(w => w.querySelector('[data-player]:not([hidden])')).length, Total: ws.length};
+	})()`
+	if p := eval[players](t, ctx, playersJS); p.Total < 2 || p.Shown >= p.Total {
+		t.Errorf("players set up at load, before any scroll: %d of %d widgets with players, want fewer than all", p.Shown, p.Total)
 	}
 	// let it (and any later module) through
 	go func() {
@@ -114,6 +125,9 @@ func TestHydrateNearViewport(t *testing.T) {
 	}
 	if grew < 2 {
 		t.Errorf("the hydrated count grew in %d steps of the scroll, want at least 2 (counts by screen %v)", grew, counts)
+	}
+	if p := eval[players](t, ctx, playersJS); p.Shown != p.Total {
+		t.Errorf("at the bottom the players of %d of %d widgets are set up", p.Shown, p.Total)
 	}
 	if h := eval[string](t, ctx, `document.documentElement.getAttribute('data-hydrated') || ''`); h != fmt.Sprint(total) {
 		t.Errorf("<html data-hydrated=%q>, want %d", h, total)
