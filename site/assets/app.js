@@ -170,12 +170,7 @@
         if (out) { gone(); } else { done(null); }
       };
       w.onmessageerror = function () { if (out) { gone(); } else { done(null); } };
-      // the widgets, for the program's warm-up there (wasm/playground/worker.go warmUp)
-      var warm = [];
-      for (var i = 0; i < widgets.length; i++) {
-        warm.push([widgets[i].getAttribute('data-widget') || '', widgets[i].getAttribute('data-defaults') || '']);
-      }
-      w.postMessage({ type: 'compile', url: new URL(url, location.href).href, exec: workerSrc.exec, env: goEnv, data: workerSrc.data, warm: warm });
+      w.postMessage({ type: 'compile', url: new URL(url, location.href).href, exec: workerSrc.exec, env: goEnv, data: workerSrc.data });
     });
   }
   // compile fetches the module's bytes and compiles them, in a worker

@@ -41,7 +41,6 @@ function answer(m) {
 // onExit(error) if it stops (error: a text, or undefined once it returned).
 function start(m, module, onReady, onExit) {
   self.retrylabPageData = m.data;
-  self.retrylabWarmList = m.warm; // compile: the page's widgets, [[calculator, data-defaults], …]
   self.retrylabWorkerReady = function () {
     ready = true;
     onReady();

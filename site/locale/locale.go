@@ -242,21 +242,20 @@ func (l Locale) List(items []string) string {
 	if l.lang() == "es" && len(items) > 1 && spanishE(items[len(items)-1]) {
 		two, end = "{0} e {1}", "{0} e {1}"
 	}
-	start, middle := s.listStart, s.listMiddle
-	if s.clash(items) {
-		start, middle = s.listSemi, s.listSemi
-	}
-	return joinList(items, two, start, middle, end)
+	return s.join(items, two, end)
 }
 
-// clash reports whether an item holds a character of listClash.
-func (s *symbols) clash(items []string) bool {
+// join is joinList with the symbols' start and middle, or their
+// semicolons when an item holds a character of listClash.
+func (s *symbols) join(items []string, two, end string) string {
+	start, middle := s.listStart, s.listMiddle
 	for _, it := range items {
 		if strings.ContainsAny(it, s.listClash) {
-			return true
+			start, middle = s.listSemi, s.listSemi
+			break
 		}
 	}
-	return false
+	return joinList(items, two, start, middle, end)
 }
 
 // ListOr joins items as alternatives ("a, b o c", "a、b或c"). In Spanish
@@ -267,11 +266,7 @@ func (l Locale) ListOr(items []string) string {
 	if l.lang() == "es" && len(items) > 1 && spanishU(items[len(items)-1]) {
 		two, end = "{0} u {1}", "{0} u {1}"
 	}
-	start, middle := s.listStart, s.listMiddle
-	if s.clash(items) {
-		start, middle = s.listSemi, s.listSemi
-	}
-	return joinList(items, two, start, middle, end)
+	return s.join(items, two, end)
 }
 
 // spanishE: the word starts with the sound i: "i", "hi" but not a

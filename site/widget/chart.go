@@ -2,7 +2,6 @@ package widget
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -413,13 +412,24 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 	if ch.marked() {
 		y := ch.h + 4 + float64(len(ch.Series))*24
 		if ch.Line {
-			writef(b, `<circle class="chart-point chart-bar-mark" cx="%s" cy="%s" r="5"/>`, f1(x+12), f1(y+8))
+			ch.markKey(b, x+12, y+8, x+30, y)
 		} else {
-			writef(b, `<rect class="chart-bar chart-bar-mark" x="%s" y="%s" width="12" height="12" fill-opacity="1"/>`, f1(x+2), f1(y+2))
+			ch.markKey(b, x+2, y+2, x+22, y)
 		}
-		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(x+30), f1(y), esc(ch.MarkName))
 	}
 	b.WriteString(`</g>`)
+}
+
+// markKey writes the key's row of the marked values: at (sx, sy) a
+// point of a line chart (its centre) or a bar's swatch (its corner),
+// drawn as they are, and MarkName at (tx, ty).
+func (ch *chart) markKey(b *strings.Builder, sx, sy, tx, ty float64) {
+	if ch.Line {
+		writef(b, `<circle class="chart-point chart-bar-mark" cx="%s" cy="%s" r="5"/>`, f1(sx), f1(sy))
+	} else {
+		writef(b, `<rect class="chart-bar chart-bar-mark" x="%s" y="%s" width="12" height="12" fill-opacity="1"/>`, f1(sx), f1(sy))
+	}
+	writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(tx), f1(ty), esc(ch.MarkName))
 }
 
 // marked reports whether the key has a row for the marked values: a
@@ -430,8 +440,13 @@ func (ch *chart) marked() bool {
 	}
 	for _, s := range ch.Series {
 		// a line chart draws its marks on its points (writeLines)
-		if slices.Contains(s.Mark, true) && (!ch.Line || len(s.Values) <= 60 && !ch.NoDots) {
-			return true
+		if ch.Line && (len(s.Values) > 60 || ch.NoDots) {
+			continue
+		}
+		for _, m := range s.Mark {
+			if m {
+				return true
+			}
 		}
 	}
 	return false
@@ -566,8 +581,7 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		}
 		if ch.marked() {
 			y := base + axisH + float64(ns)*lineH
-			writef(b, `<rect class="chart-bar chart-bar-mark" x="%s" y="%s" width="12" height="12"/>`, f1(left), f1(y))
-			writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(left+18), f1(y), esc(ch.MarkName))
+			ch.markKey(b, left, y, left+18, y)
 		}
 		b.WriteString(`</g>`)
 	}

@@ -45,36 +45,10 @@ func workerMain(set *render.Set) {
 		}
 		return workerCompute(set, locOf, args[0])
 	}))
-	warmUp(set, js.Global().Get("retrylabWarmList"))
 	if ready := js.Global().Get("retrylabWorkerReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
 	}
 	select {}
-}
-
-// warmUp runs, for each widget the loader lists (self.retrylabWarmList:
-// [[calculator, data-defaults], …], those of every module on a page of
-// several), the Go part of what hydrating it runs on the page (newWidget:
-// the defaults parsed, the page's values made canonical), and discards the
-// results: V8 compiles a function at its first call for every thread that
-// runs the module, and the page's main thread, which starts the same
-// module once this worker is ready, then finds that code compiled
-// (site/assets/playground-worker.js, message compile). A widget that
-// newWidget would refuse is skipped here; the page reports it.
-func warmUp(set *render.Set, list js.Value) {
-	if list.Type() != js.TypeObject {
-		return
-	}
-	for i := range list.Length() {
-		e := list.Index(i)
-		c, ok := set.Registry().Lookup(e.Index(0).String())
-		if !ok {
-			continue
-		}
-		if d, err := query.Parse(e.Index(1).String()); err == nil {
-			canonical(c, pageValues(c, d))
-		}
-	}
 }
 
 func answerPanic(text string) js.Value {

@@ -108,7 +108,7 @@ func TestBuildFlags(t *testing.T) {
 	if len(env) != 1 || env[0] != "GOEXPERIMENT=nogreenteagc" {
 		t.Errorf("environment %q, want [GOEXPERIMENT=nogreenteagc]", env)
 	}
-	want := map[string]bool{"-trimpath": true, "-ldflags=-s -w": true, "-gcflags=retrylab/site/...=-l": true}
+	want := map[string]bool{"-trimpath": true, "-ldflags=-s -w -buildid=": true, "-gcflags=retrylab/site/...=-l": true}
 	for _, f := range got {
 		if f == "" || f[0] == '#' {
 			t.Errorf("flag %q: blank lines and comments must be skipped", f)
