@@ -115,6 +115,7 @@ func jitterHistogram(o *outCtx, r *calc.JitterResult) error {
 		YLabel:     o.vt("histogram", "y", "retries in the bin"),
 		Categories: cats,
 		Series:     []series{{Name: o.vt("histogram", "y", "retries in the bin"), Values: gc, Mark: mark}},
+		MarkName:   o.vt("histogram", "mark", "the fullest bin"),
 		OutField:   outField, OutRaw: outRaw,
 	}
 	ch.draw(o)
