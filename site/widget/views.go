@@ -464,14 +464,32 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	x1 := ticks[len(ticks)-1]
 	fx := func(v float64) float64 { return marginL + v/x1*plotW }
 	rowH := math.Min(28, 200/float64(n))
-	height := marginT + rowH*float64(n) + marginB
+	// the key below the axis' name: each kind of segment, drawn as in the
+	// rows, then its name; as many on a row as fit at the phone's size
+	const keyRowH = 24.0
+	keys := []struct{ name, class, attrs string }{
+		{o.vt("timeline", "key_attempt", "attempt"), "chart-seg-attempt", `height="12" fill-opacity="0.75"`},
+		{o.vt("timeline", "key_wait", "wait"), "chart-seg-wait", `height="4" fill-opacity="0.3"`},
+		{o.vt("timeline", "key_over", "past the deadline"), "chart-seg-over", `height="12" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"`},
+	}
+	keyX, keyRows := make([]float64, len(keys)), 1
+	keyRow := make([]int, len(keys))
+	for i, x := 0, marginL; i < len(keys); i++ {
+		w := 24 + textWidth(keys[i].name, phoneEm)
+		if x > marginL && x+w > chartW-marginR {
+			x, keyRows = marginL, keyRows+1
+		}
+		keyX[i], keyRow[i] = x, keyRows-1
+		x += w + 20
+	}
+	height := marginT + rowH*float64(n) + marginB + float64(keyRows)*keyRowH
 	title := o.vt("timeline", "title", "Worst case against the deadline")
 	desc := o.vt("timeline", "desc", "Every attempt runs to its timeout of {timeout} ms and fails, then the task waits; the whole takes {worst} ms against a deadline of {deadline} ms; {admitted} of {n} attempts start before it.",
 		"timeout", o.loc.Number(timeout), "worst", o.loc.Number(worst), "deadline", o.loc.Number(deadline), "admitted", o.loc.Number(admitted), "n", o.loc.Int(int64(n)))
 	b := o.b
 	writef(b, `<figure class="widget-chart" data-view="timeline"><svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(height))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
-	base := height - marginB
+	base := height - marginB - float64(keyRows)*keyRowH
 	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
 	for _, tk := range ticks {
@@ -506,8 +524,18 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	dx := fx(deadline)
 	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(base))
 	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT-8), esc(o.vt("timeline", "deadline", "deadline")))
-	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(height-4), esc(o.vt("timeline", "x", "time since the task started (ms)")))
-	b.WriteString(`</svg>`)
+	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(base+marginB-4), esc(o.vt("timeline", "x", "time since the task started (ms)")))
+	b.WriteString(`<g class="chart-legend">`)
+	for i, k := range keys {
+		y := base + marginB + 4 + float64(keyRow[i])*keyRowH
+		sy := y
+		if k.class == "chart-seg-wait" {
+			sy += 4
+		}
+		writef(b, `<rect class="%s" x="%s" y="%s" width="16" %s/>`, k.class, f1(keyX[i]), f1(sy), k.attrs)
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(keyX[i]+24), f1(y), esc(k.name))
+	}
+	b.WriteString(`</g></svg>`)
 	// text alternative
 	writef(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th></tr></thead><tbody>`,
 		esc(title), esc(o.vt("timeline", "attempt", "attempt")), esc(o.vt("timeline", "start", "start (ms)")), esc(o.vt("timeline", "end", "timeout at (ms)")), esc(o.vt("timeline", "admitted", "starts before the deadline")))
