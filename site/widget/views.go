@@ -467,10 +467,15 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	// the key below the axis' name: each kind of segment, drawn as in the
 	// rows, then its name; as many on a row as fit at the phone's size
 	const keyRowH = 24.0
-	keys := []struct{ name, class, attrs string }{
-		{o.vt("timeline", "key_attempt", "attempt"), "chart-seg-attempt", `height="12" fill-opacity="0.75"`},
-		{o.vt("timeline", "key_wait", "wait"), "chart-seg-wait", `height="4" fill-opacity="0.3"`},
-		{o.vt("timeline", "key_over", "past the deadline"), "chart-seg-over", `height="12" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"`},
+	// (dy: the swatch's offset in its row, the wait's bar being thinner,
+	// as in the rows)
+	keys := []struct {
+		name, class, attrs string
+		dy                 float64
+	}{
+		{o.vt("timeline", "key_attempt", "attempt"), "chart-seg-attempt", `height="12" fill-opacity="0.75"`, 0},
+		{o.vt("timeline", "key_wait", "wait"), "chart-seg-wait", `height="4" fill-opacity="0.3"`, 4},
+		{o.vt("timeline", "key_over", "past the deadline"), "chart-seg-over", `height="12" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"`, 0},
 	}
 	keyX, keyRows := make([]float64, len(keys)), 1
 	keyRow := make([]int, len(keys))
@@ -528,11 +533,7 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	b.WriteString(`<g class="chart-legend">`)
 	for i, k := range keys {
 		y := base + marginB + 4 + float64(keyRow[i])*keyRowH
-		sy := y
-		if k.class == "chart-seg-wait" {
-			sy += 4
-		}
-		writef(b, `<rect class="%s" x="%s" y="%s" width="16" %s/>`, k.class, f1(keyX[i]), f1(sy), k.attrs)
+		writef(b, `<rect class="%s" x="%s" y="%s" width="16" %s/>`, k.class, f1(keyX[i]), f1(y+k.dy), k.attrs)
 		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(keyX[i]+24), f1(y), esc(k.name))
 	}
 	b.WriteString(`</g></svg>`)
