@@ -109,10 +109,16 @@ func roleClassCSS() string {
 // markCSS colours the marks by their role: --ink is set by a
 // chart-role-NAME, chart-series-N or chart-policy-ID class on the mark or
 // its group, so a legend swatch and the bars of its series always match.
+// A marked bar takes the failure colour (no series has it where bars are
+// marked); a marked point of a line keeps its series' colour inside a
+// ring of the text colour, and the key draws that ring alone (in the
+// failure colour it read as a fifth series beside four: reader review).
 // The page's style sheet and a standalone chart (site/embed) share it.
 const markCSS = `.chart .chart-bar, .chart .chart-point, .chart .chart-seg-attempt, .chart .chart-node circle, .chart .chart-dot { fill: var(--ink, var(--role-first)); }
 .chart .chart-line { stroke: var(--ink, var(--role-first)); }
 .chart .chart-bar-mark, .chart .chart-node .chart-bar-mark { fill: var(--role-failure); }
+.chart .chart-point.chart-bar-mark { fill: var(--ink, var(--role-first)); stroke: currentColor; stroke-width: 2.5; }
+.chart .chart-legend .chart-point.chart-bar-mark { fill: none; }
 .chart .chart-rule { stroke: var(--role-capacity); }
 .chart .chart-seg-wait { fill: currentColor; }
 .chart .chart-seg-over { fill: var(--role-failure); stroke: var(--role-failure); }

@@ -372,7 +372,7 @@ func amplificationPlay(o *outCtx, r *calc.AmplificationResult) error {
 		return errNoData
 	}
 	var scratch strings.Builder
-	writeTree(&scratch, nodes, o.vt("play", "title", "The call tree, layer by layer"), o.vt("play", "desc", "Press play to watch each layer repeat the calls of the one above."))
+	writeTree(&scratch, nodes, o.vt("play", "title", "The call tree, layer by layer"), o.vt("play", "desc", "Press play to watch each layer repeat the calls of the one above."), treeKey(o))
 	svg := scratch.String()
 	depth := 0
 	for _, n := range nodes {

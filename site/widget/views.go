@@ -360,7 +360,8 @@ func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
 			esc(o.vt("tree", "not_drawn", "The call tree is not drawn: it has too many nodes; the bars above count the calls.")))
 	default:
 		writeTree(o.b, nodes, o.vt("tree", "title", "The call tree"),
-			o.vt("tree", "desc", "One request at the top; each layer repeats the whole subtree below it {list} times; {final} calls reach the service.", "list", numsText(o.loc, att), "final", o.loc.Number(final)))
+			o.vt("tree", "desc", "One request at the top; each layer repeats the whole subtree below it {list} times; {final} calls reach the service.", "list", numsText(o.loc, att), "final", o.loc.Number(final)),
+			treeKey(o))
 	}
 	return nil
 }
@@ -379,10 +380,18 @@ func treeNodes(nodes []retry.Node) ([]retry.Node, bool) {
 	return nodes, true
 }
 
+// treeKey names the call tree's two kinds of node, in writeTree's order:
+// a call that calls the layer below, and a call that reaches the service
+// (the deepest layer, drawn in the mark colour).
+func treeKey(o *outCtx) [2]string {
+	return [2]string{o.vt("tree", "key_call", "call to a layer"), o.vt("tree", "key_service", "call that reaches the service")}
+}
+
 // writeTree draws the call tree: the request at the top, each call below
 // the call that made it, the deepest calls evenly spread and every other
-// node centred over its children.
-func writeTree(b *strings.Builder, nodes []retry.Node, title, desc string) {
+// node centred over its children; below it, a key of its two kinds of
+// node (key: treeKey), as many on a row as fit on a phone.
+func writeTree(b *strings.Builder, nodes []retry.Node, title, desc string, key [2]string) {
 	depth := 0
 	for _, n := range nodes {
 		depth = max(depth, n.Level)
@@ -414,10 +423,13 @@ func writeTree(b *strings.Builder, nodes []retry.Node, title, desc string) {
 		xs[i] = (xs[children[i][0]] + xs[children[i][len(children[i])-1]]) / 2
 	}
 	place(0)
-	h := 40.0 + 56*float64(depth)
+	const keyRowH = 24.0
+	keyX, keyRow, keyRows := keyLayout(key[:], marginR)
+	treeH := 40.0 + 56*float64(depth)
+	h := treeH + 8 + keyRowH*float64(keyRows)
 	y := func(l int) float64 { return 20 + 56*float64(l) }
 	r := math.Max(1.5, math.Min(7, span/float64(leaves)/2.6))
-	writef(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %s %s" role="img" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
+	writef(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
 	b.WriteString(`<g class="chart-edge" stroke="currentColor" stroke-opacity="0.5">`)
 	for i, n := range nodes[1:] {
@@ -430,6 +442,18 @@ func writeTree(b *strings.Builder, nodes []retry.Node, title, desc string) {
 			cls = ` class="chart-bar-mark"`
 		}
 		writef(b, `<circle%s cx="%s" cy="%s" r="%s"/>`, cls, f1(xs[i]), f1(y(n.Level)), f1(r))
+	}
+	// the key, after every node (amplificationPlay numbers the circles in
+	// nodes' order and leaves the rest shown)
+	b.WriteString(`</g><g class="chart-legend chart-node">`)
+	for i, name := range key {
+		cls := ""
+		if i == 1 {
+			cls = ` class="chart-bar-mark"`
+		}
+		ky := treeH + 8 + float64(keyRow[i])*keyRowH
+		writef(b, `<circle%s cx="%s" cy="%s" r="6"/>`, cls, f1(keyX[i]+8), f1(ky+8))
+		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(keyX[i]+24), f1(ky+1), esc(name))
 	}
 	b.WriteString(`</g></svg></figure>` + "\n")
 }
@@ -477,16 +501,11 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 		{o.vt("timeline", "key_wait", "wait"), "chart-seg-wait", `height="4" fill-opacity="0.3"`, 4},
 		{o.vt("timeline", "key_over", "past the deadline"), "chart-seg-over", `height="12" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"`, 0},
 	}
-	keyX, keyRows := make([]float64, len(keys)), 1
-	keyRow := make([]int, len(keys))
-	for i, x := 0, marginL; i < len(keys); i++ {
-		w := 24 + textWidth(keys[i].name, phoneEm)
-		if x > marginL && x+w > chartW-marginR {
-			x, keyRows = marginL, keyRows+1
-		}
-		keyX[i], keyRow[i] = x, keyRows-1
-		x += w + 20
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.name
 	}
+	keyX, keyRow, keyRows := keyLayout(names, marginL)
 	height := marginT + rowH*float64(n) + marginB + float64(keyRows)*keyRowH
 	title := o.vt("timeline", "title", "Worst case against the deadline")
 	desc := o.vt("timeline", "desc", "Every attempt runs to its timeout of {timeout} ms and fails, then the task waits; the whole takes {worst} ms against a deadline of {deadline} ms; {admitted} of {n} attempts start before it.",
@@ -545,6 +564,23 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	}
 	b.WriteString("</tbody></table></figure>\n")
 	return nil
+}
+
+// keyLayout places the entries of a key drawn in a row from x0: each a
+// swatch of 16 units, then its name, as many on a row as fit in the
+// chart's width at the phone's text size (phoneEm). It returns each
+// entry's x and row (from 0) and the number of rows.
+func keyLayout(names []string, x0 float64) (xs []float64, row []int, rows int) {
+	xs, row, rows = make([]float64, len(names)), make([]int, len(names)), 1
+	for i, x := 0, x0; i < len(names); i++ {
+		w := 24 + textWidth(names[i], phoneEm)
+		if x > x0 && x+w > chartW-marginR {
+			x, rows = x0, rows+1
+		}
+		xs[i], row[i] = x, rows-1
+		x += w + 20
+	}
+	return xs, row, rows
 }
 
 // numsText writes numbers as a list.
