@@ -131,7 +131,7 @@ func (ch *chart) horizontal() bool {
 	if ch.Line || len(ch.Categories) == 0 {
 		return false
 	}
-	slot := (chartW - marginL - marginR) / float64(len(ch.Categories))
+	slot := (chartW - marginL - marginR - 2*barPad) / float64(len(ch.Categories))
 	every := (len(ch.Categories) + maxXLabels - 1) / maxXLabels
 	for i, c := range ch.Categories {
 		if i%every == 0 && textWidth(c, phoneEm) > slot*float64(every)-6 {
@@ -140,6 +140,12 @@ func (ch *chart) horizontal() bool {
 	}
 	return false
 }
+
+// barPad is the room, in SVG units, between the plot's edges and the first
+// and last bars of a category chart (writeBars): narrow bins left them
+// flush with the axis and the gridlines' end (reader review: the last bar
+// of a 36-bin chart touched the edge).
+const barPad = 4.0
 
 // rule is a horizontal line at Y (a limit such as 100 %).
 type rule struct {
@@ -294,7 +300,8 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		return
 	}
 	ns := len(ch.Series)
-	slot := plotW / float64(n)
+	x0 := ch.ml + barPad
+	slot := (plotW - 2*barPad) / float64(n)
 	gap := math.Min(slot*0.15, 8)
 	if slot < 4 {
 		gap = 0
@@ -310,7 +317,7 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 			if i >= n || math.IsNaN(v) {
 				continue
 			}
-			x := ch.ml + float64(i)*slot + gap/2 + float64(si)*barW
+			x := x0 + float64(i)*slot + gap/2 + float64(si)*barW
 			y := fy(v)
 			h := ch.h - marginB - y
 			class, op := "chart-bar"+ch.keyClass(i), opacity(si)
@@ -327,7 +334,7 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 		if i%every != 0 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s">%s</text>`, f1(ch.ml+(float64(i)+0.5)*slot), f1(ch.h-marginB+20), esc(c))
+		writef(b, `<text x="%s" y="%s">%s</text>`, f1(x0+(float64(i)+0.5)*slot), f1(ch.h-marginB+20), esc(c))
 	}
 	b.WriteString(`</g>`)
 }
