@@ -316,12 +316,18 @@ var notes = []struct{ field, key, def string }{
 	{"peak.max_note", "view.peak.table.note_max", "The distribution of the fullest bin is not computed: with this many clients and bins it would exceed the work bound."},
 }
 
+// distinctFields are the result fields named like a parameter that hold
+// something else, never an echo: errors' fallback is whether the class
+// allows another provider, its parameter whether the dispatcher has one
+// (the row came and went with the parameter: reader review).
+var distinctFields = [...]string{"errors.fallback"}
+
 // echoes reports whether field f repeats the value of the parameter of the
 // same name (the form already shows it). A field that differs from its
 // parameter stays: a preset's effective value, a derived default.
 func echoes(a calc.Args, f field) bool {
 	c := a.Calc()
-	if c == nil {
+	if c == nil || slices.Contains(distinctFields[:], c.Name+"."+f.Name) {
 		return false
 	}
 	p := c.Param(f.Name)

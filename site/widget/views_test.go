@@ -424,3 +424,33 @@ func TestMarkKey(t *testing.T) {
 		}
 	}
 }
+
+// TestDistinctFieldShown: errors' fallback result (the class allows
+// another provider) is not the fallback parameter (the dispatcher has
+// one): its row stays whatever the two values (reader review: it came
+// and went with the parameter).
+func TestDistinctFieldShown(t *testing.T) {
+	c, ok := calc.New().Lookup("errors")
+	if !ok {
+		t.Fatal("no calculator errors")
+	}
+	loc := locales(t)["it"]
+	for _, q := range []string{"class=rate_limited&fallback=true", "class=rate_limited&fallback=false", "class=overloaded&fallback=true", "class=validation_error&fallback=false"} {
+		vals, _ := url.ParseQuery(q)
+		a, err := c.Parse(vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Run(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, err := All().RenderOutput(c, a, res, All().DefaultViews(c), loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(html, `data-out="fallback"`) {
+			t.Errorf("%s: no row of the result's fallback", q)
+		}
+	}
+}
