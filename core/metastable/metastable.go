@@ -300,36 +300,47 @@ func (s *Solver) DrainTime(p Params, q0, o0 int) float64 {
 
 // addScaled adds f×src[j] to dst[j], for each j of src (dst is at least
 // as long). Each element takes one rounded product and one rounded sum,
-// as in the plain loop: unrolled, not reordered.
+// as in the plain loop: unrolled (as WebAssembly, each turn of a Go loop
+// is a jump through the function's block table), not reordered.
 func addScaled(dst, src []float64, f float64) {
-	dst = dst[:len(src)]
-	for len(src) >= 4 {
-		d, v := dst[:4:4], src[:4:4]
+	n := len(src)
+	dst = dst[:n]
+	j := 0
+	for ; j+8 <= n; j += 8 {
+		d, v := dst[j:j+8:j+8], src[j:j+8:j+8]
 		d[0] += f * v[0]
 		d[1] += f * v[1]
 		d[2] += f * v[2]
 		d[3] += f * v[3]
-		dst, src = dst[4:], src[4:]
+		d[4] += f * v[4]
+		d[5] += f * v[5]
+		d[6] += f * v[6]
+		d[7] += f * v[7]
 	}
-	for j, v := range src {
-		dst[j] += f * v
+	for ; j < n; j++ {
+		dst[j] += f * src[j]
 	}
 }
 
 // subScaled subtracts f×src[j] from dst[j], for each j of src, as
 // addScaled adds.
 func subScaled(dst, src []float64, f float64) {
-	dst = dst[:len(src)]
-	for len(src) >= 4 {
-		d, v := dst[:4:4], src[:4:4]
+	n := len(src)
+	dst = dst[:n]
+	j := 0
+	for ; j+8 <= n; j += 8 {
+		d, v := dst[j:j+8:j+8], src[j:j+8:j+8]
 		d[0] -= f * v[0]
 		d[1] -= f * v[1]
 		d[2] -= f * v[2]
 		d[3] -= f * v[3]
-		dst, src = dst[4:], src[4:]
+		d[4] -= f * v[4]
+		d[5] -= f * v[5]
+		d[6] -= f * v[6]
+		d[7] -= f * v[7]
 	}
-	for j, v := range src {
-		dst[j] -= f * v
+	for ; j < n; j++ {
+		dst[j] -= f * src[j]
 	}
 }
 
