@@ -125,8 +125,9 @@ func metastableCalc() *Calculator {
 					"states", FormatFloat(float64(p.States())), "got", FormatFloat(w), "max", FormatFloat(metastableMaxWork))
 			}
 			out := MetastableResult{Lambda: p.Lambda, Utilization: p.Lambda / p.Mu, States: p.States()}
+			var sv metastable.Solver // one matrix and its vectors for every solve
 			summary := func(p metastable.Params) (mean, pfull float64, bi bool, lo, hi int, dist []float64, orbit float64) {
-				pi := metastable.Stationary(p)
+				pi := sv.Stationary(p)
 				dist = metastable.QueueMarginal(p, pi)
 				for q, v := range dist {
 					mean += float64(q) * v
@@ -140,10 +141,10 @@ func metastableCalc() *Calculator {
 			var lo, hi int
 			out.MeanQueue, out.PFull, out.Bimodal, lo, hi, out.QueueDist, out.MeanOrbit = summary(p)
 			out.Modes = []int{lo, hi}
-			out.DrainS = finiteOr(metastable.DrainTime(p, p.Queue, 0), 1e300)
+			out.DrainS = finiteOr(sv.DrainTime(p, p.Queue, 0), 1e300)
 			if runs := a.Int("sim_runs"); runs > 0 {
 				r := rand.New(rand.NewPCG(uint64(a.Int("seed")), 0x6d657461))
-				mean, se, censored := metastable.SimDrain(p, p.Queue, 0, runs, metastableSimEvents, r)
+				mean, se, censored := sv.SimDrain(p, p.Queue, 0, runs, metastableSimEvents, r)
 				out.SimCensored = censored
 				if !math.IsNaN(mean) {
 					lo, hi := mean-2.576*se, mean+2.576*se
@@ -151,17 +152,28 @@ func metastableCalc() *Calculator {
 					out.ExactInBand = censored == 0 && lo <= out.DrainS && out.DrainS <= hi
 				}
 			}
+			out.SweepLambda = make([]float64, 0, n+1)
+			out.SweepMeanQueue = make([]float64, 0, n+1)
+			out.SweepPFull = make([]float64, 0, n+1)
+			out.SweepDrainS = make([]float64, 0, n+1)
+			out.SweepBistable = make([]bool, 0, n+1)
 			for k := 0; k <= n; k++ {
 				q := p
 				q.Lambda = from
 				if n > 0 {
 					q.Lambda = from + (to-from)*float64(k)/float64(n)
 				}
-				mean, pfull, bi, _, _, _, _ := summary(q)
+				// a point at lambda itself (the defaults' 8.5) is the
+				// chain solved above: the same solves, the same bits
+				mean, pfull, bi, drain := out.MeanQueue, out.PFull, out.Bimodal, out.DrainS
+				if q != p {
+					mean, pfull, bi, _, _, _, _ = summary(q)
+					drain = finiteOr(sv.DrainTime(q, q.Queue, 0), 1e300)
+				}
 				out.SweepLambda = append(out.SweepLambda, q.Lambda)
 				out.SweepMeanQueue = append(out.SweepMeanQueue, mean)
 				out.SweepPFull = append(out.SweepPFull, pfull)
-				out.SweepDrainS = append(out.SweepDrainS, finiteOr(metastable.DrainTime(q, q.Queue, 0), 1e300))
+				out.SweepDrainS = append(out.SweepDrainS, drain)
 				out.SweepBistable = append(out.SweepBistable, bi)
 				if bi {
 					l := q.Lambda

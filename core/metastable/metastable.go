@@ -69,9 +69,13 @@ func (p Params) Work() float64 {
 func (p Params) Index(q, o int) int { return o*(p.Queue+1) + q }
 
 // TimeoutProb returns p(q) for q = 0..Q.
-func (p Params) TimeoutProb() []float64 {
+func (p Params) TimeoutProb() []float64 { return p.timeoutProb(nil) }
+
+// timeoutProb is TimeoutProb written into buf's storage when it is large
+// enough.
+func (p Params) timeoutProb(buf []float64) []float64 {
 	m := p.Mu * p.TimeoutS
-	out := make([]float64, p.Queue+1)
+	out := resize(buf, p.Queue+1)
 	// P(Poisson(m) <= q), summed in log space to stay finite for large m
 	logTerm := -m // log of e^-m m^k / k!, k = 0
 	sum := 0.0
@@ -83,6 +87,16 @@ func (p Params) TimeoutProb() []float64 {
 		out[q] = math.Min(sum, 1)
 	}
 	return out
+}
+
+// resize returns n zeros, in buf's storage when it holds n.
+func resize(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // Transition is one transition of the chain out of a state.
@@ -131,15 +145,36 @@ type band struct {
 	a    []float64
 }
 
-func newBand(n, w int) *band { return &band{n: n, w: w, a: make([]float64, n*(2*w+1))} }
+// reset makes b the n×n zero matrix of half-width w, in b's storage when
+// it is large enough.
+func (b *band) reset(n, w int) {
+	b.n, b.w = n, w
+	b.a = resize(b.a, n*(2*w+1))
+}
 
 func (b *band) at(i, j int) *float64 { return &b.a[i*(2*b.w+1)+j-i+b.w] }
 
+// Solver solves chains, keeping its matrix and vectors between solves:
+// once it has solved a chain, solving one of no more states and no wider
+// band allocates nothing. The zero Solver is ready to use; a Solver is
+// not safe for concurrent use.
+type Solver struct {
+	g                 band      // the generator (Stationary) or the drain equations (DrainTime)
+	pt, s, pi, rhs, h []float64 // p(q), and the solves' vectors
+	tb                table     // SimDrain's transitions
+}
+
 // Stationary returns the stationary distribution, by index.
-func Stationary(p Params) []float64 {
+func Stationary(p Params) []float64 { return new(Solver).Stationary(p) }
+
+// Stationary returns the stationary distribution, by index, in s's
+// storage: valid until s's next solve.
+func (s *Solver) Stationary(p Params) []float64 {
 	n, w := p.States(), p.Queue+2
-	pt := p.TimeoutProb()
-	g := newBand(n, w)
+	s.pt = p.timeoutProb(s.pt)
+	pt := s.pt
+	g := &s.g
+	g.reset(n, w)
 	for o := 0; o <= p.Orbit; o++ {
 		for q := 0; q <= p.Queue; q++ {
 			i := p.Index(q, o)
@@ -147,14 +182,15 @@ func Stationary(p Params) []float64 {
 		}
 	}
 	// GTH: censor the states from the last down to 1.
-	s := make([]float64, n)
+	sums := resize(s.s, n)
+	s.s = sums
 	for k := n - 1; k >= 1; k-- {
 		lo := max(0, k-w)
 		sum := 0.0
 		for j := lo; j < k; j++ {
 			sum += *g.at(k, j)
 		}
-		s[k] = sum
+		sums[k] = sum
 		if sum == 0 {
 			continue
 		}
@@ -167,27 +203,24 @@ func Stationary(p Params) []float64 {
 			if pik == 0 {
 				continue
 			}
-			f := pik / sum
 			// row i gains f × row k on columns lo..k-1; the diagonal
 			// entry it also changes is never read
-			ri := g.a[bi+lo : bi+k]
-			for j, v := range rk {
-				ri[j] += f * v
-			}
+			addScaled(g.a[bi+lo:bi+k], rk, pik/sum)
 		}
 	}
-	pi := make([]float64, n)
+	pi := resize(s.pi, n)
+	s.pi = pi
 	pi[0] = 1
 	total := 1.0
 	for k := 1; k < n; k++ {
-		if s[k] == 0 {
+		if sums[k] == 0 {
 			continue
 		}
 		v := 0.0
 		for i := max(0, k-w); i < k; i++ {
 			v += pi[i] * *g.at(i, k)
 		}
-		pi[k] = v / s[k]
+		pi[k] = v / sums[k]
 		total += pi[k]
 		if total > 1e150 {
 			// the unnormalized weights grow geometrically along a long
@@ -206,11 +239,18 @@ func Stationary(p Params) []float64 {
 
 // DrainTime returns the expected time until the queue is empty (q = 0),
 // starting from state (q0, o0).
-func DrainTime(p Params, q0, o0 int) float64 {
+func DrainTime(p Params, q0, o0 int) float64 { return new(Solver).DrainTime(p, q0, o0) }
+
+// DrainTime returns the expected time until the queue is empty (q = 0),
+// starting from state (q0, o0).
+func (s *Solver) DrainTime(p Params, q0, o0 int) float64 {
 	n, w := p.States(), p.Queue+2
-	pt := p.TimeoutProb()
-	m := newBand(n, w)
-	rhs := make([]float64, n)
+	s.pt = p.timeoutProb(s.pt)
+	pt := s.pt
+	m := &s.g
+	m.reset(n, w)
+	rhs := resize(s.rhs, n)
+	s.rhs = rhs
 	for o := 0; o <= p.Orbit; o++ {
 		for q := 0; q <= p.Queue; q++ {
 			i := p.Index(q, o)
@@ -242,14 +282,12 @@ func DrainTime(p Params, q0, o0 int) float64 {
 			}
 			f := lik / piv
 			m.a[bi+k] = 0
-			ri := m.a[bi+k+1 : bi+hi+1]
-			for j, v := range rk {
-				ri[j] -= f * v
-			}
+			subScaled(m.a[bi+k+1:bi+hi+1], rk, f)
 			rhs[i] -= f * rhs[k]
 		}
 	}
-	h := make([]float64, n)
+	h := resize(s.h, n)
+	s.h = h
 	for k := n - 1; k >= 0; k-- {
 		v := rhs[k]
 		for j := k + 1; j <= min(n-1, k+w); j++ {
@@ -258,6 +296,52 @@ func DrainTime(p Params, q0, o0 int) float64 {
 		h[k] = v / *m.at(k, k)
 	}
 	return h[p.Index(q0, o0)]
+}
+
+// addScaled adds f×src[j] to dst[j], for each j of src (dst is at least
+// as long). Each element takes one rounded product and one rounded sum,
+// as in the plain loop: unrolled (as WebAssembly, each turn of a Go loop
+// is a jump through the function's block table), not reordered.
+func addScaled(dst, src []float64, f float64) {
+	n := len(src)
+	dst = dst[:n]
+	j := 0
+	for ; j+8 <= n; j += 8 {
+		d, v := dst[j:j+8:j+8], src[j:j+8:j+8]
+		d[0] += f * v[0]
+		d[1] += f * v[1]
+		d[2] += f * v[2]
+		d[3] += f * v[3]
+		d[4] += f * v[4]
+		d[5] += f * v[5]
+		d[6] += f * v[6]
+		d[7] += f * v[7]
+	}
+	for ; j < n; j++ {
+		dst[j] += f * src[j]
+	}
+}
+
+// subScaled subtracts f×src[j] from dst[j], for each j of src, as
+// addScaled adds.
+func subScaled(dst, src []float64, f float64) {
+	n := len(src)
+	dst = dst[:n]
+	j := 0
+	for ; j+8 <= n; j += 8 {
+		d, v := dst[j:j+8:j+8], src[j:j+8:j+8]
+		d[0] -= f * v[0]
+		d[1] -= f * v[1]
+		d[2] -= f * v[2]
+		d[3] -= f * v[3]
+		d[4] -= f * v[4]
+		d[5] -= f * v[5]
+		d[6] -= f * v[6]
+		d[7] -= f * v[7]
+	}
+	for ; j < n; j++ {
+		dst[j] -= f * src[j]
+	}
 }
 
 // QueueMarginal returns P(q) for q = 0..Q from a distribution by index.

@@ -14,9 +14,19 @@ type table struct {
 	cum   []float64
 }
 
-func newTable(p Params) *table {
-	pt := p.TimeoutProb()
-	t := &table{start: make([]int32, p.States()+1)}
+// reset fills t with p's transitions, in t's storage when it is large
+// enough.
+func (t *table) reset(p Params, pt []float64) {
+	n := p.States()
+	if cap(t.start) < n+1 {
+		t.start = make([]int32, n+1)
+	}
+	t.start = t.start[:n+1]
+	t.start[0] = 0
+	if cap(t.to) < 6*n { // at most 6 transitions out of a state
+		t.to, t.cum = make([]int32, 0, 6*n), make([]float64, 0, 6*n)
+	}
+	t.to, t.cum = t.to[:0], t.cum[:0]
 	for o := 0; o <= p.Orbit; o++ {
 		for q := 0; q <= p.Queue; q++ {
 			i := p.Index(q, o)
@@ -29,7 +39,6 @@ func newTable(p Params) *table {
 			t.start[i+1] = int32(len(t.to))
 		}
 	}
-	return t
 }
 
 // step draws the holding time in state i and the next state.
@@ -51,7 +60,14 @@ func (t *table) step(i int, r *rand.Rand) (float64, int) {
 // the standard error of the drain times, and the runs that had not
 // drained when the budget ran out (left out of the mean).
 func SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float64, censored int) {
-	tb := newTable(p)
+	return new(Solver).SimDrain(p, q0, o0, runs, events, r)
+}
+
+// SimDrain is the package's SimDrain with s's transition table.
+func (s *Solver) SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float64, censored int) {
+	s.pt = p.timeoutProb(s.pt)
+	tb := &s.tb
+	tb.reset(p, s.pt)
 	var sum, sum2 float64
 	done := 0
 	for range runs {
@@ -84,7 +100,8 @@ func SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float6
 // SimOccupancy simulates the chain from (0, 0) for events transitions and
 // returns the share of time the queue spent at each length.
 func SimOccupancy(p Params, events int, r *rand.Rand) []float64 {
-	tb := newTable(p)
+	tb := new(table)
+	tb.reset(p, p.TimeoutProb())
 	occ := make([]float64, p.Queue+1)
 	i, total := 0, 0.0
 	for range events {
