@@ -470,6 +470,12 @@ func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after
 	keep := len(ps) > 1
 	arr := &arrStream{r: rand.New(rand.NewPCG(seed, 0x61727269766573)), keep: keep} // "arrives"
 	svc := &svcStream{r: rand.New(rand.NewPCG(seed, 0x73657276696365)), keep: keep} // "service"
+	if keep && s.Loop == Open {
+		// Room for the draws of about every arrival, and a service time
+		// each: appending from empty would copy them a dozen times.
+		n := min(expectedRequests(s), 1<<20)
+		arr.ns, svc.v = make([]int64, 0, n), make([]float64, 0, n)
+	}
 	out := make([]Result, len(ps))
 	m := &sim{}
 	for i, p := range ps {
@@ -563,6 +569,13 @@ func (m *sim) svcExp() float64 {
 	return x
 }
 
+// expectedRequests returns a little more than the open-loop requests
+// expected of s (Poisson: 10 % over the mean), at most 2^24: a capacity
+// for the slices that hold one item per request.
+func expectedRequests(s Scenario) int {
+	return int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24))
+}
+
 // zeroed returns buf resized to n and cleared, or a new slice if it is
 // too short.
 func zeroed[T int | int64](buf []T, n int) []T {
@@ -618,7 +631,7 @@ func (m *sim) run() {
 	next := int64(math.MaxInt64)
 	if s.Loop == Open {
 		if m.reqs == nil {
-			m.reqs = make([]request, 0, int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24)))
+			m.reqs = make([]request, 0, expectedRequests(s))
 		}
 		next = m.arrNs()
 	} else {
