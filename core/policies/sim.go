@@ -476,6 +476,18 @@ func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after
 		n := min(expectedRequests(s), 1<<20)
 		arr.ns, svc.v = make([]int64, 0, n), make([]float64, 0, n)
 	}
+	// The prefix that the policies' runs share, when two or more do.
+	var pre *prefix
+	if shared := 0; keep && s.Loop == Open && before == nil {
+		for _, q := range presets {
+			if sharesPrefix(q) {
+				shared++
+			}
+		}
+		if shared > 1 {
+			pre = runPrefix(s, arr, svc)
+		}
+	}
 	out := make([]Result, len(ps))
 	m := &sim{}
 	for i, p := range ps {
@@ -498,7 +510,11 @@ func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after
 		if before != nil {
 			before(m)
 		}
-		m.run()
+		if pre != nil && sharesPrefix(presets[i]) {
+			m.runFrom(pre)
+		} else {
+			m.run()
+		}
 		if mt.Done() {
 			return nil, meter.ErrStopped
 		}
@@ -599,6 +615,13 @@ func nsOf(x float64) int64 {
 }
 
 func (m *sim) run() {
+	m.loop(m.setup())
+}
+
+// setup readies m for a run of its scenario: times in ns, empty series and
+// workers; it returns the first open-loop arrival (math.MaxInt64 in closed
+// loop, whose users' first requests it puts in the heap).
+func (m *sim) setup() int64 {
 	s := m.s
 	m.trigA = nsOf(s.TriggerStartS * 1e9)
 	m.trigB = nsOf(float64(s.TriggerStartS+s.TriggerS) * 1e9)
@@ -642,6 +665,12 @@ func (m *sim) run() {
 		}
 	}
 	m.sampleAt = m.bin
+	return next
+}
+
+// loop runs the events from next, the next open-loop arrival, to the end,
+// then finishes the result.
+func (m *sim) loop(next int64) {
 	for !m.halt {
 		// The earliest of: the heap, the timeouts, the next arrival (if
 		// before the horizon); on a tie, in that order. Without branches.
