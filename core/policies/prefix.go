@@ -97,7 +97,20 @@ func (m *sim) runFrom(p *prefix) {
 	m.setup()
 	b := &p.m
 	m.arrN, m.svcN = b.arrN, b.svcN
-	m.reqs = append(m.reqs[:0], b.reqs...)
+	// Only the requests with an event to come are read again: the others'
+	// places in m.reqs keep what they hold.
+	lo := int32(len(b.reqs))
+	for _, e := range b.q.h {
+		lo = min(lo, e.req)
+	}
+	if b.timeouts.size > 0 {
+		lo = min(lo, b.timeouts.ring[b.timeouts.head].req) // the earliest sent
+	}
+	if cap(m.reqs) < len(b.reqs) {
+		m.reqs = make([]request, 0, len(b.reqs))
+	}
+	m.reqs = m.reqs[:len(b.reqs)]
+	copy(m.reqs[lo:], b.reqs[lo:])
 	copy(m.normal, b.normal)
 	copy(m.blocked, b.blocked)
 	for i := range b.timeouts.size {
