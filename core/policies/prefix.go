@@ -163,7 +163,7 @@ func (m *sim) replay(p *prefix) {
 			r.deadline = t + m.timeout
 		}
 		if m.perReq {
-			r.limit = m.rule.finagle.limit(t)
+			r.limit = int16(min(m.rule.finagle.limit(t), math.MaxInt16))
 		}
 		if m.meter != nil && m.meter.Add(1) {
 			m.halt = true

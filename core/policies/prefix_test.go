@@ -1,9 +1,11 @@
 package policies
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"retrylab/core/meter"
 )
@@ -63,5 +65,22 @@ func TestPrefixStops(t *testing.T) {
 		&svcStream{r: rand.New(rand.NewPCG(20261017, 0x73657276696365)), keep: true})
 	if at := p.m.timeouts.top; at < p.m.trigA || at > p.m.trigB+p.m.timeout {
 		t.Errorf("the prefix stopped at %d ns, not at a timeout of the trigger [%d, %d]", at, p.m.trigA, p.m.trigB+p.m.timeout)
+	}
+}
+
+// TestRequestFits: request's narrow fields hold what they count, for every
+// preset at the most attempts a Scenario allows, and it is 32 bytes.
+func TestRequestFits(t *testing.T) {
+	if n := unsafe.Sizeof(request{}); n != 32 {
+		t.Errorf("a request is %d bytes, not 32", n)
+	}
+	if MaxBins > math.MaxInt16 {
+		t.Errorf("MaxBins %d does not fit request.bin", MaxBins)
+	}
+	for _, q := range Presets() {
+		n := q.Name.MaxAttempts(10)
+		if n > math.MaxInt16 || (q.HedgeDelayMS > 0 && n > math.MaxUint8) {
+			t.Errorf("%s: %d attempts do not fit request.attempts or request.live", q.Name, n)
+		}
 	}
 }

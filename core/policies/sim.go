@@ -362,17 +362,21 @@ func (h slotHeap) replaceMin(v int64) {
 // a-b.
 func lt(a, b int64) int { return int(uint64(a-b) >> 63) }
 
-// request is one original request's state.
+// request is one original request's state: 32 bytes, in a slice of
+// every request (TestRequestFits: the narrow fields hold every preset's
+// attempts).
 type request struct {
-	bin      int32 // the bin of its arrival, -1 past the horizon
-	attempts int32 // attempts made (sent or refused)
-	token    int32 // what the policy's retry returned for the current attempt
-	client   int32 // closed loop: the user; -1 for open loop
-	limit    int32 // retries allowed (Finagle's requeues), set by the first attempt
 	prev     int64 // the last pause before a retry, ns
 	deadline int64 // Preset.Deadline: the end of the request's time, ns
-	live     int32 // hedging: copies sent and not yet answered or given up
-	over     bool  // hedging: the request has ended (an answer, or the deadline)
+	client   int32 // closed loop: the user; -1 for open loop
+	token    int32 // what the policy's retry returned for the current attempt
+	bin      int16 // the bin of its arrival (< MaxBins), -1 past the horizon
+	attempts int16 // attempts made (sent or refused), at most the rule's max
+	// limit is the retries allowed (Finagle's requeues), set by the first
+	// attempt, at most math.MaxInt16 (more than any rule's attempts).
+	limit int16
+	live  uint8 // hedging: copies sent and not yet answered or given up
+	over  bool  // hedging: the request has ended (an answer, or the deadline)
 }
 
 type sim struct {
@@ -694,7 +698,7 @@ func (m *sim) loop(next int64) {
 		case 3:
 			// arrive(next, -1), inlined
 			id, b := int32(len(m.reqs)), m.binOf(next)
-			m.reqs = append(m.reqs, request{bin: int32(b), client: -1})
+			m.reqs = append(m.reqs, request{bin: int16(b), client: -1})
 			m.res.Requests++
 			if b >= 0 {
 				m.arrived[b]++
@@ -815,7 +819,7 @@ func (m *sim) binOfNew(t int64) int {
 func (m *sim) arrive(now int64, client int32) {
 	id := int32(len(m.reqs))
 	b := m.binOf(now)
-	m.reqs = append(m.reqs, request{bin: int32(b), client: client})
+	m.reqs = append(m.reqs, request{bin: int16(b), client: client})
 	m.res.Requests++
 	if b >= 0 {
 		m.arrived[b]++
@@ -838,7 +842,7 @@ func (m *sim) send(now int64, id int32) {
 				r.deadline = now + m.timeout
 			}
 			if m.perReq {
-				r.limit = m.rule.finagle.limit(now)
+				r.limit = int16(min(m.rule.finagle.limit(now), math.MaxInt16))
 			}
 		}
 		r.attempts++
