@@ -150,6 +150,9 @@ func (m *sim) runFrom(p *prefix) {
 // and each answer, a request's deadline and retry limit, the meter told of
 // each attempt.
 func (m *sim) replay(p *prefix) {
+	if m.quiet && m.admitsAll && !m.deadlines && !m.perReq && m.meter == nil {
+		return // nothing to do (none, naive, backoff)
+	}
 	for i, id := range p.ids {
 		t := p.ts[i]
 		if id < 0 {

@@ -36,6 +36,12 @@ func TestPrefixSameAsRun(t *testing.T) {
 		if r.IntN(3) == 0 {
 			s.Trigger = Capacity
 		}
+		switch i {
+		case 0: // no failure: the prefix is the whole run
+			s.RatePerS, s.Slots, s.ServiceMS, s.TimeoutMS, s.TriggerFactor = 50, 20, 50, 2000, 1
+		case 1: // the first failure is a refusal, early
+			s.RatePerS, s.Slots, s.ServiceMS, s.QueueCap, s.TimeoutMS = 100, 10, 90, 0, 2000
+		}
 		seed := r.Uint64()
 		var shared, alone int64
 		all, err := RunAllMeter(s, ps, seed, meter.New(func(n int64) bool { shared += n; return false }))
