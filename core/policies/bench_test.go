@@ -49,3 +49,16 @@ func BenchmarkOneByOne(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShown runs the policies of the widget's default selection on
+// Default, as the calculator does at its defaults (RunAll).
+func BenchmarkShown(b *testing.B) {
+	s := Default()
+	ps := Shown()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RunAll(s, ps, 20261017); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

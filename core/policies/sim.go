@@ -362,17 +362,21 @@ func (h slotHeap) replaceMin(v int64) {
 // a-b.
 func lt(a, b int64) int { return int(uint64(a-b) >> 63) }
 
-// request is one original request's state.
+// request is one original request's state: 32 bytes, in a slice of
+// every request (TestRequestFits: the narrow fields hold every preset's
+// attempts).
 type request struct {
-	bin      int32 // the bin of its arrival, -1 past the horizon
-	attempts int32 // attempts made (sent or refused)
-	token    int32 // what the policy's retry returned for the current attempt
-	client   int32 // closed loop: the user; -1 for open loop
-	limit    int32 // retries allowed (Finagle's requeues), set by the first attempt
 	prev     int64 // the last pause before a retry, ns
 	deadline int64 // Preset.Deadline: the end of the request's time, ns
-	live     int32 // hedging: copies sent and not yet answered or given up
-	over     bool  // hedging: the request has ended (an answer, or the deadline)
+	client   int32 // closed loop: the user; -1 for open loop
+	token    int32 // what the policy's retry returned for the current attempt
+	bin      int16 // the bin of its arrival (< MaxBins), -1 past the horizon
+	attempts int16 // attempts made (sent or refused), at most the rule's max
+	// limit is the retries allowed (Finagle's requeues), set by the first
+	// attempt, at most math.MaxInt16 (more than any rule's attempts).
+	limit int16
+	live  uint8 // hedging: copies sent and not yet answered or given up
+	over  bool  // hedging: the request has ended (an answer, or the deadline)
 }
 
 type sim struct {
@@ -470,6 +474,24 @@ func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after
 	keep := len(ps) > 1
 	arr := &arrStream{r: rand.New(rand.NewPCG(seed, 0x61727269766573)), keep: keep} // "arrives"
 	svc := &svcStream{r: rand.New(rand.NewPCG(seed, 0x73657276696365)), keep: keep} // "service"
+	if keep && s.Loop == Open {
+		// Room for the draws of about every arrival, and a service time
+		// each: appending from empty would copy them a dozen times.
+		n := min(expectedRequests(s), 1<<20)
+		arr.ns, svc.v = make([]int64, 0, n), make([]float64, 0, n)
+	}
+	// The prefix that the policies' runs share, when two or more do.
+	var pre *prefix
+	if shared := 0; keep && s.Loop == Open && before == nil {
+		for _, q := range presets {
+			if sharesPrefix(q) {
+				shared++
+			}
+		}
+		if shared > 1 {
+			pre = runPrefix(s, arr, svc)
+		}
+	}
 	out := make([]Result, len(ps))
 	m := &sim{}
 	for i, p := range ps {
@@ -492,7 +514,11 @@ func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after
 		if before != nil {
 			before(m)
 		}
-		m.run()
+		if pre != nil && sharesPrefix(presets[i]) {
+			m.runFrom(pre)
+		} else {
+			m.run()
+		}
 		if mt.Done() {
 			return nil, meter.ErrStopped
 		}
@@ -563,6 +589,13 @@ func (m *sim) svcExp() float64 {
 	return x
 }
 
+// expectedRequests returns a little more than the open-loop requests
+// expected of s (Poisson: 10 % over the mean), at most 2^24: a capacity
+// for the slices that hold one item per request.
+func expectedRequests(s Scenario) int {
+	return int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24))
+}
+
 // zeroed returns buf resized to n and cleared, or a new slice if it is
 // too short.
 func zeroed[T int | int64](buf []T, n int) []T {
@@ -586,6 +619,13 @@ func nsOf(x float64) int64 {
 }
 
 func (m *sim) run() {
+	m.loop(m.setup())
+}
+
+// setup readies m for a run of its scenario: times in ns, empty series and
+// workers; it returns the first open-loop arrival (math.MaxInt64 in closed
+// loop, whose users' first requests it puts in the heap).
+func (m *sim) setup() int64 {
 	s := m.s
 	m.trigA = nsOf(s.TriggerStartS * 1e9)
 	m.trigB = nsOf(float64(s.TriggerStartS+s.TriggerS) * 1e9)
@@ -618,7 +658,7 @@ func (m *sim) run() {
 	next := int64(math.MaxInt64)
 	if s.Loop == Open {
 		if m.reqs == nil {
-			m.reqs = make([]request, 0, int(math.Min(float64(s.RatePerS*s.HorizonS)*1.1+16, 1<<24)))
+			m.reqs = make([]request, 0, expectedRequests(s))
 		}
 		next = m.arrNs()
 	} else {
@@ -629,6 +669,12 @@ func (m *sim) run() {
 		}
 	}
 	m.sampleAt = m.bin
+	return next
+}
+
+// loop runs the events from next, the next open-loop arrival, to the end,
+// then finishes the result.
+func (m *sim) loop(next int64) {
 	for !m.halt {
 		// The earliest of: the heap, the timeouts, the next arrival (if
 		// before the horizon); on a tie, in that order. Without branches.
@@ -652,7 +698,7 @@ func (m *sim) run() {
 		case 3:
 			// arrive(next, -1), inlined
 			id, b := int32(len(m.reqs)), m.binOf(next)
-			m.reqs = append(m.reqs, request{bin: int32(b), client: -1})
+			m.reqs = append(m.reqs, request{bin: int16(b), client: -1})
 			m.res.Requests++
 			if b >= 0 {
 				m.arrived[b]++
@@ -773,7 +819,7 @@ func (m *sim) binOfNew(t int64) int {
 func (m *sim) arrive(now int64, client int32) {
 	id := int32(len(m.reqs))
 	b := m.binOf(now)
-	m.reqs = append(m.reqs, request{bin: int32(b), client: client})
+	m.reqs = append(m.reqs, request{bin: int16(b), client: client})
 	m.res.Requests++
 	if b >= 0 {
 		m.arrived[b]++
@@ -796,7 +842,7 @@ func (m *sim) send(now int64, id int32) {
 				r.deadline = now + m.timeout
 			}
 			if m.perReq {
-				r.limit = m.rule.finagle.limit(now)
+				r.limit = int16(min(m.rule.finagle.limit(now), math.MaxInt16))
 			}
 		}
 		r.attempts++
