@@ -44,3 +44,18 @@ func TestDeterministic(t *testing.T) {
 		t.Fatalf("same seed, different results: %v %v", a, b)
 	}
 }
+
+// BenchmarkDefaults runs what the contention calculator runs at its
+// defaults (core/calc/contention.go): every strategy at 100 clients and
+// along the curves' 10 client counts, 190 down to 10 by 20, 2 runs each.
+func BenchmarkDefaults(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, st := range Strategies {
+			Run(params(100), st, 2, 20261017)
+			for n := 10; n <= 190; n += 20 {
+				Run(params(n), st, 2, 20261017)
+			}
+		}
+	}
+}

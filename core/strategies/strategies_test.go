@@ -60,3 +60,28 @@ func TestBreakerManySmallClients(t *testing.T) {
 		t.Errorf("breaker with one request per client: load %v, want 1", r.Load)
 	}
 }
+
+// benchmarkCalc runs what the retry-strategies calculator runs
+// (core/calc/strategies.go) at its defaults but clients: every strategy
+// at failure rate 0.5 and at the curves' 21 failure rates, 0 to 1 by
+// 0.05, each run from the same seed.
+func benchmarkCalc(b *testing.B, clients int) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for k := -1; k <= 20; k++ {
+			p := params(clients, 0.5)
+			if k >= 0 {
+				p.FailureRate = float64(k) / 20
+			}
+			for _, st := range All {
+				Run(p, st, rand.New(rand.NewPCG(20261017, 0x7374726174)))
+			}
+		}
+	}
+}
+
+// BenchmarkDefaults: the calculator at its defaults, 10 clients.
+func BenchmarkDefaults(b *testing.B) { benchmarkCalc(b, 10) }
+
+// BenchmarkManyClients: the article's comparison, 5000 clients.
+func BenchmarkManyClients(b *testing.B) { benchmarkCalc(b, 5000) }
