@@ -59,12 +59,93 @@ type Result struct {
 
 // Run simulates strategy st. Client c makes Requests/Clients requests (the
 // first Requests mod Clients clients one more), one after the other; every
-// call fails with probability FailureRate, drawn from r.
+// call fails with probability FailureRate, drawn from r: one Float64 a
+// call, in the order of the calls.
 func Run(p Params, st Strategy, r *rand.Rand) Result {
+	s := Runner{src: r}
+	return s.run(p, st)
+}
+
+// maxKept bounds the draws a Runner keeps (8 bytes each).
+const maxKept = 1 << 18
+
+// A Runner runs strategies as Run does, each run with a fresh source of
+// the same seeds: the calculator's runs, every strategy at every failure
+// rate, all read one stream of draws. The Runner draws the stream once and
+// keeps its first maxKept draws for the runs that follow; past those, each
+// run goes on from a copy of the source's state there. A Runner must not
+// be copied.
+type Runner struct {
+	kept    []float64  // the stream's first draws, at most maxKept
+	maxKept int        // maxKept, or 0 in Run (its source is the caller's)
+	end     rand.PCG   // the source's state after kept's draws
+	live    rand.PCG   // the current run's source state, past kept
+	src     *rand.Rand // the current run's source past kept (of live if maxKept > 0)
+	k       int        // draws of the current run so far
+	window  []bool     // the breaker's ring of recent outcomes (true: failed)
+}
+
+// NewRunner returns a Runner whose every run draws from a fresh
+// rand.New(rand.NewPCG(seed1, seed2)).
+func NewRunner(seed1, seed2 uint64) *Runner {
+	r := &Runner{end: *rand.NewPCG(seed1, seed2), maxKept: maxKept}
+	r.src = rand.New(&r.live)
+	return r
+}
+
+// Run returns Run(p, st, rand.New(rand.NewPCG(seed1, seed2))) for the
+// Runner's seeds.
+func (r *Runner) Run(p Params, st Strategy) Result {
+	r.live, r.k = r.end, 0
+	// Room for every draw the run can make, at once: growing kept by
+	// appends would allocate about 5 times its size.
+	if most := min(r.maxKept, p.Requests*(max(p.Retries, 0)+1)); most > cap(r.kept) {
+		r.kept = append(make([]float64, 0, most), r.kept...)
+	}
+	return r.run(p, st)
+}
+
+// draw returns the run's next uniform draw on [0, 1).
+func (r *Runner) draw() float64 {
+	r.k++
+	if r.k <= len(r.kept) {
+		return r.kept[r.k-1]
+	}
+	return r.drawLive()
+}
+
+// drawLive draws past kept (draw has counted it). While kept has room,
+// the run is at its end and live is end: the draw is kept and end follows.
+func (r *Runner) drawLive() float64 {
+	u := r.src.Float64()
+	if len(r.kept) < r.maxKept {
+		r.kept = append(r.kept, u)
+		r.end = r.live
+	}
+	return u
+}
+
+// run simulates strategy st with the draws of r. The calls of a request
+// stop at its first success or after p.Retries retries, or when st allows
+// no retry: never for NoRetries, always for Retries, when the client's
+// bucket holds a whole token for Adaptive, and when the failure share of
+// the client's recent calls is below the threshold for Breaker.
+func (r *Runner) run(p Params, st Strategy) Result {
 	if p.Requests <= 0 {
 		return Result{}
 	}
-	window := make([]bool, max(p.Window, 1))
+	if st == NoRetries || st == Retries {
+		// No state per client: the requests are one sequence.
+		retries := p.Retries
+		if st == NoRetries {
+			retries = 0
+		}
+		calls, ok := r.plain(p.Requests, retries, p.FailureRate)
+		return result(p, calls, ok)
+	}
+	if st == Breaker {
+		r.window = append(r.window[:0], make([]bool, max(p.Window, 1))...)
+	}
 	calls, ok := 0, 0
 	per, extra := p.Requests/p.Clients, p.Requests%p.Clients
 	for c := range p.Clients {
@@ -72,53 +153,94 @@ func Run(p Params, st Strategy, r *rand.Rand) Result {
 		if c < extra {
 			n++
 		}
-		tokens := p.BucketCap
-		filled, pos, fails := 0, 0, 0 // the breaker's ring of recent outcomes
-		for range n {
-			for attempt := 0; ; attempt++ {
-				calls++
-				failed := r.Float64() < p.FailureRate
-				if filled == len(window) {
-					if window[pos] {
-						fails--
-					}
-				} else {
-					filled++
-				}
-				window[pos] = failed
-				if failed {
-					fails++
-				}
-				if pos++; pos == len(window) {
-					pos = 0
-				}
-				if !failed {
-					ok++
-					tokens = min(p.BucketCap, tokens+p.Deposit)
-					break
-				}
-				if attempt >= p.Retries {
-					break
-				}
-				allowed := false
-				switch st {
-				case Retries:
-					allowed = true
-				case Adaptive:
-					if tokens >= 1 {
-						tokens--
-						allowed = true
-					}
-				case Breaker:
-					allowed = float64(fails) < p.Threshold*float64(filled)
-				}
-				if !allowed {
-					break
-				}
+		var dc, dok int
+		if st == Adaptive {
+			dc, dok = r.adaptive(n, p)
+		} else {
+			dc, dok = r.breaker(n, p)
+		}
+		calls += dc
+		ok += dok
+	}
+	return result(p, calls, ok)
+}
+
+func result(p Params, calls, ok int) Result {
+	return Result{SuccessRate: float64(ok) / float64(p.Requests), Load: float64(calls) / float64(p.Requests)}
+}
+
+// plain makes n requests of up to retries retries each, always allowed,
+// and returns the calls made and the requests that succeeded.
+func (r *Runner) plain(n, retries int, f float64) (calls, ok int) {
+	for range n {
+		for attempt := 0; ; attempt++ {
+			calls++
+			if failed := r.draw() < f; !failed {
+				ok++
+				break
+			}
+			if attempt >= retries {
+				break
 			}
 		}
 	}
-	return Result{SuccessRate: float64(ok) / float64(p.Requests), Load: float64(calls) / float64(p.Requests)}
+	return calls, ok
+}
+
+// adaptive makes the n requests of one client with a token bucket, which
+// starts full.
+func (r *Runner) adaptive(n int, p Params) (calls, ok int) {
+	tokens := p.BucketCap
+	for range n {
+		for attempt := 0; ; attempt++ {
+			calls++
+			if failed := r.draw() < p.FailureRate; !failed {
+				ok++
+				tokens = min(p.BucketCap, tokens+p.Deposit)
+				break
+			}
+			if attempt >= p.Retries || !(tokens >= 1) {
+				break
+			}
+			tokens-- // a retry takes a whole token
+		}
+	}
+	return calls, ok
+}
+
+// breaker makes the n requests of one client with a retry circuit breaker,
+// whose window starts empty.
+func (r *Runner) breaker(n int, p Params) (calls, ok int) {
+	window := r.window
+	filled, pos, fails := 0, 0, 0
+	for range n {
+		for attempt := 0; ; attempt++ {
+			calls++
+			failed := r.draw() < p.FailureRate
+			if filled == len(window) {
+				if window[pos] {
+					fails--
+				}
+			} else {
+				filled++
+			}
+			window[pos] = failed
+			if failed {
+				fails++
+			}
+			if pos++; pos == len(window) {
+				pos = 0
+			}
+			if !failed {
+				ok++
+				break
+			}
+			if attempt >= p.Retries || !(float64(fails) < p.Threshold*float64(filled)) {
+				break
+			}
+		}
+	}
+	return calls, ok
 }
 
 // Work is the largest number of calls one run can make, plus 4 for each
