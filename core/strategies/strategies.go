@@ -18,6 +18,7 @@
 package strategies
 
 import (
+	"math"
 	"math/rand/v2"
 )
 
@@ -172,17 +173,12 @@ func result(p Params, calls, ok int) Result {
 // plain makes n requests of up to retries retries each, always allowed,
 // and returns the calls made and the requests that succeeded.
 func (r *Runner) plain(n, retries int, f float64) (calls, ok int) {
-	for range n {
-		for attempt := 0; ; attempt++ {
-			calls++
-			if failed := r.draw() < f; !failed {
-				ok++
-				break
-			}
-			if attempt >= retries {
-				break
-			}
-		}
+	for done, attempt := 0, 0; done < n; calls++ {
+		success := b2i(!(r.draw() < f))
+		end := success | b2i(attempt >= retries)
+		ok += success
+		done += end
+		attempt = (attempt + 1) * (1 - end)
 	}
 	return calls, ok
 }
@@ -191,19 +187,15 @@ func (r *Runner) plain(n, retries int, f float64) (calls, ok int) {
 // starts full.
 func (r *Runner) adaptive(n int, p Params) (calls, ok int) {
 	tokens := p.BucketCap
-	for range n {
-		for attempt := 0; ; attempt++ {
-			calls++
-			if failed := r.draw() < p.FailureRate; !failed {
-				ok++
-				tokens = min(p.BucketCap, tokens+p.Deposit)
-				break
-			}
-			if attempt >= p.Retries || !(tokens >= 1) {
-				break
-			}
-			tokens-- // a retry takes a whole token
-		}
+	for done, attempt := 0, 0; done < n; calls++ {
+		success := b2i(!(r.draw() < p.FailureRate))
+		retry := (1 - success) & b2i(attempt < p.Retries) & b2i(tokens >= 1)
+		ok += success
+		done += 1 - retry
+		attempt = (attempt + 1) * retry
+		// A success drops a deposit into the bucket, a retry takes a
+		// whole token.
+		tokens = pick(success == 1, min(p.BucketCap, tokens+p.Deposit), pick(retry == 1, tokens-1, tokens))
 	}
 	return calls, ok
 }
@@ -213,34 +205,38 @@ func (r *Runner) adaptive(n int, p Params) (calls, ok int) {
 func (r *Runner) breaker(n int, p Params) (calls, ok int) {
 	window := r.window
 	filled, pos, fails := 0, 0, 0
-	for range n {
-		for attempt := 0; ; attempt++ {
-			calls++
-			failed := r.draw() < p.FailureRate
-			if filled == len(window) {
-				if window[pos] {
-					fails--
-				}
-			} else {
-				filled++
-			}
-			window[pos] = failed
-			if failed {
-				fails++
-			}
-			if pos++; pos == len(window) {
-				pos = 0
-			}
-			if !failed {
-				ok++
-				break
-			}
-			if attempt >= p.Retries || !(float64(fails) < p.Threshold*float64(filled)) {
-				break
-			}
-		}
+	for done, attempt := 0, 0; done < n; calls++ {
+		failed := r.draw() < p.FailureRate
+		full := b2i(filled == len(window))
+		fails += b2i(failed) - full&b2i(window[pos]) // the oldest outcome leaves a full window
+		filled += 1 - full
+		window[pos] = failed
+		pos = (pos + 1) * b2i(pos+1 < len(window))
+		retry := b2i(failed) & b2i(attempt < p.Retries) & b2i(float64(fails) < p.Threshold*float64(filled))
+		ok += 1 - b2i(failed)
+		done += 1 - retry
+		attempt = (attempt + 1) * retry
 	}
 	return calls, ok
+}
+
+// b2i is 1 for true and 0 for false. The loops above use it for the
+// outcomes of calls, coin flips: the compiler makes it a conditional
+// move, and a branch on them would be mispredicted about half the time.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pick is x if c, else y, without a branch (as b2i).
+func pick(c bool, x, y float64) float64 {
+	bits := math.Float64bits(y)
+	if c {
+		bits = math.Float64bits(x)
+	}
+	return math.Float64frombits(bits)
 }
 
 // Work is the largest number of calls one run can make, plus 4 for each
