@@ -11,15 +11,12 @@
 // 1) is computed from min(cap, base·2^n) with base 5 ms and cap 2,000 ms,
 // the run ends when the last client has its successful answer, and the
 // work is the number of writes the store handles. The code here is ours,
-// written from that description; the draws come from math/rand/v2 with a
-// seed that is an argument, so the numbers are not the original's, only
+// written from that description; the draws are math/rand/v2's PCG and its
+// NormFloat64 and Float64 (pcg.go) with a seed that is an argument, so the numbers are not the original's, only
 // its shapes.
 package contention
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math"
 
 // Strategy is a backoff strategy of the post.
 type Strategy int
@@ -106,30 +103,54 @@ func (h *heap) pop() event {
 	return top
 }
 
-// sim holds the reusable state of runs.
-type sim struct {
+// A Sim runs the simulation, holding the state of runs for the next:
+// the calculator makes its 55 Runs with one.
+type Sim struct {
 	p       Params
-	r       *rand.Rand
+	r       pcg
 	q       heap
 	attempt []int
 	sleep   []float64
 }
 
-func (s *sim) delay() float64 { return math.Abs(s.p.NetMeanMS + s.p.NetSDMS*s.r.NormFloat64()) }
+// Run returns the mean completion time and writes of runs seeded runs of
+// strategy st (runs >= 1). Each strategy and client count draws from its
+// own stream of seed, so adding a strategy or a client count changes no
+// other result.
+func Run(p Params, st Strategy, runs int, seed uint64) Result {
+	var s Sim
+	return s.Run(p, st, runs, seed)
+}
 
-func (s *sim) backoff(st Strategy, c int) float64 {
+// Run is Run(p, st, runs, seed), with s's memory.
+func (s *Sim) Run(p Params, st Strategy, runs int, seed uint64) Result {
+	// rand.NewPCG(seed, uint64(st)<<32|uint64(p.Clients)), as pcg.
+	s.p, s.r = p, pcg{hi: seed, lo: uint64(st)<<32 | uint64(p.Clients)}
+	var tsum, csum float64
+	for range runs {
+		t, c := s.run(st)
+		tsum += t
+		csum += float64(c)
+	}
+	return Result{TimeMS: tsum / float64(runs), Calls: csum / float64(runs)}
+}
+
+// delay draws the network delay of one message.
+func (s *Sim) delay() float64 { return math.Abs(s.p.NetMeanMS + s.p.NetSDMS*s.r.norm()) }
+
+func (s *Sim) backoff(st Strategy, c int) float64 {
 	n := s.attempt[c]
 	expo := math.Min(s.p.CapMS, math.Ldexp(s.p.BaseMS, min(n, 1000)))
 	switch st {
 	case Exponential:
 		return expo
 	case Full:
-		return s.r.Float64() * expo
+		return s.r.float64() * expo
 	case Equal:
-		return expo/2 + s.r.Float64()*expo/2
+		return expo/2 + s.r.float64()*expo/2
 	case Decorrelated:
 		lo, hi := s.p.BaseMS, s.sleep[c]*3
-		s.sleep[c] = math.Min(s.p.CapMS, lo+(hi-lo)*s.r.Float64())
+		s.sleep[c] = math.Min(s.p.CapMS, lo+(hi-lo)*s.r.float64())
 		return s.sleep[c]
 	}
 	return 0
@@ -142,7 +163,7 @@ func (s *sim) backoff(st Strategy, c int) float64 {
 // write's answer travels back, the client sleeps, and the next read
 // travels out (two delays and the backoff); a successful write's answer
 // travels back and ends that client (one delay).
-func (s *sim) run(st Strategy) (float64, int) {
+func (s *Sim) run(st Strategy) (float64, int) {
 	n := s.p.Clients
 	s.q = s.q[:0]
 	s.attempt = append(s.attempt[:0], make([]int, n)...)
@@ -174,21 +195,6 @@ func (s *sim) run(st Strategy) (float64, int) {
 		s.q.push(event{t: t + back + s.backoff(st, c) + s.delay(), client: e.client})
 	}
 	return end, calls
-}
-
-// Run returns the mean completion time and writes of runs seeded runs of
-// strategy st (runs >= 1). Each strategy and client count draws from its
-// own stream of seed, so adding a strategy or a client count changes no
-// other result.
-func Run(p Params, st Strategy, runs int, seed uint64) Result {
-	s := &sim{p: p, r: rand.New(rand.NewPCG(seed, uint64(st)<<32|uint64(p.Clients)))}
-	var tsum, csum float64
-	for range runs {
-		t, c := s.run(st)
-		tsum += t
-		csum += float64(c)
-	}
-	return Result{TimeMS: tsum / float64(runs), Calls: csum / float64(runs)}
 }
 
 // Work is an upper bound on the writes of runs runs at n clients for

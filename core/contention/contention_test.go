@@ -1,6 +1,9 @@
 package contention
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func params(n int) Params {
 	return Params{Clients: n, BaseMS: 5, CapMS: 2000, NetMeanMS: 10, NetSDMS: 2}
@@ -47,14 +50,35 @@ func TestDeterministic(t *testing.T) {
 
 // BenchmarkDefaults runs what the contention calculator runs at its
 // defaults (core/calc/contention.go): every strategy at 100 clients and
-// along the curves' 10 client counts, 190 down to 10 by 20, 2 runs each.
+// along the curves' 10 client counts, 190 down to 10 by 20, 2 runs each,
+// with one Sim.
 func BenchmarkDefaults(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
+		var s Sim
 		for _, st := range Strategies {
-			Run(params(100), st, 2, 20261017)
+			s.Run(params(100), st, 2, 20261017)
 			for n := 10; n <= 190; n += 20 {
-				Run(params(n), st, 2, 20261017)
+				s.Run(params(n), st, 2, 20261017)
+			}
+		}
+	}
+}
+
+// TestPCGSameAsRand: pcg's draws are math/rand/v2's from the same seeds,
+// NormFloat64's rarer paths (the base strip and the wedges) included, in
+// any mix of the two kinds.
+func TestPCGSameAsRand(t *testing.T) {
+	for _, seed := range []uint64{0, 1, 20261017, 1 << 53} {
+		r := rand.New(rand.NewPCG(seed, 7<<32|190))
+		p := pcg{hi: seed, lo: 7<<32 | 190}
+		for i := range 2_000_000 {
+			if i%5 == 3 {
+				if a, b := r.Float64(), p.float64(); a != b {
+					t.Fatalf("seed %d, draw %d: Float64 %v, pcg %v", seed, i, a, b)
+				}
+			} else if a, b := r.NormFloat64(), p.norm(); a != b {
+				t.Fatalf("seed %d, draw %d: NormFloat64 %v, pcg %v", seed, i, a, b)
 			}
 		}
 	}
