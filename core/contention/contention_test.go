@@ -83,3 +83,36 @@ func TestPCGSameAsRand(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeSameAsHeap: runs with the tree give the heap's results bit for
+// bit, over client counts, strategies, seeds and delays, those where
+// every delay is the same (net_sd_ms 0: the tree gives up at once) and
+// those of a coarse grid (0.5 ms: ties now and then) included.
+func TestTreeSameAsHeap(t *testing.T) {
+	var tree, heap, gaveUp int
+	for _, n := range []int{1, 2, 3, 5, 8, 33, 100, 257} {
+		for _, st := range Strategies {
+			for _, net := range [][2]float64{{10, 2}, {10, 0}, {0, 0}, {3, 40}} {
+				p := Params{Clients: n, BaseMS: 5, CapMS: 2000, NetMeanMS: net[0], NetSDMS: net[1]}
+				for seed := range uint64(3) {
+					var a, b Sim
+					a.p, a.r = p, pcg{hi: seed, lo: uint64(n)}
+					b.p, b.r = p, a.r
+					wt, wc := b.runHeap(st)
+					gt, gc := a.run(st)
+					if gt != wt || gc != wc || a.r != b.r {
+						t.Errorf("%+v %v seed %d: tree %v ms %d calls, heap %v ms %d calls (or the draws differ)", p, st, seed, gt, gc, wt, wc)
+					}
+					a.r = pcg{hi: seed, lo: uint64(n)}
+					if _, _, ok := a.runTree(st); ok {
+						tree++
+					} else {
+						gaveUp++
+					}
+					heap++
+				}
+			}
+		}
+	}
+	t.Logf("%d runs, %d by the tree to the end, %d given up", heap, tree, gaveUp)
+}

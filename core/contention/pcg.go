@@ -20,14 +20,19 @@ import (
 // pcg is rand.PCG: a 128-bit state.
 type pcg struct{ hi, lo uint64 }
 
-// uint64 is rand.PCG.Uint64.
+// The constants of rand.PCG's step and output.
+const (
+	mulHi    = 2549297995355413924
+	mulLo    = 4865540595714422341
+	incHi    = 6364136223846793005
+	incLo    = 1442695040888963407
+	cheapMul = 0xda942042e4dd58b5
+)
+
+// uint64 is rand.PCG.Uint64. (norm has a copy of its body: in
+// WebAssembly, where bits.Mul64 is not one instruction, the compiler
+// does not inline it.)
 func (p *pcg) uint64() uint64 {
-	const (
-		mulHi = 2549297995355413924
-		mulLo = 4865540595714422341
-		incHi = 6364136223846793005
-		incLo = 1442695040888963407
-	)
 	// state = state * mul + inc
 	hi, lo := bits.Mul64(p.lo, mulLo)
 	hi += p.hi*mulLo + p.lo*mulHi
@@ -36,7 +41,6 @@ func (p *pcg) uint64() uint64 {
 	p.lo = lo
 	p.hi = hi
 	// DXSM "double xorshift multiply"
-	const cheapMul = 0xda942042e4dd58b5
 	hi ^= hi >> 32
 	hi *= cheapMul
 	hi ^= hi >> 48
@@ -50,7 +54,17 @@ func (p *pcg) float64() float64 { return float64(p.uint64()<<11>>11) / (1 << 53)
 // norm is rand.Rand.NormFloat64 over p: the ziggurat's first try, which
 // succeeds better than 99% of the time, here; the rest in normSlow.
 func (p *pcg) norm() float64 {
-	u := p.uint64()
+	// u := p.uint64(), inline
+	hi, lo := bits.Mul64(p.lo, mulLo)
+	hi += p.hi*mulLo + p.lo*mulHi
+	lo, c := bits.Add64(lo, incLo, 0)
+	hi, _ = bits.Add64(hi, incHi, c)
+	p.lo = lo
+	p.hi = hi
+	hi ^= hi >> 32
+	hi *= cheapMul
+	hi ^= hi >> 48
+	u := hi * (lo | 1)
 	j := int32(u) // possibly negative
 	i := u >> 32 & 0x7F
 	if absInt32(j) < kn[i] {
