@@ -108,6 +108,7 @@ func (h *heap) pop() event {
 type Sim struct {
 	p       Params
 	r       pcg
+	expo    []float64 // min(cap, base·2^n) for n from 0, up to the first that is cap (n 1000 at most)
 	attempt []int     // failed writes of each client
 	sleep   []float64 // each client's previous sleep (Decorrelated), ms
 	q       heap      // runHeap's events
@@ -125,8 +126,7 @@ func Run(p Params, st Strategy, runs int, seed uint64) Result {
 
 // Run is Run(p, st, runs, seed), with s's memory.
 func (s *Sim) Run(p Params, st Strategy, runs int, seed uint64) Result {
-	// rand.NewPCG(seed, uint64(st)<<32|uint64(p.Clients)), as pcg.
-	s.p, s.r = p, pcg{hi: seed, lo: uint64(st)<<32 | uint64(p.Clients)}
+	s.start(p, st, seed)
 	var tsum, csum float64
 	for range runs {
 		t, c := s.run(st)
@@ -136,12 +136,28 @@ func (s *Sim) Run(p Params, st Strategy, runs int, seed uint64) Result {
 	return Result{TimeMS: tsum / float64(runs), Calls: csum / float64(runs)}
 }
 
+// start readies s for the runs of Run(p, st, runs, seed).
+func (s *Sim) start(p Params, st Strategy, seed uint64) {
+	// rand.NewPCG(seed, uint64(st)<<32|uint64(p.Clients)), as pcg.
+	s.p, s.r = p, pcg{hi: seed, lo: uint64(st)<<32 | uint64(p.Clients)}
+	// The ceilings of the waits, once: base·2^n grows with n (base > 0),
+	// and from the first n where the ceiling is cap it stays cap.
+	s.expo = s.expo[:0]
+	for n := 0; n <= 1000; n++ {
+		v := math.Min(p.CapMS, math.Ldexp(p.BaseMS, n))
+		s.expo = append(s.expo, v)
+		if p.BaseMS > 0 && v == p.CapMS {
+			break
+		}
+	}
+}
+
 // delay draws the network delay of one message.
 func (s *Sim) delay() float64 { return math.Abs(s.p.NetMeanMS + s.p.NetSDMS*s.r.norm()) }
 
 func (s *Sim) backoff(st Strategy, c int) float64 {
-	n := s.attempt[c]
-	expo := math.Min(s.p.CapMS, math.Ldexp(s.p.BaseMS, min(n, 1000)))
+	// math.Min(cap, math.Ldexp(base, min(n, 1000))): the wait's ceiling
+	expo := s.expo[min(s.attempt[c], len(s.expo)-1)]
 	switch st {
 	case Exponential:
 		return expo
@@ -151,7 +167,7 @@ func (s *Sim) backoff(st Strategy, c int) float64 {
 		return expo/2 + s.r.float64()*expo/2
 	case Decorrelated:
 		lo, hi := s.p.BaseMS, s.sleep[c]*3
-		s.sleep[c] = math.Min(s.p.CapMS, lo+(hi-lo)*s.r.float64())
+		s.sleep[c] = min(s.p.CapMS, lo+(hi-lo)*s.r.float64()) // as math.Min, inline
 		return s.sleep[c]
 	}
 	return 0

@@ -1,6 +1,7 @@
 package contention
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -96,14 +97,14 @@ func TestTreeSameAsHeap(t *testing.T) {
 				p := Params{Clients: n, BaseMS: 5, CapMS: 2000, NetMeanMS: net[0], NetSDMS: net[1]}
 				for seed := range uint64(3) {
 					var a, b Sim
-					a.p, a.r = p, pcg{hi: seed, lo: uint64(n)}
-					b.p, b.r = p, a.r
+					a.start(p, st, seed)
+					b.start(p, st, seed)
 					wt, wc := b.runHeap(st)
 					gt, gc := a.run(st)
 					if gt != wt || gc != wc || a.r != b.r {
 						t.Errorf("%+v %v seed %d: tree %v ms %d calls, heap %v ms %d calls (or the draws differ)", p, st, seed, gt, gc, wt, wc)
 					}
-					a.r = pcg{hi: seed, lo: uint64(n)}
+					a.start(p, st, seed)
 					if _, _, ok := a.runTree(st); ok {
 						tree++
 					} else {
@@ -115,4 +116,20 @@ func TestTreeSameAsHeap(t *testing.T) {
 		}
 	}
 	t.Logf("%d runs, %d by the tree to the end, %d given up", heap, tree, gaveUp)
+}
+
+// TestCeilings: the table of the waits' ceilings gives
+// math.Min(cap, math.Ldexp(base, min(n, 1000))) for every n.
+func TestCeilings(t *testing.T) {
+	for _, bc := range [][2]float64{{5, 2000}, {5, 5}, {3, 1e7}, {1e5, 10}, {5e-324, 1e7}, {1e-300, 1e300}, {0, 2000}, {7, 0}} {
+		var s Sim
+		s.start(Params{Clients: 1, BaseMS: bc[0], CapMS: bc[1]}, Exponential, 1)
+		for n := range 1100 {
+			s.attempt = []int{n}
+			want := math.Min(bc[1], math.Ldexp(bc[0], min(n, 1000)))
+			if got := s.backoff(Exponential, 0); got != want {
+				t.Fatalf("base %v cap %v n %d: %v, want %v", bc[0], bc[1], n, got, want)
+			}
+		}
+	}
 }
