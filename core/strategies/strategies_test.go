@@ -172,6 +172,12 @@ func TestSameAsReference(t *testing.T) {
 	cases = append(cases, odd)
 	odd.Threshold = 1
 	cases = append(cases, odd)
+	// zeros of either sign and NaN where the bucket's min sees them
+	for _, bd := range [][2]float64{{math.Copysign(0, -1), 0}, {0, math.Copysign(0, -1)}, {math.Copysign(0, -1), math.Copysign(0, -1)},
+		{math.NaN(), 0.1}, {10, math.NaN()}, {math.Inf(1), 0.1}, {1, math.Inf(-1)}, {1.5, 0.5}} {
+		odd.BucketCap, odd.Deposit = bd[0], bd[1]
+		cases = append(cases, odd)
+	}
 	small := NewRunner(5, 6)
 	small.maxKept = 1000
 	runners := []*Runner{NewRunner(5, 6), small}
