@@ -133,3 +133,13 @@ func TestCeilings(t *testing.T) {
 		}
 	}
 }
+
+// TestSimReusesMemory: a Sim's runs after the first, at no more clients,
+// allocate nothing (in WebAssembly the collector is dear).
+func TestSimReusesMemory(t *testing.T) {
+	var s Sim
+	s.Run(params(190), Full, 1, 1)
+	if n := testing.AllocsPerRun(5, func() { s.Run(params(100), Decorrelated, 2, 3) }); n > 2 {
+		t.Errorf("%v allocations a Run, want none", n)
+	}
+}

@@ -197,3 +197,15 @@ func TestSameAsReference(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerReusesMemory: a Runner's runs after the first allocate
+// nothing (in WebAssembly the collector is dear).
+func TestRunnerReusesMemory(t *testing.T) {
+	r := NewRunner(1, 2)
+	r.Run(params(5000, 1), Breaker)
+	for _, st := range All {
+		if n := testing.AllocsPerRun(5, func() { r.Run(params(10, 0.5), st) }); n > 2 {
+			t.Errorf("%v: %v allocations a Run, want none", st, n)
+		}
+	}
+}
