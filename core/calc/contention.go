@@ -111,9 +111,10 @@ func contentionCalc() *Calculator {
 			runs, seed := a.Int("runs"), uint64(a.Int("seed"))
 			out := ContentionResult{Clients: a.Int("clients"), Runs: runs, ClientsAxis: axis}
 			p.Clients = out.Clients
+			var sim contention.Sim // one for every run: its memory is reused
 			var slowest float64
 			for _, st := range contention.Strategies {
-				r := contention.Run(p, st, runs, seed)
+				r := sim.Run(p, st, runs, seed)
 				out.Strategy = append(out.Strategy, st.String())
 				out.TimeMS = append(out.TimeMS, r.TimeMS)
 				out.Calls = append(out.Calls, r.Calls)
@@ -132,7 +133,7 @@ func contentionCalc() *Calculator {
 			for i, st := range contention.Strategies {
 				for _, n := range axis {
 					p.Clients = n
-					r := contention.Run(p, st, runs, seed)
+					r := sim.Run(p, st, runs, seed)
 					*times[i] = append(*times[i], r.TimeMS)
 					*calls[i] = append(*calls[i], r.Calls)
 				}

@@ -1,10 +1,6 @@
 package calc
 
-import (
-	"math/rand/v2"
-
-	"retrylab/core/strategies"
-)
+import "retrylab/core/strategies"
 
 // StrategiesResult is the result of the retry-strategies calculator
 // (core/strategies, after Brooker 2022). success_rate and load hold one
@@ -87,10 +83,8 @@ func strategiesCalc() *Calculator {
 					"the curves could make about {got} calls; at most {max}", "got", FormatFloat(w), "max", FormatFloat(strategiesMaxWork))
 			}
 			p := strategiesParams(a)
-			seed := uint64(a.Int("seed"))
-			run := func(p strategies.Params, st strategies.Strategy) strategies.Result {
-				return strategies.Run(p, st, rand.New(rand.NewPCG(seed, 0x7374726174)))
-			}
+			// Every run draws from a fresh source of the same seeds.
+			run := strategies.NewRunner(uint64(a.Int("seed")), 0x7374726174).Run
 			out := StrategiesResult{FailureRate: p.FailureRate, Clients: p.Clients,
 				RequestsPerClient: float64(p.Requests) / float64(p.Clients)}
 			for _, st := range strategies.All {
