@@ -111,7 +111,7 @@ worker: build
 # section each: the mathematics against CPython (core/bench), the site
 # build, the playground in Chromium, the Worker on workerd, the classroom.
 # Needs python3 for the CPython comparisons and Chromium.
-BENCHES = core/standin/bench.sh core/bench/article1.sh core/bench/jitter.sh core/bench/article2.sh core/bench/policies.sh core/bench/serverwork.sh site/bench/site.sh \
+BENCHES = core/standin/bench.sh core/bench/article1.sh core/bench/jitter.sh core/bench/article2.sh core/bench/policies.sh core/bench/recompute.sh core/bench/serverwork.sh site/bench/site.sh \
 	wasm/playground/bench.sh wasm/worker/bench.sh site/bench/classroom.sh \
 	site/bench/abuse.sh site/bench/fuzz.sh
 bench: build

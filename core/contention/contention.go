@@ -12,11 +12,15 @@
 // the run ends when the last client has its successful answer, and the
 // work is the number of writes the store handles. The code here is ours,
 // written from that description; the draws are math/rand/v2's PCG and its
-// NormFloat64 and Float64 (pcg.go) with a seed that is an argument, so the numbers are not the original's, only
+// NormFloat64 and Float64 (core/standin/pcgrand) with a seed that is an argument, so the numbers are not the original's, only
 // its shapes.
 package contention
 
-import "math"
+import (
+	"math"
+
+	"retrylab/core/standin/pcgrand"
+)
 
 // Strategy is a backoff strategy of the post.
 type Strategy int
@@ -107,7 +111,7 @@ func (h *heap) pop() event {
 // the calculator makes its 55 Runs with one.
 type Sim struct {
 	p       Params
-	r       pcg
+	r       pcgrand.PCG
 	expo    []float64 // min(cap, base·2^n) for n from 0, up to the first that is cap (n 1000 at most)
 	attempt []int     // failed writes of each client
 	sleep   []float64 // each client's previous sleep (Decorrelated), ms
@@ -138,8 +142,8 @@ func (s *Sim) Run(p Params, st Strategy, runs int, seed uint64) Result {
 
 // start readies s for the runs of Run(p, st, runs, seed).
 func (s *Sim) start(p Params, st Strategy, seed uint64) {
-	// rand.NewPCG(seed, uint64(st)<<32|uint64(p.Clients)), as pcg.
-	s.p, s.r = p, pcg{hi: seed, lo: uint64(st)<<32 | uint64(p.Clients)}
+	// rand.NewPCG(seed, uint64(st)<<32|uint64(p.Clients)), as pcgrand.
+	s.p, s.r = p, pcgrand.New(seed, uint64(st)<<32|uint64(p.Clients))
 	// The ceilings of the waits, once: base·2^n grows with n (base > 0),
 	// and from the first n where the ceiling is cap it stays cap.
 	s.expo = s.expo[:0]
@@ -153,7 +157,7 @@ func (s *Sim) start(p Params, st Strategy, seed uint64) {
 }
 
 // delay draws the network delay of one message.
-func (s *Sim) delay() float64 { return math.Abs(s.p.NetMeanMS + s.p.NetSDMS*s.r.norm()) }
+func (s *Sim) delay() float64 { return math.Abs(s.p.NetMeanMS + s.p.NetSDMS*s.r.NormFloat64()) }
 
 func (s *Sim) backoff(st Strategy, c int) float64 {
 	// math.Min(cap, math.Ldexp(base, min(n, 1000))): the wait's ceiling
@@ -162,12 +166,12 @@ func (s *Sim) backoff(st Strategy, c int) float64 {
 	case Exponential:
 		return expo
 	case Full:
-		return s.r.float64() * expo
+		return s.r.Float64() * expo
 	case Equal:
-		return expo/2 + s.r.float64()*expo/2
+		return expo/2 + s.r.Float64()*expo/2
 	case Decorrelated:
 		lo, hi := s.p.BaseMS, s.sleep[c]*3
-		s.sleep[c] = min(s.p.CapMS, lo+(hi-lo)*s.r.float64()) // as math.Min, inline
+		s.sleep[c] = min(s.p.CapMS, lo+(hi-lo)*s.r.Float64()) // as math.Min, inline
 		return s.sleep[c]
 	}
 	return 0

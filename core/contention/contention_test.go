@@ -2,7 +2,6 @@ package contention
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -61,25 +60,6 @@ func BenchmarkDefaults(b *testing.B) {
 			s.Run(params(100), st, 2, 20261017)
 			for n := 10; n <= 190; n += 20 {
 				s.Run(params(n), st, 2, 20261017)
-			}
-		}
-	}
-}
-
-// TestPCGSameAsRand: pcg's draws are math/rand/v2's from the same seeds,
-// NormFloat64's rarer paths (the base strip and the wedges) included, in
-// any mix of the two kinds.
-func TestPCGSameAsRand(t *testing.T) {
-	for _, seed := range []uint64{0, 1, 20261017, 1 << 53} {
-		r := rand.New(rand.NewPCG(seed, 7<<32|190))
-		p := pcg{hi: seed, lo: 7<<32 | 190}
-		for i := range 2_000_000 {
-			if i%5 == 3 {
-				if a, b := r.Float64(), p.float64(); a != b {
-					t.Fatalf("seed %d, draw %d: Float64 %v, pcg %v", seed, i, a, b)
-				}
-			} else if a, b := r.NormFloat64(), p.norm(); a != b {
-				t.Fatalf("seed %d, draw %d: NormFloat64 %v, pcg %v", seed, i, a, b)
 			}
 		}
 	}

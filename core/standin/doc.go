@@ -2,7 +2,9 @@
 // take the place of a standard (or golang.org/x) package in the browser's
 // modules and the Worker, each because the original costs the module
 // bytes it need not carry (or, for fmath, because the original's last bit
-// differs between amd64 and wasm). Each stand-in keeps its original's
+// differs between amd64 and wasm; for pcgrand, because the original's
+// interface call and uninlined ziggurat cost contention's recompute a
+// third of its time in WebAssembly). Each stand-in keeps its original's
 // behaviour, held to it by a differential test in its folder, and is
 // nothing else: the project's domain code lives outside this folder.
 //
@@ -14,6 +16,7 @@
 //	errwrap      fmt.Errorf("%w: %s")  core's wrapped errors
 //	heapsort     slices.Sort           sorting in the encoders and simulations
 //	fmath        math.Exp, Log, ...    the same bits in the build and the browser
+//	pcgrand      math/rand/v2's PCG    contention's normal draws, for time
 //
 // Three replacements for size live outside this folder, beside the code
 // they serve, and are measured the same way: site/widget's generated JSON

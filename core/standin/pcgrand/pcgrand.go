@@ -3,22 +3,29 @@
 // license that can be found in the LICENSE file.
 // (In retrylab, that LICENSE file is LICENSE.golang in this directory.)
 
-package contention
+package pcgrand
 
-// This file is math/rand/v2's PCG source and its NormFloat64 and Float64
-// (Go 1.26, src/math/rand/v2/pcg.go, normal.go and rand.go), copied so
-// that the simulation draws without an interface call and with the
-// ziggurat's common case inlined into one call: the same numbers from the
-// same seeds (TestPCGSameAsRand), at about half the cost, and less than
-// that in WebAssembly, where every call is dear.
+// Package pcgrand is math/rand/v2's PCG source with its Rand's
+// NormFloat64 and Float64 (Go 1.26, src/math/rand/v2/pcg.go, normal.go
+// and rand.go), copied so that a simulation draws without an interface
+// call and with the ziggurat's common case inlined into one call: the
+// same numbers from the same seeds (TestSameAsRand), at about half the
+// cost natively and less than that in WebAssembly, where every call is
+// dear (BenchmarkNormFloat64: the stand-in beside the original, in make
+// bench). The one stand-in of core/standin kept for time, not bytes:
+// core/contention draws 700,000 normal delays per recompute.
 
 import (
 	"math"
 	"math/bits"
 )
 
-// pcg is rand.PCG: a 128-bit state.
-type pcg struct{ hi, lo uint64 }
+// PCG is rand.PCG with rand.Rand's Float64 and NormFloat64: a 128-bit
+// state. Its zero value is rand.NewPCG(0, 0).
+type PCG struct{ hi, lo uint64 }
+
+// New is rand.NewPCG(seed1, seed2): the same stream.
+func New(seed1, seed2 uint64) PCG { return PCG{hi: seed1, lo: seed2} }
 
 // The constants of rand.PCG's step and output.
 const (
@@ -29,10 +36,10 @@ const (
 	cheapMul = 0xda942042e4dd58b5
 )
 
-// uint64 is rand.PCG.Uint64. (norm has a copy of its body: in
+// Uint64 is rand.PCG.Uint64. (NormFloat64 has a copy of its body: in
 // WebAssembly, where bits.Mul64 is not one instruction, the compiler
 // does not inline it.)
-func (p *pcg) uint64() uint64 {
+func (p *PCG) Uint64() uint64 {
 	// state = state * mul + inc
 	hi, lo := bits.Mul64(p.lo, mulLo)
 	hi += p.hi*mulLo + p.lo*mulHi
@@ -48,13 +55,13 @@ func (p *pcg) uint64() uint64 {
 	return hi
 }
 
-// float64 is rand.Rand.Float64 over p.
-func (p *pcg) float64() float64 { return float64(p.uint64()<<11>>11) / (1 << 53) }
+// Float64 is rand.Rand.Float64 over p: in [0, 1).
+func (p *PCG) Float64() float64 { return float64(p.Uint64()<<11>>11) / (1 << 53) }
 
-// norm is rand.Rand.NormFloat64 over p: the ziggurat's first try, which
+// NormFloat64 is rand.Rand.NormFloat64 over p (mean 0, deviation 1): the ziggurat's first try, which
 // succeeds better than 99% of the time, here; the rest in normSlow.
-func (p *pcg) norm() float64 {
-	// u := p.uint64(), inline
+func (p *PCG) NormFloat64() float64 {
+	// u := p.Uint64(), inline
 	hi, lo := bits.Mul64(p.lo, mulLo)
 	hi += p.hi*mulLo + p.lo*mulHi
 	lo, c := bits.Add64(lo, incLo, 0)
@@ -84,7 +91,7 @@ func absInt32(i int32) uint32 {
 
 // normSlow is the rest of rand.Rand.NormFloat64's loop, from its first
 // draw u, whose first test failed.
-func (p *pcg) normSlow(u uint64) float64 {
+func (p *PCG) normSlow(u uint64) float64 {
 	for {
 		j := int32(u)
 		i := u >> 32 & 0x7F
@@ -95,8 +102,8 @@ func (p *pcg) normSlow(u uint64) float64 {
 		if i == 0 {
 			// This extra work is only required for the base strip.
 			for {
-				x = -math.Log(p.float64()) * (1.0 / rn)
-				y := -math.Log(p.float64())
+				x = -math.Log(p.Float64()) * (1.0 / rn)
+				y := -math.Log(p.Float64())
 				if y+y >= x*x {
 					break
 				}
@@ -106,10 +113,10 @@ func (p *pcg) normSlow(u uint64) float64 {
 			}
 			return -rn - x
 		}
-		if fn[i]+float32(p.float64())*(fn[i-1]-fn[i]) < float32(math.Exp(-.5*x*x)) {
+		if fn[i]+float32(p.Float64())*(fn[i-1]-fn[i]) < float32(math.Exp(-.5*x*x)) {
 			return x
 		}
-		u = p.uint64()
+		u = p.Uint64()
 	}
 }
 

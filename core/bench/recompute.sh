@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# recompute: the calculators whose recompute at the defaults is the
+# dearest (issue 30: at most 16 ms p95 in the browser, measured there by
+# wasm/playground/bench.sh), each package's benchmark at its defaults,
+# natively and as WebAssembly under Node in the same run, with bytes and
+# allocations (the GC is far dearer in WebAssembly); and pcgrand, the
+# stand-in kept for time, beside the original it replaces.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+GO=${GO:-go}
+exec_wasm="$("$GO" env GOROOT)/lib/wasm/go_js_wasm_exec"
+pkgs=(./core/metastable ./core/contention ./core/strategies ./core/configure ./core/standin/pcgrand)
+pat='BenchmarkDefaults|BenchmarkManyClients|BenchmarkStationary|BenchmarkDrainTime|BenchmarkSimDrain|BenchmarkNormFloat64'
+echo "-- natively"
+GOMAXPROCS=1 "$GO" test -run '^$' -bench "$pat" -benchtime 10x -benchmem "${pkgs[@]}" | grep -E '^(Benchmark|ok)'
+GOMAXPROCS=1 "$GO" test -run '^$' -bench 'BenchmarkShown' -benchtime 10x -benchmem ./core/policies | grep -E '^(Benchmark|ok)'
+GOMAXPROCS=1 "$GO" test -run '^$' -bench 'BenchmarkMetastableDefaults' -benchtime 10x -benchmem ./core/calc | grep -E '^(Benchmark|ok)'
+echo "-- as WebAssembly (Node)"
+GOOS=js GOARCH=wasm "$GO" test -exec="$exec_wasm" -run '^$' -bench "$pat" -benchtime 10x -benchmem "${pkgs[@]}" | grep -E '^(Benchmark|ok)'
+GOOS=js GOARCH=wasm "$GO" test -exec="$exec_wasm" -run '^$' -bench 'BenchmarkShown' -benchtime 10x -benchmem ./core/policies | grep -E '^(Benchmark|ok)'
