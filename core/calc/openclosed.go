@@ -118,13 +118,14 @@ func openClosedCalc() *Calculator {
 			seed := uint64(a.Int("seed"))
 			out := OpenClosedResult{}
 			var runs [4]openclosed.Result
+			var runner openclosed.Runner // the four runs on one storage
 			for i, c := range []struct {
 				name            string
 				closed, backoff bool
 			}{{"open", false, false}, {"open-backoff", false, true}, {"closed", true, false}, {"closed-backoff", true, true}} {
 				q := p
 				q.Closed, q.Backoff = c.closed, c.backoff
-				r := openclosed.Run(q, seed)
+				r := runner.Run(q, seed)
 				runs[i] = r
 				if c.closed {
 					out.Clients = r.Clients

@@ -18,11 +18,12 @@ func Compute(t Traffic, seed uint64) (Result, error) {
 		return Result{}, err
 	}
 	d := derive(t)
-	out := Result{Derived: d}
+	out := Result{Derived: d, Plans: make([]Plan, 0, len(Systems()))}
+	var b simBuffers
 	for i, s := range Systems() {
 		p, mk := choose(t, d, s)
-		p.SimOutage = simulate(t, mk(), warmup(s, d.PerClientRPS, d.OKS), 1, seed+uint64(i)).Amplification()
-		p.SimRate = simulate(t, mk(), warmup(s, d.PerClientRPS, d.OKS), t.FailureRate, seed+uint64(i)+1000).Amplification()
+		p.SimOutage = b.simulate(t, mk(), warmup(s, d.PerClientRPS, d.OKS), 1, seed+uint64(i)).Amplification()
+		p.SimRate = b.simulate(t, mk(), warmup(s, d.PerClientRPS, d.OKS), t.FailureRate, seed+uint64(i)+1000).Amplification()
 		p.Meets = p.OutageBound <= t.MaxAmp+1e-12 && p.RateBound <= t.MaxAmp+1e-12
 		p.Fits = p.OutageBound <= t.Headroom+1e-12
 		out.Plans = append(out.Plans, p)

@@ -1,7 +1,6 @@
 package configure
 
 import (
-	"container/heap"
 	"math"
 	"math/rand/v2"
 )
@@ -49,22 +48,55 @@ type attemptEv struct {
 	retry   bool
 }
 
+// evHeap is a binary min-heap of the attempts in flight, by completion
+// time and then request (a request has one attempt in flight at most, so
+// the order is total and the events come out in one order whatever the
+// heap's shape). Its own push and pop, rather than container/heap's,
+// keep the events out of interfaces: one allocation per event less each
+// way.
 type evHeap []attemptEv
 
-func (h evHeap) Len() int { return len(h) }
-func (h evHeap) Less(i, j int) bool {
+func (h evHeap) less(i, j int) bool {
 	if h[i].t != h[j].t {
 		return h[i].t < h[j].t
 	}
 	return h[i].req < h[j].req
 }
-func (h evHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *evHeap) Push(x any)   { *h = append(*h, x.(attemptEv)) }
-func (h *evHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *evHeap) push(e attemptEv) {
+	*h = append(*h, e)
+	q := *h
+	for j := len(q) - 1; j > 0; {
+		i := (j - 1) / 2 // parent
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		j = i
+	}
+}
+
+// pop removes and returns the earliest event; h must not be empty.
+func (h *evHeap) pop() attemptEv {
+	q := *h
+	n := len(q) - 1
+	q[0], q[n] = q[n], q[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if r := j + 1; r < n && q.less(r, j) {
+			j = r
+		}
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		i = j
+	}
+	*h = q[:n]
+	return q[n]
 }
 
 // simulate runs one client with gate g: healthy warm-up from -warm s,
@@ -72,10 +104,55 @@ func (h *evHeap) Pop() any {
 // (1: the outage). Failure draws come from a PCG stream of seed, one draw
 // per attempt started at or after 0, in event order.
 func simulate(t Traffic, g gate, warm, fail float64, seed uint64) Run {
+	var b simBuffers
+	return b.simulate(t, g, warm, fail, seed)
+}
+
+// simBuffers are the storage of one simulated run that the next may
+// reuse (Compute runs sixteen): the events in flight, the breakers'
+// outcomes and Finagle's entries, and the random source. Nothing of a run
+// carries over but capacity.
+type simBuffers struct {
+	events   evHeap
+	outcomes []brOutcome
+	entries  []finEntry
+	pcg      rand.PCG
+}
+
+// lend gives g's growing lists the buffers' storage, empty.
+func (b *simBuffers) lend(g gate) {
+	switch g := g.(type) {
+	case *gateCap:
+		b.lend(g.g)
+	case *breaker:
+		g.out = b.outcomes[:0]
+	case *finagleGate:
+		g.entries = b.entries[:0]
+	}
+}
+
+// keep takes back the storage lend gave g, grown by its run.
+func (b *simBuffers) keep(g gate) {
+	switch g := g.(type) {
+	case *gateCap:
+		b.keep(g.g)
+	case *breaker:
+		b.outcomes = g.out[:0]
+	case *finagleGate:
+		b.entries = g.entries[:0]
+	}
+}
+
+// simulate is simulate on b's storage.
+func (b *simBuffers) simulate(t Traffic, g gate, warm, fail float64, seed uint64) Run {
 	d := derive(t)
-	rng := rand.New(rand.NewPCG(seed, 0x636f6e66696775))
+	b.lend(g)
+	defer b.keep(g)
+	b.pcg.Seed(seed, 0x636f6e66696775)
+	rng := rand.New(&b.pcg)
 	var run Run
-	var h evHeap
+	h := b.events[:0]
+	defer func() { b.events = h[:0] }()
 	inFlightR := 0
 	step := 1 / d.PerClientRPS
 	// Arrivals are at j·step for j from -ceil(warm/step): the counted
@@ -109,11 +186,11 @@ func simulate(t Traffic, g gate, warm, fail float64, seed uint64) Run {
 				run.MaxInFlightR = inFlightR
 			}
 		}
-		heap.Push(&h, attemptEv{t: now + dur, req: req, attempt: attempt, ok: ok, counted: counted, retry: attempt > 1})
+		h.push(attemptEv{t: now + dur, req: req, attempt: attempt, ok: ok, counted: counted, retry: attempt > 1})
 	}
 	next := first
-	for next < last || h.Len() > 0 {
-		if next < last && (h.Len() == 0 || float64(next)*step <= h[0].t) {
+	for next < last || len(h) > 0 {
+		if next < last && (len(h) == 0 || float64(next)*step <= h[0].t) {
 			now := float64(next) * step
 			counted := next >= 0
 			if counted {
@@ -124,7 +201,7 @@ func simulate(t Traffic, g gate, warm, fail float64, seed uint64) Run {
 			next++
 			continue
 		}
-		ev := heap.Pop(&h).(attemptEv)
+		ev := h.pop()
 		if ev.retry {
 			inFlightR--
 		}

@@ -86,43 +86,66 @@ type sim struct {
 	res     Result
 }
 
+// push adds e to the event heap, a binary min-heap by time (dropped past
+// the horizon). Sift-up moves a hole rather than swapping: the same
+// places as swaps, fewer writes.
 func (s *sim) push(e event) {
 	if e.t > s.p.HorizonS {
 		return
 	}
 	s.q = append(s.q, e)
-	i := len(s.q) - 1
+	q := s.q
+	i := len(q) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if s.q[p].t <= s.q[i].t {
+		if q[p].t <= e.t {
 			break
 		}
-		s.q[p], s.q[i] = s.q[i], s.q[p]
+		q[i] = q[p]
 		i = p
 	}
+	q[i] = e
 }
 
+// pop removes the earliest event. It is the classic pop (the last event
+// x moved to the root and sifted down, towards the earlier child, the
+// left one on a tie, while a child is strictly earlier than x) done
+// bottom-up: the hole goes down that path to a leaf, then x climbs back
+// while it is no later than the parent. The path's times never decrease,
+// so x stops where the classic pop puts it, ties included (and with a
+// NaN, where every comparison is false, at the leaf as there), in about
+// half the comparisons: x, from the bottom, rarely climbs far.
 func (s *sim) pop() event {
-	top := s.q[0]
-	n := len(s.q) - 1
-	s.q[0] = s.q[n]
-	s.q = s.q[:n]
+	q := s.q
+	top := q[0]
+	n := len(q) - 1
+	x := q[n]
+	q = q[:n]
+	s.q = q
+	if n == 0 {
+		return top
+	}
 	i := 0
 	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && s.q[r].t < s.q[l].t {
-			m = r
+		if r := l + 1; r < n && q[r].t < q[l].t {
+			l = r
 		}
-		if s.q[i].t <= s.q[m].t {
+		q[i] = q[l]
+		i = l
+	}
+	for i > 0 {
+		p := (i - 1) / 2
+		if !(x.t <= q[p].t) {
 			break
 		}
-		s.q[i], s.q[m] = s.q[m], s.q[i]
-		i = m
+		q[i] = q[p]
+		i = p
 	}
+	q[i] = x
 	return top
 }
 
@@ -174,7 +197,25 @@ func ClosedClients(p Params) int {
 
 // Run simulates p with draws from seed.
 func Run(p Params, seed uint64) Result {
-	s := &sim{p: p, r: rand.New(rand.NewPCG(seed, 0x6f70656e636c6f73))}
+	var r Runner
+	return r.Run(p, seed)
+}
+
+// Runner runs simulations one after another on the same storage (the
+// event heap, the clients, the random source): a run reuses what the one
+// before it grew. Nothing else carries over; each Result is its own.
+// The zero value is ready to use.
+type Runner struct {
+	q       []event
+	clients []client
+	pcg     rand.PCG
+}
+
+// Run simulates p with draws from seed, as the function Run does.
+func (b *Runner) Run(p Params, seed uint64) Result {
+	b.pcg.Seed(seed, 0x6f70656e636c6f73)
+	s := &sim{p: p, r: rand.New(&b.pcg), q: b.q[:0], clients: b.clients[:0]}
+	defer func() { b.q, b.clients = s.q[:0], s.clients[:0] }()
 	bins := max(1, int(math.Ceil(p.HorizonS)))
 	s.res.AttemptsPerS = make([]float64, bins)
 	s.res.SuccessPerS = make([]float64, bins)
@@ -183,7 +224,7 @@ func Run(p Params, seed uint64) Result {
 		k := ClosedClients(p)
 		peak := max(k, int(math.Round(float64(k)*p.PeakPerS/p.RatePerS)))
 		s.res.Clients = k
-		s.clients = make([]client, peak)
+		s.clients = append(s.clients, make([]client, peak)...) // zeroed
 		for c := range peak {
 			s.clients[c].extra = c >= k
 			at := s.r.ExpFloat64() * p.ThinkS

@@ -49,3 +49,71 @@ func TestCounts(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDefaults is the open-closed calculator's four runs at its
+// defaults (core/calc openClosedCalc).
+func BenchmarkDefaults(b *testing.B) {
+	for b.Loop() {
+		var r Runner
+		for _, c := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
+			p := params(c[0], c[1])
+			p.HorizonS = 60
+			r.Run(p, 20261017)
+		}
+	}
+}
+
+// TestHeapOrder: the event heap pops in the order of the classic binary
+// heap it replaced (swaps, sift-down towards the earlier child), ties
+// included: random pushes and pops on few distinct times, each event told
+// apart by its client.
+func TestHeapOrder(t *testing.T) {
+	var ref []event // the classic heap
+	refPush := func(e event) {
+		ref = append(ref, e)
+		for i := len(ref) - 1; i > 0; {
+			p := (i - 1) / 2
+			if ref[p].t <= ref[i].t {
+				break
+			}
+			ref[p], ref[i] = ref[i], ref[p]
+			i = p
+		}
+	}
+	refPop := func() event {
+		top := ref[0]
+		n := len(ref) - 1
+		ref[0] = ref[n]
+		ref = ref[:n]
+		for i := 0; ; {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			m := l
+			if r := l + 1; r < n && ref[r].t < ref[l].t {
+				m = r
+			}
+			if ref[i].t <= ref[m].t {
+				break
+			}
+			ref[i], ref[m] = ref[m], ref[i]
+			i = m
+		}
+		return top
+	}
+	s := &sim{p: Params{HorizonS: math.Inf(1)}}
+	x := uint64(1)
+	for k := range 200000 {
+		x = x*6364136223846793005 + 1442695040888963407
+		if len(ref) == 0 || x>>62 != 0 {
+			e := event{t: float64(x >> 59), client: int32(k)}
+			refPush(e)
+			s.push(e)
+			continue
+		}
+		if got, want := s.pop(), refPop(); got != want {
+			t.Fatalf("pop %d: %+v, want %+v", k, got, want)
+		}
+	}
+}

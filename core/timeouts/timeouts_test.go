@@ -134,3 +134,12 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDefaults is the timeouts calculator's run at its defaults.
+func BenchmarkDefaults(b *testing.B) {
+	for b.Loop() {
+		if _, err := Run(Default(), rng(20261017)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

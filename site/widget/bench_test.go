@@ -9,9 +9,10 @@ import (
 )
 
 // BenchmarkRenderOutput measures the output of each calculator at its
-// defaults (what the playground re-renders on each recompute), the
-// calculator's own Run excluded except where a view computes again
-// (backoff draws the other jitter setting).
+// defaults (what the playground re-renders on each recompute: run with
+// the trace its flow view draws, RunArgs), the calculator's own Run
+// excluded except where a view computes again (backoff draws the other
+// jitter setting).
 func BenchmarkRenderOutput(b *testing.B) {
 	loc := locale.Locale{Lang: "it", Strings: locales(b)["it"].Strings}
 	for _, c := range calc.New().List() {
@@ -19,11 +20,11 @@ func BenchmarkRenderOutput(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := c.Run(a)
+		views := All().DefaultViews(c)
+		res, err := c.Run(RunArgs(c, a, views)) // with the trace a flow view draws
 		if err != nil {
 			b.Fatal(err)
 		}
-		views := All().DefaultViews(c)
 		b.Run(c.Name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := All().RenderOutput(c, a, res, views, loc); err != nil {

@@ -406,40 +406,51 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 		writef(b, `<rect class="flow-station flow-pile" x="%s" y="%s" width="%s" height="%s" rx="4"/>`, f1(flowPileA), f1(p.y0), f1(flowPileB-flowPileA), f1(p.h))
 		writef(b, `<text class="flow-label flow-pile-label" x="%s" y="%s" font-size="12">%s</text>`, f1(flowPileA+4), f1(p.y0+12), pileLabel(p.label, p.two))
 	}
-	tq := f.tq()
+	// a keyframe's time to about a ten-thousandth of the figure's range
+	d := max(0, 4-int(math.Ceil(math.Log10(math.Max(f.t1-f.t0, 1e-9)))))
 	if len(l.edges) > 0 {
 		b.WriteString(`<g class="flow-edges" stroke="currentColor" stroke-opacity="0.3">`)
 		for _, e := range l.edges {
-			writef(b, `<line data-t="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, tq(e.t), px(e.x0), px(e.y0), px(e.x1), px(e.y1))
+			writef(b, `<line data-t="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, string(appendTQ(nil, e.t, d)), px(e.x0), px(e.y0), px(e.x1), px(e.y1))
 		}
 		b.WriteString(`</g>`)
 	}
 	// the marks, each at its last keyframe (the end state)
 	b.WriteString(`<g class="flow-marks">`)
-	var k strings.Builder
+	// One buffer for every mark's keyframes and every series: the numbers
+	// appended to it, not each made a string (hundreds of marks a lane).
+	var k []byte
 	for _, p := range l.paths {
-		k.Reset()
+		k = k[:0]
 		for i, key := range p.keys {
 			if i > 0 {
-				k.WriteByte(';')
+				k = append(k, ';')
 			}
-			k.WriteString(tq(key.t) + " " + px(key.x) + " " + px(key.y) + " " + strconv.Itoa(key.s))
+			// time, x, y (px), state
+			k = appendTQ(k, key.t, d)
+			for _, v := range [...]float64{math.Round(key.x), math.Round(key.y), float64(key.s)} {
+				k = strconv.AppendInt(append(k, ' '), int64(v), 10)
+			}
 		}
 		e := p.last()
-		writef(b, `<circle class="flow-mark flow-s-%s" r="%s" cx="%s" cy="%s" data-t="%s" data-k="%s"/>`,
-			strconv.Itoa(e.s), f1(flowMarkR), px(e.x), px(e.y), tq(p.keys[0].t), k.String())
+		writef(b, `<circle class="flow-mark flow-s-%s" r="%s" cx="%s" cy="%s" data-t="%s" data-k="`,
+			strconv.Itoa(e.s), f1(flowMarkR), px(e.x), px(e.y), string(appendTQ(nil, p.keys[0].t, d)))
+		b.Write(k)
+		b.WriteString(`"/>`)
 	}
 	b.WriteString(`</g></svg>`)
 	// the counters, at their last frame
-	ts := make([]string, len(l.ts))
+	k = k[:0]
 	for i, t := range l.ts {
-		ts[i] = fnum(round3(t))
+		k = appendNum(k, i, round3(t))
 	}
-	writef(b, `<dl class="widget-flow-counters" data-ts="%s">`, strings.Join(ts, " "))
+	b.WriteString(`<dl class="widget-flow-counters" data-ts="`)
+	b.Write(k)
+	b.WriteString(`">`)
 	for _, c := range l.counters {
-		vs := make([]string, len(c.values))
+		k = k[:0]
 		for i, v := range c.values {
-			vs[i] = fnum(v)
+			k = appendNum(k, i, v)
 		}
 		v := 0.0
 		if n := len(c.values); n > 0 {
@@ -449,10 +460,21 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 		if c.decimals >= 0 {
 			text = o.loc.Fixed(v, c.decimals)
 		}
-		writef(b, `<div><dt>%s</dt><dd data-counter="%s" data-decimals="%s" data-series="%s" data-value="%s">%s</dd></div>`,
-			esc(c.label), c.name, strconv.Itoa(c.decimals), strings.Join(vs, " "), fnum(v), esc(text))
+		writef(b, `<div><dt>%s</dt><dd data-counter="%s" data-decimals="%s" data-series="`,
+			esc(c.label), c.name, strconv.Itoa(c.decimals))
+		b.Write(k)
+		writef(b, `" data-value="%s">%s</dd></div>`, fnum(v), esc(text))
 	}
 	b.WriteString(`</dl></div>`)
+}
+
+// appendNum appends v as fnum writes it to a series, after a space unless
+// it is the series' first (i == 0).
+func appendNum(dst []byte, i int, v float64) []byte {
+	if i > 0 {
+		dst = append(dst, ' ')
+	}
+	return strconv.AppendFloat(dst, v, 'g', -1, 64)
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
@@ -579,15 +601,19 @@ func abs(n int) int {
 // px writes a coordinate of a mark, to the unit (the lane is 480 wide).
 func px(v float64) string { return strconv.Itoa(int(math.Round(v))) }
 
-// tq returns how the figure writes a keyframe's time: to about a
-// ten-thousandth of its range, trailing zeros cut.
-func (f *flowFig) tq() func(float64) string {
-	d := max(0, 4-int(math.Ceil(math.Log10(math.Max(f.t1-f.t0, 1e-9)))))
-	return func(t float64) string {
-		s := strconv.FormatFloat(t, 'f', d, 64)
-		if d > 0 {
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+// appendTQ appends a keyframe's time t written to d decimals (writeLane:
+// to about a ten-thousandth of the figure's range), its trailing zeros
+// and then its point cut.
+func appendTQ(dst []byte, t float64, d int) []byte {
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, t, 'f', d, 64)
+	if d > 0 {
+		for len(dst) > n && dst[len(dst)-1] == '0' {
+			dst = dst[:len(dst)-1]
 		}
-		return s
+		if len(dst) > n && dst[len(dst)-1] == '.' {
+			dst = dst[:len(dst)-1]
+		}
 	}
+	return dst
 }
