@@ -78,7 +78,7 @@ func TestModulesLinkTheirSet(t *testing.T) {
 		"retrylab_site_widget.dispatchQueue", "retrylab_site_widget.backoffArrivals", "retrylab_site_widget.appendJSONCalcDispatchResult"}
 	pols := []string{"retrylab_core_calc.policiesCalc", "retrylab_core_policies.Run",
 		"retrylab_site_widget.policiesTimeline", "retrylab_site_widget.appendJSONCalcPoliciesResult"}
-	bw := []string{"retrylab_core_calc.metastableCalc", "retrylab_core_metastable.Stationary",
+	bw := []string{"retrylab_core_calc.metastableCalc", "retrylab_core_metastable.__Solver_.Stationary",
 		"retrylab_site_widget.metastableSweep", "retrylab_site_widget.appendJSONCalcMetastableResult"}
 	// (All link core/standin/bigint's parsing and printing: calc's generic
 	// parameter code handles every kind; the arithmetic is the retries'.)
