@@ -133,7 +133,8 @@ func metastableCalc() *Calculator {
 					mean += float64(q) * v
 				}
 				for i, v := range pi {
-					orbit += float64(i/(p.Queue+1)) * v
+					_, o := p.State(i)
+					orbit += float64(o) * v
 				}
 				bi, lo, hi = metastable.Bimodal(dist)
 				return mean, dist[p.Queue], bi, lo, hi, dist, orbit

@@ -33,9 +33,11 @@
 // the GTH algorithm (Grassmann, Taksar, Heyman 1985), which subtracts
 // nothing and keeps the band of the generator, and the expected time to
 // drain the queue from a full queue and an empty orbit by a banded LU
-// solve of the hitting-time equations. The states are ordered orbit-major
-// (index o·(Q+1)+q), so every transition stays within Q+2 of the
-// diagonal and both solves cost about (Q+1)(O+1)(Q+2)² multiply-adds.
+// solve of the hitting-time equations. The states are ordered so that
+// the band is the narrower one (Params.Index): orbit-major (index
+// o·(Q+1)+q) when Q <= O, every transition within Q+2 of the diagonal,
+// and queue-major (index q·(O+1)+o) when O < Q, every transition within
+// O+2; both solves cost about (Q+1)(O+1)(min(Q,O)+2)² multiply-adds.
 package metastable
 
 import (
@@ -53,6 +55,10 @@ type Params struct {
 	TimeoutS float64 // τ
 	Retries  float64 // R, mean retries of a client that keeps failing
 	WaitS    float64 // b, mean wait in the orbit before a retry or giving up
+
+	// orbitMajor keeps the orbit-major order even when the queue-major
+	// one is narrower (the tests compare the two orders).
+	orbitMajor bool
 }
 
 // States is the number of states of the chain.
@@ -61,12 +67,62 @@ func (p Params) States() int { return (p.Queue + 1) * (p.Orbit + 1) }
 // Work is the multiply-adds of one solve (stationary or hitting time),
 // with 200 more per state for building its row of the generator.
 func (p Params) Work() float64 {
-	w := float64(p.Queue + 2)
+	w := float64(p.halfWidth())
 	return float64(p.States()) * (w*w + 200)
 }
 
-// Index is the index of state (q, o).
-func (p Params) Index(q, o int) int { return o*(p.Queue+1) + q }
+// queueMajor reports whether the states are ordered queue-major (index
+// q·(O+1)+o), the narrower band when O < Q, rather than orbit-major
+// (index o·(Q+1)+q).
+func (p Params) queueMajor() bool { return p.Orbit < p.Queue && !p.orbitMajor }
+
+// halfWidth is the half-width of the generator's band in the states'
+// order: the largest index distance of a transition. Queue-major, a
+// transition moves the index by ±1 (the orbit alone: a refused client
+// joining it, a client giving up), -(O+1) (a service), O (a retry that
+// joins the queue and leaves the orbit), O+1 or O+2 (an arrival or a
+// retry that joins the queue, its client entering or staying in the
+// orbit); orbit-major, by the same with the roles swapped, at most Q+2.
+func (p Params) halfWidth() int {
+	if p.queueMajor() {
+		return p.Orbit + 2
+	}
+	return p.Queue + 2
+}
+
+// Index is the index of state (q, o): q·(O+1)+o when O < Q, o·(Q+1)+q
+// otherwise (the order of the narrower band).
+func (p Params) Index(q, o int) int {
+	if p.queueMajor() {
+		return q*(p.Orbit+1) + o
+	}
+	return o*(p.Queue+1) + q
+}
+
+// State is the state (q, o) of index i, the inverse of Index.
+func (p Params) State(i int) (q, o int) {
+	if p.queueMajor() {
+		return i / (p.Orbit + 1), i % (p.Orbit + 1)
+	}
+	return i % (p.Queue + 1), i / (p.Queue + 1)
+}
+
+// drained reports whether the queue is empty (q = 0) in the state of
+// index i: queue-major, the first O+1 states.
+func (p Params) drained(i int) bool {
+	if p.queueMajor() {
+		return i <= p.Orbit
+	}
+	return i%(p.Queue+1) == 0
+}
+
+// queueAt is the queue length q of the state of index i.
+func (p Params) queueAt(i int) int {
+	if p.queueMajor() {
+		return i / (p.Orbit + 1)
+	}
+	return i % (p.Queue + 1)
+}
 
 // TimeoutProb returns p(q) for q = 0..Q.
 func (p Params) TimeoutProb() []float64 { return p.timeoutProb(nil) }
@@ -170,16 +226,14 @@ func Stationary(p Params) []float64 { return new(Solver).Stationary(p) }
 // Stationary returns the stationary distribution, by index, in s's
 // storage: valid until s's next solve.
 func (s *Solver) Stationary(p Params) []float64 {
-	n, w := p.States(), p.Queue+2
+	n, w := p.States(), p.halfWidth()
 	s.pt = p.timeoutProb(s.pt)
 	pt := s.pt
 	g := &s.g
 	g.reset(n, w)
-	for o := 0; o <= p.Orbit; o++ {
-		for q := 0; q <= p.Queue; q++ {
-			i := p.Index(q, o)
-			p.Transitions(q, o, pt, func(j int, rate float64) { *g.at(i, j) += rate })
-		}
+	for i := range n {
+		q, o := p.State(i)
+		p.Transitions(q, o, pt, func(j int, rate float64) { *g.at(i, j) += rate })
 	}
 	// GTH: censor the states from the last down to 1.
 	sums := resize(s.s, n)
@@ -244,28 +298,26 @@ func DrainTime(p Params, q0, o0 int) float64 { return new(Solver).DrainTime(p, q
 // DrainTime returns the expected time until the queue is empty (q = 0),
 // starting from state (q0, o0).
 func (s *Solver) DrainTime(p Params, q0, o0 int) float64 {
-	n, w := p.States(), p.Queue+2
+	n, w := p.States(), p.halfWidth()
 	s.pt = p.timeoutProb(s.pt)
 	pt := s.pt
 	m := &s.g
 	m.reset(n, w)
 	rhs := resize(s.rhs, n)
 	s.rhs = rhs
-	for o := 0; o <= p.Orbit; o++ {
-		for q := 0; q <= p.Queue; q++ {
-			i := p.Index(q, o)
-			if q == 0 {
-				*m.at(i, i) = 1
-				continue
-			}
-			rhs[i] = 1
-			p.Transitions(q, o, pt, func(j int, rate float64) {
-				*m.at(i, i) += rate
-				if j%(p.Queue+1) != 0 { // h is 0 on the target
-					*m.at(i, j) -= rate
-				}
-			})
+	for i := range n {
+		q, o := p.State(i)
+		if q == 0 {
+			*m.at(i, i) = 1
+			continue
 		}
+		rhs[i] = 1
+		p.Transitions(q, o, pt, func(j int, rate float64) {
+			*m.at(i, i) += rate
+			if !p.drained(j) { // h is 0 on the target
+				*m.at(i, j) -= rate
+			}
+		})
 	}
 	// LU without pivoting: m is a diagonally dominant M-matrix.
 	W := 2*w + 1

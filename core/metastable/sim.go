@@ -27,17 +27,15 @@ func (t *table) reset(p Params, pt []float64) {
 		t.to, t.cum = make([]int32, 0, 6*n), make([]float64, 0, 6*n)
 	}
 	t.to, t.cum = t.to[:0], t.cum[:0]
-	for o := 0; o <= p.Orbit; o++ {
-		for q := 0; q <= p.Queue; q++ {
-			i := p.Index(q, o)
-			sum := 0.0
-			p.Transitions(q, o, pt, func(j int, x float64) {
-				sum += x
-				t.to = append(t.to, int32(j))
-				t.cum = append(t.cum, sum)
-			})
-			t.start[i+1] = int32(len(t.to))
-		}
+	for i := range n {
+		q, o := p.State(i)
+		sum := 0.0
+		p.Transitions(q, o, pt, func(j int, x float64) {
+			sum += x
+			t.to = append(t.to, int32(j))
+			t.cum = append(t.cum, sum)
+		})
+		t.start[i+1] = int32(len(t.to))
 	}
 }
 
@@ -72,13 +70,13 @@ func (s *Solver) SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mea
 	done := 0
 	for range runs {
 		i, t := p.Index(q0, o0), 0.0
-		for i%(p.Queue+1) != 0 && events > 0 {
+		for !p.drained(i) && events > 0 {
 			events--
 			h, j := tb.step(i, r)
 			t += h
 			i = j
 		}
-		if i%(p.Queue+1) != 0 {
+		if !p.drained(i) {
 			censored++
 			continue
 		}
@@ -106,7 +104,7 @@ func SimOccupancy(p Params, events int, r *rand.Rand) []float64 {
 	i, total := 0, 0.0
 	for range events {
 		h, j := tb.step(i, r)
-		occ[i%(p.Queue+1)] += h
+		occ[p.queueAt(i)] += h
 		total += h
 		i = j
 	}
