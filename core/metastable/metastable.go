@@ -32,8 +32,9 @@
 // Everything is computed without sampling: the stationary distribution by
 // the GTH algorithm (Grassmann, Taksar, Heyman 1985), which subtracts
 // nothing and keeps the band of the generator, and the expected time to
-// drain the queue from a full queue and an empty orbit by a banded LU
-// solve of the hitting-time equations. The states are ordered so that
+// drain the queue from a full queue and an empty orbit by a banded
+// elimination of the hitting-time equations done the same way, each
+// pivot a sum of rates (DrainTime). The states are ordered so that
 // the band is the narrower one (Params.Index): orbit-major (index
 // o·(Q+1)+q) when Q <= O, every transition within Q+2 of the diagonal,
 // and queue-major (index q·(O+1)+o) when O < Q, every transition within
@@ -217,6 +218,7 @@ func (b *band) at(i, j int) *float64 { return &b.a[i*(2*b.w+1)+j-i+b.w] }
 type Solver struct {
 	g                 band      // the generator (Stationary) or the drain equations (DrainTime)
 	pt, s, pi, rhs, h []float64 // p(q), and the solves' vectors
+	exit              []float64 // DrainTime's rates to the drained states
 	tb                table     // SimDrain's transitions
 }
 
@@ -296,7 +298,18 @@ func (s *Solver) Stationary(p Params) []float64 {
 func DrainTime(p Params, q0, o0 int) float64 { return new(Solver).DrainTime(p, q0, o0) }
 
 // DrainTime returns the expected time until the queue is empty (q = 0),
-// starting from state (q0, o0).
+// starting from state (q0, o0); +Inf when the queue can never drain
+// from there.
+//
+// The hitting-time equations (diag(out-rate) − R)·h = 1 are solved by
+// Gaussian elimination in the manner of GTH, which subtracts nothing:
+// each pivot is taken as the row's rate out of the states not yet
+// eliminated (its rate to the drained states, exit, plus its rates to
+// the later states), never as the diagonal less its updates, and every
+// update adds quantities of one sign. A chain that drains rarely (drain
+// times of 10^7 s and more: condition numbers past 1/ε) then keeps its
+// relative accuracy, where plain LU lost every digit (a negative drain
+// time at mu=1).
 func (s *Solver) DrainTime(p Params, q0, o0 int) float64 {
 	n, w := p.States(), p.halfWidth()
 	s.pt = p.timeoutProb(s.pt)
@@ -305,36 +318,48 @@ func (s *Solver) DrainTime(p Params, q0, o0 int) float64 {
 	m.reset(n, w)
 	rhs := resize(s.rhs, n)
 	s.rhs = rhs
+	exit := resize(s.exit, n)
+	s.exit = exit
 	for i := range n {
 		q, o := p.State(i)
 		if q == 0 {
-			*m.at(i, i) = 1
+			// h = 0: the row 1·h = 0 (its pivot is its exit, 1)
+			*m.at(i, i), exit[i] = 1, 1
 			continue
 		}
 		rhs[i] = 1
 		p.Transitions(q, o, pt, func(j int, rate float64) {
-			*m.at(i, i) += rate
-			if !p.drained(j) { // h is 0 on the target
+			if p.drained(j) { // h is 0 on the target
+				exit[i] += rate
+			} else if j != i {
 				*m.at(i, j) -= rate
 			}
 		})
 	}
-	// LU without pivoting: m is a diagonally dominant M-matrix.
+	// elimination: below and right of the diagonal the band holds −rates
+	// (≤ 0); row k's pivot is exit[k] plus its rates to the later states
 	W := 2*w + 1
 	for k := 0; k < n; k++ {
-		piv := *m.at(k, k)
 		hi := min(n-1, k+w)
 		bk := k*W + w - k
 		rk := m.a[bk+k+1 : bk+hi+1]
+		piv := exit[k]
+		for _, v := range rk {
+			piv -= v
+		}
+		m.a[bk+k] = piv
 		for i := k + 1; i <= hi; i++ {
 			bi := i*W + w - i
 			lik := m.a[bi+k]
 			if lik == 0 {
 				continue
 			}
-			f := lik / piv
+			f := lik / piv // ≤ 0
 			m.a[bi+k] = 0
+			// row i's rates to the later states grow by f·row k's (the
+			// diagonal's entry too, which its pivot does not read)
 			subScaled(m.a[bi+k+1:bi+hi+1], rk, f)
+			exit[i] -= f * exit[k]
 			rhs[i] -= f * rhs[k]
 		}
 	}
