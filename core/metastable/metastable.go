@@ -357,8 +357,9 @@ func (s *Solver) DrainTime(p Params, q0, o0 int) float64 {
 			f := lik / piv // ≤ 0
 			m.a[bi+k] = 0
 			// row i's rates to the later states grow by f·row k's (the
-			// diagonal's entry too, which its pivot does not read)
-			subScaled(m.a[bi+k+1:bi+hi+1], rk, f)
+			// diagonal's entry too, which its pivot does not read);
+			// adding −f×rk is subtracting f×rk, bit for bit
+			addScaled(m.a[bi+k+1:bi+hi+1], rk, -f)
 			exit[i] -= f * exit[k]
 			rhs[i] -= f * rhs[k]
 		}
@@ -396,28 +397,6 @@ func addScaled(dst, src []float64, f float64) {
 	}
 	for ; j < n; j++ {
 		dst[j] += f * src[j]
-	}
-}
-
-// subScaled subtracts f×src[j] from dst[j], for each j of src, as
-// addScaled adds.
-func subScaled(dst, src []float64, f float64) {
-	n := len(src)
-	dst = dst[:n]
-	j := 0
-	for ; j+8 <= n; j += 8 {
-		d, v := dst[j:j+8:j+8], src[j:j+8:j+8]
-		d[0] -= f * v[0]
-		d[1] -= f * v[1]
-		d[2] -= f * v[2]
-		d[3] -= f * v[3]
-		d[4] -= f * v[4]
-		d[5] -= f * v[5]
-		d[6] -= f * v[6]
-		d[7] -= f * v[7]
-	}
-	for ; j < n; j++ {
-		dst[j] -= f * src[j]
 	}
 }
 

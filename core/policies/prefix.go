@@ -54,20 +54,7 @@ func runPrefix(s Scenario, arr *arrStream, svc *svcStream) *prefix {
 	p.ts, p.ids = make([]int64, 0, 2*n), make([]int32, 0, 2*n)
 	next := m.setup()
 	for {
-		// run's choice of the next event.
-		src, t := 3, next
-		if next >= m.horizon {
-			t = math.MaxInt64
-		}
-		if m.timeouts.top <= t {
-			src, t = 2, m.timeouts.top
-		}
-		if m.q.top <= t {
-			src, t = 1, m.q.top
-		}
-		if t == math.MaxInt64 {
-			src = 0
-		}
+		src, t := m.nextEvent(next)
 		if t >= m.sampleAt {
 			m.sample(t)
 		}

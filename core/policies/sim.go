@@ -672,25 +672,31 @@ func (m *sim) setup() int64 {
 	return next
 }
 
+// nextEvent chooses the earliest of: the heap (src 1), the timeouts (2),
+// the next arrival next if before the horizon (3); on a tie, in that
+// order; src 0 and t math.MaxInt64 when none is left. Without branches.
+func (m *sim) nextEvent(next int64) (src int, t int64) {
+	src, t = 3, next
+	if next >= m.horizon {
+		t = math.MaxInt64
+	}
+	if m.timeouts.top <= t {
+		src, t = 2, m.timeouts.top
+	}
+	if m.q.top <= t {
+		src, t = 1, m.q.top
+	}
+	if t == math.MaxInt64 {
+		src = 0
+	}
+	return src, t
+}
+
 // loop runs the events from next, the next open-loop arrival, to the end,
 // then finishes the result.
 func (m *sim) loop(next int64) {
 	for !m.halt {
-		// The earliest of: the heap, the timeouts, the next arrival (if
-		// before the horizon); on a tie, in that order. Without branches.
-		src, t := 3, next
-		if next >= m.horizon {
-			t = math.MaxInt64
-		}
-		if m.timeouts.top <= t {
-			src, t = 2, m.timeouts.top
-		}
-		if m.q.top <= t {
-			src, t = 1, m.q.top
-		}
-		if t == math.MaxInt64 {
-			src = 0 // none left
-		}
+		src, t := m.nextEvent(next)
 		if t >= m.sampleAt {
 			m.sample(t)
 		}
