@@ -234,6 +234,7 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 				return Result{}, meter.ErrStopped
 			}
 			// the waits of clients i0 … i0+len(b)-1, in draw order
+			off, mul := 0.0, 1.0 // what addAll makes of b: off + mul·b[i]
 			switch c.Strategy {
 			case Fixed:
 				for i := range b {
@@ -241,14 +242,10 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 				}
 			case Full:
 				r.Fill(b)
-				for i, x := range b {
-					b[i] = float64(ck * x) // uniform(0, c) = 0 + (c-0)·random()
-				}
+				mul = ck // uniform(0, c) = 0 + (c-0)·random()
 			case Equal:
 				r.Fill(b)
-				for i, x := range b {
-					b[i] = half + float64(half*x) // c/2 + uniform(0, c/2)
-				}
+				off, mul = half, half // c/2 + uniform(0, c/2)
 			case Decorrelated:
 				r.Fill(b)
 				for i, x := range b {
@@ -266,12 +263,13 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 			}
 			if at != nil {
 				a := at[i0 : i0+len(b)]
-				for i, w := range b {
-					a[i] += w
+				for i, x := range b {
+					a[i] += off + float64(mul*x)
 					b[i] = a[i]
 				}
+				off, mul = 0, 1
 			}
-			acc.addAll(b)
+			acc.addAll(b, off, mul)
 		}
 	}
 	if m.Done() {
@@ -318,11 +316,27 @@ type accumulator struct {
 	sum, comp float64
 }
 
-func (a *accumulator) addAll(ts []float64) {
-	mx := a.max
+// addAll counts the arrivals off + mul·xs[i] (the float expression, so
+// off 0 and mul 1 give xs[i] itself) and leaves them in xs. One pass makes
+// the arrival, its bin (binner.bin written out: a call per arrival cost
+// more than its arithmetic, as WebAssembly most of all), the latest
+// arrival and the compensated sum (Knuth's TwoSum per term, branch free:
+// the mean is the correctly rounded one in practice, as CPython's
+// math.fsum gives).
+func (a *accumulator) addAll(xs []float64, off, mul float64) {
+	w, inv := a.b.w, a.b.inv
 	counts := a.counts
-	for _, t := range ts {
-		j := a.b.bin(t)
+	mx := a.max
+	s, comp := a.sum, a.comp
+	for i, x := range xs {
+		t := off + float64(mul*x)
+		xs[i] = t
+		q := t * inv
+		jf := float64(int64(q)) // q >= 0: truncation is the floor
+		j := int(jf)
+		if f := q - jf; f < 1e-6 || f > 1-1e-6 {
+			j = exactBin(t, w, jf)
+		}
 		if j >= len(counts) { // rounding reached the unattained horizon
 			counts = append(counts, make([]int, j+1-len(counts))...)
 		}
@@ -330,19 +344,13 @@ func (a *accumulator) addAll(ts []float64) {
 		if t > mx {
 			mx = t
 		}
-	}
-	a.counts, a.max = counts, mx
-	// Compensated sum (Knuth's TwoSum per term, branch free): the mean is
-	// the correctly rounded one in practice, as CPython's math.fsum gives.
-	s, comp := a.sum, a.comp
-	for _, t := range ts {
 		s2 := s + t
 		bp := s2 - s
 		comp += (s - (s2 - bp)) + (t - bp)
 		s = s2
 	}
-	a.sum, a.comp = s, comp
+	a.counts, a.max, a.sum, a.comp = counts, mx, s, comp
 	if a.keep {
-		a.arrivals = append(a.arrivals, ts...)
+		a.arrivals = append(a.arrivals, xs...)
 	}
 }
