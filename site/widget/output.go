@@ -277,6 +277,9 @@ func fieldFormat(field string) string {
 		return "%1"
 	case "attempts.success_probability":
 		return "%2"
+	case "open-closed.success_share", "open-closed.work_cut_open", "open-closed.work_cut_closed",
+		"retry-strategies.success_rate":
+		return "%1"
 	case "policies.utilization":
 		return "%0"
 	}
@@ -397,23 +400,12 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 // resultTable is the "table" view.
 func resultTable(o *outCtx) error {
 	b := o.b
-	writef(b, `<table class="widget-table" tabindex="0" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
 	story, rest := storySplit(o.c, o.r.list)
-	for _, f := range story {
-		if tableField(o.c, o.a, f) {
-			writeRow(b, o, f)
-		}
-	}
-	b.WriteString("</tbody></table>\n")
-	if len(rest) > 0 {
+	writeTables(b, o, story, "table", o.loc.TOr("widget.results", "Results"))
+	if slices.ContainsFunc(rest, func(f field) bool { return tableField(o.c, o.a, f) }) {
 		openMore(b, "data-more-results", false, o.loc.TOr("widget.all_results", "All results"))
-		writef(b, `<table class="widget-table" tabindex="0" data-view="table-more"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.all_results", "All results")))
-		for _, f := range rest {
-			if tableField(o.c, o.a, f) {
-				writeRow(b, o, f)
-			}
-		}
-		b.WriteString("</tbody></table></details>\n")
+		writeTables(b, o, rest, "table-more", o.loc.TOr("widget.all_results", "All results"))
+		b.WriteString("</details>\n")
 	}
 	for _, n := range notes {
 		calcName, fieldName, _ := strings.Cut(n.field, ".")

@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -451,6 +452,75 @@ func TestDistinctFieldShown(t *testing.T) {
 		}
 		if !strings.Contains(html, `data-out="fallback"`) {
 			t.Errorf("%s: no row of the result's fallback", q)
+		}
+	}
+}
+
+// TestKeyedTables: lists that share a key of rowKeys are one table, a row
+// per element of the key and a column per list, each cell one number (no
+// cell lists "5.009, 2.712, 2.596 e 2.587" for the reader to match with
+// the cases), and the columns keep their fields' data-out.
+func TestKeyedTables(t *testing.T) {
+	loc := locales(t)["it"]
+	for _, tc := range []struct {
+		calc, key string
+		rows      int
+		cols      []string // the fields of the key's first table
+	}{
+		{"open-closed", "case", 4, []string{"attempts", "server_s", "success_share", "in_progress_end"}},
+		{"retry-strategies", "strategy", 4, []string{"success_rate", "load"}},
+		{"contention", "strategy", 5, []string{"time_ms", "calls"}},
+		{"metastable", "sweep_lambda", 11, []string{"sweep_mean_queue", "sweep_p_full", "sweep_drain_s", "sweep_bistable"}},
+	} {
+		c, ok := calc.New().Lookup(tc.calc)
+		if !ok {
+			t.Fatal("no calculator " + tc.calc)
+		}
+		a, err := c.Parse(url.Values{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.Run(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, err := All().RenderOutput(c, a, res, []string{"table"}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := `<th scope="col" data-out="` + tc.key + `"`
+		i := strings.Index(html, head)
+		if i < 0 {
+			t.Errorf("%s: no column of %s", tc.calc, tc.key)
+			continue
+		}
+		table := html[i:]
+		table = table[:strings.Index(table, "</table>")]
+		header := table[:strings.Index(table, "</thead>")]
+		var got []string
+		for _, m := range regexp.MustCompile(`data-out="([^"]+)"`).FindAllStringSubmatch(header, -1)[1:] {
+			got = append(got, m[1])
+		}
+		if !slices.Equal(got, tc.cols) {
+			t.Errorf("%s: columns %v, want %v", tc.calc, got, tc.cols)
+		}
+		rows := regexp.MustCompile(`<tr data-row="` + tc.key + `\.\d+"><th scope="row">[^<]+</th>((?:<td>[^<]*</td>)*)</tr>`).FindAllStringSubmatch(table, -1)
+		if len(rows) != tc.rows {
+			t.Errorf("%s: %d rows, want %d", tc.calc, len(rows), tc.rows)
+		}
+		for _, r := range rows {
+			cells := strings.Split(strings.TrimSuffix(strings.TrimPrefix(r[1], "<td>"), "</td>"), "</td><td>")
+			if len(cells) != len(tc.cols) {
+				t.Errorf("%s: a row of %d cells, want %d: %s", tc.calc, len(cells), len(tc.cols), r[0])
+			}
+			for _, cell := range cells {
+				if cell == "" || strings.Contains(cell, "; ") || strings.Contains(cell, " e ") {
+					t.Errorf("%s: cell %q is not one value", tc.calc, cell)
+				}
+			}
+		}
+		if strings.Contains(html, `<td data-out="`+tc.key+`"`) {
+			t.Errorf("%s: %s is also a row of its own", tc.calc, tc.key)
 		}
 	}
 }
