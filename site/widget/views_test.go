@@ -504,7 +504,7 @@ func TestKeyedTables(t *testing.T) {
 		if !slices.Equal(got, tc.cols) {
 			t.Errorf("%s: columns %v, want %v", tc.calc, got, tc.cols)
 		}
-		rows := regexp.MustCompile(`<tr data-row="` + tc.key + `\.\d+"><th scope="row">[^<]+</th>((?:<td>[^<]*</td>)*)</tr>`).FindAllStringSubmatch(table, -1)
+		rows := regexp.MustCompile(`<tr data-row="`+tc.key+`\.\d+"><th scope="row">[^<]+</th>((?:<td>[^<]*</td>)*)</tr>`).FindAllStringSubmatch(table, -1)
 		if len(rows) != tc.rows {
 			t.Errorf("%s: %d rows, want %d", tc.calc, len(rows), tc.rows)
 		}
