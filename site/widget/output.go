@@ -280,6 +280,17 @@ func fieldFormat(field string) string {
 	case "open-closed.success_share", "open-closed.work_cut_open", "open-closed.work_cut_closed",
 		"retry-strategies.success_rate":
 		return "%1"
+	// a column of a keyed table (matrix.go) reads down in one form: whole
+	// milliseconds and seconds, a queue to a tenth, probabilities that
+	// span five orders of magnitude in three significant digits
+	case "open-closed.server_s", "contention.time_ms", "contention.time_none_ms", "contention.time_exponential_ms",
+		"contention.time_full_ms", "contention.time_equal_ms", "contention.time_decorrelated_ms",
+		"metastable.sweep_drain_s":
+		return "0"
+	case "metastable.sweep_mean_queue":
+		return "1"
+	case "metastable.sweep_p_full":
+		return "e3"
 	case "policies.utilization":
 		return "%0"
 	}
