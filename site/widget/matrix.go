@@ -6,14 +6,16 @@ import (
 )
 
 // rowKeys are the result fields (CALC.FIELD) whose list names the rows of
-// the lists of the same length beside it: open-closed's four cases,
-// the strategies compared, a sweep's axis. The results table writes such
-// lists as one table, a row per case and a column per field, where a list
-// a cell would read "5.009, 2.712, 2.596 e 2.587" and leave the reader to
-// count which number is whose (reader review).
+// the lists of the same length beside it: open-closed's four cases, the
+// strategies compared, a sweep's axis, the policies simulated (a hidden
+// key: the comparison's table names them; throttled, beside it, takes
+// their names as its rows). The results table writes such lists as one
+// table, a row per case and a column per field, where a cell would read
+// "5.009, 2.712, 2.596 e 2.587" and leave the reader to count which number
+// is whose (reader review).
 var rowKeys = [...]string{
 	"open-closed.case", "retry-strategies.strategy", "contention.strategy", "contention.clients_axis",
-	"metastable.sweep_lambda",
+	"metastable.sweep_lambda", "policies.policy",
 }
 
 // segment is a run of a results table's fields drawn as one table: rows
