@@ -119,6 +119,9 @@ const LayoutProbe = `(phone, colours) => {
     // boxes of its cells and <code>, which are not lines)
     for (const el of colours ? [] : w.querySelectorAll('td, [data-out]:not(table):not(figure):not(pre), output')) {
       if (!shown(el) || !/\d/.test(el.textContent)) continue;
+      // a text value (a JSON string: a hash, a key, a document) wraps
+      // anywhere: its digits are no number
+      if (el.matches('[data-value^=\'"\']')) continue;
       const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       for (let n = walk.nextNode(); n; n = walk.nextNode()) {
         if (n.parentElement.closest('th')) continue; // a row's label may wrap

@@ -2,6 +2,7 @@ package widget
 
 import (
 	"retrylab/core/calc"
+	"strings"
 )
 
 // The views of the configure calculator: the chosen system's parameters,
@@ -22,13 +23,16 @@ func configureSnippet(o *outCtx, r *calc.ConfigureResult) error {
 		verdict = o.vt("snippet", "meets", "meets the accepted amplification")
 	}
 	writef(b, `<figure class="widget-chart widget-snippet" data-view="snippet" data-out="snippet" data-value="%s">`, esc(o.outRaw("snippet")))
-	writef(b, `<figcaption><strong>%s</strong> — %s. %s</figcaption>`+"\n",
-		esc(o.vt("snippet", "title", "To paste: {system}", "system", name)), esc(verdict),
+	// the verdict ends its sentence with the language's full stop
+	writef(b, `<figcaption><strong>%s</strong> — %s%s%s</figcaption>`+"\n",
+		esc(o.vt("snippet", "title", "To paste: {system}", "system", name)), esc(verdict), esc(o.vt("snippet", "sep", ". ")),
 		esc(o.vt("snippet", "desc", "With these parameters the load stays within {outage} attempts per request in a total outage (simulated: {sim}).",
 			"outage", o.loc.Fixed(r.OutageBound, 3), "sim", o.loc.Fixed(r.SimOutage, 3))))
 	writef(b, `<table class="widget-table" tabindex="0" data-out="settings" data-value="%s"><caption>%s</caption><tbody>`, esc(o.outRaw("settings")), esc(fieldLabel(o.c, o.loc, "settings")))
 	for _, s := range r.Settings {
-		writef(b, `<tr><th scope="row"><code>%s</code></th><td><code>%s</code></td></tr>`, esc(s.Name), esc(s.Value))
+		// a dotted name (retryThrottling.tokenRatio) wraps after its dots,
+		// never inside a word (reader review, a phone)
+		writef(b, `<tr><th scope="row"><code>%s</code></th><td><code>%s</code></td></tr>`, strings.ReplaceAll(esc(s.Name), ".", ".<wbr>"), esc(s.Value))
 	}
 	for _, row := range []struct {
 		field string

@@ -137,9 +137,9 @@ func writeMatrix(b *strings.Builder, o *outCtx, s segment) {
 	b.WriteString("<thead><tr>")
 	header := func(f field, out bool) {
 		if out {
-			writef(b, `<th scope="col" data-out="%s" data-value="%s">%s</th>`, esc(f.Name), esc(string(f.Raw)), esc(fieldLabel(o.c, o.loc, f.Name)))
+			writef(b, `<th scope="col" data-out="%s" data-value="%s">%s</th>`, esc(f.Name), esc(string(f.Raw)), labelHTML(fieldLabel(o.c, o.loc, f.Name)))
 		} else {
-			writef(b, `<th scope="col">%s</th>`, esc(fieldLabel(o.c, o.loc, f.Name)))
+			writef(b, `<th scope="col">%s</th>`, labelHTML(fieldLabel(o.c, o.loc, f.Name)))
 		}
 	}
 	header(*s.key, s.keyIn)

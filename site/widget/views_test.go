@@ -524,3 +524,20 @@ func TestKeyedTables(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelHTML: a label's unit in parentheses stays on one line; other
+// parentheses and labels without a unit are only escaped.
+func TestLabelHTML(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"每次尝试可用的时间（毫秒）", `每次尝试可用的时间<span class="widget-unit">（毫秒）</span>`},
+		{"lavoro del server (s)", `lavoro del server<span class="widget-unit"> (s)</span>`},
+		{"quota di successi", "quota di successi"},
+		{"a (b) c", "a (b) c"},
+		{"x <y> (ms)", `x &lt;y&gt;<span class="widget-unit"> (ms)</span>`},
+		{"tempo (una spiegazione troppo lunga per essere un'unità)", "tempo (una spiegazione troppo lunga per essere un&#39;unità)"},
+	} {
+		if got := labelHTML(tc.in); got != tc.want {
+			t.Errorf("labelHTML(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
