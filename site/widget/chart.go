@@ -508,7 +508,13 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	ns := len(ch.Series)
 	rowH := lineH + float64(ns)*barH + gap
 	n := len(ch.Categories)
-	h := marginT + float64(n)*rowH + axisH + float64(ch.keyRows())*lineH
+	// a limit (Rules) is a dashed vertical line, its label in a row of
+	// its own above the bars
+	mt := marginT
+	if len(ch.Rules) > 0 {
+		mt += lineH
+	}
+	h := mt + float64(n)*rowH + axisH + float64(ch.keyRows())*lineH
 	top := ticks[len(ticks)-1]
 	plotW := chartW - left - right
 	fx := func(v float64) float64 {
@@ -519,11 +525,11 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	}
 	writef(b, `<svg class="chart chart-h" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
-	base := marginT + float64(n)*rowH
+	base := mt + float64(n)*rowH
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
 		x := fx(t)
-		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(marginT), f1(base))
+		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(mt), f1(base))
 	}
 	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(left), f1(chartW-right), f1(base), f1(base))
 	b.WriteString(`</g>`)
@@ -561,7 +567,7 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 			if i >= n || math.IsNaN(v) {
 				continue
 			}
-			y := marginT + float64(i)*rowH + lineH + float64(si)*barH
+			y := mt + float64(i)*rowH + lineH + float64(si)*barH
 			class := "chart-bar" + ch.keyClass(i)
 			if i < len(s.Mark) && s.Mark[i] {
 				class += " chart-bar-mark"
@@ -570,13 +576,24 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		}
 		b.WriteString(`</g>`)
 	}
+	for _, r := range ch.Rules {
+		x := fx(r.Y)
+		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(mt-4), f1(base))
+		if r.Label != "" {
+			anchor, tx := "start", x+4
+			if x > chartW/2 {
+				anchor, tx = "end", x-4
+			}
+			writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(mt-8), anchor, esc(r.Label))
+		}
+	}
 	b.WriteString(`<g class="chart-label">`)
 	for i, c := range ch.Categories {
 		label := c
 		if ns == 1 && i < len(ch.Series[0].Values) && !math.IsNaN(ch.Series[0].Values[i]) {
 			label += " · " + yfmt(ch.Series[0].Values[i])
 		}
-		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(marginT+float64(i)*rowH+lineH-6), esc(c), esc(label))
+		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(mt+float64(i)*rowH+lineH-6), esc(c), esc(label))
 	}
 	b.WriteString(`</g>`)
 	if ch.keyRows() > 0 { // the key, below the axis
@@ -646,7 +663,9 @@ func lineDash(si int) string {
 	case 1:
 		return ` stroke-dasharray="5 3"`
 	}
-	return ` stroke-dasharray="1 3"`
+	// dots two units long: one-unit dots faded into the background on a
+	// phone, in the dark theme most (reader review)
+	return ` stroke-dasharray="2 3"`
 }
 
 // opacity is the fill opacity of a series' marks: solid, since colour
