@@ -289,21 +289,13 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 // chunk is the number of waits drawn and counted at a time.
 const chunk = 1024
 
-// binner is Bin for one width, with the reciprocal computed once.
+// binner is Bin for one width, with the reciprocal computed once:
+// accumulator.addAll bins t as t·(1/w), within 2 ulps of t/w and so far
+// closer to it than the 1e-6 margin beyond which Bin's exact check is
+// made.
 type binner struct{ w, inv float64 }
 
 func newBinner(w float64) binner { return binner{w: w, inv: 1 / w} }
-
-// bin returns Bin(t, b.w). t·(1/w) is within 2 ulps of t/w, far closer
-// to it than the 1e-6 margin beyond which Bin's exact check is made.
-func (b binner) bin(t float64) int {
-	q := t * b.inv
-	j := float64(int64(q)) // q >= 0: truncation is the floor
-	if f := q - j; f < 1e-6 || f > 1-1e-6 {
-		return exactBin(t, b.w, j)
-	}
-	return int(j)
-}
 
 // accumulator counts arrivals in bins, keeps the latest, and sums them
 // with compensation.
