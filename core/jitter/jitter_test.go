@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 
 	"retrylab/core/pyrand"
@@ -237,6 +238,36 @@ func BenchmarkMillionDraws(b *testing.B) {
 		r := pyrand.NewInt64(20261017)
 		for i := 0; i < 1_000_000; i += chunk {
 			r.Fill(buf[:min(chunk, 1_000_000-i)])
+		}
+	}
+}
+
+// TestCountsSameAsBin: the bins addAll counts (t·(1/w) with Bin's exact
+// check near an edge, written out in its loop) are Bin's, arrival for
+// arrival, on widths whose floats miss their decimal (0.1, 0.3) and
+// waits that land on bin edges (fixed jitter).
+func TestCountsSameAsBin(t *testing.T) {
+	for _, c := range []Config{
+		{Clients: 5000, Waves: 3, BaseMS: 100, WidthMS: 0.1, Strategy: Full},
+		{Clients: 5000, Waves: 4, BaseMS: 30, CapMS: 100, WidthMS: 0.3, Strategy: Equal},
+		{Clients: 2000, Waves: 5, BaseMS: 10, CapMS: 1000, WidthMS: 7, Strategy: Decorrelated},
+		{Clients: 10, Waves: 6, BaseMS: 0.1, WidthMS: 0.1, Strategy: Fixed},
+	} {
+		c.KeepArrivals = true
+		res, err := Run(c, pyrand.NewInt64(7))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]int, len(res.Counts))
+		for _, a := range res.Arrivals {
+			j := Bin(a, c.WidthMS)
+			if j >= len(want) {
+				t.Fatalf("%+v: arrival %v in bin %d of %d", c, a, j, len(want))
+			}
+			want[j]++
+		}
+		if !slices.Equal(res.Counts, want) {
+			t.Errorf("%+v: counts differ from Bin's", c)
 		}
 	}
 }
