@@ -8,28 +8,28 @@ import (
 //
 //retrylab:views contention
 func contentionViews() []viewDef {
-	return []viewDef{{"curves", typed(contentionCurves), false, false}}
+	return []viewDef{{"table", keyedTable, true, false}, {"curves", typed(contentionCurves), false, false}}
 }
 
 // strategiesViews are the views of the retry-strategies calculator.
 //
 //retrylab:views retry-strategies
 func strategiesViews() []viewDef {
-	return []viewDef{{"curves", typed(strategiesCurves), false, false}}
+	return []viewDef{{"table", keyedTable, true, false}, {"curves", typed(strategiesCurves), false, false}}
 }
 
 // openClosedViews are the views of the open-closed calculator.
 //
 //retrylab:views open-closed
 func openClosedViews() []viewDef {
-	return []viewDef{{"series", typed(openClosedSeries), false, false}}
+	return []viewDef{{"table", keyedTable, true, false}, {"series", typed(openClosedSeries), false, false}}
 }
 
 // metastableViews are the views of the metastable calculator.
 //
 //retrylab:views metastable
 func metastableViews() []viewDef {
-	return []viewDef{{"chain", typed(metastableChain), false, false}, {"sweep", typed(metastableSweep), false, false}}
+	return []viewDef{{"table", keyedTable, true, false}, {"chain", typed(metastableChain), false, false}, {"sweep", typed(metastableSweep), false, false}}
 }
 
 // markAt marks the x equal to v.

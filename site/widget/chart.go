@@ -266,19 +266,15 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	}
 	if !ch.Line && ch.VMark > 0 && ch.VMark <= len(ch.Categories) {
 		x := ch.ml + float64(ch.VMark-1)*plotW/float64(len(ch.Categories))
-		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(ch.mt), f1(ch.h-marginB))
 		anchor, tx := "start", x+4
 		if x > chartW-160 {
 			anchor, tx = "end", x-4
 		}
-		writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(ch.mt+12), anchor, esc(ch.VLabel))
+		writeRule(b, x, ch.mt, x, ch.h-marginB, tx, ch.mt+12, anchor, ch.VLabel)
 	}
 	for _, r := range ch.Rules {
 		y := fy(r.Y)
-		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(ch.ml), f1(chartW-marginR), f1(y), f1(y))
-		if r.Label != "" {
-			writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="end">%s</text>`, f1(chartW-marginR), f1(y-4), esc(r.Label))
-		}
+		writeRule(b, ch.ml, y, chartW-marginR, y, chartW-marginR, y-4, "end", r.Label)
 	}
 	// axis labels
 	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(ch.ml+plotW/2), f1(ch.h-4), esc(ch.XLabel))
@@ -508,13 +504,7 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	ns := len(ch.Series)
 	rowH := lineH + float64(ns)*barH + gap
 	n := len(ch.Categories)
-	// a limit (Rules) is a dashed vertical line, its label in a row of
-	// its own above the bars
-	mt := marginT
-	if len(ch.Rules) > 0 {
-		mt += lineH
-	}
-	h := mt + float64(n)*rowH + axisH + float64(ch.keyRows())*lineH
+	h := marginT + float64(n)*rowH + axisH + float64(ch.keyRows())*lineH
 	top := ticks[len(ticks)-1]
 	plotW := chartW - left - right
 	fx := func(v float64) float64 {
@@ -525,11 +515,11 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	}
 	writef(b, `<svg class="chart chart-h" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
-	base := mt + float64(n)*rowH
+	base := marginT + float64(n)*rowH
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
 		x := fx(t)
-		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(mt), f1(base))
+		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(marginT), f1(base))
 	}
 	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(left), f1(chartW-right), f1(base), f1(base))
 	b.WriteString(`</g>`)
@@ -567,7 +557,7 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 			if i >= n || math.IsNaN(v) {
 				continue
 			}
-			y := mt + float64(i)*rowH + lineH + float64(si)*barH
+			y := marginT + float64(i)*rowH + lineH + float64(si)*barH
 			class := "chart-bar" + ch.keyClass(i)
 			if i < len(s.Mark) && s.Mark[i] {
 				class += " chart-bar-mark"
@@ -576,24 +566,13 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		}
 		b.WriteString(`</g>`)
 	}
-	for _, r := range ch.Rules {
-		x := fx(r.Y)
-		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(mt-4), f1(base))
-		if r.Label != "" {
-			anchor, tx := "start", x+4
-			if x > chartW/2 {
-				anchor, tx = "end", x-4
-			}
-			writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(mt-8), anchor, esc(r.Label))
-		}
-	}
 	b.WriteString(`<g class="chart-label">`)
 	for i, c := range ch.Categories {
 		label := c
 		if ns == 1 && i < len(ch.Series[0].Values) && !math.IsNaN(ch.Series[0].Values[i]) {
 			label += " · " + yfmt(ch.Series[0].Values[i])
 		}
-		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(mt+float64(i)*rowH+lineH-6), esc(c), esc(label))
+		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(marginT+float64(i)*rowH+lineH-6), esc(c), esc(label))
 	}
 	b.WriteString(`</g>`)
 	if ch.keyRows() > 0 { // the key, below the axis
@@ -610,6 +589,15 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</svg>`)
+}
+
+// writeRule draws a limit: a dashed line from (x1, y1) to (x2, y2) and,
+// unless label is "", its label at (tx, ty), anchored as anchor says.
+func writeRule(b *strings.Builder, x1, y1, x2, y2, tx, ty float64, anchor, label string) {
+	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x1), f1(x2), f1(y1), f1(y2))
+	if label != "" {
+		writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(ty), anchor, esc(label))
+	}
 }
 
 // writeTable writes the plotted numbers as a visually hidden table.

@@ -18,145 +18,186 @@ var rowKeys = [...]string{
 	"metastable.sweep_lambda", "policies.policy",
 }
 
-// segment is a run of a results table's fields drawn as one table: rows
-// of single fields (key nil), or lists that share the rows named by key.
-type segment struct {
-	key    *field
-	keyIn  bool // key is among fields (the table's first column is its own)
-	fields []field
+// keyedTable is the "table" view of the calculators with a key in
+// rowKeys (their views list it first, as "table", extra: the default set
+// has "table" already, and a comparison picks a chart): the rows of
+// resultTable, and the lists that share a key as tables of their own.
+// Only the modules of those calculators link it (Set): the others' budget
+// has no room for it.
+func keyedTable(o *outCtx) error {
+	story, rest := storySplit(o.c, o.r.list)
+	writeTables(o.b, o, story, "table", o.loc.TOr("widget.results", "Results"))
+	if len(rest) > 0 {
+		openMore(o.b, "data-more-results", false, o.loc.TOr("widget.all_results", "All results"))
+		writeTables(o.b, o, rest, "table-more", o.loc.TOr("widget.all_results", "All results"))
+		o.b.WriteString("</details>\n")
+	}
+	return nil // no calculator with a key has notes (notes)
 }
 
-// rowKey returns the key field of this calculator whose list has n
-// elements, if it declares one.
-func rowKey(o *outCtx, n int) (field, bool) {
+// keyOf returns the key of rowKeys whose list has as many elements as f,
+// a list, if this calculator declares one (f may be the key itself).
+func keyOf(o *outCtx, f field) (field, bool) {
+	n, ok := listLen(f.Raw, maxTableList)
+	if jsonKind(f.Raw) != 'a' || !ok || n == 0 {
+		return field{}, false
+	}
 	for _, k := range &rowKeys {
 		name, ok := strings.CutPrefix(k, o.c.Name+".")
 		if !ok {
 			continue
 		}
-		raw, ok := o.r.raw(name)
-		if !ok || jsonKind(raw) != 'a' {
-			continue
-		}
-		if m, ok := listLen(raw, maxTableList); ok && m == n {
-			return field{Name: name, Raw: raw}, true
+		if raw, ok := o.r.raw(name); ok {
+			if m, ok := listLen(raw, maxTableList); ok && m == n {
+				return field{Name: name, Raw: raw}, true
+			}
 		}
 	}
 	return field{}, false
-}
-
-// segments splits the fields of one table (those tableField keeps, in
-// order) into runs: each list of the length of a key of rowKeys, with the
-// lists of that length next to it, is a segment of its own.
-func segments(o *outCtx, fields []field) []segment {
-	var segs []segment
-	for _, f := range fields {
-		if !tableField(o.c, o.a, f) {
-			continue
-		}
-		var key field
-		keyed := false
-		if jsonKind(f.Raw) == 'a' {
-			if n, ok := listLen(f.Raw, maxTableList); ok && n > 0 {
-				key, keyed = rowKey(o, n)
-			}
-		}
-		last := len(segs) - 1
-		switch {
-		case keyed && last >= 0 && segs[last].key != nil && segs[last].key.Name == key.Name && f.Name != key.Name:
-			segs[last].fields = append(segs[last].fields, f)
-		case keyed:
-			seg := segment{key: &key}
-			if f.Name == key.Name {
-				seg.keyIn = true
-			} else {
-				seg.fields = []field{f}
-			}
-			segs = append(segs, seg)
-		case last >= 0 && segs[last].key == nil:
-			segs[last].fields = append(segs[last].fields, f)
-		default:
-			segs = append(segs, segment{fields: []field{f}})
-		}
-	}
-	// a key alone (its lists hidden or elsewhere) is a row like any other;
-	// more than maxColumns lists are split into tables of about equal
-	// widths (contention's ten curves: times, then calls), each with the
-	// key's column
-	var out []segment
-	for _, s := range segs {
-		switch n := len(s.fields); {
-		case s.key != nil && n == 0:
-			out = append(out, segment{fields: []field{*s.key}})
-		case s.key != nil && n > maxColumns:
-			tables := (n + maxColumns - 1) / maxColumns
-			width := (n + tables - 1) / tables
-			for i := 0; i < n; i += width {
-				out = append(out, segment{key: s.key, keyIn: s.keyIn && i == 0, fields: s.fields[i:min(i+width, n)]})
-			}
-		default:
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // maxColumns is the most lists one keyed table shows beside its key: a
 // phone shows the key and about two of them, the rest scroll.
 const maxColumns = 5
 
-// writeTables writes the fields of one part of the results (view "table"
-// or "table-more") as its tables, the first with the caption.
-func writeTables(b *strings.Builder, o *outCtx, fields []field, view, caption string) {
-	for i, s := range segments(o, fields) {
-		writef(b, `<table class="widget-table" tabindex="0" data-view="%s">`, view)
-		if i == 0 {
-			writef(b, `<caption>%s</caption>`, esc(caption))
-		}
-		if s.key == nil {
-			b.WriteString("<tbody>\n")
-			for _, f := range s.fields {
-				writeRow(b, o, f)
-			}
-			b.WriteString("</tbody></table>\n")
-			continue
-		}
-		writeMatrix(b, o, s)
+// tables writes the tables of one part of the results (view "table" or
+// "table-more"), the first with the caption: the fields that tableField
+// keeps, in order, as rows; each list of the length of a key of rowKeys,
+// with the lists of that length next to it, as a table of its own, a row
+// per element of the key (more than maxColumns lists: tables of about
+// equal widths, each with the key's column).
+type tables struct {
+	b       *strings.Builder
+	o       *outCtx
+	view    string
+	caption string // the first table's, then ""
+	rows    bool   // a table of rows is open
+}
+
+// open starts a table, of rows (its tbody open) or with a header row.
+func (t *tables) open(rows bool) {
+	t.close()
+	writef(t.b, `<table class="widget-table" tabindex="0" data-view="%s">`, t.view)
+	if t.caption != "" {
+		writef(t.b, `<caption>%s</caption>`, esc(t.caption))
+		t.caption = ""
+	}
+	if rows {
+		t.b.WriteString("<tbody>\n")
+		t.rows = true
 	}
 }
 
-// writeMatrix writes the thead and tbody of a keyed segment: a column per
-// field (its header carries the field's data-out and data-value, as a
-// row's cell does), a row per element of the key.
-func writeMatrix(b *strings.Builder, o *outCtx, s segment) {
-	keys, _ := splitList(s.key.Raw)
-	cols := make([][][]byte, len(s.fields))
-	for i, f := range s.fields {
-		cols[i], _ = splitList(f.Raw)
+func (t *tables) close() {
+	if t.rows {
+		t.b.WriteString("</tbody></table>\n")
+		t.rows = false
 	}
-	b.WriteString("<thead><tr>")
-	header := func(f field, out bool) {
-		if out {
-			writef(b, `<th scope="col" data-out="%s" data-value="%s">%s</th>`, esc(f.Name), esc(string(f.Raw)), labelHTML(fieldLabel(o.c, o.loc, f.Name)))
-		} else {
-			writef(b, `<th scope="col">%s</th>`, labelHTML(fieldLabel(o.c, o.loc, f.Name)))
+}
+
+func writeTables(b *strings.Builder, o *outCtx, fields []field, view, caption string) {
+	t := tables{b: b, o: o, view: view, caption: caption}
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if !tableField(o.c, o.a, f) {
+			continue
+		}
+		key, keyed := keyOf(o, f)
+		var cols []field
+		for keyed && i+1 < len(fields) {
+			g := fields[i+1]
+			if k, ok := keyOf(o, g); tableField(o.c, o.a, g) && (!ok || k.Name != key.Name || g.Name == key.Name) {
+				break
+			}
+			if tableField(o.c, o.a, g) {
+				cols = append(cols, g)
+			}
+			i++
+		}
+		keyIn := f.Name == key.Name
+		if keyed && !keyIn {
+			cols = append([]field{f}, cols...)
+		}
+		if len(cols) == 0 { // a field alone: a row
+			if !t.rows {
+				t.open(true)
+			}
+			// writeRow's row, the value in its column format
+			writef(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
+				esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(columnText(o, f.Name, f.Raw)))
+			continue
+		}
+		n := (len(cols) + maxColumns - 1) / maxColumns
+		width := (len(cols) + n - 1) / n
+		for j := 0; j < len(cols); j += width {
+			t.open(false)
+			writeMatrix(b, o, key, keyIn && j == 0, cols[j:min(j+width, len(cols))])
 		}
 	}
-	header(*s.key, s.keyIn)
-	for _, f := range s.fields {
-		header(f, true)
+	t.close()
+}
+
+// writeMatrix writes the thead and tbody of a keyed table: a column per
+// list (its header carries the list's data-out and data-value, as a
+// row's cell does; the key's when keyIn), a row per element of the key.
+func writeMatrix(b *strings.Builder, o *outCtx, key field, keyIn bool, cols []field) {
+	b.WriteString("<thead><tr>")
+	writeHeader(b, o, key, keyIn)
+	for _, f := range cols {
+		writeHeader(b, o, f, true)
 	}
 	b.WriteString("</tr></thead><tbody>\n")
+	keys, _ := splitList(key.Raw)
+	elems := make([][][]byte, len(cols))
+	for i, f := range cols {
+		elems[i], _ = splitList(f.Raw)
+	}
 	for r, k := range keys {
-		writef(b, `<tr data-row="%s.%s"><th scope="row">%s</th>`, esc(s.key.Name), strconv.Itoa(r), esc(cellText(o.c, o.loc, field{Name: s.key.Name, Raw: k})))
-		for i, f := range s.fields {
+		writef(b, `<tr data-row="%s.%s"><th scope="row">%s</th>`, esc(key.Name), strconv.Itoa(r), esc(cellText(o.c, o.loc, field{Name: key.Name, Raw: k})))
+		for i, f := range cols {
 			text := ""
-			if r < len(cols[i]) {
-				text = cellText(o.c, o.loc, field{Name: f.Name, Raw: cols[i][r]})
+			if r < len(elems[i]) {
+				text = columnText(o, f.Name, elems[i][r])
 			}
 			writef(b, `<td>%s</td>`, esc(text))
 		}
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</tbody></table>\n")
+}
+
+func writeHeader(b *strings.Builder, o *outCtx, f field, out bool) {
+	b.WriteString(`<th scope="col"`)
+	if out {
+		writef(b, ` data-out="%s" data-value="%s"`, esc(f.Name), esc(string(f.Raw)))
+	}
+	writef(b, `>%s</th>`, esc(fieldLabel(o.c, o.loc, f.Name)))
+}
+
+// columnText is the text of a value of a keyed table (an element of a
+// column, or a field of a row): in its format (columnFormats), else as
+// cellText writes it.
+func columnText(o *outCtx, name string, raw []byte) string {
+	for _, f := range &columnFormats {
+		if f[0] == o.c.Name+"."+name && jsonKind(raw) == 'n' {
+			if t, err := formatValue(raw, f[1], o.loc); err == nil {
+				return t
+			}
+		}
+	}
+	return cellText(o.c, o.loc, field{Name: name, Raw: raw})
+}
+
+// columnFormats are the formats of the values of keyed tables
+// (CALC.FIELD), kept apart from fieldFormat's so that only the modules of
+// those calculators hold them: a column reads down in one form: shares as
+// per cents, whole
+// milliseconds and seconds, a queue to a tenth, probabilities that span
+// five orders of magnitude in three significant digits.
+var columnFormats = [...][2]string{
+	{"open-closed.work_cut_open", "%1"}, {"open-closed.work_cut_closed", "%1"}, {"open-closed.success_share", "%1"}, {"retry-strategies.success_rate", "%1"},
+	{"open-closed.server_s", "0"}, {"contention.time_ms", "0"}, {"contention.time_none_ms", "0"},
+	{"contention.time_exponential_ms", "0"}, {"contention.time_full_ms", "0"}, {"contention.time_equal_ms", "0"},
+	{"contention.time_decorrelated_ms", "0"}, {"metastable.sweep_drain_s", "0"},
+	{"metastable.sweep_mean_queue", "1"}, {"metastable.sweep_p_full", "e3"},
 }

@@ -2,7 +2,6 @@ package widget
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"retrylab/core/calc"
 	"retrylab/site/locale"
@@ -109,19 +108,5 @@ func isStory(c *calc.Calculator, name string) bool {
 // writeRow writes one row of the results table.
 func writeRow(b *strings.Builder, o *outCtx, f field) {
 	writef(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
-		esc(f.Name), labelHTML(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(cellText(o.c, o.loc, f)))
-}
-
-// labelHTML is a table label as HTML: its unit in parentheses at the end
-// ("（毫秒）", "(ms)") is kept on one line, so that a label that wraps
-// never splits its unit (reader review: "（毫" / "秒）" in zh).
-func labelHTML(label string) string {
-	for _, p := range [...][2]string{{"（", "）"}, {" (", ")"}} {
-		i := strings.LastIndex(label, p[0])
-		if i < 0 || !strings.HasSuffix(label, p[1]) || utf8.RuneCountInString(label[i:]) > 12 {
-			continue
-		}
-		return esc(label[:i]) + `<span class="widget-unit">` + esc(label[i:]) + `</span>`
-	}
-	return esc(label)
+		esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(cellText(o.c, o.loc, f)))
 }

@@ -58,7 +58,9 @@ type viewTable map[string][]viewDef
 func (t viewTable) names(c *calc.Calculator) []string {
 	names := []string{"table"}
 	for _, v := range t[c.Name] {
-		names = append(names, v.name)
+		if v.name != "table" { // keyedTable: "table" is listed first
+			names = append(names, v.name)
+		}
 	}
 	return append(names, "bars")
 }
@@ -149,8 +151,6 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 		}
 		var fn view
 		switch name {
-		case "table":
-			fn = resultTable
 		case "bars":
 			fn = genericBars
 		default:
@@ -163,6 +163,9 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 					fn = v.fn
 				}
 			}
+		}
+		if fn == nil && name == "table" { // no view of the calculator's own (keyedTable): the rows
+			fn = resultTable
 		}
 		if fn == nil {
 			continue
@@ -277,20 +280,6 @@ func fieldFormat(field string) string {
 		return "%1"
 	case "attempts.success_probability":
 		return "%2"
-	case "open-closed.success_share", "open-closed.work_cut_open", "open-closed.work_cut_closed",
-		"retry-strategies.success_rate":
-		return "%1"
-	// a column of a keyed table (matrix.go) reads down in one form: whole
-	// milliseconds and seconds, a queue to a tenth, probabilities that
-	// span five orders of magnitude in three significant digits
-	case "open-closed.server_s", "contention.time_ms", "contention.time_none_ms", "contention.time_exponential_ms",
-		"contention.time_full_ms", "contention.time_equal_ms", "contention.time_decorrelated_ms",
-		"metastable.sweep_drain_s":
-		return "0"
-	case "metastable.sweep_mean_queue":
-		return "1"
-	case "metastable.sweep_p_full":
-		return "e3"
 	case "policies.utilization":
 		return "%0"
 	}
@@ -411,12 +400,23 @@ func tableField(c *calc.Calculator, a calc.Args, f field) bool {
 // resultTable is the "table" view.
 func resultTable(o *outCtx) error {
 	b := o.b
+	writef(b, `<table class="widget-table" tabindex="0" data-view="table"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.results", "Results")))
 	story, rest := storySplit(o.c, o.r.list)
-	writeTables(b, o, story, "table", o.loc.TOr("widget.results", "Results"))
-	if slices.ContainsFunc(rest, func(f field) bool { return tableField(o.c, o.a, f) }) {
+	for _, f := range story {
+		if tableField(o.c, o.a, f) {
+			writeRow(b, o, f)
+		}
+	}
+	b.WriteString("</tbody></table>\n")
+	if len(rest) > 0 {
 		openMore(b, "data-more-results", false, o.loc.TOr("widget.all_results", "All results"))
-		writeTables(b, o, rest, "table-more", o.loc.TOr("widget.all_results", "All results"))
-		b.WriteString("</details>\n")
+		writef(b, `<table class="widget-table" tabindex="0" data-view="table-more"><caption>%s</caption><tbody>`+"\n", esc(o.loc.TOr("widget.all_results", "All results")))
+		for _, f := range rest {
+			if tableField(o.c, o.a, f) {
+				writeRow(b, o, f)
+			}
+		}
+		b.WriteString("</tbody></table></details>\n")
 	}
 	for _, n := range notes {
 		calcName, fieldName, _ := strings.Cut(n.field, ".")

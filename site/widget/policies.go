@@ -187,5 +187,5 @@ func policiesQueue(o *outCtx, r *calc.PoliciesResult) error {
 //
 //retrylab:views policies
 func policiesViews() []viewDef {
-	return []viewDef{{"summary", typed(policiesSummary), false, false}, {"compare", typed(policiesCompare), false, false}, {"timeline", typed(policiesTimeline), true, false}, {"queue", typed(policiesQueue), true, false}, {"play", typed(policiesPlay), false, false}, {"flow", typed(policiesFlow), true, true}}
+	return []viewDef{{"table", keyedTable, true, false}, {"summary", typed(policiesSummary), false, false}, {"compare", typed(policiesCompare), false, false}, {"timeline", typed(policiesTimeline), true, false}, {"queue", typed(policiesQueue), true, false}, {"play", typed(policiesPlay), false, false}, {"flow", typed(policiesFlow), true, true}}
 }
