@@ -31,9 +31,9 @@ var searchTerms = []struct{ lang, term, page string }{
 	{"it", "metastabile", "/it/glossary/"},  // a glossary term,
 	{"it", "gettone", "/it/glossary/"},      // a glossary term
 	{"es", "amplificación", "/es/retries/"},
-	{"es", "despachador", "/es/glossary/"}, // a glossary term
-	{"es", "concurrencia", "/es/rate-limits/"},
-	{"es", "metaestable", "/es/glossary/"}, // a glossary term,
+	{"es", "despachador", "/es/glossary/"},   // a glossary term
+	{"es", "frecuencia", "/es/rate-limits/"}, // (concurrencia names the fourth article's contention too)
+	{"es", "metaestable", "/es/glossary/"},   // a glossary term,
 	{"zh", "放大", "/zh/retries/"},
 	{"zh", "调度器", "/zh/glossary/"}, // a glossary term
 	{"zh", "亚稳态", "/zh/glossary/"}, // a word of the glossary term 亚稳态故障
