@@ -1,8 +1,9 @@
 package widget
 
 import (
-	"retrylab/core/calc"
 	"strings"
+
+	"retrylab/core/calc"
 )
 
 // The views of the configure calculator: the chosen system's parameters,

@@ -68,7 +68,6 @@ const maxColumns = 5
 // equal widths, each with the key's column).
 type tables struct {
 	b       *strings.Builder
-	o       *outCtx
 	view    string
 	caption string // the first table's, then ""
 	rows    bool   // a table of rows is open
@@ -96,7 +95,7 @@ func (t *tables) close() {
 }
 
 func writeTables(b *strings.Builder, o *outCtx, fields []field, view, caption string) {
-	t := tables{b: b, o: o, view: view, caption: caption}
+	t := tables{b: b, view: view, caption: caption}
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
 		if !tableField(o.c, o.a, f) {
@@ -106,10 +105,10 @@ func writeTables(b *strings.Builder, o *outCtx, fields []field, view, caption st
 		var cols []field
 		for keyed && i+1 < len(fields) {
 			g := fields[i+1]
-			if k, ok := keyOf(o, g); tableField(o.c, o.a, g) && (!ok || k.Name != key.Name || g.Name == key.Name) {
-				break
-			}
-			if tableField(o.c, o.a, g) {
+			if tableField(o.c, o.a, g) { // a hidden field between lists does not end the run
+				if k, ok := keyOf(o, g); !ok || k.Name != key.Name || g.Name == key.Name {
+					break
+				}
 				cols = append(cols, g)
 			}
 			i++
@@ -124,7 +123,7 @@ func writeTables(b *strings.Builder, o *outCtx, fields []field, view, caption st
 			}
 			// writeRow's row, the value in its column format
 			writef(b, `<tr data-row="%s"><th scope="row">%s</th><td data-out="%s" data-value="%s">%s</td></tr>`+"\n",
-				esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(columnText(o, f.Name, f.Raw)))
+				esc(f.Name), esc(fieldLabel(o.c, o.loc, f.Name)), esc(f.Name), esc(string(f.Raw)), esc(columnText(o, f.Name, columnFormat(o, f.Name), f.Raw)))
 			continue
 		}
 		n := (len(cols) + maxColumns - 1) / maxColumns
@@ -149,15 +148,17 @@ func writeMatrix(b *strings.Builder, o *outCtx, key field, keyIn bool, cols []fi
 	b.WriteString("</tr></thead><tbody>\n")
 	keys, _ := splitList(key.Raw)
 	elems := make([][][]byte, len(cols))
+	formats := make([]string, len(cols))
 	for i, f := range cols {
 		elems[i], _ = splitList(f.Raw)
+		formats[i] = columnFormat(o, f.Name)
 	}
 	for r, k := range keys {
 		writef(b, `<tr data-row="%s.%s"><th scope="row">%s</th>`, esc(key.Name), strconv.Itoa(r), esc(cellText(o.c, o.loc, field{Name: key.Name, Raw: k})))
 		for i, f := range cols {
 			text := ""
 			if r < len(elems[i]) {
-				text = columnText(o, f.Name, elems[i][r])
+				text = columnText(o, f.Name, formats[i], elems[i][r])
 			}
 			writef(b, `<td>%s</td>`, esc(text))
 		}
@@ -174,15 +175,25 @@ func writeHeader(b *strings.Builder, o *outCtx, f field, out bool) {
 	writef(b, `>%s</th>`, esc(fieldLabel(o.c, o.loc, f.Name)))
 }
 
-// columnText is the text of a value of a keyed table (an element of a
-// column, or a field of a row): in its format (columnFormats), else as
-// cellText writes it.
-func columnText(o *outCtx, name string, raw []byte) string {
+// columnFormat returns the format of field name's values in a keyed
+// table (columnFormats), or "".
+func columnFormat(o *outCtx, name string) string {
+	field := o.c.Name + "." + name
 	for _, f := range &columnFormats {
-		if f[0] == o.c.Name+"."+name && jsonKind(raw) == 'n' {
-			if t, err := formatValue(raw, f[1], o.loc); err == nil {
-				return t
-			}
+		if f[0] == field {
+			return f[1]
+		}
+	}
+	return ""
+}
+
+// columnText is the text of a value of a keyed table (an element of a
+// column, or a field of a row): a number in format (columnFormat), else
+// as cellText writes it.
+func columnText(o *outCtx, name, format string, raw []byte) string {
+	if format != "" && jsonKind(raw) == 'n' {
+		if t, err := formatValue(raw, format, o.loc); err == nil {
+			return t
 		}
 	}
 	return cellText(o.c, o.loc, field{Name: name, Raw: raw})
@@ -190,12 +201,13 @@ func columnText(o *outCtx, name string, raw []byte) string {
 
 // columnFormats are the formats of the values of keyed tables
 // (CALC.FIELD), kept apart from fieldFormat's so that only the modules of
-// those calculators hold them: a column reads down in one form: shares as
-// per cents, whole
-// milliseconds and seconds, a queue to a tenth, probabilities that span
-// five orders of magnitude in three significant digits.
+// those calculators hold them. A column reads down in one form: shares as
+// per cents, whole milliseconds and seconds, a queue to a tenth,
+// probabilities that span five orders of magnitude in three significant
+// digits.
 var columnFormats = [...][2]string{
-	{"open-closed.work_cut_open", "%1"}, {"open-closed.work_cut_closed", "%1"}, {"open-closed.success_share", "%1"}, {"retry-strategies.success_rate", "%1"},
+	{"open-closed.work_cut_open", "%1"}, {"open-closed.work_cut_closed", "%1"},
+	{"open-closed.success_share", "%1"}, {"retry-strategies.success_rate", "%1"},
 	{"open-closed.server_s", "0"}, {"contention.time_ms", "0"}, {"contention.time_none_ms", "0"},
 	{"contention.time_exponential_ms", "0"}, {"contention.time_full_ms", "0"}, {"contention.time_equal_ms", "0"},
 	{"contention.time_decorrelated_ms", "0"}, {"metastable.sweep_drain_s", "0"},
