@@ -225,11 +225,7 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	writeFigTitle(b, ch.Title, ch.Policy)
 	if hbars {
 		ch.writeHBars(b, ticks, yfmt)
-		if ch.Caption != "" {
-			writef(b, `<figcaption>%s</figcaption>`, esc(ch.Caption))
-		}
-		ch.writeTable(b, loc, yfmt)
-		b.WriteString("</figure>\n")
+		ch.writeEnd(b, loc, yfmt)
 		return
 	}
 	// the left margin fits the widest tick label at the phone's size;
@@ -283,6 +279,12 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 		ch.writeLegend(b)
 	}
 	b.WriteString(`</svg>`)
+	ch.writeEnd(b, loc, yfmt)
+}
+
+// writeEnd closes a chart's figure: its caption, when it has one, and its
+// data table.
+func (ch *chart) writeEnd(b *strings.Builder, loc locale.Locale, yfmt func(float64) string) {
 	if ch.Caption != "" {
 		writef(b, `<figcaption>%s</figcaption>`, esc(ch.Caption))
 	}
@@ -387,7 +389,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		if t < x0 || t > x1 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(t)), f1(ch.h-marginB+20), tickAnchor(fx(t), loc.Number(t)), esc(loc.Number(t)))
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(t)), f1(ch.h-marginB+20), tickAnchor(fx(t), ch.ml, loc.Number(t)), esc(loc.Number(t)))
 	}
 	b.WriteString(`</g>`)
 }
@@ -471,10 +473,15 @@ func (ch *chart) keyRows() int {
 
 // tickAnchor is the text-anchor of a tick label centred at x, unless it
 // would cross the chart's right edge at the phone's size: then it ends at
-// x.
-func tickAnchor(x float64, label string) string {
-	if x+textWidth(label, phoneEm)/2 > chartW-2 {
+// x; or cross left, the plot's left edge, where the y axis' lowest label
+// sits (the origin's "0" beside the x axis' "0"): then it starts at x.
+func tickAnchor(x, left float64, label string) string {
+	w := textWidth(label, phoneEm) / 2
+	if x+w > chartW-2 {
 		return ` text-anchor="end"`
+	}
+	if x-w < left {
+		return ` text-anchor="start"`
 	}
 	return ""
 }
@@ -504,7 +511,13 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	ns := len(ch.Series)
 	rowH := lineH + float64(ns)*barH + gap
 	n := len(ch.Categories)
-	h := marginT + float64(n)*rowH + axisH + float64(ch.keyRows())*lineH
+	// a limit (Rules) is a dashed vertical line, its label in a row of
+	// its own above the bars
+	mt := marginT
+	if len(ch.Rules) > 0 {
+		mt += lineH
+	}
+	h := mt + float64(n)*rowH + axisH + float64(ch.keyRows())*lineH
 	top := ticks[len(ticks)-1]
 	plotW := chartW - left - right
 	fx := func(v float64) float64 {
@@ -515,11 +528,11 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	}
 	writef(b, `<svg class="chart chart-h" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
-	base := marginT + float64(n)*rowH
+	base := mt + float64(n)*rowH
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
 		x := fx(t)
-		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(marginT), f1(base))
+		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(mt), f1(base))
 	}
 	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(left), f1(chartW-right), f1(base), f1(base))
 	b.WriteString(`</g>`)
@@ -557,7 +570,7 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 			if i >= n || math.IsNaN(v) {
 				continue
 			}
-			y := marginT + float64(i)*rowH + lineH + float64(si)*barH
+			y := mt + float64(i)*rowH + lineH + float64(si)*barH
 			class := "chart-bar" + ch.keyClass(i)
 			if i < len(s.Mark) && s.Mark[i] {
 				class += " chart-bar-mark"
@@ -566,27 +579,26 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		}
 		b.WriteString(`</g>`)
 	}
+	for _, r := range ch.Rules {
+		x := fx(r.Y)
+		anchor, tx := "start", x+4
+		if x > chartW/2 {
+			anchor, tx = "end", x-4
+		}
+		writeRule(b, x, mt-4, x, base, tx, mt-8, anchor, r.Label)
+	}
 	b.WriteString(`<g class="chart-label">`)
 	for i, c := range ch.Categories {
 		label := c
 		if ns == 1 && i < len(ch.Series[0].Values) && !math.IsNaN(ch.Series[0].Values[i]) {
 			label += " · " + yfmt(ch.Series[0].Values[i])
 		}
-		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(marginT+float64(i)*rowH+lineH-6), esc(c), esc(label))
+		writef(b, `<text x="%s" y="%s"><title>%s</title>%s</text>`, f1(left), f1(mt+float64(i)*rowH+lineH-6), esc(c), esc(label))
 	}
 	b.WriteString(`</g>`)
-	if ch.keyRows() > 0 { // the key, below the axis
-		b.WriteString(`<g class="chart-legend">`)
-		for si, s := range ch.Series {
-			y := base + axisH + float64(si)*lineH
-			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12"/>`, ch.roleClass(si), f1(left), f1(y))
-			writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(left+18), f1(y), esc(s.Name))
-		}
-		if ch.marked() {
-			y := base + axisH + float64(ns)*lineH
-			ch.markKey(b, left, y, left+18, y)
-		}
-		b.WriteString(`</g>`)
+	if ch.keyRows() > 0 { // the key, below the axis, as the vertical charts'
+		ch.ml, ch.h = left-2, base+axisH-4
+		ch.writeLegend(b)
 	}
 	b.WriteString(`</svg>`)
 }

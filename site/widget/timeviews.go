@@ -134,7 +134,7 @@ func (f *playFig) open(o *outCtx) {
 		if tk < f.t0 || tk > f.t1 {
 			continue
 		}
-		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(f.fx(tk)), f1(base+20), tickAnchor(f.fx(tk), o.loc.Number(tk)), esc(o.loc.Number(tk)))
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(f.fx(tk)), f1(base+20), tickAnchor(f.fx(tk), marginL, o.loc.Number(tk)), esc(o.loc.Number(tk)))
 	}
 	b.WriteString(`</g>`)
 }
@@ -225,8 +225,7 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 	b.WriteString(`</g>`)
 	if floor > 0 && floor <= f.t1 {
 		x := f.fx(floor)
-		writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(marginT), f1(base))
-		writef(b, `<text class="chart-label" x="%s" y="%s">%s</text>`, f1(x+4), f1(marginT+12), esc(floorLabel))
+		writeRule(b, x, marginT, x, base, x+4, marginT+12, "start", floorLabel)
 	}
 }
 

@@ -499,7 +499,7 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	}{
 		{o.vt("timeline", "key_attempt", "attempt"), "chart-seg-attempt", `height="12" fill-opacity="0.75"`, 0},
 		{o.vt("timeline", "key_wait", "wait"), "chart-seg-wait", `height="4" fill-opacity="0.3"`, 4},
-		{o.vt("timeline", "key_over", "past the deadline"), "chart-seg-over", `height="12" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"`, 0},
+		{o.vt("timeline", "key_over", "past the deadline"), "chart-seg-over", `height="12" fill-opacity="0.35" stroke="currentColor" stroke-dasharray="3 2"`, 0},
 	}
 	names := make([]string, len(keys))
 	for i, k := range keys {
@@ -517,7 +517,7 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
 	for _, tk := range ticks {
-		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(tk)), f1(base+20), tickAnchor(fx(tk), o.loc.Number(tk)), esc(o.loc.Number(tk)))
+		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(tk)), f1(base+20), tickAnchor(fx(tk), marginL, o.loc.Number(tk)), esc(o.loc.Number(tk)))
 	}
 	b.WriteString(`</g><g class="chart-tick" text-anchor="end">`)
 	for i := 0; i < n; i++ {
@@ -539,7 +539,7 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 			overFrom = s
 		}
 		if e > overFrom {
-			writef(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.2" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
+			writef(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.35" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
 		}
 		if i < len(waits) && i+1 < n && waits[i] > 0 {
 			writef(b, `<rect class="chart-seg-wait" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.3"/>`, f1(fx(e)), f1(y+bar/3), f1(fx(e+waits[i])-fx(e)), f1(bar/3))
