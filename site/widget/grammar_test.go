@@ -133,6 +133,22 @@ func TestHorizontalBars(t *testing.T) {
 	if !strings.Contains(b.String(), `class="chart chart-h"`) || strings.Count(b.String(), `<rect class="chart-bar`) != 5 {
 		t.Errorf("horizontal chart: %s", b.String())
 	}
+	// a limit is drawn as on a vertical chart: a dashed line at its value
+	// across every row (the ticks reach 1: 0.5 is halfway, x 312), its
+	// label in a row of its own above the first bar
+	b.Reset()
+	long.Rules = []rule{{Y: 0.5, Label: "limite del fornitore"}}
+	long.write(&b, locales(t)["it"])
+	out := b.String()
+	if !strings.Contains(out, `<line class="chart-rule" x1="312" x2="312" y1="36"`) {
+		t.Errorf("no limit line at 0.5 across the rows: %s", out)
+	}
+	if !strings.Contains(out, `y="32" text-anchor="start">limite del fornitore</text>`) {
+		t.Errorf("no limit label above the bars: %s", out)
+	}
+	if !strings.Contains(out, `<rect class="chart-bar" x="8" y="64"`) {
+		t.Errorf("the first bar does not leave the limit's row free: %s", out)
+	}
 }
 
 // A set (a Text parameter with Members) is a row of toggle chips: one per
