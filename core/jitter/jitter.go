@@ -21,6 +21,7 @@ package jitter
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 
 	"retrylab/core/meter"
@@ -194,7 +195,8 @@ func BinStart(j int, w float64) float64 { return float64(j) * w }
 // Run draws every wait from r (which it advances) and returns the
 // histogram. It allocates the counts, the arrivals when asked, and, for
 // more than one wave, two float64 per client; nothing per arrival. The
-// caller bounds Clients × Waves and Bins().
+// caller bounds Clients × Waves and Bins(); a horizon of 2^1000 ms or
+// more (the fixed-point sum's limit) is an error.
 func Run(c Config, r *pyrand.Random) (Result, error) { return RunMeter(c, r, nil) }
 
 // RunMeter is Run with a meter, told of every wait drawn (one per client
@@ -206,6 +208,10 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 	}
 	if bins > 1<<27 {
 		return Result{}, errors.New("jitter: " + strconv.Itoa(bins) + " bins is too many")
+	}
+	sup, _ := c.Horizon()
+	if sup >= 0x1p1000 { // newAccumulator's bound
+		return Result{}, errors.New("jitter: arrivals reach 2^1000 ms or beyond")
 	}
 	total := c.Clients * c.Waves
 	res := Result{Total: total, Counts: make([]int, bins, bins+1)}
@@ -222,7 +228,7 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 			}
 		}
 	}
-	acc := accumulator{b: newBinner(c.WidthMS), counts: res.Counts, arrivals: res.Arrivals, keep: c.KeepArrivals}
+	acc := newAccumulator(c.WidthMS, sup, res.Counts, res.Arrivals)
 	capMS, base := c.cap(), c.BaseMS
 	buf := make([]float64, min(chunk, c.Clients))
 	for k := 0; k < c.Waves; k++ {
@@ -276,8 +282,7 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 		return Result{}, meter.ErrStopped
 	}
 	res.Counts, res.Arrivals, res.MaxArrivalMS = acc.counts, acc.arrivals, acc.max
-	sum := acc.sum + acc.comp
-	res.MeanArrivalMS = sum / float64(total)
+	res.MeanArrivalMS = acc.sum() / float64(total)
 	for j, n := range res.Counts {
 		if n > res.Peak {
 			res.Peak, res.PeakBin = n, j
@@ -286,63 +291,187 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 	return res, nil
 }
 
-// chunk is the number of waits drawn and counted at a time.
+// chunk is the number of waits drawn and counted at a time (at most
+// 1024: accumulator.addAll's exact sum within a chunk needs it).
 const chunk = 1024
 
-// binner is Bin for one width, with the reciprocal computed once:
-// accumulator.addAll bins t as t·(1/w), within 2 ulps of t/w and so far
-// closer to it than the 1e-6 margin beyond which Bin's exact check is
-// made.
+// binner is Bin for one width, with the reciprocal computed once: t·(1/w)
+// is within 2 ulps of t/w.
 type binner struct{ w, inv float64 }
 
 func newBinner(w float64) binner { return binner{w: w, inv: 1 / w} }
 
-// accumulator counts arrivals in bins, keeps the latest, and sums them
-// with compensation.
+// bin is Bin(t, b.w), with the reciprocal: the candidate floor(t·(1/w))
+// is off by at most one, which exactBin corrects.
+func (b binner) bin(t float64) int { return exactBin(t, b.w, math.Floor(t*b.inv)) }
+
+// binFrac is the number of fraction bits of the fixed-point bin position
+// accumulator.addAll works with.
+const binFrac = 20
+
+// accumulator counts arrivals in bins, keeps the latest, and sums them.
+//
+// The bin of t: v = floor(t·(2^binFrac/w)), an integer below 2^48 (Run
+// allows at most 2^27 bins), is floor(q·2^binFrac) for q = t·(1/w)
+// (scaling by 2^binFrac is exact): its top bits are floor(q), its low
+// binFrac bits the start of q's fraction. q is within 2 ulps of t/w, at
+// most 2^-24 (t/w < 2^28). When the low bits are neither 0, 1 nor all
+// ones, q is at least 2^-20 from an integer and floor(q) is Bin's bin;
+// otherwise (or beyond the last bin) binner.bin bins the arrival, exactly.
+//
+// The sum is a fixed-point one: each arrival is round(t/unit)·unit plus
+// a remainder r (|r| <= unit/2, exact), the first added exactly (in a
+// float64 within a chunk, then in a 128-bit integer) and the remainders
+// in a float64. unit is a power of two with horizon < 2^41·unit <=
+// 2·horizon, so round(t/unit) <= 2^41 and a chunk's sum < 2^52, exact.
+// The remainders hold what is below unit (the last 12 bits of the
+// largest arrivals) and their rounding errors are far below the last bit
+// of the total: the mean is the correctly rounded one in practice, as
+// CPython's math.fsum gives (TestMeanExact checks it against an exact
+// sum), and sum adds the parts with one rounding.
 type accumulator struct {
-	b         binner
-	counts    []int
-	arrivals  []float64
-	keep      bool
-	max       float64
-	sum, comp float64
+	b        binner
+	pos      float64 // 2^binFrac/w, exactly (1/w)·2^binFrac
+	counts   []int
+	arrivals []float64
+	keep     bool
+	max      float64 // the latest arrival
+	maxPos   uint64  // its v
+	// round(t/unit)·unit is (t + magic) - magic, magic = 1.5·2^52·unit
+	// (the spacing of the floats near magic is unit).
+	unit, magic float64
+	fixed       [2]uint64 // the sum of round(t/unit): high, low
+	rest        float64   // the sum of the remainders
+	edges       [chunk]uint16
+}
+
+// newAccumulator returns an accumulator for width w and arrivals up to
+// sup (below 2^1000, so that magic is finite), counting into counts and
+// appending to arrivals when it is not nil.
+func newAccumulator(w, sup float64, counts []int, arrivals []float64) accumulator {
+	_, e := math.Frexp(sup) // 2^(e-1) <= sup < 2^e
+	unit := math.Ldexp(1, max(e-41, -1074))
+	b := newBinner(w)
+	return accumulator{b: b, pos: math.Ldexp(b.inv, binFrac), counts: counts, arrivals: arrivals,
+		keep: arrivals != nil, unit: unit, magic: 1.5 * 0x1p52 * unit}
 }
 
 // addAll counts the arrivals off + mul·xs[i] (the float expression, so
-// off 0 and mul 1 give xs[i] itself) and leaves them in xs. One pass makes
-// the arrival, its bin (binner.bin written out: a call per arrival cost
-// more than its arithmetic, as WebAssembly most of all), the latest
-// arrival and the compensated sum (Knuth's TwoSum per term, branch free:
-// the mean is the correctly rounded one in practice, as CPython's
-// math.fsum gives).
+// off 0 and mul 1 give xs[i] itself); xs has at most chunk elements.
+//
+// Its loop makes the arrival, its bin and its share of the sum with no
+// call (a call in the loop made Go keep its sums in memory), no store
+// and no reading of a float's bits (a trip through memory in
+// WebAssembly). An arrival near a bin edge counts for nothing in the
+// loop; its index goes to a.edges, binned after the loop. The latest
+// arrival is looked for after the loop, only when the largest v (which
+// grows with t) reaches the latest arrival's: rarely, for random waits.
+// Arrivals are made again there from the same expression, and so are
+// the same floats.
 func (a *accumulator) addAll(xs []float64, off, mul float64) {
-	w, inv := a.b.w, a.b.inv
+	pos, magic := a.pos, a.magic
 	counts := a.counts
-	mx := a.max
-	s, comp := a.sum, a.comp
+	n := uint64(len(counts))
+	var maxPos uint64
+	var whole float64 // the sum of round(t/unit)·unit, exact
+	rest := a.rest
+	edges := &a.edges
+	ne := 0
 	for i, x := range xs {
 		t := off + float64(mul*x)
-		xs[i] = t
-		q := t * inv
-		jf := float64(int64(q)) // q >= 0: truncation is the floor
-		j := int(jf)
-		if f := q - jf; f < 1e-6 || f > 1-1e-6 {
-			j = exactBin(t, w, jf)
+		v := uint64(int64(t * pos)) // t >= 0: truncation is the floor
+		if j := v >> binFrac; j < n && (v+1)&(1<<binFrac-1) > 2 {
+			counts[j]++
+		} else {
+			edges[ne&(chunk-1)] = uint16(i)
+			ne++
 		}
+		maxPos = max(maxPos, v)
+		r := float64(t+magic) - magic
+		whole += r
+		rest += t - r
+	}
+	for _, i := range edges[:ne] {
+		j := a.b.bin(off + float64(mul*xs[i]))
 		if j >= len(counts) { // rounding reached the unattained horizon
 			counts = append(counts, make([]int, j+1-len(counts))...)
 		}
 		counts[j]++
-		if t > mx {
-			mx = t
+	}
+	if maxPos >= a.maxPos {
+		mx := a.max
+		for _, x := range xs {
+			if t := off + float64(mul*x); t > mx {
+				mx = t
+			}
 		}
-		s2 := s + t
-		bp := s2 - s
-		comp += (s - (s2 - bp)) + (t - bp)
-		s = s2
+		a.max, a.maxPos = mx, uint64(int64(mx*pos))
 	}
-	a.counts, a.max, a.sum, a.comp = counts, mx, s, comp
+	lo, carry := bits.Add64(a.fixed[1], uint64(whole/a.unit), 0)
+	a.fixed = [2]uint64{a.fixed[0] + carry, lo}
+	a.counts, a.rest = counts, rest
 	if a.keep {
-		a.arrivals = append(a.arrivals, xs...)
+		for _, x := range xs {
+			a.arrivals = append(a.arrivals, off+float64(mul*x))
+		}
 	}
+}
+
+// sum returns the sum of the arrivals, fixed·unit + rest correctly
+// rounded: fixed in three pieces of at most 52 bits, each exact as a
+// float64 times a power of two, added exactly by fsum.
+func (a *accumulator) sum() float64 {
+	const m = 1<<52 - 1
+	hi, lo := a.fixed[0], a.fixed[1]
+	return fsum([4]float64{
+		math.Ldexp(float64(hi>>40), 104) * a.unit,
+		math.Ldexp(float64((lo>>52|hi<<12)&m), 52) * a.unit,
+		float64(lo&m) * a.unit,
+		a.rest,
+	})
+}
+
+// fsum returns the correctly rounded sum of xs (round half to even), as
+// CPython's math.fsum: Shewchuk's exact partials, then their sum with
+// the half-way correction. xs are finite and their sum does not overflow.
+func fsum(xs [4]float64) float64 {
+	var p [4]float64
+	n := 0
+	for _, x := range xs {
+		i := 0
+		for _, y := range p[:n] {
+			if math.Abs(x) < math.Abs(y) {
+				x, y = y, x
+			}
+			hi := x + y
+			lo := y - (hi - x)
+			if lo != 0 {
+				p[i] = lo
+				i++
+			}
+			x = hi
+		}
+		p[i] = x
+		n = i + 1
+	}
+	hi := p[n-1]
+	n--
+	var lo float64
+	for n > 0 {
+		x, y := hi, p[n-1]
+		n--
+		hi = x + y
+		lo = y - (hi - x)
+		if lo != 0 {
+			break
+		}
+	}
+	if n > 0 && (lo < 0 && p[n-1] < 0 || lo > 0 && p[n-1] > 0) {
+		y := lo * 2
+		x := hi + y
+		if y == x-hi {
+			hi = x
+		}
+	}
+	return hi
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"retrylab/core/pyrand"
@@ -33,7 +34,7 @@ type pyCase struct {
 // TestCPythonVectors runs every case that core/jitter/testdata/jitter.py ran
 // in CPython and compares counts, peak, max and (when stored) every
 // arrival bit for bit, and the mean (CPython used math.fsum: the
-// compensated sum gives the same float).
+// accumulator's fixed-point sum gives the same float).
 func TestCPythonVectors(t *testing.T) {
 	b, err := os.ReadFile("testdata/vectors.json")
 	if err != nil {
@@ -242,8 +243,8 @@ func BenchmarkMillionDraws(b *testing.B) {
 	}
 }
 
-// TestCountsSameAsBin: the bins addAll counts (t·(1/w) with Bin's exact
-// check near an edge, written out in its loop) are Bin's, arrival for
+// TestCountsSameAsBin: the bins addAll counts (floor(t·(2^20/w)) in its
+// loop, binner.bin's exact check near an edge) are Bin's, arrival for
 // arrival, on widths whose floats miss their decimal (0.1, 0.3) and
 // waits that land on bin edges (fixed jitter).
 func TestCountsSameAsBin(t *testing.T) {
@@ -269,5 +270,51 @@ func TestCountsSameAsBin(t *testing.T) {
 		if !slices.Equal(res.Counts, want) {
 			t.Errorf("%+v: counts differ from Bin's", c)
 		}
+	}
+}
+
+// TestMeanExact: the sum behind the mean is the correctly rounded sum of
+// the arrivals (big.Float holds it exactly), on the CPython cases' kind
+// of configurations and on ones where the arrivals span many binades
+// (full jitter, tiny waits against a large horizon) or sit on bin edges.
+func TestMeanExact(t *testing.T) {
+	for _, c := range []Config{
+		{Clients: 100_000, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: Full},
+		{Clients: 20_000, Waves: 5, BaseMS: 100, WidthMS: 10, Strategy: Decorrelated},
+		{Clients: 20_000, Waves: 4, BaseMS: 30, CapMS: 100, WidthMS: 0.3, Strategy: Equal},
+		{Clients: 5000, Waves: 30, BaseMS: 1e-3, CapMS: 1e9, WidthMS: 1e5, Strategy: Full},
+		{Clients: 3000, Waves: 1, BaseMS: 5e-324, WidthMS: 1, Strategy: Full},
+		{Clients: 3000, Waves: 2, BaseMS: 1e-310, WidthMS: 1e-300, Strategy: Equal},
+		{Clients: 3000, Waves: 3, BaseMS: 1e290, WidthMS: 1e289, Strategy: Full},
+		{Clients: 10, Waves: 6, BaseMS: 0.1, WidthMS: 0.1, Strategy: Fixed},
+	} {
+		for seed := int64(1); seed <= 3; seed++ {
+			c.KeepArrivals = true
+			res, err := Run(c, pyrand.NewInt64(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			exact := new(big.Float).SetPrec(2200) // 2^-1074 to 2^1024 and more
+			for _, a := range res.Arrivals {
+				exact.Add(exact, new(big.Float).SetFloat64(a))
+			}
+			sum, _ := exact.Float64() // nearest, ties to even
+			if want := sum / float64(res.Total); res.MeanArrivalMS != want {
+				t.Errorf("%+v seed %d: mean %v, correctly rounded %v", c, seed, res.MeanArrivalMS, want)
+			}
+		}
+	}
+}
+
+// TestHugeHorizon: arrivals at 2^1000 ms or beyond are beyond the
+// fixed-point sum; Run says so instead of returning a wrong mean.
+func TestHugeHorizon(t *testing.T) {
+	c := Config{Clients: 10, Waves: 1, BaseMS: 0x1p1000, WidthMS: 0x1p990, Strategy: Full}
+	if _, err := Run(c, pyrand.NewInt64(1)); err == nil || !strings.Contains(err.Error(), "2^1000") {
+		t.Errorf("Run with a horizon of 2^1000 ms: err %v, want one naming the limit", err)
+	}
+	c.BaseMS = 0x1p999
+	if _, err := Run(c, pyrand.NewInt64(1)); err != nil {
+		t.Errorf("Run with a horizon of 2^999 ms: %v", err)
 	}
 }
