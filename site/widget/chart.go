@@ -655,18 +655,16 @@ func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(flo
 	b.WriteString(`</tbody></table>`)
 }
 
-// lineDash distinguishes the lines of a chart without colour.
+// lineDash distinguishes the lines of a chart without colour, and lets
+// lines that coincide show through each other's gaps (reader review: a
+// dotted line lay exactly on another, hiding it): solid, dashed, dotted
+// (dots two units long: one-unit dots faded into the background on a
+// phone), dash-dot, then dots in the first dots' gaps.
 func lineDash(si int) string {
-	switch si {
-	case 0:
-		return ""
-	case 1:
-		return ` stroke-dasharray="5 3"`
-	}
-	// dots two units long: one-unit dots faded into the background on a
-	// phone, in the dark theme most (reader review)
-	return ` stroke-dasharray="2 3"`
+	return lineDashes[min(si, len(lineDashes)-1)]
 }
+
+var lineDashes = [...]string{"", ` stroke-dasharray="5 3"`, ` stroke-dasharray="2 3"`, ` stroke-dasharray="9 3 2 3"`, ` stroke-dasharray="2 3" stroke-dashoffset="2.5"`, ` stroke-dasharray="1 4"`}
 
 // opacity is the fill opacity of a series' marks: solid, since colour
 // (grammar.go) tells series apart and pale marks fell below 3:1 against
