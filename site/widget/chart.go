@@ -368,7 +368,7 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 			}
 		}
 		dash := lineDash(si)
-		writef(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor" stroke-width="2"%s/>`, cls, strings.Join(pts, " "), dash)
+		writef(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor"%s/>`, cls, strings.Join(pts, " "), dash)
 		if len(s.Values) <= 60 && !ch.NoDots {
 			writef(b, `<g class="chart-points %s">`, ch.roleClass(si))
 			for i, v := range s.Values {
@@ -404,7 +404,7 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 		if ch.Line {
 			// a stretch of the line, long enough to show its dashes, and
 			// its point when the chart draws its points (writeLines)
-			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2"%s/>`, ch.roleClass(si), f1(x), f1(x+24), f1(y+8), f1(y+8), lineDash(si))
+			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor"%s/>`, ch.roleClass(si), f1(x), f1(x+24), f1(y+8), f1(y+8), lineDash(si))
 			if len(s.Values) <= 60 && !ch.NoDots {
 				writef(b, `<circle class="chart-point %s" cx="%s" cy="%s" r="3"/>`, ch.roleClass(si), f1(x+12), f1(y+8))
 			}
@@ -655,16 +655,18 @@ func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(flo
 	b.WriteString(`</tbody></table>`)
 }
 
-// lineDash distinguishes the lines of a chart without colour, and lets
-// lines that coincide show through each other's gaps (reader review: a
-// dotted line lay exactly on another, hiding it): solid, dashed, dotted
-// (dots two units long: one-unit dots faded into the background on a
-// phone), dash-dot, then dots in the first dots' gaps.
+// lineDash is the stroke of line si: its width and dashes tell the lines
+// of a chart apart without colour and let lines that coincide show
+// through each other (reader review: lines lay exactly on others, hiding
+// them). The first line is solid and wider, a casing under any line drawn
+// on it; then dashed, dotted (dots two units long: one-unit dots faded
+// into the background on a phone), dash-dot, dots in the first dots'
+// gaps, sparse dots.
 func lineDash(si int) string {
 	return lineDashes[min(si, len(lineDashes)-1)]
 }
 
-var lineDashes = [...]string{"", ` stroke-dasharray="5 3"`, ` stroke-dasharray="2 3"`, ` stroke-dasharray="9 3 2 3"`, ` stroke-dasharray="2 3" stroke-dashoffset="2.5"`, ` stroke-dasharray="1 4"`}
+var lineDashes = [...]string{` stroke-width="3.5"`, ` stroke-width="2" stroke-dasharray="5 3"`, ` stroke-width="2" stroke-dasharray="2 3"`, ` stroke-width="2" stroke-dasharray="9 3 2 3"`, ` stroke-width="2" stroke-dasharray="2 3" stroke-dashoffset="2.5"`, ` stroke-width="2" stroke-dasharray="1 4"`}
 
 // opacity is the fill opacity of a series' marks: solid, since colour
 // (grammar.go) tells series apart and pale marks fell below 3:1 against
