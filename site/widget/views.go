@@ -487,7 +487,9 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	}
 	x1 := ticks[len(ticks)-1]
 	fx := func(v float64) float64 { return marginL + v/x1*plotW }
-	rowH := math.Min(28, 200/float64(n))
+	// rows tall enough to read on a phone (28 made three attempts a strip
+	// 45 px high)
+	rowH := math.Min(40, 240/float64(n))
 	// the key below the axis' name: each kind of segment, drawn as in the
 	// rows, then its name; as many on a row as fit at the phone's size
 	const keyRowH = 24.0
@@ -511,7 +513,11 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	desc := o.vt("timeline", "desc", "Every attempt runs to its timeout of {timeout} ms and fails, then the task waits; the whole takes {worst} ms against a deadline of {deadline} ms; {admitted} of {n} attempts start before it.",
 		"timeout", o.loc.Number(timeout), "worst", o.loc.Number(worst), "deadline", o.loc.Number(deadline), "admitted", o.loc.Number(admitted), "n", o.loc.Int(int64(n)))
 	b := o.b
-	writef(b, `<figure class="widget-chart" data-view="timeline"><svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(height))
+	// the title shows above the picture, as every figure's (reader review:
+	// this one had only the SVG's)
+	b.WriteString(`<figure class="widget-chart" data-view="timeline">`)
+	writeFigTitle(b, title, "")
+	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(height))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
 	base := height - marginB - float64(keyRows)*keyRowH
 	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
