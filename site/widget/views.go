@@ -79,7 +79,8 @@ func attemptsCurve(o *outCtx, r *calc.AttemptsResult) error {
 	return nil
 }
 
-// jitterHistogram: arrivals per bin, the peak bins marked.
+// jitterHistogram: arrivals per bin, the peak bin marked: the one the
+// result names (its first, when bins tie), as the description says.
 func jitterHistogram(o *outCtx, r *calc.JitterResult) error {
 	counts, ok1 := floats(r.Counts)
 	starts, ok2 := floats(r.BinStartsMS)
@@ -93,8 +94,11 @@ func jitterHistogram(o *outCtx, r *calc.JitterResult) error {
 	mark := make([]bool, len(gc))
 	for i := range gc {
 		cats[i] = o.loc.Number(starts[i*g])
-		for _, c := range counts[i*g : min(len(counts), (i+1)*g)] {
-			mark[i] = mark[i] || c == peak
+	}
+	for j, s := range starts {
+		if s == r.PeakBinStartMS && counts[j] == peak {
+			mark[j/g] = true
+			break
 		}
 	}
 	width := "?"
