@@ -60,10 +60,13 @@ func contentionCurves(o *outCtx, r *calc.ContentionResult) error {
 		cs = append(cs, series{Name: label, Values: calls[i]})
 	}
 	xl := o.vt("curves", "x", "clients")
-	t := chart{View: "curves", Line: true, X: xs, Series: ts, XLabel: xl,
+	// a log scale: exponential backoff without jitter takes an order of
+	// magnitude longer at the defaults, and a linear axis squashed the
+	// other four lines flat (reader review)
+	t := chart{View: "curves", Line: true, YLog: true, X: xs, Series: ts, XLabel: xl,
 		Title:  o.vt("curves", "title_time", "Time until every client has written"),
-		Desc:   o.vt("curves", "desc_time", "Mean time in ms against the number of clients, one line per strategy."),
-		YLabel: o.vt("curves", "y_time", "ms")}
+		Desc:   o.vt("curves", "desc_time", "Mean time in ms against the number of clients, one line per strategy, on a log scale so that the low lines are not squashed flat."),
+		YLabel: o.vt("curves", "y_time", "ms, log scale")}
 	t.draw(o)
 	c := chart{View: "curves", Line: true, X: xs, Series: cs, XLabel: xl,
 		Title:  o.vt("curves", "title_calls", "Writes the store handles"),
