@@ -17,7 +17,7 @@ const (
 	marginR    = 16.0
 	marginT    = 16.0
 	marginB    = 48.0
-	maxXLabels = 12
+	maxXLabels = 10 // 12 left 1–2 px between numbers such as "0,6" and "0,9" on a phone (reader review)
 )
 
 // series is one set of values of a chart.
