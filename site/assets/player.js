@@ -154,6 +154,8 @@ var retrylabWhenNear = (function () {
     if (!(t1 >= t0)) { t0 = 0; t1 = 0; }
     this.t0 = t0; this.t1 = t1;
     this.unit = figs[0].getAttribute('data-unit') || '';
+    // a time template ("layer {t}": the call tree's views, whose time
+    // counts layers) names the whole step reached: layer 2 until 3
     this.at = figs[0].getAttribute('data-time-template') || '';
     var ctl = figs[0].querySelector('[data-player]');
     this.controls = ctl;
@@ -316,7 +318,7 @@ var retrylabWhenNear = (function () {
       // at rest, the time the page was built with (site/widget
       // writePlayer) stands
       if (!drawn) {
-        var text = this.at ? fill(this.at, { t: t }) : num(t) + ' ' + this.unit;
+        var text = this.at ? fill(this.at, { t: Math.floor(t + 1e-9) }) : num(t) + ' ' + this.unit;
         this.scrub.setAttribute('aria-valuetext', text);
         if (this.out) { this.out.textContent = text; }
       }
@@ -346,7 +348,7 @@ var retrylabWhenNear = (function () {
     }
     var t = this.t === null ? this.t1 : this.t;
     this.live.textContent = fill(F.template, {
-      t: t, n: F.shown, total: F.items.length, unit: this.unit,
+      t: this.at ? Math.floor(t + 1e-9) : t, n: F.shown, total: F.items.length, unit: this.unit,
       say: sayEl ? sayEl.getAttribute('data-say') : '' });
   };
 

@@ -139,6 +139,7 @@ type flowEdge struct {
 type flowFig struct {
 	t0, t1      float64
 	unit        string
+	at          string  // the time as the player writes it ("layer {t}"), or "": "{t} unit"
 	playS       float64 // real seconds for the whole range at 1×
 	title, desc string
 	live        string
@@ -361,8 +362,9 @@ func (f *flowFig) write(o *outCtx) {
 	// the end to the thousandth, up: the time player.js writes (data-t)
 	// is rounded so, and the end is then a time it can show exactly
 	f.t1 = math.Ceil(f.t1*1000) / 1000
-	writef(b, `<figure class="widget-chart widget-play widget-flow" data-view="flow" data-timeview data-flow data-t0="%s" data-t1="%s" data-unit="%s" data-play-ms="%s" data-live-template="%s">`,
-		fnum(f.t0), fnum(f.t1), esc(f.unit), playMS(f.playS), esc(f.live))
+	p := &playFig{t0: f.t0, t1: f.t1, unit: f.unit, at: f.at, step: true}
+	writef(b, `<figure class="widget-chart widget-play widget-flow" data-view="flow" data-timeview data-flow data-t0="%s" data-t1="%s" data-unit="%s" data-play-ms="%s" data-live-template="%s"%s>`,
+		fnum(f.t0), fnum(f.t1), esc(f.unit), playMS(f.playS), esc(f.live), p.timeAttr())
 	// the title every figure has (writeFigTitle's style), here the
 	// figure's caption: it names the figure, whose lanes are several SVGs
 	writef(b, `<figcaption class="widget-fig-title">%s</figcaption>`, esc(f.title))
@@ -370,7 +372,7 @@ func (f *flowFig) write(o *outCtx) {
 	for li, l := range f.lanes {
 		f.writeLane(o, li, l)
 	}
-	writePlayer(o, &playFig{t0: f.t0, t1: f.t1, unit: f.unit, step: true})
+	writePlayer(o, p)
 	b.WriteString("</figure>\n")
 }
 

@@ -164,7 +164,9 @@ func amplificationFlow(o *outCtx, r *calc.AmplificationResult) error {
 			s = flowRetry
 		}
 		px0, py0 := pos(nodes[n.Parent])
-		t := float64(n.Level-1) + float64(n.Index)/float64(per[n.Level])
+		// the calls of layer L leave in turn from L-1 and have all arrived
+		// at L: the clock ends on the last layer, as the tree's does
+		t := float64(n.Level-1) + float64(n.Index)/float64(per[n.Level])*(1-gap)
 		p.add(t, px0, py0, s)
 		p.add(t+0.5/float64(per[n.Level])+gap, x, y, s)
 		arrive[i] = p.last().t
@@ -199,7 +201,7 @@ func amplificationFlow(o *outCtx, r *calc.AmplificationResult) error {
 		{"calls", o.loc.TOr("widget.flow.calls", "calls so far"), so, -1},
 		{"final_calls", o.vt("flow", "final", "calls of the deepest layer"), last, -1},
 	}
-	f := &flowFig{t0: 0, t1: math.Max(float64(depth), l.ts[len(l.ts)-1]), unit: o.vt("play", "unit", "layer"), playS: storyPlayS(float64(depth), 0), lanes: []*flowLane{l},
+	f := &flowFig{t0: 0, t1: math.Max(float64(depth), l.ts[len(l.ts)-1]), unit: o.vt("play", "unit", "layer"), at: o.vt("play", "time", "layer {t}"), playS: storyPlayS(float64(depth), 0), lanes: []*flowLane{l},
 		title: o.vt("flow", "title", "The calls filling the tree, layer by layer"),
 		desc: o.vt("flow", "desc", "Each dot is a call: it leaves the call that made it and takes its place in its layer ({layers} layers, {n} calls at the deepest).",
 			"layers", strconv.Itoa(depth), "n", r.FinalCalls.String()),
