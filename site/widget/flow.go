@@ -411,7 +411,7 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 	// a keyframe's time to about a ten-thousandth of the figure's range
 	d := max(0, 4-int(math.Ceil(math.Log10(math.Max(f.t1-f.t0, 1e-9)))))
 	if len(l.edges) > 0 {
-		b.WriteString(`<g class="flow-edges" stroke="currentColor" stroke-opacity="0.3">`)
+		b.WriteString(`<g class="flow-edges" stroke="currentColor" stroke-opacity="0.5">`)
 		for _, e := range l.edges {
 			writef(b, `<line data-t="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, string(appendTQ(nil, e.t, d)), px(e.x0), px(e.y0), px(e.x1), px(e.y1))
 		}

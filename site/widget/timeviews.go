@@ -346,14 +346,23 @@ func deadlinePlay(o *outCtx, r *calc.DeadlineResult) error {
 	bar := rowH * 0.7
 	for i := 0; i < n; i++ {
 		y := marginT + rowH*float64(i) + (rowH-bar)/2
-		cls := "chart-seg-attempt"
-		if float64(i) >= admitted {
-			cls = "chart-seg-over"
+		// as the timeline draws it (deadlineTimeline): an admitted attempt
+		// up to the deadline, the rest of its timeout past it (reader
+		// review: attempt 3 ran to 750 ms here, cut at 600 there)
+		s, e := starts[i], starts[i]+timeout
+		inside := math.Min(e, deadline)
+		if float64(i) < admitted && inside > s {
+			writef(b, `<rect class="chart-seg-attempt" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, fnum(s), f1(f.fx(s)), f1(y), f1(f.fx(inside)-f.fx(s)), f1(bar))
 		}
-		writef(b, `<rect class="%s" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, cls, fnum(starts[i]), f1(f.fx(starts[i])), f1(y), f1(f.fx(starts[i]+timeout)-f.fx(starts[i])), f1(bar))
+		overFrom := math.Max(s, inside)
+		if float64(i) >= admitted {
+			overFrom = s
+		}
+		if e > overFrom {
+			writef(b, `<rect class="chart-seg-over" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.7" stroke="currentColor" stroke-dasharray="3 2"/>`, fnum(overFrom), f1(f.fx(overFrom)), f1(y), f1(f.fx(e)-f.fx(overFrom)), f1(bar))
+		}
 		if i < len(waits) && i+1 < n && waits[i] > 0 {
-			e := starts[i] + timeout
-			writef(b, `<rect class="chart-seg-wait" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.3"/>`, fnum(e), f1(f.fx(e)), f1(y+bar/3), f1(f.fx(e+waits[i])-f.fx(e)), f1(bar/3))
+			writef(b, `<rect class="chart-seg-wait" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.5"/>`, fnum(e), f1(f.fx(e)), f1(y+bar/3), f1(f.fx(e+waits[i])-f.fx(e)), f1(bar/3))
 		}
 	}
 	dx := f.fx(deadline)

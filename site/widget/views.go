@@ -504,8 +504,8 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 		dy                 float64
 	}{
 		{o.vt("timeline", "key_attempt", "attempt"), "chart-seg-attempt", `height="12" fill-opacity="0.75"`, 0},
-		{o.vt("timeline", "key_wait", "wait"), "chart-seg-wait", `height="4" fill-opacity="0.3"`, 4},
-		{o.vt("timeline", "key_over", "past the deadline"), "chart-seg-over", `height="12" fill-opacity="0.35" stroke="currentColor" stroke-dasharray="3 2"`, 0},
+		{o.vt("timeline", "key_wait", "wait"), "chart-seg-wait", `height="4" fill-opacity="0.5"`, 4},
+		{o.vt("timeline", "key_over", "past the deadline"), "chart-seg-over", `height="12" fill-opacity="0.7" stroke="currentColor" stroke-dasharray="3 2"`, 0},
 	}
 	names := make([]string, len(keys))
 	for i, k := range keys {
@@ -549,10 +549,10 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 			overFrom = s
 		}
 		if e > overFrom {
-			writef(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.35" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
+			writef(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.7" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
 		}
 		if i < len(waits) && i+1 < n && waits[i] > 0 {
-			writef(b, `<rect class="chart-seg-wait" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.3"/>`, f1(fx(e)), f1(y+bar/3), f1(fx(e+waits[i])-fx(e)), f1(bar/3))
+			writef(b, `<rect class="chart-seg-wait" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.5"/>`, f1(fx(e)), f1(y+bar/3), f1(fx(e+waits[i])-fx(e)), f1(bar/3))
 		}
 	}
 	dx := fx(deadline)
