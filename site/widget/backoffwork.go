@@ -163,7 +163,7 @@ func metastableChain(o *outCtx, r *calc.MetastableResult) error {
 		Title:  o.vt("chain", "title", "Where the queue spends its time"),
 		Desc:   o.vt("chain", "desc", "Stationary probability of each queue length, computed exactly; the modes are marked."),
 		XLabel: o.vt("chain", "x", "requests in the queue"), YLabel: o.vt("chain", "y", "probability"),
-		OutField: "queue_dist", OutRaw: o.outRaw("queue_dist")}
+		OutField: "queue_dist"}
 	c.draw(o)
 	return nil
 }

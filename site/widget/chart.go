@@ -65,8 +65,9 @@ type chart struct {
 	VLabel string
 	// MarkName names the marked bars or points (series.Mark) in the key:
 	// a row of its own, its swatch drawn as they are, when a value is
-	// marked ("" leaves them unnamed: a chart whose title or direct
-	// labels say what the mark is).
+	// marked. "": draw takes the view's string [view.CALC.VIEW] mark, and
+	// when there is none the marks stay unnamed (a chart whose title or
+	// direct labels say what the mark is).
 	MarkName string
 	// the layout of a vertical chart, set by write: left and top
 	// margins, height of the plot's frame (legend below it included)
@@ -79,7 +80,8 @@ type chart struct {
 	// a Role draws it in the policy's colour (policycolours.go).
 	Policy string
 	// Out names the result field the first series plots and its raw JSON:
-	// the data table carries them as data-out / data-value.
+	// the data table carries them as data-out / data-value (draw reads
+	// OutRaw from the result when it is "").
 	OutField, OutRaw string
 }
 
@@ -166,7 +168,7 @@ func fewBars(o *outCtx, view, title, desc, y string, cats []string, vals []float
 		Categories: cats,
 		Series:     []series{{Name: y, Values: vals, Mark: mark}},
 		Rules:      rules,
-		OutField:   outField, OutRaw: o.outRaw(outField),
+		OutField:   outField,
 	}
 	ch.draw(o)
 }
@@ -177,6 +179,15 @@ func fewBars(o *outCtx, view, title, desc, y string, cats []string, vals []float
 //go:noinline
 func (ch *chart) draw(o *outCtx) {
 	ch.in = o
+	if ch.OutField != "" && ch.OutRaw == "" { // its JSON, for the data table
+		ch.OutRaw = o.outRaw(ch.OutField)
+	}
+	if ch.MarkName == "" {
+		// the key names marked bars or points by the view's strings
+		// ([view.CALC.VIEW] mark) when the view does not (reader review:
+		// pink bars with no key)
+		ch.MarkName = o.vt(ch.View, "mark", "")
+	}
 	ch.write(o.b, o.loc)
 }
 

@@ -130,7 +130,7 @@ func configureBounds(o *outCtx, r *calc.ConfigureResult) error {
 			{Name: o.vt("bounds", "sim", "simulated"), Values: r.SimOutages}},
 		Rules:    rules,
 		MarkName: o.vt("bounds", "mark", "bound over the accepted amplification"),
-		OutField: "outage_bounds", OutRaw: o.outRaw("outage_bounds"),
+		OutField: "outage_bounds",
 	}
 	ch.draw(o)
 	return nil

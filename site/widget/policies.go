@@ -65,7 +65,7 @@ func policiesSummary(o *outCtx, r *calc.PoliciesResult) error {
 		YLabel:     o.vt("summary", "y", "requests served"),
 		Categories: cats, Keys: keys,
 		Series:   []series{{Name: o.vt("summary", "y", "requests served"), Values: vals, Mark: mark}},
-		OutField: "goodput", OutRaw: o.outRaw("goodput"),
+		OutField: "goodput",
 	}
 	ch.draw(o)
 	return nil

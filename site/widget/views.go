@@ -145,7 +145,7 @@ func budgetHistogram(o *outCtx, r *calc.BudgetResult) error {
 		YLabel:     o.vt("histogram", "y", "requests"),
 		Categories: cats,
 		Series:     []series{{Name: o.vt("histogram", "y", "requests"), Values: h}},
-		OutField:   "attempts_histogram", OutRaw: o.outRaw("attempts_histogram"),
+		OutField:   "attempts_histogram",
 	}
 	ch.draw(o)
 	return nil
@@ -258,7 +258,7 @@ func peakDistribution(o *outCtx, r *calc.PeakResult) error {
 		Series:     []series{{Name: o.vt("distribution", "y", "probability"), Values: vals, Mark: mark}},
 		VMark:      vmark,
 		VLabel:     o.vt("distribution", "threshold", "threshold {t}", "t", o.loc.Int(int64(t))),
-		OutField:   "max_at_least", OutRaw: o.outRaw("max_at_least"),
+		OutField:   "max_at_least",
 	}
 	if len(cats) > 400 {
 		return errNoData
@@ -347,7 +347,7 @@ func amplificationTree(o *outCtx, r *calc.AmplificationResult) error {
 		YLabel:     o.vt("tree", "y", "calls"),
 		Categories: cats,
 		Series:     []series{{Name: o.vt("tree", "y", "calls"), Values: per}},
-		OutField:   "calls_per_level", OutRaw: o.outRaw("calls_per_level"),
+		OutField:   "calls_per_level",
 	}
 	ch.draw(o)
 	const maxLeaves = 81
@@ -711,7 +711,7 @@ func dispatchQueue(o *outCtx, r *calc.DispatchResult) error {
 			{Name: o.vt("queue", "delayed", "waiting for a retry"), Values: delayed},
 			{Name: o.vt("queue", "in_flight", "in flight"), Values: inflight},
 		},
-		OutField: "depth_ready", OutRaw: o.outRaw("depth_ready"),
+		OutField: "depth_ready",
 	}
 	ch.draw(o)
 	return nil

@@ -145,7 +145,7 @@ func timeoutsFirstToken(o *outCtx, r *calc.TimeoutsResult) error {
 		Series:     []series{{Name: o.vt("first_token", "y", "calls"), Values: counts, Mark: mark}},
 		VMark:      vmark,
 		VLabel:     o.vt("first_token", "timeout", "first-token timeout"),
-		OutField:   "first_token_counts", OutRaw: o.outRaw("first_token_counts"),
+		OutField:   "first_token_counts",
 	}
 	ch.draw(o)
 	return nil
