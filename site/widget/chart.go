@@ -505,8 +505,9 @@ func ticksFit(ticks []float64, loc locale.Locale, width float64) bool {
 	}
 	gap := width / float64(len(ticks)-1)
 	for _, t := range ticks {
-		// 1.5 widths: the last label may end at its tick (tickAnchor)
-		if 1.5*textWidth(loc.Number(t), phoneEm)+8 > gap {
+		// 1.5 widths: the last label may end at its tick (tickAnchor); 16
+		// units apart (8 left "1.250" and "1.500" 2 px apart on a phone)
+		if 1.5*textWidth(loc.Number(t), phoneEm)+16 > gap {
 			return false
 		}
 	}
