@@ -409,7 +409,14 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 	// below the x axis' name, one series a row: a swatch, then its name
 	b.WriteString(`<g class="chart-legend">`)
 	x := ch.ml
-	for si, s := range ch.Series {
+	// one series has no row: the y axis names it, and the key is its
+	// marks' row alone (a row of its own had a swatch of no bar when
+	// every bar was marked)
+	rows := ch.Series
+	if len(rows) == 1 {
+		rows = nil
+	}
+	for si, s := range rows {
 		y := ch.h + 4 + float64(si)*24
 		tx := x + 22
 		if ch.Line {
@@ -426,7 +433,7 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(tx), f1(y), esc(s.Name))
 	}
 	if ch.marked() {
-		y := ch.h + 4 + float64(len(ch.Series))*24
+		y := ch.h + 4 + float64(len(rows))*24
 		if ch.Line {
 			ch.markKey(b, x+12, y+8, x+30, y)
 		} else {
@@ -477,7 +484,7 @@ func (ch *chart) keyRows() int {
 		n = len(ch.Series)
 	}
 	if ch.marked() {
-		n = len(ch.Series) + 1
+		n++
 	}
 	return n
 }
