@@ -318,13 +318,17 @@ var retrylabWhenNear = (function () {
       // at rest, the time the page was built with (site/widget
       // writePlayer) stands
       if (!drawn) {
-        var text = this.at ? fill(this.at, { t: Math.floor(t + 1e-9) }) : num(t) + ' ' + this.unit;
+        var text = this.at ? fill(this.at, { t: this.shownT(t) }) : num(t) + ' ' + this.unit;
         this.scrub.setAttribute('aria-valuetext', text);
         if (this.out) { this.out.textContent = text; }
       }
     }
     if (moved) { this.say(false); }
   };
+
+  // shownT is the time t as the readout and the live text write it: the
+  // whole step reached when the figure has a time template (layers).
+  Player.prototype.shownT = function (t) { return this.at ? Math.floor(t + 1e-9) : t; };
 
   // say updates the live region, at most once every LIVE_MS (now: at
   // once, when playback stops).
@@ -348,7 +352,7 @@ var retrylabWhenNear = (function () {
     }
     var t = this.t === null ? this.t1 : this.t;
     this.live.textContent = fill(F.template, {
-      t: this.at ? Math.floor(t + 1e-9) : t, n: F.shown, total: F.items.length, unit: this.unit,
+      t: this.shownT(t), n: F.shown, total: F.items.length, unit: this.unit,
       say: sayEl ? sayEl.getAttribute('data-say') : '' });
   };
 

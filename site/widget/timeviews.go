@@ -346,24 +346,13 @@ func deadlinePlay(o *outCtx, r *calc.DeadlineResult) error {
 	bar := rowH * 0.7
 	for i := 0; i < n; i++ {
 		y := marginT + rowH*float64(i) + (rowH-bar)/2
-		// as the timeline draws it (deadlineTimeline): an admitted attempt
-		// up to the deadline, the rest of its timeout past it (reader
-		// review: attempt 3 ran to 750 ms here, cut at 600 there)
-		s, e := starts[i], starts[i]+timeout
-		inside := math.Min(e, deadline)
-		if float64(i) < admitted && inside > s {
-			writef(b, `<rect class="chart-seg-attempt" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, fnum(s), f1(f.fx(s)), f1(y), f1(f.fx(inside)-f.fx(s)), f1(bar))
+		// as the timeline draws it (deadlineTimeline; reader review:
+		// attempt 3 ran to 750 ms here, cut at 600 there)
+		wait := 0.0
+		if i < len(waits) && i+1 < n {
+			wait = waits[i]
 		}
-		overFrom := math.Max(s, inside)
-		if float64(i) >= admitted {
-			overFrom = s
-		}
-		if e > overFrom {
-			writef(b, `<rect class="chart-seg-over" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.7" stroke="currentColor" stroke-dasharray="3 2"/>`, fnum(overFrom), f1(f.fx(overFrom)), f1(y), f1(f.fx(e)-f.fx(overFrom)), f1(bar))
-		}
-		if i < len(waits) && i+1 < n && waits[i] > 0 {
-			writef(b, `<rect class="chart-seg-wait" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.5"/>`, fnum(e), f1(f.fx(e)), f1(y+bar/3), f1(f.fx(e+waits[i])-f.fx(e)), f1(bar/3))
-		}
+		writeDeadlineRow(b, starts[i], starts[i]+timeout, deadline, wait, float64(i) < admitted, y, bar, f.fx, true)
 	}
 	dx := f.fx(deadline)
 	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(f.height-marginB))

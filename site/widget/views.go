@@ -539,21 +539,11 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	bar := rowH * 0.7
 	for i := 0; i < n; i++ {
 		y := marginT + rowH*float64(i) + (rowH-bar)/2
-		s, e := starts[i], starts[i]+timeout
-		inside := math.Min(e, deadline)
-		if float64(i) < admitted && inside > s {
-			writef(b, `<rect class="chart-seg-attempt" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, f1(fx(s)), f1(y), f1(fx(inside)-fx(s)), f1(bar))
+		wait := 0.0
+		if i < len(waits) && i+1 < n {
+			wait = waits[i]
 		}
-		overFrom := math.Max(s, inside)
-		if float64(i) >= admitted {
-			overFrom = s
-		}
-		if e > overFrom {
-			writef(b, `<rect class="chart-seg-over" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.7" stroke="currentColor" stroke-dasharray="3 2"/>`, f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
-		}
-		if i < len(waits) && i+1 < n && waits[i] > 0 {
-			writef(b, `<rect class="chart-seg-wait" x="%s" y="%s" width="%s" height="%s" fill-opacity="0.5"/>`, f1(fx(e)), f1(y+bar/3), f1(fx(e+waits[i])-fx(e)), f1(bar/3))
-		}
+		writeDeadlineRow(b, starts[i], starts[i]+timeout, deadline, wait, float64(i) < admitted, y, bar, fx, false)
 	}
 	dx := fx(deadline)
 	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(base))
@@ -738,4 +728,31 @@ func group(xs []float64, g int) []float64 {
 		out[i/g] += x
 	}
 	return out
+}
+
+// writeDeadlineRow draws one attempt of the deadline's timeline and play
+// views alike: from start s to the deadline when it was admitted, the rest
+// of its timeout (up to e) past the deadline, then the wait after it.
+// timed gives each piece the time it appears at (data-t, the play view).
+func writeDeadlineRow(b *strings.Builder, s, e, deadline, wait float64, admitted bool, y, bar float64, fx func(float64) float64, timed bool) {
+	at := func(t float64) string {
+		if !timed {
+			return ""
+		}
+		return ` data-t="` + fnum(t) + `"`
+	}
+	inside := math.Min(e, deadline)
+	if admitted && inside > s {
+		writef(b, `<rect class="chart-seg-attempt"%s x="%s" y="%s" width="%s" height="%s" fill-opacity="0.75"/>`, at(s), f1(fx(s)), f1(y), f1(fx(inside)-fx(s)), f1(bar))
+	}
+	overFrom := math.Max(s, inside)
+	if !admitted {
+		overFrom = s
+	}
+	if e > overFrom {
+		writef(b, `<rect class="chart-seg-over"%s x="%s" y="%s" width="%s" height="%s" fill-opacity="0.7" stroke="currentColor" stroke-dasharray="3 2"/>`, at(overFrom), f1(fx(overFrom)), f1(y), f1(fx(e)-fx(overFrom)), f1(bar))
+	}
+	if wait > 0 {
+		writef(b, `<rect class="chart-seg-wait"%s x="%s" y="%s" width="%s" height="%s" fill-opacity="0.5"/>`, at(e), f1(fx(e)), f1(y+bar/3), f1(fx(e+wait)-fx(e)), f1(bar/3))
+	}
 }
