@@ -105,15 +105,15 @@ func Example() {
 	it := Locale{Lang: "it"}
 	es := Locale{Lang: "es"}
 	zh := Locale{Lang: "zh"}
-	fmt.Println(it.Number(1234.5678), es.Number(1234.5678), es.Number(12345.678), zh.Number(12345.678))
+	fmt.Println(it.Number(28.5714), es.Number(0.0466667), es.Number(12345.678), zh.Number(1234.5678))
 	fmt.Println(it.Percent(0.875, 1), es.Percent(0.875, 1), zh.Percent(0.875, 1))
 	fmt.Println(it.Number(1.30728e-5), zh.Sci(1.30728e-4, 3))
 	fmt.Println(it.List([]string{"9", "7", "9"}), es.List([]string{"9", "7", "9"}), zh.List([]string{"9", "7", "9"}))
 	fmt.Println(it.YesNo(true), es.YesNo(true), zh.YesNo(true))
 	// Output:
-	// 1.234,57 1234,57 12.345,7 12,345.7
+	// 28,57 0,04667 12.346 1,235
 	// 87,5% 87,5 % 87.5%
-	// 1,30728×10⁻⁵ 1.31×10⁻⁴
+	// 1,307×10⁻⁵ 1.31×10⁻⁴
 	// 9, 7 e 9 9, 7 y 9 9、7和9
 	// sì sí 是
 }

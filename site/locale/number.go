@@ -119,10 +119,16 @@ func (l Locale) Percent(v float64, decimals int) string {
 	return strings.Replace(l.sym().percent, "#", n, 1)
 }
 
+// NumberDigits is the precision of Number: the significant digits a
+// reader is shown of a number that is not an integer (28,57 for 200/7).
+// The API, the CLI and every data-value attribute keep the exact value.
+const NumberDigits = 4
+
 // Number writes v in the default form of the site: integers (up to 10^15)
 // grouped; zero as 0; magnitudes below 10^-4 or from 10^15 up in
-// scientific notation with 6 significant digits; others to at most 6
-// significant digits.
+// scientific notation with NumberDigits significant digits; others to at
+// most NumberDigits significant digits, never fewer than the digits of
+// their integer part (12.346 for 12345,6).
 func (l Locale) Number(v float64) string {
 	if s, ok := special(v); ok {
 		return s
@@ -132,11 +138,15 @@ func (l Locale) Number(v float64) string {
 	case v == 0:
 		return "0"
 	case a < 1e-4 || a >= 1e15:
-		return l.Sci(v, 6)
+		return l.Sci(v, NumberDigits)
 	case v == math.Trunc(v):
 		return l.Int(int64(v))
 	}
-	return l.Sig(v, 6)
+	digits := NumberDigits
+	for p := 1e4; p <= a; p *= 10 { // 1e4 is 10^NumberDigits
+		digits++ // powers of ten below 10^15 are exact
+	}
+	return l.Sig(v, digits)
 }
 
 // shiftPoint2 multiplies a plain decimal text with at least two

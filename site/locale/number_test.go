@@ -214,7 +214,12 @@ func TestCLDRExamples(t *testing.T) {
 		{"it", Locale{Lang: "it"}.Number(14), "14"},
 		{"it", Locale{Lang: "it"}.Number(1.75), "1,75"},
 		{"it", Locale{Lang: "it"}.Number(2.7100000000000004), "2,71"},
-		{"it", Locale{Lang: "it"}.Number(1.30728e-5), "1,30728×10⁻⁵"},
+		{"it", Locale{Lang: "it"}.Number(1.30728e-5), "1,307×10⁻⁵"},
+		{"it", Locale{Lang: "it"}.Number(200.0 / 7), "28,57"},
+		{"it", Locale{Lang: "it"}.Number(1.0625), "1,062"}, // ties to even, on the exact value
+		{"es", Locale{Lang: "es"}.Number(12345.6), "12.346"},
+		{"zh", Locale{Lang: "zh"}.Number(9999.7), "10,000"},
+		{"it", Locale{Lang: "it"}.Number(0.0466667), "0,04667"},
 		{"es", Locale{Lang: "es"}.Number(300000), "300.000"},
 		{"it", Locale{Lang: "it"}.Number(-1e-300), "-1×10⁻³⁰⁰"},
 		{"it", Locale{Lang: "it"}.Number(math.Inf(1)), "∞"},

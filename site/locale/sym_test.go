@@ -21,8 +21,8 @@ func TestSymbolsByLanguage(t *testing.T) {
 		{"zh-Hans", "12,345.5", "a、b和c", "a、b或c", "是"},
 	} {
 		l := Locale{Lang: tt.lang}
-		if got := l.Number(12345.5); got != tt.number {
-			t.Errorf("%q: Number = %q, want %q", tt.lang, got, tt.number)
+		if got := l.MaxFrac(12345.5, 2); got != tt.number {
+			t.Errorf("%q: MaxFrac = %q, want %q", tt.lang, got, tt.number)
 		}
 		if got := l.List(items); got != tt.list {
 			t.Errorf("%q: List = %q, want %q", tt.lang, got, tt.list)

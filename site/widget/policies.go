@@ -100,7 +100,7 @@ func policiesCompare(o *outCtx, r *calc.PoliciesResult) error {
 		}
 		writef(b, `<tr data-row="%s"><th scope="row"><span class="widget-swatch %s" aria-hidden="true"></span>%s</th><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>`+"\n",
 			esc(p.Policy), policyClass(esc(p.Policy)), esc(o.policyLabel(p.Policy)), esc(rec), esc(after), esc(o.loc.Fixed(p.Amplification, 2)),
-			esc(o.loc.Percent(p.Goodput, 1)), esc(o.loc.Number(float64(int64(p.WastedWork*10+0.5))/10)))
+			esc(o.loc.Percent(p.Goodput, 1)), esc(o.loc.Number(p.WastedWork)))
 	}
 	b.WriteString("</tbody></table>\n")
 	return nil

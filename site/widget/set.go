@@ -156,7 +156,7 @@ func (s *Set) Encode(res any) (Encoded, error) {
 // Cite returns the text and the JSON value of a citation {=ID.FIELD|FORMAT}
 // of res, a result of a calculator of the set or its Encoded form
 // (content/README.md): field is "NAME" or "NAME[i]"; format is
-// "" (integers grouped, other numbers to at most 6 significant digits,
+// "" (integers grouped, other numbers to locale.NumberDigits significant digits,
 // scientific below 10^-4; booleans yes/no; lists in the list style), "N"
 // (N decimals), "%N" (percentage with N decimals), "eN" (scientific, N
 // significant digits), "list" or "yesno". The text is plain (not

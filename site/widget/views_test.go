@@ -82,7 +82,7 @@ func TestContractViews(t *testing.T) {
 		"budget":        {`data-view="histogram"`, `data-view="tokens"`, `data-out="attempts_histogram" data-value="[80,20,0]"`},
 		"jitter":        {`data-view="histogram"`, `chart-bar chart-bar-mark`, `data-out="peak" data-value="14"`, `name="cap_ms" value=""`, `placeholder=`, `data-action="reseed"`},
 		"deadline":      {`data-view="timeline"`, `chart-seg-over`, `chart-seg-wait`, `data-out="fits" data-value="false"`},
-		"peak":          {`data-view="bin"`, `data-out="exact_any_bin" data-value="null">—<`, `1,30728×10⁻⁵`},
+		"peak":          {`data-view="bin"`, `data-out="exact_any_bin" data-value="null">—<`, `1,307×10⁻⁵`},
 	}
 	for _, c := range contractCalcs() {
 		for _, lang := range []string{"it", "es", "zh"} {
