@@ -625,7 +625,14 @@ var retrylabWhenNear = (function () {
     });
   }
   function setRaw(el, v) { inputValue.set.call(el, v); }
-  function parse(text) { return parseFloat(String(text || '').replace(',', '.')); }
+  // parse reads a number as a field of a page whose decimal mark is mark
+  // does (wasm/playground numberText): either mark as the point, and a
+  // number grouped as the page groups ("300.000" where mark is ",") whole
+  function parse(text, mark) {
+    var s = String(text || '').trim(), g = mark === ',' ? '.' : ',';
+    if (mark && new RegExp('^[+-]?[1-9][0-9]{0,2}(\\' + g + '[0-9]{3})+(\\' + mark + '|$)').test(s)) { s = s.split(g).join(''); }
+    return parseFloat(s.replace(',', '.'));
+  }
   // canon is the calculator's text of a number: shortest form, no
   // binary noise (0.1 + 0.2)
   function canon(v) { return String(parseFloat(v.toPrecision(12))); }
@@ -656,7 +663,7 @@ var retrylabWhenNear = (function () {
       return best;
     }
     function fromField() {
-      var v = parse(inputValue.get.call(field));
+      var v = parse(inputValue.get.call(field), mark);
       if (!isFinite(v)) { return; }
       s.value = String(nearest(v));
       say(v);

@@ -187,3 +187,34 @@ func validNumber(s string) bool {
 	f, err := strconv.ParseFloat(s, 64)
 	return err == nil && !math.IsInf(f, 0)
 }
+
+// numberText is the calculator's text of a number field on a page whose
+// decimal mark is decimal ("," or "."): that mark, or the other one, read
+// as a point ("0,7" → "0.7"); a number grouped as the page groups its
+// numbers read whole ("300.000" on a page with a decimal comma, "300,000"
+// on one with a decimal point: 300000), so a result copied into a field
+// keeps its value. A group is three digits after a first of one to three
+// that is not 0: "0.125" and "1.5" are decimals everywhere.
+func numberText(s, decimal string) string {
+	s = strings.TrimSpace(s)
+	mark, group := byte('.'), byte(',')
+	if decimal == "," {
+		mark, group = ',', '.'
+	}
+	body := strings.TrimLeft(s, "+-")
+	end := strings.IndexByte(body, mark)
+	if end < 0 {
+		end = len(body)
+	}
+	// groups end 4, 8, … bytes before the decimals: a group mark there and
+	// only there, digits elsewhere
+	ok := strings.IndexByte(body[:end], group) > 0 && body[0] != '0'
+	for k := 0; k < end && ok; k++ {
+		at := (end-k)%4 == 0
+		ok = (body[k] == group) == at && (at || '0' <= body[k] && body[k] <= '9')
+	}
+	if ok {
+		s = strings.ReplaceAll(s, string(group), "")
+	}
+	return strings.Replace(s, ",", ".", 1)
+}

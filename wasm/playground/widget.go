@@ -116,7 +116,7 @@ func (w *widget) readControls() query.Values {
 		case calc.Bool:
 			text = boolString(checked(el))
 		case calc.Int, calc.Float:
-			text = numberText(value(el))
+			text = numberText(value(el), w.decimal)
 		default:
 			text = value(el)
 		}
@@ -175,11 +175,6 @@ func (w *widget) writeControls(values query.Values) {
 	}
 }
 
-// numberText is the calculator's text of a number field: the page's
-// decimal mark, or the other one, read as a point ("0,7" → "0.7").
-func numberText(s string) string {
-	return strings.Replace(strings.TrimSpace(s), ",", ".", 1)
-}
 
 // localNumber writes the calculator's text of a number with the page's decimal
 // mark, as the field shows it.
@@ -240,11 +235,11 @@ func (w *widget) onInput(target dom.Element) {
 			setValue(el, w.localNumber(value(target)))
 		}
 	} else if name := t.GetAttribute("name"); name != "" {
-		if p := w.calc.Param(name); p != nil && (p.Kind == calc.Int || p.Kind == calc.Float) && unfinished(numberText(value(target))) {
+		if p := w.calc.Param(name); p != nil && (p.Kind == calc.Int || p.Kind == calc.Float) && unfinished(numberText(value(target), w.decimal)) {
 			return // "0," or "-": wait for the next keystroke (change commits it)
 		}
 		if s := w.slider(name); s != nil {
-			if v := numberText(value(target)); v != "" {
+			if v := numberText(value(target), w.decimal); v != "" {
 				if validNumber(v) {
 					setValue(s, v) // the range input clamps
 				}
