@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"retrylab/core/calc"
@@ -172,4 +173,28 @@ func TestNumberText(t *testing.T) {
 			t.Errorf("numberText(%q, %q) = %q, want %q", tt.in, tt.decimal, got, tt.want)
 		}
 	}
+}
+
+// FuzzNumberText: any text, on a page of either decimal mark, keeps its
+// digits in order, and a comma in it is read (as the point or as a group
+// mark).
+func FuzzNumberText(f *testing.F) {
+	for _, s := range []string{"300.000", "1.234.567,5", "0,7", "-1,500.25", ".", "1..000", "+.000"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, comma bool) {
+		decimal := "."
+		if comma {
+			decimal = ","
+		}
+		got := numberText(s, decimal)
+		digits := func(x string) string { return strings.Map(func(r rune) rune { return map[bool]rune{true: r, false: -1}['0' <= r && r <= '9'] }, x) }
+		if digits(got) != digits(s) {
+			t.Errorf("numberText(%q, %q) = %q: digits changed", s, decimal, got)
+		}
+		if strings.Contains(s, ",") && strings.Count(got, ",") >= strings.Count(s, ",") {
+			t.Errorf("numberText(%q, %q) = %q: no comma was read (as the point or as a group mark)", s, decimal, got)
+		}
+	})
 }
