@@ -189,7 +189,9 @@ func FuzzNumberText(f *testing.F) {
 			decimal = ","
 		}
 		got := numberText(s, decimal)
-		digits := func(x string) string { return strings.Map(func(r rune) rune { return map[bool]rune{true: r, false: -1}['0' <= r && r <= '9'] }, x) }
+		digits := func(x string) string {
+			return strings.Map(func(r rune) rune { return map[bool]rune{true: r, false: -1}['0' <= r && r <= '9'] }, x)
+		}
 		if digits(got) != digits(s) {
 			t.Errorf("numberText(%q, %q) = %q: digits changed", s, decimal, got)
 		}

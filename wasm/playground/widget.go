@@ -175,7 +175,6 @@ func (w *widget) writeControls(values query.Values) {
 	}
 }
 
-
 // localNumber writes the calculator's text of a number with the page's decimal
 // mark, as the field shows it.
 func (w *widget) localNumber(s string) string {
