@@ -354,9 +354,7 @@ func deadlinePlay(o *outCtx, r *calc.DeadlineResult) error {
 		}
 		writeDeadlineRow(b, starts[i], starts[i]+timeout, deadline, wait, float64(i) < admitted, y, bar, f.fx, true)
 	}
-	dx := f.fx(deadline)
-	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(f.height-marginB))
-	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT), esc(o.vt("timeline", "deadline", "deadline")))
+	writeDeadlineRule(b, f.fx(deadline), marginT-8, f.height-marginB, marginT, o.vt("timeline", "deadline", "deadline"))
 	f.close(o, o.vt("timeline", "x", "time since the task started (ms)"))
 	return nil
 }

@@ -545,9 +545,7 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 		}
 		writeDeadlineRow(b, starts[i], starts[i]+timeout, deadline, wait, float64(i) < admitted, y, bar, fx, false)
 	}
-	dx := fx(deadline)
-	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(dx), f1(dx), f1(marginT-8), f1(base))
-	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em" text-anchor="end">%s</text>`, f1(dx-4), f1(marginT-8), esc(o.vt("timeline", "deadline", "deadline")))
+	writeDeadlineRule(b, fx(deadline), marginT-8, base, marginT-8, o.vt("timeline", "deadline", "deadline"))
 	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+plotW/2), f1(base+marginB-4), esc(o.vt("timeline", "x", "time since the task started (ms)")))
 	b.WriteString(`<g class="chart-legend">`)
 	for i, k := range keys {
@@ -728,6 +726,14 @@ func group(xs []float64, g int) []float64 {
 		out[i/g] += x
 	}
 	return out
+}
+
+// writeDeadlineRule draws the deadline of the timeline and play views: a
+// dashed line at x from top to bottom, its label left of it, its text's
+// top at labelY.
+func writeDeadlineRule(b *strings.Builder, x, top, bottom, labelY float64, label string) {
+	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(top), f1(bottom))
+	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em" text-anchor="end">%s</text>`, f1(x-4), f1(labelY), esc(label))
 }
 
 // writeDeadlineRow draws one attempt of the deadline's timeline and play
