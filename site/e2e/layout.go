@@ -103,12 +103,15 @@ const LayoutProbe = `(phone, colours) => {
         }
       }
       // every swatch of a key has the colour of a mark of the figure
+      // (an unfilled swatch by its outline: policies' marked bars are
+      // outlined in their own colour, the key shows the outline alone)
       const paint = (el) => {
         const cs = getComputedStyle(el);
-        return el.tagName === 'line' || el.tagName === 'polyline' ? cs.stroke : cs.fill;
+        return el.tagName === 'line' || el.tagName === 'polyline' || cs.fill === 'none' ? cs.stroke : cs.fill;
       };
-      const marks = new Set([...svg.querySelectorAll('rect, circle, path, polyline')]
-        .filter(m => !m.closest('.chart-legend') && !m.closest('.chart-axis')).map(paint));
+      const markEls = [...svg.querySelectorAll('rect, circle, path, polyline')]
+        .filter(m => !m.closest('.chart-legend') && !m.closest('.chart-axis'));
+      const marks = new Set(markEls.map(paint).concat(markEls.filter(m => m.classList.contains('chart-bar-mark')).map(m => getComputedStyle(m).stroke)));
       for (const s of svg.querySelectorAll('.chart-legend rect, .chart-legend line, tspan.chart-bar')) {
         if (!marks.has(paint(s))) out.push({widget: wid, what: 'a key swatch has a colour (' + paint(s) + ') of no mark: ' + name(s.closest('text') || s.parentNode)});
       }

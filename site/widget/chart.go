@@ -450,7 +450,13 @@ func (ch *chart) markKey(b *strings.Builder, sx, sy, tx, ty float64) {
 	if ch.Line {
 		writef(b, `<circle class="chart-point chart-bar-mark" cx="%s" cy="%s" r="5"/>`, f1(sx), f1(sy))
 	} else {
-		writef(b, `<rect class="chart-bar chart-bar-mark" x="%s" y="%s" width="12" height="12" fill-opacity="1"/>`, f1(sx), f1(sy))
+		// policies' marked bars keep their policy's colour inside a
+		// failure-coloured outline: their swatch is the outline alone
+		policy := ""
+		if len(ch.Keys) > 0 {
+			policy = " chart-policy"
+		}
+		writef(b, `<rect class="chart-bar%s chart-bar-mark" x="%s" y="%s" width="12" height="12" fill-opacity="1"/>`, policy, f1(sx), f1(sy))
 	}
 	writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(tx), f1(ty), esc(ch.MarkName))
 }

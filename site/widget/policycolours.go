@@ -98,13 +98,17 @@ func SVGCSS() string {
 }
 
 // policyClassCSS binds each class chart-policy-ID to its policy's colour
-// (--ink), and outlines in the failures' colour the bar of a policy that
-// never recovers, which keeps its policy's colour.
+// (--ink), and outlines with a dashed line of the text's colour the bar of
+// a policy that never recovers, which keeps its policy's colour (a
+// failure-coloured outline did not show on a phone's 7 px bar beside the
+// reds and oranges of the palette: reader review); the key's swatch is
+// the outline alone.
 func policyClassCSS() string {
 	var b strings.Builder
 	for _, p := range policyColours {
 		b.WriteString(".chart-policy-" + string(p.Policy) + " { --ink: var(--policy-" + string(p.Policy) + "); }\n")
 	}
-	b.WriteString(".chart .chart-policy.chart-bar-mark { fill: var(--ink); stroke: var(--role-failure); stroke-width: 3; }\n")
+	b.WriteString(".chart .chart-policy.chart-bar-mark { fill: var(--ink); stroke: currentColor; stroke-width: 3; stroke-dasharray: 4 3; }\n")
+	b.WriteString(".chart .chart-legend .chart-policy.chart-bar-mark { fill: none; }\n")
 	return b.String()
 }
