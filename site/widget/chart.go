@@ -255,10 +255,10 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
 		y := fy(t)
-		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(ch.ml), f1(chartW-marginR), f1(y), f1(y))
+		writeLine(b, ` class="chart-grid"`, ch.ml, chartW-marginR, y, y, ` stroke-opacity="0.15"`)
 	}
-	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(ch.ml), f1(chartW-marginR), f1(ch.h-marginB), f1(ch.h-marginB))
-	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(ch.ml), f1(ch.ml), f1(ch.mt), f1(ch.h-marginB))
+	writeLine(b, "", ch.ml, chartW-marginR, ch.h-marginB, ch.h-marginB, "")
+	writeLine(b, "", ch.ml, ch.ml, ch.mt, ch.h-marginB, "")
 	b.WriteString(`</g>`)
 	b.WriteString(`<g class="chart-tick" text-anchor="end">`)
 	for _, t := range ticks {
@@ -422,7 +422,7 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 		if ch.Line {
 			// a stretch of the line, long enough to show its dashes, and
 			// its point when the chart draws its points (writeLines)
-			writef(b, `<line class="chart-line %s" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor"%s/>`, ch.roleClass(si), f1(x), f1(x+24), f1(y+8), f1(y+8), lineDash(si))
+			writeLine(b, ` class="chart-line `+ch.roleClass(si)+`"`, x, x+24, y+8, y+8, ` stroke="currentColor"`+lineDash(si))
 			if len(s.Values) <= 60 && !ch.NoDots {
 				writef(b, `<circle class="chart-point %s" cx="%s" cy="%s" r="3"/>`, ch.roleClass(si), f1(x+12), f1(y+8))
 			}
@@ -557,9 +557,9 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
 		x := fx(t)
-		writef(b, `<line class="chart-grid" x1="%s" x2="%s" y1="%s" y2="%s" stroke-opacity="0.15"/>`, f1(x), f1(x), f1(mt), f1(base))
+		writeLine(b, ` class="chart-grid"`, x, x, mt, base, ` stroke-opacity="0.15"`)
 	}
-	writef(b, `<line x1="%s" x2="%s" y1="%s" y2="%s"/>`, f1(left), f1(chartW-right), f1(base), f1(base))
+	writeLine(b, "", left, chartW-right, base, base, "")
 	b.WriteString(`</g>`)
 	// the numeric axis: as many round ticks as fit at the phone's size
 	every := 1
@@ -628,10 +628,16 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 	b.WriteString(`</svg>`)
 }
 
+// writeLine writes a line from (x1, y1) to (x2, y2): "<line", pre, the
+// coordinates, post, "/>" (pre and post: attributes, each after a space).
+func writeLine(b *strings.Builder, pre string, x1, x2, y1, y2 float64, post string) {
+	writef(b, `<line%s x1="%s" x2="%s" y1="%s" y2="%s"%s/>`, pre, f1(x1), f1(x2), f1(y1), f1(y2), post)
+}
+
 // writeRule draws a limit: a dashed line from (x1, y1) to (x2, y2) and,
 // unless label is "", its label at (tx, ty), anchored as anchor says.
 func writeRule(b *strings.Builder, x1, y1, x2, y2, tx, ty float64, anchor, label string) {
-	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"/>`, f1(x1), f1(x2), f1(y1), f1(y2))
+	writeLine(b, ` class="chart-rule"`, x1, x2, y1, y2, ` stroke="currentColor" stroke-width="1.5" stroke-dasharray="6 4"`)
 	if label != "" {
 		writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(tx), f1(ty), anchor, esc(label))
 	}

@@ -124,7 +124,9 @@ func (f *playFig) open(o *outCtx) {
 	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(f.height))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))
 	base := f.height - marginB
-	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
+	b.WriteString(`<g class="chart-axis" stroke="currentColor">`)
+	writeLine(b, "", marginL, chartW-marginR, base, base, "")
+	b.WriteString(`</g>`)
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
 	ticks := niceTicks(f.t0, f.t1, 8)
 	for n := 7; n >= 2 && !ticksFit(ticks, o.loc, chartW-marginL-marginR); n-- {
@@ -145,7 +147,7 @@ func (f *playFig) close(o *outCtx, xlabel string) {
 	b := o.b
 	writef(b, `<text class="chart-label" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(marginL+(chartW-marginL-marginR)/2), f1(f.height-4), esc(xlabel))
 	x := f.fx(f.t1)
-	writef(b, `<line class="chart-cursor" data-cursor="" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-opacity="0.5"/>`, f1(x), f1(x), f1(marginT), f1(f.height-marginB))
+	writeLine(b, ` class="chart-cursor" data-cursor=""`, x, x, marginT, f.height-marginB, ` stroke="currentColor" stroke-opacity="0.5"`)
 	b.WriteString(`</svg>`)
 	f.writeScale(o)
 	writePlayer(o, f)
@@ -204,8 +206,12 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 	}
 	tallest = max(tallest, int(o.shared(float64(tallest))))
 	base := f.height - marginB
-	plotH := base - marginT
-	h := plotH / float64(tallest)
+	// the columns' scale (reader review: the growing columns had no y
+	// scale): 0 and the tallest column's count on the left, the counts'
+	// name above, the top as high as a chart's (ch.mt)
+	h := (base - 46) / float64(tallest)
+	writef(b, `<g class="chart-tick" text-anchor="end"><text x="58" y="%s" dy="0.32em">0</text><text x="58" y="46" dy="0.32em">%s</text></g><text class="chart-label chart-ylabel" x="4" y="4" dy="1em">%s</text>`,
+		f1(base), o.loc.Int(int64(tallest)), esc(o.vt("play", "y", "retries per bin")))
 	w := (chartW - marginL - marginR) / float64(n)
 	for k := range stack {
 		stack[k] = 0

@@ -524,7 +524,9 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(height))
 	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
 	base := height - marginB - float64(keyRows)*keyRowH
-	writef(b, `<g class="chart-axis" stroke="currentColor"><line x1="%s" x2="%s" y1="%s" y2="%s"/></g>`, f1(marginL), f1(chartW-marginR), f1(base), f1(base))
+	b.WriteString(`<g class="chart-axis" stroke="currentColor">`)
+	writeLine(b, "", marginL, chartW-marginR, base, base, "")
+	b.WriteString(`</g>`)
 	b.WriteString(`<g class="chart-tick" text-anchor="middle">`)
 	for _, tk := range ticks {
 		writef(b, `<text x="%s" y="%s"%s>%s</text>`, f1(fx(tk)), f1(base+20), tickAnchor(fx(tk), marginL, o.loc.Number(tk)), esc(o.loc.Number(tk)))
@@ -732,7 +734,7 @@ func group(xs []float64, g int) []float64 {
 // dashed line at x from top to bottom, its label left of it, its text's
 // top at labelY.
 func writeDeadlineRule(b *strings.Builder, x, top, bottom, labelY float64, label string) {
-	writef(b, `<line class="chart-rule" x1="%s" x2="%s" y1="%s" y2="%s" stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"/>`, f1(x), f1(x), f1(top), f1(bottom))
+	writeLine(b, ` class="chart-rule"`, x, x, top, bottom, ` stroke="currentColor" stroke-width="2" stroke-dasharray="6 4"`)
 	writef(b, `<text class="chart-label" x="%s" y="%s" dy="1em" text-anchor="end">%s</text>`, f1(x-4), f1(labelY), esc(label))
 }
 
