@@ -271,7 +271,10 @@ func jitterPlay(o *outCtx, r *calc.JitterResult) error {
 	for _, t := range arr {
 		end = math.Max(end, t)
 	}
-	end = math.Ceil(end/width) * width
+	// bins are [k·width, (k+1)·width), as the calculator's: an arrival at
+	// 100 ms with 10 ms bins is in the bin from 100 (it was drawn in the
+	// one from 90, which ended the axis: reader review)
+	end = (math.Floor(end/width) + 1) * width
 	unit := o.loc.TOr("widget.unit.ms", "ms")
 	f := &playFig{t0: 0, t1: end, unit: unit, sec: 0.001, height: chartH,
 		title: o.vt("play", "title", "The retries arriving, wave by wave"),
@@ -294,11 +297,12 @@ func backoffPlay(o *outCtx, r *calc.BackoffResult) error {
 		return errNoData
 	}
 	per, _ := floats(r.RetriesByAttempt)
-	end := horizon
+	// to the horizon, or past it to the bin of the last arrival (bins as
+	// jitterPlay's)
+	end := math.Ceil(horizon/width) * width
 	for _, t := range arr {
-		end = math.Max(end, t)
+		end = math.Max(end, (math.Floor(t/width)+1)*width)
 	}
-	end = math.Ceil(end/width) * width
 	floor := 0.0
 	if r.RetryAfterS != nil {
 		floor = *r.RetryAfterS

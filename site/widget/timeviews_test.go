@@ -375,3 +375,29 @@ func TestPlaybackScale(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayBinEdge: an arrival on a bin's edge is drawn in the bin that
+// starts there, as the calculator counts it: fixed waits of 100 ms put
+// every retry in the bin from 100 ms, so the axis runs to 110 and every
+// column stands at x(100) (it stood at x(90), the axis ending at 100).
+func TestPlayBinEdge(t *testing.T) {
+	c, _ := calc.New().Lookup("jitter")
+	html, err := Render(Spec{Calc: c, ID: "w", Values: url.Values{"strategy": {"fixed"}}, Views: []string{"play"}}, locales(t)["it"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := rangeRE.FindStringSubmatch(html); m == nil || m[2] != "110" {
+		t.Fatalf("time axis %v, want to 110", m)
+	}
+	f := &playFig{t0: 0, t1: 110}
+	want := `x="` + f1(f.fx(100)) + `"`
+	dots := regexp.MustCompile(`<rect class="chart-dot[^>]*>`).FindAllString(html, -1)
+	if len(dots) != 100 {
+		t.Fatalf("%d dots, want 100", len(dots))
+	}
+	for _, d := range dots {
+		if !strings.Contains(d, want) {
+			t.Fatalf("dot %s not at %s", d, want)
+		}
+	}
+}
