@@ -277,3 +277,26 @@ func TestFlowLabelsOneRow(t *testing.T) {
 		t.Error("no jitter flow in it/es/zh puts its labels on one row")
 	}
 }
+
+// TestWaveFlowStations: a wave's flow names its stations as its view
+// does: the jitter's clients and server, the backoff's workers and
+// provider (its title says the workers' retries reach the provider; the
+// boxes said clients and server: zh reader review).
+func TestWaveFlowStations(t *testing.T) {
+	loc := locales(t)["it"]
+	for _, tc := range []struct{ calc, from, to string }{
+		{"jitter", "client", "server"},
+		{"backoff", "worker", "fornitore"},
+	} {
+		c, _ := calc.New().Lookup(tc.calc)
+		html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"flow"}}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{tc.from, "in attesa", tc.to} {
+			if !regexp.MustCompile(`class="flow-label[^"]*"[^>]*>` + w + `<`).MatchString(html) {
+				t.Errorf("%s flow: no station labelled %q", tc.calc, w)
+			}
+		}
+	}
+}

@@ -21,7 +21,9 @@ import (
 // the fullest bin is left out (it would not be the result's).
 func waveLane(o *outCtx, times []float64, width, end, gap float64, grouped bool) *flowLane {
 	l := &flowLane{stage: flowWave}
-	l.stations = [4]string{o.loc.TOr("widget.flow.clients", "clients"), o.loc.TOr("widget.flow.waiting", "waiting"), "", o.loc.TOr("widget.flow.server", "server")}
+	// who sends and who receives, named by the view (backoff: the
+	// workers and the provider, as its title says: zh reader review)
+	l.stations = [4]string{o.vt("flow", "from", "clients"), o.loc.TOr("widget.flow.waiting", "waiting"), "", o.vt("flow", "to", "server")}
 	nb := max(1, int(math.Round(end/width)))
 	bin := func(t float64) int { return min(nb-1, max(0, int(t/width))) }
 	// the exact counters, at the end of every bin: arrivals before it
@@ -84,7 +86,7 @@ func waveFig(o *outCtx, times []float64, width float64, unit string, sec float64
 	for _, t := range times {
 		end = math.Max(end, t)
 	}
-	end = math.Max(width, math.Ceil(end/width)*width)
+	end = (math.Floor(end/width) + 1) * width // bins as the calculator's (dotsInBins)
 	grouped := end/width > 400
 	if grouped { // bins too thin to see: group them
 		width = end / 400
