@@ -9,6 +9,10 @@ BASE_URL ?= /
 # SEARCH: the search index (Pagefind, site/search): auto builds it when
 # Pagefind is installed, require fails without it (make test), off skips it.
 SEARCH ?= auto
+# ZOPFLI: gzip the wasm modules with Debian's zopfli (5 % smaller than Go's
+# gzip, site/pages zopfliGzip): auto when installed, require (make test:
+# the module budget is measured on what is served), off.
+ZOPFLI ?= auto
 GO ?= go
 # START is when make started (Unix seconds); TESTSUM reads go test -json,
 # writes the tests' output as it comes, and adds up what ran in
@@ -26,7 +30,7 @@ all: build
 
 # build writes dist/: the wasm playground, then the pages.
 build:
-	./build.sh -base-url $(BASE_URL) -search $(SEARCH)
+	./build.sh -base-url $(BASE_URL) -search $(SEARCH) -zopfli $(ZOPFLI)
 
 serve: build
 	$(GO) run ./site/cmd/retrylab serve -addr $(ADDR) -dist dist -base-url $(BASE_URL)
@@ -92,6 +96,7 @@ wasmtest:
 test: deps vet staticcheck build worker unit
 # make test builds the search index or fails (the browser tests search it)
 test: SEARCH = require
+test: ZOPFLI = require
 
 # worker builds the Cloudflare Worker into build/worker (see wasm/worker/wrangler.toml):
 # the JavaScript shim of workers-assets-gen (which empties build/worker first;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh: install what `make test` needs beyond Go, when missing (make deps).
 # - Chromium drives the browser tests (site/e2e); fonts-noto-cjk lets the
-#   screenshots of the Chinese pages show Chinese characters. apt needs root.
+#   screenshots of the Chinese pages show Chinese characters; zopfli gzips
+#   the wasm modules as they are served (make build -zopfli). apt needs root.
 # - The pinned JavaScript tools, each folder with its own lock file, installed
 #   with `npm ci --ignore-scripts` (no install scripts run) when the lock file
 #   is newer than the installed tree: site/e2e (axe-core, the accessibility
@@ -12,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v zopfli >/dev/null 2>&1 || missing+=(zopfli)
 [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -q CJK || missing+=(fonts-noto-cjk)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

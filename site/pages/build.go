@@ -51,6 +51,10 @@ type Config struct {
 	// CacheDir, when set, keeps the compressed forms of large assets (the
 	// wasm) between builds, by content hash.
 	CacheDir string
+	// Zopfli, when set, is the path of the zopfli program, which gzips the
+	// large assets (the wasm modules) 5 % smaller than compress/gzip
+	// (zopfliGzip); "": compress/gzip.
+	Zopfli string
 	// Languages overrides the languages (nil: locale.Languages).
 	Languages []string
 	// Previews draws a link-preview image for every page and embed
@@ -186,7 +190,9 @@ func Build(cfg Config) (*Site, error) {
 	if err := b.render(); err != nil {
 		return nil, err
 	}
-	b.compress()
+	if err := b.compress(); err != nil {
+		return nil, err
+	}
 	return site, nil
 }
 

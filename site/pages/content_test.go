@@ -97,7 +97,7 @@ func BenchmarkCompressWasm(b *testing.B) {
 	b.SetBytes(int64(len(wasm)))
 	for i := 0; i < b.N; i++ {
 		compressCache.Clear()
-		compressBoth(wasm, brotliQuality("assets/playground-retries.wasm", len(wasm)))
+		compressBoth(wasm, brotliQuality("assets/playground-retries.wasm", len(wasm)), "")
 	}
 }
 

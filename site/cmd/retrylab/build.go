@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -27,6 +28,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	repo := fl.String("repo", ".", "the repository root that include= code blocks read")
 	cache := fl.String("cache", "build/cache", "where compressed copies of large assets are kept between builds (\"\": none)")
 	searchMode := fl.String("search", "auto", "the search index (Pagefind, site/search): auto (when installed), require (fail without it), off")
+	zopfliMode := fl.String("zopfli", "auto", "gzip the wasm modules with the zopfli program (5 % smaller than Go's gzip): auto (when installed), require (fail without it), off")
 	previews := fl.Bool("previews", true, "draw the link-preview images (Open Graph, Twitter cards); the Chinese ones need a CJK font (fonts-noto-cjk or RETRYLAB_CJK_FONT)")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -39,6 +41,22 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrylab build: -search must be auto, require or off, not %q\n", *searchMode)
 		return 2
 	}
+	zopfli := ""
+	switch *zopfliMode {
+	case "off":
+	case "auto", "require":
+		p, err := exec.LookPath("zopfli")
+		if err != nil && *zopfliMode == "require" {
+			fmt.Fprintf(stderr, "retrylab build: -zopfli require: %v (install Debian's zopfli: make deps)\n", err)
+			return 1
+		}
+		if err == nil {
+			zopfli = p
+		}
+	default:
+		fmt.Fprintf(stderr, "retrylab build: -zopfli must be auto, require or off, not %q\n", *zopfliMode)
+		return 2
+	}
 	start := time.Now()
 	cfg := pages.Config{
 		Content:    os.DirFS(*content),
@@ -46,6 +64,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		Repo:       os.DirFS(*repo),
 		BaseURL:    *base,
 		CacheDir:   *cache,
+		Zopfli:     zopfli,
 		Previews:   *previews,
 	}
 	if *wasm != "" {

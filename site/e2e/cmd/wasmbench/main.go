@@ -170,8 +170,9 @@ func sizes(root, dist, tmp string, hello []byte, top int) error {
 			if !bytes.Equal(raw, b) {
 				servedNote += " (another build than the tree's: run ./build.sh)"
 			}
-			if len(gz) > largestGzip {
-				largest, largestGzip = s.Name(), len(gz)
+			// the goal is on what is served (zopfli's gzip, make build)
+			if len(sgz) > largestGzip {
+				largest, largestGzip = s.Name(), len(sgz)
 			}
 		}
 		fmt.Printf("%-46s %10s %10s %10s  %s\n", "wasm/playground/"+s.Name()+" ("+strconv.Itoa(len(s.Registry().List()))+" calculators)", kb(len(b)), kb(len(gz)), kb(len(br)), servedNote)
@@ -181,7 +182,7 @@ func sizes(root, dist, tmp string, hello []byte, top int) error {
 	if largest == "" {
 		return errors.New("dist/ serves no playground module (assets/playground-NAME.*.wasm): run ./build.sh")
 	}
-	fmt.Printf("goal: gzip <= 1,050 KB for every module a page loads: %s (largest: %s, %s)\n", verdict(largestGzip <= 1050*1000), largest, kb(largestGzip))
+	fmt.Printf("goal: gzip <= 1,050 KB as served for every module a page loads: %s (largest: %s, %s)\n", verdict(largestGzip <= 1050*1000), largest, kb(largestGzip))
 	if err := pageModules(dist); err != nil {
 		return err
 	}
