@@ -249,8 +249,7 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	if rows := ch.keyRows(); rows > 0 {
 		legendH = float64(rows)*24 + 4
 	}
-	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(ch.h+legendH))
-	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
+	writeSVG(b, "", ch.h+legendH, ch.Title, ch.Desc)
 	// grid and y axis
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
@@ -551,8 +550,7 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		}
 		return left + math.Max(0, v)/top*plotW
 	}
-	writef(b, `<svg class="chart chart-h" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
-	writef(b, `<title>%s</title><desc>%s</desc>`, esc(ch.Title), esc(ch.Desc))
+	writeSVG(b, " chart-h", h, ch.Title, ch.Desc)
 	base := mt + float64(n)*rowH
 	b.WriteString(`<g class="chart-axis" stroke="currentColor" stroke-width="1">`)
 	for _, t := range ticks {
@@ -626,6 +624,13 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		ch.writeLegend(b)
 	}
 	b.WriteString(`</svg>`)
+}
+
+// writeSVG opens a chart's drawing, chartW wide and h high, of classes
+// "chart" and cls (each after a space), with its accessible name and
+// description.
+func writeSVG(b *strings.Builder, cls string, h float64, title, desc string) {
+	writef(b, `<svg class="chart%s" viewBox="0 0 640 %s" role="img" font-size="12" fill="currentColor"><title>%s</title><desc>%s</desc>`, cls, f1(h), esc(title), esc(desc))
 }
 
 // writeLine writes a line from (x1, y1) to (x2, y2): "<line", pre, the

@@ -51,6 +51,21 @@ const (
 	flowFailed         // out of attempts
 )
 
+// writeFlowKey writes the marks' key: the view's text ([view.CALC.flow]
+// key), each {N} a mark of state N as the lanes draw it (zh reader
+// review: the tree's two colours had no key); none where one colour says
+// it all. The strings hold no markup (TestFlowKeys).
+func writeFlowKey(o *outCtx) {
+	if key := o.vt("flow", "key", "", flowKeyMarks[:]...); key != "" {
+		writef(o.b, `<p class="widget-flow-key">%s</p>`, key)
+	}
+}
+
+// flowKeyMarks are the {0}…{5} of a flow's key: a mark of each state
+// (widget.css draws them as the lanes' marks).
+var flowKeyMarks = [...]string{"0", `<i class="flow-s-0"></i>`, "1", `<i class="flow-s-1"></i>`, "2", `<i class="flow-s-2"></i>`,
+	"3", `<i class="flow-s-3"></i>`, "4", `<i class="flow-s-4"></i>`, "5", `<i class="flow-s-5"></i>`}
+
 // The lane's geometry, in the svg's units (flowW wide: narrower than the
 // charts' 640, so that the text stays readable on a phone).
 const (
@@ -369,6 +384,7 @@ func (f *flowFig) write(o *outCtx) {
 	// figure's caption: it names the figure, whose lanes are several SVGs
 	writef(b, `<figcaption class="widget-fig-title">%s</figcaption>`, esc(f.title))
 	writePlayScale(o, f.playS, f.t1-f.t0, f.unit)
+	writeFlowKey(o)
 	for li, l := range f.lanes {
 		f.writeLane(o, li, l)
 	}

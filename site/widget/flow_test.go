@@ -300,3 +300,67 @@ func TestWaveFlowStations(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowKeys: a flow whose marks take more than one state keys them
+// all, in every language: each state a mark of its lanes takes has its
+// swatch in the key ([view.CALC.flow] key), and the key names no state
+// its marks never take; a flow of one state (the waves: retries) has no
+// key. The key strings hold no markup (they are written as they are).
+func TestFlowKeys(t *testing.T) {
+	stateRE := regexp.MustCompile(`class="flow-mark flow-s-(\d)"`)
+	keyRE := regexp.MustCompile(`<p class="widget-flow-key">(.*?)</p>`)
+	swatchRE := regexp.MustCompile(`<i class="flow-s-(\d)"></i>`)
+	reg := calc.New()
+	for lang, loc := range locales(t) {
+		for k, v := range loc.Strings {
+			if strings.HasPrefix(k, "view.") && strings.HasSuffix(k, ".flow.key") && strings.ContainsAny(v, "<>&") {
+				t.Errorf("%s %s holds markup: %q", lang, k, v)
+			}
+		}
+		for _, name := range []string{"amplification", "policies", "dispatch", "jitter", "backoff"} {
+			c, _ := reg.Lookup(name)
+			html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"flow"}}, loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			states := map[string]bool{}
+			for _, m := range stateRE.FindAllStringSubmatch(html, -1) {
+				states[m[1]] = true
+			}
+			// a mark's later states are in its data-k keyframes
+			// (keyframes "t x y state;…")
+			for _, m := range regexp.MustCompile(`data-k="([^"]*)"`).FindAllStringSubmatch(html, -1) {
+				for _, kf := range strings.Split(m[1], ";") {
+					if f := strings.Fields(kf); len(f) == 4 {
+						states[f[3]] = true
+					}
+				}
+			}
+			key := keyRE.FindStringSubmatch(html)
+			if len(states) < 2 {
+				if key != nil {
+					t.Errorf("%s %s: a key for marks of one state", name, lang)
+				}
+				continue
+			}
+			if key == nil {
+				t.Errorf("%s %s: marks of %d states and no key", name, lang, len(states))
+				continue
+			}
+			keyed := map[string]bool{}
+			for _, m := range swatchRE.FindAllStringSubmatch(key[1], -1) {
+				keyed[m[1]] = true
+			}
+			for s := range states {
+				if !keyed[s] {
+					t.Errorf("%s %s: marks of state %s have no swatch in the key %q", name, lang, s, key[1])
+				}
+			}
+			for s := range keyed {
+				if !states[s] {
+					t.Errorf("%s %s: the key names state %s, which no mark takes", name, lang, s)
+				}
+			}
+		}
+	}
+}

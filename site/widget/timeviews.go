@@ -121,8 +121,7 @@ func (f *playFig) open(o *outCtx) {
 	writef(b, `<figure class="widget-chart widget-play" data-view="play" data-timeview data-t0="%s" data-t1="%s" data-unit="%s" data-live-template="%s"%s%s>`,
 		fnum(f.t0), fnum(f.t1), esc(f.unit), esc(f.live), f.timeAttr(), f.playAttr())
 	writeFigTitle(b, f.title, "")
-	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(f.height))
-	writef(b, `<title>%s</title><desc>%s</desc>`, esc(f.title), esc(f.desc))
+	writeSVG(b, "", f.height, f.title, f.desc)
 	base := f.height - marginB
 	b.WriteString(`<g class="chart-axis" stroke="currentColor">`)
 	writeLine(b, "", marginL, chartW-marginR, base, base, "")

@@ -433,8 +433,8 @@ func writeTree(b *strings.Builder, nodes []retry.Node, title, desc string, key [
 	h := treeH + 8 + keyRowH*float64(keyRows)
 	y := func(l int) float64 { return 20 + 56*float64(l) }
 	r := math.Max(1.5, math.Min(7, span/float64(leaves)/2.6))
-	writef(b, `<figure class="widget-chart" data-view="tree"><svg class="chart chart-tree" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(h))
-	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
+	b.WriteString(`<figure class="widget-chart" data-view="tree">`)
+	writeSVG(b, " chart-tree", h, title, desc)
 	b.WriteString(`<g class="chart-edge" stroke="currentColor" stroke-opacity="0.5">`)
 	for i, n := range nodes[1:] {
 		writef(b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(xs[n.Parent]), f1(y(n.Level-1)), f1(xs[i+1]), f1(y(n.Level)))
@@ -521,8 +521,7 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	// this one had only the SVG's)
 	b.WriteString(`<figure class="widget-chart" data-view="timeline">`)
 	writeFigTitle(b, title, "")
-	writef(b, `<svg class="chart" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor">`, strconv.Itoa(int(chartW)), f1(height))
-	writef(b, `<title>%s</title><desc>%s</desc>`, esc(title), esc(desc))
+	writeSVG(b, "", height, title, desc)
 	base := height - marginB - float64(keyRows)*keyRowH
 	b.WriteString(`<g class="chart-axis" stroke="currentColor">`)
 	writeLine(b, "", marginL, chartW-marginR, base, base, "")

@@ -155,7 +155,9 @@ func timeoutsFirstToken(o *outCtx, r *calc.TimeoutsResult) error {
 // the Prometheus text format: counters with their labels, the queue-wait
 // histogram (cumulative buckets, _sum left out: the result does not
 // hold it), and gauges. The names are code, the same in every language;
-// the caption says what to watch.
+// each HELP line is in the reader's language ([view.dispatch.metrics]
+// METRIC; a metric without one has no HELP line, which the format
+// allows); the caption says what to watch.
 func dispatchMetrics(o *outCtx, r *calc.DispatchResult) error {
 	b := o.b
 	var lines []string
@@ -164,15 +166,21 @@ func dispatchMetrics(o *outCtx, r *calc.DispatchResult) error {
 	// counters from the result's small objects, one series per key
 	// counters from the result's small maps, one series per key, in the
 	// order of their JSON (sorted keys)
+	help := func(metric, typ string) {
+		if h := o.vt("metrics", metric, ""); h != "" {
+			add("# HELP " + metric + " " + h)
+		}
+		add("# TYPE " + metric + " " + typ)
+	}
 	counters := []struct {
-		m                   map[string]int
-		metric, label, help string
+		m             map[string]int
+		metric, label string
 	}{
-		{r.RequestsByStatus, "llm_requests_total", "status", "calls sent to a provider, by outcome"},
-		{r.RateLimitHits, "llm_rate_limited_total", "limit", "429 answers, by the limit that refused"},
-		{r.RetriesByError, "llm_retries_total", "error", "retries, by the error that caused them"},
-		{r.FallbacksByReason, "llm_fallbacks_total", "reason", "jobs moved to the second provider, by reason"},
-		{r.GaveUpByReason, "llm_jobs_gave_up_total", "reason", "jobs that gave up at their deadline, by reason"},
+		{r.RequestsByStatus, "llm_requests_total", "status"},
+		{r.RateLimitHits, "llm_rate_limited_total", "limit"},
+		{r.RetriesByError, "llm_retries_total", "error"},
+		{r.FallbacksByReason, "llm_fallbacks_total", "reason"},
+		{r.GaveUpByReason, "llm_jobs_gave_up_total", "reason"},
 	}
 	for _, c := range counters {
 		if c.m == nil {
@@ -183,26 +191,24 @@ func dispatchMetrics(o *outCtx, r *calc.DispatchResult) error {
 			keys = append(keys, k)
 		}
 		heapsort.Strings(keys)
-		add("# HELP " + c.metric + " " + c.help)
-		add("# TYPE " + c.metric + " counter")
+		help(c.metric, "counter")
 		for _, k := range keys {
 			add(c.metric + `{` + c.label + `="` + k + `"} ` + strconv.Itoa(c.m[k]))
 		}
 	}
 	plain := []struct {
-		v                 float64
-		metric, typ, help string
+		v           float64
+		metric, typ string
 	}{
-		{float64(r.TokensReserved), "llm_tokens_reserved_total", "counter", "tokens the dispatcher's bucket reserved (prompt + max output)"},
-		{float64(r.TokensUsed), "llm_tokens_used_total", "counter", "tokens the providers billed"},
-		{float64(r.DuplicatesSuppressed), "llm_duplicates_suppressed_total", "counter", "replays answered from the idempotency store"},
-		{float64(r.DeadLetters), "llm_dead_letters_total", "counter", "jobs whose retry budget ran out"},
-		{float64(r.Completed), "llm_jobs_completed_total", "counter", "jobs that got their answer"},
-		{float64(r.MaxQueueDepth), "llm_queue_depth_max", "gauge", "most jobs waiting at once"},
+		{float64(r.TokensReserved), "llm_tokens_reserved_total", "counter"},
+		{float64(r.TokensUsed), "llm_tokens_used_total", "counter"},
+		{float64(r.DuplicatesSuppressed), "llm_duplicates_suppressed_total", "counter"},
+		{float64(r.DeadLetters), "llm_dead_letters_total", "counter"},
+		{float64(r.Completed), "llm_jobs_completed_total", "counter"},
+		{float64(r.MaxQueueDepth), "llm_queue_depth_max", "gauge"},
 	}
 	for _, p := range plain {
-		add("# HELP " + p.metric + " " + p.help)
-		add("# TYPE " + p.metric + " " + p.typ)
+		help(p.metric, p.typ)
 		add(p.metric + " " + num(p.v))
 	}
 	buckets, ok1 := floats(r.QueueWaitBuckets)
@@ -210,8 +216,7 @@ func dispatchMetrics(o *outCtx, r *calc.DispatchResult) error {
 	if !ok1 || !ok2 || len(buckets) != len(le)+1 {
 		return errNoData
 	}
-	add("# HELP llm_queue_wait_seconds time from a job's arrival to the start of the call that answered")
-	add("# TYPE llm_queue_wait_seconds histogram")
+	help("llm_queue_wait_seconds", "histogram")
 	for i, n := range buckets {
 		bound := "+Inf"
 		if i < len(le) {

@@ -532,3 +532,39 @@ func TestKeyedTables(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricsHelp: dispatch's Prometheus view has, in every language, a
+// HELP line in that language before each TYPE line (they were English on
+// every page), and each metric's HELP names it.
+func TestMetricsHelp(t *testing.T) {
+	c, _ := calc.New().Lookup("dispatch")
+	english := []string{"calls sent to", "tokens the providers billed", "time from a job"}
+	for lang, loc := range locales(t) {
+		html, err := Render(Spec{Calc: c, ID: "w", Views: []string{"metrics"}}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(html, "\n")
+		types := 0
+		for i, l := range lines {
+			metric, ok := strings.CutPrefix(l, "# TYPE ")
+			if !ok {
+				continue
+			}
+			types++
+			metric, _, _ = strings.Cut(metric, " ")
+			// (the first HELP line follows the <pre> tag on its line)
+			if _, h, ok := strings.Cut(lines[max(i-1, 0)], "# HELP "+metric+" "); i == 0 || !ok || h == "" {
+				t.Errorf("%s: no HELP line before %q", lang, l)
+			}
+		}
+		if types != 12 {
+			t.Errorf("%s: %d metrics, want 12", lang, types)
+		}
+		for _, en := range english {
+			if strings.Contains(html, en) {
+				t.Errorf("%s: English HELP text %q", lang, en)
+			}
+		}
+	}
+}
