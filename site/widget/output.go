@@ -280,6 +280,8 @@ func fieldFormat(field string) string {
 		return "%1"
 	case "attempts.success_probability":
 		return "%2"
+	case "retry-strategies.adaptive_success":
+		return "%1" // as the strategies' table writes their success (zh reader review)
 	case "policies.utilization":
 		return "%0"
 	}
