@@ -75,7 +75,12 @@ func run(out, only string) error {
 					cancel()
 					return fmt.Errorf("%s: %w", p.Path, err)
 				}
-				ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('[data-widget]')].map(w => w.id)`))
+				// a picture of the whole widget: the phone's sticky chart
+				// (widget.css) would stay over the part of the widget the
+				// window shows, hiding its title and controls in the shot
+				// (set on the elements: the pages' CSP refuses a <style>)
+				ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`document.querySelectorAll('.widget-result > figure.widget-chart').forEach(f => f.style.setProperty('position', 'static', 'important')),
+					[...document.querySelectorAll('[data-widget]')].map(w => w.id)`))
 				if err != nil {
 					cancel()
 					return err
