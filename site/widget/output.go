@@ -282,6 +282,10 @@ func fieldFormat(field string) string {
 		return "%2"
 	case "retry-strategies.adaptive_success":
 		return "%1" // as the strategies' table writes their success (zh reader review)
+	case "timeouts.first_token_tail":
+		return "%1" // as the prose cites it (zh reader review: 0,003364)
+	case "metastable.p_full":
+		return "%1"
 	case "policies.utilization":
 		return "%0"
 	}
