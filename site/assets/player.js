@@ -153,6 +153,10 @@ var retrylabWhenNear = (function () {
     }
     if (!(t1 >= t0)) { t0 = 0; t1 = 0; }
     this.t0 = t0; this.t1 = t1;
+    // the controls are the first figure's, whose text at rest names its
+    // own end: another figure may end later (a comparison's bin past the
+    // flow's last), and then the text is the player's to write
+    this.restText = parseFloat(figs[0].getAttribute('data-t1')) === t1;
     this.unit = figs[0].getAttribute('data-unit') || '';
     // a time template ("layer {t}": the call tree's views, whose time
     // counts layers) names the whole step reached: layer 2 until 3
@@ -317,7 +321,7 @@ var retrylabWhenNear = (function () {
       this.scrub.value = String(t);
       // at rest, the time the page was built with (site/widget
       // writePlayer) stands
-      if (!drawn) {
+      if (!drawn || !this.restText) {
         var text = this.at ? fill(this.at, { t: this.shownT(t) }) : num(t) + ' ' + this.unit;
         this.scrub.setAttribute('aria-valuetext', text);
         if (this.out) { this.out.textContent = text; }

@@ -129,7 +129,9 @@ func TestFlow(t *testing.T) {
 				calcName := eval[string](t, ctx, root+`.getAttribute('data-widget')`)
 				waitJS(t, ctx, "the flow view's controls", root+`.querySelector('figure[data-flow] [data-player]:not([hidden])') !== null`)
 				checkCounters(t, ctx, id, calcName)
-				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-flow]').getAttribute('data-t1') * 1`)
+				// the end of the widget's player: the latest of its time
+				// figures' ends (a comparison's may end after the flow)
+				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-flow] input[data-action="scrub"]').max * 1`)
 				eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)
 				first := dataT(t, ctx, id)
 				waitJSFor(t, ctx, 20e9, "data-t to grow", fmt.Sprintf(`%s.getAttribute('data-t') * 1 > %v`, root, first))
@@ -173,7 +175,9 @@ func TestFlowReducedMotion(t *testing.T) {
 				root := fmt.Sprintf(`document.getElementById(%q)`, id)
 				calcName := eval[string](t, ctx, root+`.getAttribute('data-widget')`)
 				waitJS(t, ctx, "the flow view's controls", root+`.querySelector('figure[data-flow] [data-player]:not([hidden])') !== null`)
-				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-flow]').getAttribute('data-t1') * 1`)
+				// the end of the widget's player: the latest of its time
+				// figures' ends (a comparison's may end after the flow)
+				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-flow] input[data-action="scrub"]').max * 1`)
 				eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('figure[data-flow] input[data-action="scrub"]'); s.value = '%v'; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, t1/3))
 				waitJS(t, ctx, "the scrubber works", fmt.Sprintf(`%s.getAttribute('data-t') * 1 < %v`, root, t1))
 				eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)

@@ -63,7 +63,8 @@ func testPlay(t *testing.T, ids ...string) {
 				root := fmt.Sprintf(`document.getElementById(%q)`, id)
 				play := fmt.Sprintf(`[id=%q] button[data-action="play"]`, id)
 				waitJS(t, ctx, "the player's controls", root+`.querySelector('[data-player]:not([hidden])') !== null`)
-				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-timeview]').getAttribute('data-t1') * 1`)
+				// the player's end: the latest of the widget's time figures'
+				t1 := eval[float64](t, ctx, `Math.max(...[...`+root+`.querySelectorAll('figure[data-timeview]')].map(f => f.getAttribute('data-t1') * 1))`)
 				if end := dataT(t, ctx, id); end != t1 {
 					t.Errorf("before play data-t = %v, want the end %v", end, t1)
 				}

@@ -167,7 +167,7 @@ func writePlayer(o *outCtx, f *playFig) {
 	}
 	// the time shown at rest, as player.js writes a time (num: at most one
 	// decimal), which leaves it as it is until the reader plays or scrubs
-	end := esc(f.timeText(o.loc.Number(math.Round(f.t1*10) / 10)))
+	end := esc(f.timeText(o.loc.MaxFrac(f.t1, 1)))
 	writef(b, `<label class="widget-player-time">%s <input type="range" data-action="scrub" min="%s" max="%s" step="%s" value="%s" aria-valuetext="%s"></label>`,
 		t("time", "Time"), fnum(f.t0), fnum(f.t1), step, fnum(f.t1), end)
 	writef(b, `<label class="widget-player-speed">%s <select data-action="speed">`, t("speed", "Speed"))
