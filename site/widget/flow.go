@@ -52,19 +52,25 @@ const (
 )
 
 // writeFlowKey writes the marks' key: the view's text ([view.CALC.flow]
-// key), each {N} a mark of state N as the lanes draw it (zh reader
-// review: the tree's two colours had no key); none where one colour says
-// it all. The strings hold no markup (TestFlowKeys).
+// key, "{0} first attempt {1} retry": each {N} a mark of state N as the
+// lanes draw it, then its name), each mark and its name kept on one line
+// (zh reader review: the tree's two colours had no key); none where one
+// colour says it all.
 func writeFlowKey(o *outCtx) {
-	if key := o.vt("flow", "key", "", flowKeyMarks[:]...); key != "" {
-		writef(o.b, `<p class="widget-flow-key">%s</p>`, key)
+	key := o.vt("flow", "key", "")
+	if key == "" {
+		return
 	}
+	b := o.b
+	b.WriteString(`<p class="widget-flow-key">`)
+	for _, item := range strings.Split(key, "{")[1:] {
+		n, name, ok := strings.Cut(item, "}")
+		if ok && len(n) == 1 && '0' <= n[0] && n[0] <= '5' {
+			writef(b, `<span><i class="flow-s-%s"></i>%s</span> `, n, esc(strings.TrimSpace(name)))
+		}
+	}
+	b.WriteString("</p>")
 }
-
-// flowKeyMarks are the {0}…{5} of a flow's key: a mark of each state
-// (widget.css draws them as the lanes' marks).
-var flowKeyMarks = [...]string{"0", `<i class="flow-s-0"></i>`, "1", `<i class="flow-s-1"></i>`, "2", `<i class="flow-s-2"></i>`,
-	"3", `<i class="flow-s-3"></i>`, "4", `<i class="flow-s-4"></i>`, "5", `<i class="flow-s-5"></i>`}
 
 // The lane's geometry, in the svg's units (flowW wide: narrower than the
 // charts' 640, so that the text stays readable on a phone).
