@@ -164,7 +164,12 @@ func compressBoth(data []byte, quality int, zopfli string) (gz, br []byte, err e
 	var key [32]byte
 	big := len(data) > 256<<10
 	if big {
-		key = sha256.Sum256(append(data, zopfli...))
+		// the gzip's maker is part of the key (no append to data, whose
+		// array is the file's)
+		h := sha256.New()
+		h.Write(data)
+		h.Write([]byte(zopfli))
+		h.Sum(key[:0])
 		if v, ok := compressCache.Load(key); ok {
 			c := v.([2][]byte)
 			return c[0], c[1], nil

@@ -11,12 +11,15 @@ import (
 
 // The chart geometry, in SVG user units (the viewBox; CSS scales it).
 const (
-	chartW     = 640.0
-	chartH     = 280.0
-	marginL    = 64.0
-	marginR    = 16.0
-	marginT    = 16.0
-	marginB    = 48.0
+	chartW  = 640.0
+	chartH  = 280.0
+	marginL = 64.0
+	marginR = 16.0
+	marginT = 16.0
+	marginB = 48.0
+	// plotTop is the top of a plot whose y axis' name sits above it
+	// (chart.write, the play histograms' dotsInBins)
+	plotTop    = 46.0
 	maxXLabels = 10 // 12 left 1–2 px between numbers such as "0,6" and "0,9" on a phone (reader review)
 )
 
@@ -241,7 +244,7 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	}
 	// the left margin fits the widest tick label at the phone's size;
 	// the y axis' name sits above the plot, the key below the x axis
-	ch.ml, ch.mt, ch.h = 48, 46, chartH
+	ch.ml, ch.mt, ch.h = 48, plotTop, chartH
 	for _, t := range ticks {
 		ch.ml = math.Max(ch.ml, textWidth(yfmt(t), phoneEm)+12)
 	}
@@ -450,7 +453,8 @@ func (ch *chart) markKey(b *strings.Builder, sx, sy, tx, ty float64) {
 		writef(b, `<circle class="chart-point chart-bar-mark" cx="%s" cy="%s" r="5"/>`, f1(sx), f1(sy))
 	} else {
 		// policies' marked bars keep their policy's colour inside a
-		// failure-coloured outline: their swatch is the outline alone
+		// dashed outline: their swatch is the outline alone
+		// (policyClassCSS)
 		policy := ""
 		if len(ch.Keys) > 0 {
 			policy = " chart-policy"
@@ -630,7 +634,14 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 // "chart" and cls (each after a space), with its accessible name and
 // description.
 func writeSVG(b *strings.Builder, cls string, h float64, title, desc string) {
-	writef(b, `<svg class="chart%s" viewBox="0 0 640 %s" role="img" font-size="12" fill="currentColor"><title>%s</title><desc>%s</desc>`, cls, f1(h), esc(title), esc(desc))
+	writef(b, `<svg class="chart%s" viewBox="0 0 %s %s" role="img" font-size="12" fill="currentColor"><title>%s</title><desc>%s</desc>`, cls, f1(chartW), f1(h), esc(title), esc(desc))
+}
+
+// binsEnd is the end of the bin of width w that holds t: bins are
+// [k·w, (k+1)·w), as the calculators count them (an arrival at 100 ms
+// with 10 ms bins is in the bin from 100 to 110).
+func binsEnd(t, w float64) float64 {
+	return (math.Floor(t/w) + 1) * w
 }
 
 // writeLine writes a line from (x1, y1) to (x2, y2): "<line", pre, the

@@ -86,7 +86,7 @@ func waveFig(o *outCtx, times []float64, width float64, unit string, sec float64
 	for _, t := range times {
 		end = math.Max(end, t)
 	}
-	end = (math.Floor(end/width) + 1) * width // bins as the calculator's (dotsInBins)
+	end = binsEnd(end, width)
 	grouped := end/width > 400
 	if grouped { // bins too thin to see: group them
 		width = end / 400

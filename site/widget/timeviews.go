@@ -208,9 +208,10 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 	// the columns' scale (reader review: the growing columns had no y
 	// scale): 0 and the tallest column's count on the left, the counts'
 	// name above, the top as high as a chart's (ch.mt)
-	h := (base - 46) / float64(tallest)
-	writef(b, `<g class="chart-tick" text-anchor="end"><text x="58" y="%s" dy="0.32em">0</text><text x="58" y="46" dy="0.32em">%s</text></g><text class="chart-label chart-ylabel" x="4" y="4" dy="1em">%s</text>`,
-		f1(base), o.loc.Int(int64(tallest)), esc(o.vt("play", "y", "retries per bin")))
+	h := (base - plotTop) / float64(tallest)
+	tx := f1(marginL - 6)
+	writef(b, `<g class="chart-tick" text-anchor="end"><text x="%s" y="%s" dy="0.32em">0</text><text x="%s" y="%s" dy="0.32em">%s</text></g><text class="chart-label chart-ylabel" x="4" y="4" dy="1em">%s</text>`,
+		tx, f1(base), tx, f1(plotTop), o.loc.Int(int64(tallest)), esc(o.vt("play", "y", "retries per bin")))
 	w := (chartW - marginL - marginR) / float64(n)
 	for k := range stack {
 		stack[k] = 0
@@ -270,10 +271,9 @@ func jitterPlay(o *outCtx, r *calc.JitterResult) error {
 	for _, t := range arr {
 		end = math.Max(end, t)
 	}
-	// bins are [k·width, (k+1)·width), as the calculator's: an arrival at
-	// 100 ms with 10 ms bins is in the bin from 100 (it was drawn in the
-	// one from 90, which ended the axis: reader review)
-	end = (math.Floor(end/width) + 1) * width
+	// to the end of the last arrival's bin (it was drawn in the one from
+	// 90 for an arrival at 100 with 10 ms bins: reader review)
+	end = binsEnd(end, width)
 	unit := o.loc.TOr("widget.unit.ms", "ms")
 	f := &playFig{t0: 0, t1: end, unit: unit, sec: 0.001, height: chartH,
 		title: o.vt("play", "title", "The retries arriving, wave by wave"),
@@ -300,7 +300,7 @@ func backoffPlay(o *outCtx, r *calc.BackoffResult) error {
 	// jitterPlay's)
 	end := math.Ceil(horizon/width) * width
 	for _, t := range arr {
-		end = math.Max(end, (math.Floor(t/width)+1)*width)
+		end = math.Max(end, binsEnd(t, width))
 	}
 	floor := 0.0
 	if r.RetryAfterS != nil {
