@@ -629,13 +629,31 @@ var retrylabWhenNear = (function () {
     });
   }
   function setRaw(el, v) { inputValue.set.call(el, v); }
-  // parse reads a number as a field of a page whose decimal mark is mark
-  // does (wasm/playground numberText): either mark as the point, and a
-  // number grouped as the page groups ("300.000" where mark is ",") whole
+  // fieldText is the calculator's text of a number field on a page whose
+  // decimal mark is mark: wasm/playground numberText, line for line (its
+  // test, TestFieldTextMatchesGo, runs this function beside the Go one).
+  // Either mark is read as the point, and a number grouped as the page
+  // groups ("300.000" where mark is ",") is read whole.
+  function fieldText(text, mark) {
+    var s = String(text == null ? '' : text).trim();
+    var m = mark === ',' ? ',' : '.', g = m === ',' ? '.' : ',';
+    var body = s.replace(/^[+-]+/, ''), end = body.indexOf(m);
+    if (end < 0) { end = body.length; }
+    // groups end 4, 8, ... characters before the decimals: a group mark
+    // there and only there, digits elsewhere
+    var ok = body.slice(0, end).indexOf(g) > 0 && body.charAt(0) !== '0';
+    for (var k = 0; k < end && ok; k++) {
+      var at = (end - k) % 4 === 0, c = body.charAt(k);
+      ok = (c === g) === at && (at || (c >= '0' && c <= '9'));
+    }
+    if (ok) { s = s.split(g).join(''); }
+    return s.replace(',', '.');
+  }
+  // parse is the number of a field's text (fieldText): NaN for what is not
+  // a decimal number, as the calculator refuses it
   function parse(text, mark) {
-    var s = String(text || '').trim(), g = mark === ',' ? '.' : ',';
-    if (mark && new RegExp('^[+-]?[1-9][0-9]{0,2}(\\' + g + '[0-9]{3})+(\\' + mark + '|$)').test(s)) { s = s.split(g).join(''); }
-    return parseFloat(s.replace(',', '.'));
+    var t = fieldText(text, mark);
+    return /^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$/.test(t) ? Number(t) : NaN;
   }
   // canon is the calculator's text of a number: shortest form, no
   // binary noise (0.1 + 0.2)

@@ -146,29 +146,33 @@ func FuzzValidNumber(f *testing.F) {
 	})
 }
 
+// numberTextCases are TestNumberText's table, run also beside player.js'
+// fieldText (TestFieldTextMatchesGo, build tag e2e: it needs node).
+var numberTextCases = []struct{ in, decimal, want string }{
+	{"0,7", ",", "0.7"},
+	{"0.7", ",", "0.7"},
+	{"0,7", ".", "0.7"},
+	{" 12 ", ",", "12"},
+	{"300.000", ",", "300000"}, // it, es: as the results table writes it
+	{"300,000", ".", "300000"}, // zh
+	{"1.234.567,5", ",", "1234567.5"},
+	{"-1.500", ",", "-1500"},
+	{"1,500.25", ".", "1500.25"},
+	{"0.125", ",", "0.125"}, // no group starts with 0
+	{"1.5", ",", "1.5"},     // a group has three digits
+	{"1.5000", ",", "1.5000"},
+	{"1234.567", ",", "1234.567"}, // a first group has at most three
+	{"1.23.456", ",", "1.23.456"}, // left to the calculator's message
+	{"1,500", ",", "1.500"},       // the page's own decimal mark
+	{"", ",", ""},
+	{"-", ",", "-"},
+}
+
 // TestNumberText: a number field reads the page's decimal mark and the
 // other one as a point, and a number grouped as the page writes its
 // results (a result copied into a field) whole.
 func TestNumberText(t *testing.T) {
-	for _, tt := range []struct{ in, decimal, want string }{
-		{"0,7", ",", "0.7"},
-		{"0.7", ",", "0.7"},
-		{"0,7", ".", "0.7"},
-		{" 12 ", ",", "12"},
-		{"300.000", ",", "300000"}, // it, es: as the results table writes it
-		{"300,000", ".", "300000"}, // zh
-		{"1.234.567,5", ",", "1234567.5"},
-		{"-1.500", ",", "-1500"},
-		{"1,500.25", ".", "1500.25"},
-		{"0.125", ",", "0.125"}, // no group starts with 0
-		{"1.5", ",", "1.5"},     // a group has three digits
-		{"1.5000", ",", "1.5000"},
-		{"1234.567", ",", "1234.567"}, // a first group has at most three
-		{"1.23.456", ",", "1.23.456"}, // left to the calculator's message
-		{"1,500", ",", "1.500"},       // the page's own decimal mark
-		{"", ",", ""},
-		{"-", ",", "-"},
-	} {
+	for _, tt := range numberTextCases {
 		if got := numberText(tt.in, tt.decimal); got != tt.want {
 			t.Errorf("numberText(%q, %q) = %q, want %q", tt.in, tt.decimal, got, tt.want)
 		}
