@@ -66,7 +66,7 @@ func writeFlowKey(o *outCtx) {
 	for _, item := range strings.Split(key, "{")[1:] {
 		n, name, ok := strings.Cut(item, "}")
 		if ok && len(n) == 1 && '0' <= n[0] && n[0] <= '5' {
-			writef(b, `<span><i class="flow-s-%s"></i>%s</span> `, n, esc(strings.TrimSpace(name)))
+			writef(b, `<span><svg viewBox="-3 -3 6 6" aria-hidden="true"><circle class="flow-s-%s" r="2.2"/></svg>%s</span> `, n, esc(strings.TrimSpace(name)))
 		}
 	}
 	b.WriteString("</p>")

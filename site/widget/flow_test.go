@@ -309,7 +309,7 @@ func TestWaveFlowStations(t *testing.T) {
 func TestFlowKeys(t *testing.T) {
 	stateRE := regexp.MustCompile(`class="flow-mark flow-s-(\d)"`)
 	keyRE := regexp.MustCompile(`<p class="widget-flow-key">(.*?)</p>`)
-	swatchRE := regexp.MustCompile(`<span><i class="flow-s-(\d)"></i>[^<]+</span>`)
+	swatchRE := regexp.MustCompile(`<span><svg [^>]*><circle class="flow-s-(\d)"[^>]*/></svg>[^<]+</span>`)
 	reg := calc.New()
 	for lang, loc := range locales(t) {
 		for _, name := range []string{"amplification", "policies", "dispatch", "jitter", "backoff"} {
