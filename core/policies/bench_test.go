@@ -62,3 +62,17 @@ func BenchmarkShown(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShownTraced is BenchmarkShown with the trace the flow view
+// draws (RunTraced, 400 marks a policy, site/widget's flowLaneMarks), as
+// the policies article's first widget runs it.
+func BenchmarkShownTraced(b *testing.B) {
+	s := Default()
+	ps := Shown()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := RunTraced(s, ps, 20261017, 400); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -36,14 +36,20 @@ func sharesPrefix(q Preset) bool {
 // runPrefix simulates the shared prefix of open-loop scenario s on the
 // draws of arr and svc (kept: the policies' runs read them again). Its
 // rule does nothing and its answers are events, as for a policy whose
-// rule is told of them.
-func runPrefix(s Scenario, arr *arrStream, svc *svcStream) *prefix {
+// rule is told of them. With tg (RunTraced), it records the prefix's
+// trace in a tracer of its own memory, p.m.tr, which each policy's run
+// starts from a copy of (the prefix makes the same calls to it as the
+// policy's own run would).
+func runPrefix(s Scenario, arr *arrStream, svc *svcStream, tg *tracing) *prefix {
 	p := &prefix{}
 	m := &p.m
 	*m = sim{
 		s: s, rule: rule{kind: kindFixed, attempts: 1}, arr: arr, svc: svc,
 		q: events{top: math.MaxInt64}, timeouts: fifo{top: math.MaxInt64},
 		admitsAll: true, maxAttempts: 1,
+	}
+	if tg != nil {
+		m.tr = newTracer(tg, traceMem{}, tg.requests) // memory of its own
 	}
 	// Room for the requests before the trigger, when the first failures
 	// usually come, and their answers.

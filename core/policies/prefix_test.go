@@ -68,7 +68,7 @@ func TestPrefixSameAsRun(t *testing.T) {
 func TestPrefixStops(t *testing.T) {
 	s := Default()
 	p := runPrefix(s, &arrStream{r: rand.New(rand.NewPCG(20261017, 0x61727269766573)), keep: true},
-		&svcStream{r: rand.New(rand.NewPCG(20261017, 0x73657276696365)), keep: true})
+		&svcStream{r: rand.New(rand.NewPCG(20261017, 0x73657276696365)), keep: true}, nil)
 	if at := p.m.timeouts.top; at < p.m.trigA || at > p.m.trigB+p.m.timeout {
 		t.Errorf("the prefix stopped at %d ns, not at a timeout of the trigger [%d, %d]", at, p.m.trigA, p.m.trigB+p.m.timeout)
 	}

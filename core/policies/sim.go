@@ -450,12 +450,12 @@ func RunAll(s Scenario, ps []Policy, seed uint64) ([]Result, error) {
 // refused or throttled): when it says stop, the run ends at once with
 // meter.ErrStopped.
 func RunAllMeter(s Scenario, ps []Policy, seed uint64, mt *meter.Meter) ([]Result, error) {
-	return runAll(s, ps, seed, mt, nil, nil)
+	return runAll(s, ps, seed, mt, nil)
 }
 
-// runAll is RunAllMeter; before and after (when not nil) see each
-// policy's sim before and after its run (RunTraced).
-func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after func(*sim)) ([]Result, error) {
+// runAll is RunAllMeter; with tg (RunTraced) it records each policy's
+// trace in tg.traces.
+func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, tg *tracing) ([]Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -482,14 +482,14 @@ func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after
 	}
 	// The prefix that the policies' runs share, when two or more do.
 	var pre *prefix
-	if shared := 0; keep && s.Loop == Open && before == nil {
+	if shared := 0; keep && s.Loop == Open {
 		for _, q := range presets {
 			if sharesPrefix(q) {
 				shared++
 			}
 		}
 		if shared > 1 {
-			pre = runPrefix(s, arr, svc)
+			pre = runPrefix(s, arr, svc, tg)
 		}
 	}
 	out := make([]Result, len(ps))
@@ -511,10 +511,15 @@ func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after
 		m.hedge = nsOf(presets[i].HedgeDelayMS * 1e6)
 		m.maxAttempts = m.rule.max()
 		m.meter = mt
-		if before != nil {
-			before(m)
+		fromPrefix := pre != nil && sharesPrefix(presets[i])
+		if tg != nil {
+			if fromPrefix {
+				m.tr = tg.clone(pre.m.tr) // the prefix's trace so far
+			} else {
+				m.tr = newTracer(tg, tg.mem, tg.requests)
+			}
 		}
-		if pre != nil && sharesPrefix(presets[i]) {
+		if fromPrefix {
 			m.runFrom(pre)
 		} else {
 			m.run()
@@ -522,8 +527,9 @@ func runAll(s Scenario, ps []Policy, seed uint64, mt *meter.Meter, before, after
 		if mt.Done() {
 			return nil, meter.ErrStopped
 		}
-		if after != nil {
-			after(m)
+		if tg != nil {
+			tg.traces = append(tg.traces, m.tr.trace())
+			tg.mem = m.tr.traceMem
 		}
 		out[i] = m.res
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"retrylab/core/meter"
+	"retrylab/core/standin"
 )
 
 // The trace of a run: what a request-flow view draws (site/widget,
@@ -81,13 +82,23 @@ type Trace struct {
 // tracer records a run's trace (sim.tr).
 type tracer struct {
 	stride, max int
-	marks       []Mark
+	marks       []Mark // Req and Denied; their Attempts come from log at the end
 	bin         int64
 	last        int64 // the latest time of any event
-	// per frame k (the instant (k+1)·bin): the differences of the
-	// counters, summed at the end
-	inflight, queue, served, retries []int
-	wasted                           []int64
+	traceMem
+}
+
+// traceMem is a tracer's working memory, none of which a Trace holds: the
+// next policy's tracer reuses it (tracing.mem), emptied.
+type traceMem struct {
+	// log holds the sampled requests' attempts in the order they were
+	// recorded: trace gives every mark its attempts in one slice of them
+	// all, not one growing slice a mark (thousands of allocations a
+	// traced RunAll, dear in WebAssembly).
+	log []logged
+	// frames[k] holds the differences of the counters at frame k (the
+	// instant (k+1)·bin), summed at the end.
+	frames []frameDiff
 	// answeredAt is each answered request's earliest in-time end plus
 	// one, by request number (0: not answered yet): a request counts as
 	// served once, at its first answer, however many copies (hedging)
@@ -96,47 +107,95 @@ type tracer struct {
 	answeredAt []int64
 }
 
+// logged is an attempt of the sampled request marks[mark].
+type logged struct {
+	_    standin.NoEqual // not comparable
+	mark int32
+	a    Attempt
+}
+
+// frameDiff is one frame's differences of the counters (Counters).
+type frameDiff struct {
+	inflight, queue, served, retries int
+	wasted                           int64 // ns
+}
+
+// tracing is what runAll needs to trace each policy's run (RunTraced):
+// the tracers' parameters, their reused memory, and the traces so far.
+type tracing struct {
+	stride, max int   // tracer's
+	requests    int   // answeredAt's room
+	bin         int64 // tracer's, ns
+	mem         traceMem
+	traces      []Trace
+}
+
+// newTracer returns a tracer of tg's parameters on mem emptied, its
+// answeredAt cleared and with room for at least requests requests. Not
+// inlined: it runs once a policy, and three callers.
+//
+//go:noinline
+func newTracer(tg *tracing, mem traceMem, requests int) *tracer {
+	if cap(mem.answeredAt) < requests {
+		mem.answeredAt = make([]int64, requests)
+	}
+	mem.answeredAt = mem.answeredAt[:cap(mem.answeredAt)]
+	clear(mem.answeredAt)
+	mem.log, mem.frames = mem.log[:0], mem.frames[:0]
+	return &tracer{
+		stride: tg.stride, max: tg.max, bin: tg.bin, traceMem: mem,
+		// the marks a run is expected to sample: a Trace holds them
+		marks: make([]Mark, 0, min(tg.max, tg.requests/tg.stride+1)),
+	}
+}
+
+// clone returns a tracer holding what p recorded (the shared prefix's),
+// on mem.
+func (tg *tracing) clone(p *tracer) *tracer {
+	tr := newTracer(tg, tg.mem, len(p.answeredAt))
+	tr.marks = append(tr.marks, p.marks...)
+	tr.log, tr.frames = append(tr.log, p.log...), append(tr.frames, p.frames...)
+	copy(tr.answeredAt, p.answeredAt) // the rest of tr's is 0, as answered grows it
+	tr.last = p.last
+	return tr
+}
+
 // frame returns the first frame k whose instant (k+1)·bin is above t:
 // the first whose state an event at t is part of. Not inlined: sent
-// calls it seven times, and its five appends inlined there made sent the
+// calls it seven times, and its appends inlined there made sent the
 // largest function of the policies module (make bench's size table); a
 // traced run calls it a few times per attempt.
 //
 //go:noinline
 func (tr *tracer) frame(t int64) int {
 	k := int(t / tr.bin)
-	for len(tr.inflight) <= k+1 {
-		tr.inflight = append(tr.inflight, 0)
-		tr.queue = append(tr.queue, 0)
-		tr.served = append(tr.served, 0)
-		tr.retries = append(tr.retries, 0)
-		tr.wasted = append(tr.wasted, 0)
+	for len(tr.frames) <= k+1 {
+		tr.frames = append(tr.frames, frameDiff{})
 	}
 	tr.last = max(tr.last, t)
 	return k
 }
 
-// span counts one on the frames [lo, hi).
-func span(d []int, lo, hi int) {
-	if lo < hi {
-		d[lo]++
-		d[hi]--
-	}
-}
-
-// mark returns the sampled mark of request id, or nil.
-func (tr *tracer) mark(id int32) *Mark {
+// mark returns the index in marks of request id's sampled mark, or -1.
+func (tr *tracer) mark(id int32) int {
 	if int(id)%tr.stride != 0 {
-		return nil
+		return -1
 	}
 	i := int(id) / tr.stride
 	if i >= tr.max {
-		return nil
+		return -1
 	}
 	for len(tr.marks) <= i {
 		tr.marks = append(tr.marks, Mark{Req: len(tr.marks) * tr.stride})
 	}
-	return &tr.marks[i]
+	return i
+}
+
+// attempt logs a of request id when it is sampled.
+func (tr *tracer) attempt(id int32, a Attempt) {
+	if i := tr.mark(id); i >= 0 {
+		tr.log = append(tr.log, logged{mark: int32(i), a: a})
+	}
 }
 
 // firstAbove is the first frame whose instant is above t (the frame of
@@ -157,28 +216,32 @@ func (tr *tracer) firstAtOrAbove(t int64) int {
 func (tr *tracer) sent(now int64, id int32, retry bool, start, end, deadline int64) {
 	sentK := tr.firstAbove(now)
 	if retry {
-		tr.retries[sentK]++
+		tr.frames[sentK].retries++
 	}
 	// queued: sent < F < start
-	span(tr.queue, sentK, tr.firstAtOrAbove(start))
+	if hi := tr.firstAtOrAbove(start); sentK < hi {
+		tr.frames[sentK].queue++
+		tr.frames[hi].queue--
+	}
 	done, out := end, Served
 	if end > deadline {
 		done, out = deadline, TimedOut
-		tr.wasted[tr.firstAbove(deadline)] += end - start
+		tr.frames[tr.firstAbove(deadline)].wasted += end - start
 	} else if prev := tr.answered(id); prev < 0 {
 		tr.answeredAt[id] = end + 1
-		tr.served[tr.firstAbove(end)]++
+		tr.frames[tr.firstAbove(end)].served++
 	} else if end < prev { // a later copy answers first
-		tr.served[tr.firstAbove(prev)]--
-		tr.served[tr.firstAbove(end)]++
+		tr.frames[tr.firstAbove(prev)].served--
+		tr.frames[tr.firstAbove(end)].served++
 		tr.answeredAt[id] = end + 1
 	}
 	// in flight: sent < F <= done
-	span(tr.inflight, sentK, tr.firstAbove(done))
-	tr.frame(end)
-	if k := tr.mark(id); k != nil {
-		k.Attempts = append(k.Attempts, Attempt{Retry: retry, Outcome: out, SentS: secs(now), StartS: secs(start), EndS: secs(end), DoneS: secs(done)})
+	if hi := tr.firstAbove(done); sentK < hi {
+		tr.frames[sentK].inflight++
+		tr.frames[hi].inflight--
 	}
+	tr.frame(end)
+	tr.attempt(id, Attempt{Retry: retry, Outcome: out, SentS: secs(now), StartS: secs(start), EndS: secs(end), DoneS: secs(done)})
 }
 
 // answered returns request id's earliest in-time end so far, or -1,
@@ -195,18 +258,16 @@ func (tr *tracer) answered(id int32) int64 {
 func (tr *tracer) refused(now int64, id int32, retry bool, out Outcome) {
 	k := tr.firstAbove(now)
 	if retry && out == Rejected {
-		tr.retries[k]++
+		tr.frames[k].retries++
 	}
-	if m := tr.mark(id); m != nil {
-		s := secs(now)
-		m.Attempts = append(m.Attempts, Attempt{Retry: retry, Outcome: out, SentS: s, StartS: s, EndS: s, DoneS: s})
-	}
+	s := secs(now)
+	tr.attempt(id, Attempt{Retry: retry, Outcome: out, SentS: s, StartS: s, EndS: s, DoneS: s})
 }
 
 // denied records that the budget refused request id's retry.
 func (tr *tracer) denied(id int32) {
-	if m := tr.mark(id); m != nil {
-		m.Denied = true
+	if i := tr.mark(id); i >= 0 {
+		tr.marks[i].Denied = true
 	}
 }
 
@@ -217,13 +278,33 @@ func (tr *tracer) trace() Trace {
 	var in, q, sv, rt int
 	var w int64
 	for k := 0; k < n; k++ {
-		in += tr.inflight[k]
-		q += tr.queue[k]
-		sv += tr.served[k]
-		rt += tr.retries[k]
-		w += tr.wasted[k]
+		f := &tr.frames[k]
+		in += f.inflight
+		q += f.queue
+		sv += f.served
+		rt += f.retries
+		w += f.wasted
 		c.TS[k] = secs(int64(k+1) * tr.bin)
 		c.InFlight[k], c.Queue[k], c.Served[k], c.Retries[k], c.WastedS[k] = in, q, sv, rt, float64(w)/1e9
+	}
+	// Each mark's attempts, in the order logged: a slice each of one
+	// array (its capacity its length: an append copies), nil for none.
+	all := make([]Attempt, len(tr.log))
+	at := make([]int, len(tr.marks)+1) // mark i's attempts are all[at[i]:at[i+1]]
+	for _, e := range tr.log {
+		at[e.mark+1]++
+	}
+	for i := range tr.marks {
+		at[i+1] += at[i]
+		if lo, hi := at[i], at[i+1]; lo < hi {
+			tr.marks[i].Attempts = all[lo:lo:hi] // filled below, in the order logged
+		}
+	}
+	for _, e := range tr.log {
+		k := &tr.marks[e.mark]
+		n := len(k.Attempts)
+		k.Attempts = k.Attempts[:n+1]
+		k.Attempts[n] = e.a
 	}
 	return Trace{Stride: tr.stride, Marks: tr.marks, Counters: c}
 }
@@ -248,14 +329,15 @@ func RunTracedMeter(s Scenario, ps []Policy, seed uint64, maxMarks int, mt *mete
 	if expected > float64(maxMarks) && !math.IsInf(expected, 0) {
 		stride = int(math.Ceil(expected / float64(maxMarks)))
 	}
-	trs := make([]Trace, 0, len(ps))
-	rs, err := runAll(s, ps, seed, mt, func(m *sim) {
-		m.tr = &tracer{stride: stride, max: maxMarks, bin: max(1, nsOf(s.BinS*1e9))}
-	}, func(m *sim) {
-		trs = append(trs, m.tr.trace())
-	})
+	tg := &tracing{stride: stride, max: maxMarks, bin: max(1, nsOf(s.BinS*1e9)), traces: make([]Trace, 0, len(ps))}
+	// answeredAt's room, and the marks': the requests expected, 10 % over, at most 2^20
+	// (it grows beyond); none for a scenario Validate refuses (NaN)
+	if e := expected*1.1 + 16; e > 0 {
+		tg.requests = int(math.Min(e, 1<<20))
+	}
+	rs, err := runAll(s, ps, seed, mt, tg)
 	if err != nil {
 		return nil, nil, err
 	}
-	return rs, trs, nil
+	return rs, tg.traces, nil
 }

@@ -123,3 +123,23 @@ func TestTraceSample(t *testing.T) {
 		t.Error("naive's sample holds no retry")
 	}
 }
+
+// TestTracedAllocs holds a traced RunAll of the shown policies at the
+// defaults (the policies article's first widget, flow view) to the
+// allocations of its results and shared working memory: about 525, where
+// a growing slice per sampled request's attempts and per tracer made it
+// 4,700 (the collector is far dearer in WebAssembly, issue 30).
+func TestTracedAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a traced run of every shown policy")
+	}
+	s, ps := Default(), Shown()
+	n := testing.AllocsPerRun(1, func() {
+		if _, _, err := RunTraced(s, ps, 20261017, 400); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 700 {
+		t.Errorf("RunTraced at the defaults: %v allocations, want at most 700", n)
+	}
+}
