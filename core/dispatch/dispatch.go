@@ -36,13 +36,12 @@
 // arithmetic unfused, and so do the buckets (core/limits on
 // core/standin/tokenbucket: x/time/rate's arithmetic on int64 nanoseconds), so
 // architectures whose compiler fuses multiply-adds, such as arm64, round
-// them the same. Events live in a container/heap ordered by time, then by
+// them the same. Events live in a binary min-heap ordered by time, then by
 // the order they were scheduled. The package imports neither time nor fmt:
 // the browser module links it.
 package dispatch
 
 import (
-	"container/heap"
 	"math"
 	"math/rand/v2"
 	"retrylab/core/standin"
@@ -304,23 +303,67 @@ type event struct {
 	job  int32
 }
 
+// eventHeap is a binary min-heap of events by (t, seq). seq is unique,
+// so the order is total and the events come out in one order whatever
+// the heap's shape. Its own push and pop, rather than container/heap's,
+// keep the comparisons and moves out of interface method calls, each a
+// trip through the Go stack in WebAssembly, and that package out of the
+// browser's module.
 type eventHeap []event
 
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
-	if h[i].t != h[j].t {
-		return h[i].t < h[j].t
+// before reports whether a comes out before b.
+func before(a, b *event) bool {
+	if a.t != b.t {
+		return a.t < b.t
 	}
-	return h[i].seq < h[j].seq
+	return a.seq < b.seq
 }
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
 
-// Pop drops the last event; Run reads the top before heap.Pop moves it
-// there, so nothing is boxed.
-func (h *eventHeap) Pop() any {
-	*h = (*h)[:len(*h)-1]
-	return nil
+// push adds e: appended, then moved up past every later parent.
+func (h *eventHeap) push(e event) {
+	*h = append(*h, e)
+	q := *h
+	i := len(q) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !before(&e, &q[p]) {
+			break
+		}
+		q[i] = q[p]
+		i = p
+	}
+	q[i] = e
+}
+
+// pop removes the earliest event and returns it; h must not be empty.
+// The last event takes the root's place and moves down past every
+// earlier child.
+func (h *eventHeap) pop() event {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	x := q[n]
+	q = q[:n]
+	*h = q
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if r := c + 1; r < n && before(&q[r], &q[c]) {
+			c = r
+		}
+		if !before(&q[c], &x) {
+			break
+		}
+		q[i] = q[c]
+		i = c
+	}
+	if n > 0 {
+		q[i] = x
+	}
+	return top
 }
 
 type outcome uint8
@@ -512,9 +555,8 @@ func simulateWith(c Config, r *rand.Rand, onCall func(jb *job, t int64), m *mete
 	// keeps the heap small.
 	s.push(0, evArrival, 0)
 	s.waits = make([]float64, 0, c.Jobs)
-	for s.events.Len() > 0 && !s.halt {
-		e := s.events[0]
-		heap.Pop(&s.events) // removes s.events[0]
+	for len(s.events) > 0 && !s.halt {
+		e := s.events.pop()
 		s.sample(e.t)
 		s.res.Events++
 		s.res.MakespanS = seconds(e.t)
@@ -561,10 +603,7 @@ func (s *sim) push(t int64, k evKind, j int32) {
 		s.overflow = true
 		return
 	}
-	// Append and sift up with heap.Fix: the same as heap.Push without
-	// boxing the event in an interface (one allocation per event).
-	s.events = append(s.events, event{t: t, seq: s.seq, kind: k, job: j})
-	heap.Fix(&s.events, len(s.events)-1)
+	s.events.push(event{t: t, seq: s.seq, kind: k, job: j})
 	s.seq++
 }
 

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"retrylab/core/meter"
+	"retrylab/core/standin"
 )
 
 // The trace of a run, for the request-flow view (site/widget, view
@@ -49,13 +50,27 @@ type Trace struct {
 type tracer struct {
 	stride int
 	jobs   []Job
+	// log holds the traced jobs' calls in the order they were recorded:
+	// calls gives every job its calls in one slice of them all, not one
+	// growing slice a job (hundreds of allocations a traced run, dear in
+	// WebAssembly).
+	log []loggedCall
 }
 
-func (tr *tracer) job(j int32) *Job {
+// loggedCall is a call of the traced job jobs[job].
+type loggedCall struct {
+	_   standin.NoEqual // not comparable
+	job int32
+	c   Call
+}
+
+// job returns the index in jobs of job j's trace, or -1 when j is not
+// traced.
+func (tr *tracer) job(j int32) int {
 	if int(j)%tr.stride != 0 || int(j)/tr.stride >= len(tr.jobs) {
-		return nil
+		return -1
 	}
-	return &tr.jobs[int(j)/tr.stride]
+	return int(j) / tr.stride
 }
 
 func (tr *tracer) arrivals(jobs []job) {
@@ -65,7 +80,7 @@ func (tr *tracer) arrivals(jobs []job) {
 }
 
 func (tr *tracer) call(j int32, start, end int64, out outcome) {
-	if jb := tr.job(j); jb != nil {
+	if i := tr.job(j); i >= 0 {
 		st := StatusOK
 		switch out {
 		case out429:
@@ -77,13 +92,36 @@ func (tr *tracer) call(j int32, start, end int64, out outcome) {
 		case outReplay:
 			st = StatusReplay
 		}
-		jb.Calls = append(jb.Calls, Call{seconds(start), seconds(end), st})
+		tr.log = append(tr.log, loggedCall{job: int32(i), c: Call{seconds(start), seconds(end), st}})
 	}
 }
 
 func (tr *tracer) end(j int32, t int64) {
-	if jb := tr.job(j); jb != nil {
-		jb.StoppedS = seconds(t)
+	if i := tr.job(j); i >= 0 {
+		tr.jobs[i].StoppedS = seconds(t)
+	}
+}
+
+// calls gives each traced job its calls from log, in the order logged: a
+// slice each of one array (its capacity its length: an append copies),
+// nil for none.
+func (tr *tracer) calls() {
+	all := make([]Call, len(tr.log))
+	at := make([]int, len(tr.jobs)+1) // job i's calls are all[at[i]:at[i+1]]
+	for _, e := range tr.log {
+		at[e.job+1]++
+	}
+	for i := range tr.jobs {
+		at[i+1] += at[i]
+		if lo, hi := at[i], at[i+1]; lo < hi {
+			tr.jobs[i].Calls = all[lo:lo:hi] // filled below
+		}
+	}
+	for _, e := range tr.log {
+		jb := &tr.jobs[e.job]
+		n := len(jb.Calls)
+		jb.Calls = jb.Calls[:n+1]
+		jb.Calls[n] = e.c
 	}
 }
 
@@ -96,7 +134,12 @@ func RunTraced(c Config, r *rand.Rand, maxJobs int) (Result, Trace, error) {
 func RunTracedMeter(c Config, r *rand.Rand, maxJobs int, m *meter.Meter) (Result, Trace, error) {
 	maxJobs = max(maxJobs, 1)
 	stride := max(1, (c.Jobs+maxJobs-1)/maxJobs)
-	tr := &tracer{stride: stride}
+	n := 0 // the traced jobs
+	if c.Jobs > 0 {
+		n = (c.Jobs + stride - 1) / stride
+	}
+	// room for two calls a traced job (it grows beyond)
+	tr := &tracer{stride: stride, jobs: make([]Job, 0, n), log: make([]loggedCall, 0, 2*n)}
 	for j := 0; j < c.Jobs; j += stride {
 		tr.jobs = append(tr.jobs, Job{Job: j, StoppedS: -1})
 	}
@@ -104,5 +147,6 @@ func RunTracedMeter(c Config, r *rand.Rand, maxJobs int, m *meter.Meter) (Result
 	if err != nil {
 		return Result{}, Trace{}, err
 	}
+	tr.calls()
 	return res, Trace{Stride: stride, Jobs: tr.jobs}, nil
 }

@@ -77,3 +77,25 @@ func TestTrace(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceAllocs holds a traced naive run at the defaults (the flow
+// view's other mode) to its untraced allocations and a few more: the
+// trace's calls come from one log, not a growing slice a job (that was
+// about 500 allocations more a run, dear in WebAssembly).
+func TestTraceAllocs(t *testing.T) {
+	c := Default()
+	c.Mode = ModeNaive
+	plain := testing.AllocsPerRun(2, func() {
+		if _, err := Run(c, rng(20261017)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	traced := testing.AllocsPerRun(2, func() {
+		if _, _, err := RunTraced(c, rng(20261017), 400); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if traced > plain+10 {
+		t.Errorf("RunTraced: %v allocations, Run %v: want at most 10 more", traced, plain)
+	}
+}
