@@ -62,6 +62,9 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	if err != nil {
 		return err
 	}
+	if v := o.variant; v != nil && !v.done {
+		v.spec, v.res, v.done = spec, Encoded{vr}, true
+	}
 	fn := pickCompareView(t, o.c.Name)
 	p := o.c.Param(param)
 	baseText, _ := argText(o.a, p)
@@ -217,6 +220,14 @@ func compareFields(o *outCtx) []field {
 		}
 	}
 	return out
+}
+
+// variantRun is the variant run of a comparison "compare:SPEC" that a
+// render drew (Set.RenderOutputVariant): done once it holds one.
+type variantRun struct {
+	spec string
+	res  Encoded // the variant's result, encoded
+	done bool
 }
 
 // CompareCite starts the field of a citation of the comparison's variant:

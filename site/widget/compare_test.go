@@ -93,6 +93,54 @@ func TestVariantCite(t *testing.T) {
 	}
 }
 
+// TestRenderOutputVariant: the output's comparison hands its variant run
+// to the citations of the same recompute (the playground's evaluate ran
+// it a second time): the output RenderOutput writes, the values Variant
+// gives, one run of the calculator; no variant without a comparison or
+// when it is refused.
+func TestRenderOutputVariant(t *testing.T) {
+	set := All()
+	orig, _ := calc.New().Lookup("budget")
+	runs := 0
+	c := *orig
+	c.Run = func(a calc.Args) (any, error) {
+		runs++
+		return orig.Run(a)
+	}
+	loc := locales(t)["it"]
+	views := []string{"table", CompareView("budget=false")}
+	a, err := c.Parse(url.Values{"attempts": {"5"}, "tokens": {"7"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := c.Run(a)
+	runs = 0
+	html, v, ok, err := set.RenderOutputVariant(&c, a, res, views, loc)
+	if err != nil || !ok {
+		t.Fatalf("RenderOutputVariant: variant %v, %v", ok, err)
+	}
+	if runs != 1 {
+		t.Errorf("%d runs of the calculator, want 1 (the variant)", runs)
+	}
+	if want, _ := set.RenderOutput(&c, a, res, views, loc); html != want {
+		t.Error("RenderOutputVariant's output is not RenderOutput's")
+	}
+	w, _, _ := Variant(&c, a, views)
+	for _, f := range []string{"total_attempts", "retries"} {
+		got, gotRaw, err1 := set.CiteShown(&c, v, f, "", loc)
+		want, wantRaw, err2 := set.CiteShown(&c, w, f, "", loc)
+		if err1 != nil || err2 != nil || got != want || gotRaw != wantRaw {
+			t.Errorf("%s: %q %s (%v), Variant's %q %s (%v)", f, got, gotRaw, err1, want, wantRaw, err2)
+		}
+	}
+	if _, _, ok, _ := set.RenderOutputVariant(&c, a, res, []string{"table"}, loc); ok {
+		t.Error("a variant without a compare view")
+	}
+	if _, _, ok, _ := set.RenderOutputVariant(&c, a, res, []string{CompareView("budget=maybe")}, loc); ok {
+		t.Error("a variant of a refused compare value")
+	}
+}
+
 func TestDropOuts(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`<td data-out="a" data-value="[1,2]">x</td>`, `<td>x</td>`},

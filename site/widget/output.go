@@ -35,6 +35,10 @@ type outCtx struct {
 	// views are the widget's views: a view leaves out what another of
 	// them draws (amplification's tree beside its flow)
 	views []string
+	// variant, when not nil, keeps the variant run of the first
+	// comparison drawn (compareView), for the citations of the same
+	// recompute (Set.RenderOutputVariant)
+	variant *variantRun
 }
 
 // viewDef is one specialised view of a calculator.
@@ -119,7 +123,9 @@ func (t viewTable) check(c *calc.Calculator, names []string) error {
 	return nil
 }
 
-func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
+// render is Set.RenderOutput; keep, when not nil, receives the variant
+// run of the first comparison drawn.
+func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale, keep *variantRun) (string, error) {
 	r, err := encodeWith(enc, res)
 	if err != nil {
 		return "", err
@@ -129,7 +135,7 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 	}
 	var b strings.Builder
 	writef(&b, `<div class="widget-result" data-calc="%s">`+"\n", esc(c.Name))
-	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc, views: viewNames}
+	o := &outCtx{b: &b, c: c, a: a, r: r, loc: loc, enc: enc, views: viewNames, variant: keep}
 	// a comparison draws the page's run of its view beside the variant's:
 	// it takes that view's place, and the view is not drawn twice
 	cmp, drawn := "", ""

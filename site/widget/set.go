@@ -1,6 +1,8 @@
 package widget
 
 import (
+	"strings"
+
 	"retrylab/core/calc"
 	"retrylab/site/locale"
 )
@@ -140,7 +142,33 @@ func RunArgs(c *calc.Calculator, a calc.Args, viewNames []string) calc.Args {
 // the set's calculators do not return is an error, unless it comes
 // Encoded.
 func (s *Set) RenderOutput(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (string, error) {
-	return s.table().render(s.encoder(), c, a, res, viewNames, loc)
+	return s.table().render(s.encoder(), c, a, res, viewNames, loc, nil)
+}
+
+// RenderOutputVariant is RenderOutput, and also returns what Variant(c,
+// a, viewNames) returns when the output ran it: the result of the
+// comparison's variant, in its Encoded form, and ok true, when its view
+// was drawn from a run without error; ok false otherwise (no comparison,
+// or it failed: call Variant). A recompute that cites the variant
+// ({=ID.compare.FIELD}) then runs and encodes it once, not twice (the
+// playground's evaluate).
+func (s *Set) RenderOutputVariant(c *calc.Calculator, a calc.Args, res any, viewNames []string, loc locale.Locale) (html string, variant any, ok bool, err error) {
+	var keep variantRun
+	html, err = s.table().render(s.encoder(), c, a, res, viewNames, loc, &keep)
+	if err != nil {
+		return "", nil, false, err
+	}
+	// Variant runs the first comparison of viewNames: keep's only if it
+	// is the same
+	for _, v := range viewNames {
+		if spec, isCmp := strings.CutPrefix(v, comparePrefix); isCmp {
+			if keep.done && keep.spec == spec {
+				return html, keep.res, true, nil
+			}
+			break
+		}
+	}
+	return html, nil, false, nil
 }
 
 // Encode encodes res, a result of a calculator of the set, to JSON once

@@ -85,7 +85,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 			return "", err
 		}
 	}
-	out, err := table.render(encodeResult, c, a, res, views, loc)
+	out, err := table.render(encodeResult, c, a, res, views, loc, nil)
 	if err != nil {
 		return "", err
 	}
@@ -125,7 +125,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 					eres = r
 				}
 			}
-			if o, err := table.render(encodeResult, c, a, eres, defs, loc); err == nil {
+			if o, err := table.render(encodeResult, c, a, eres, defs, loc, nil); err == nil {
 				embedOut = o
 			}
 		}

@@ -45,7 +45,9 @@ func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, 
 	if lap != nil {
 		lap(0)
 	}
-	html, err := set.RenderOutput(c, a, res, views, loc)
+	// the output's comparison keeps its variant run, which the
+	// citations of the variant read: one run of it, not two
+	html, drawn, hasDrawn, err := set.RenderOutputVariant(c, a, res, views, loc)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -57,7 +59,11 @@ func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, 
 		if f, isCmp := strings.CutPrefix(field, render.CompareCite); isCmp { // {=ID.compare.FIELD}
 			if !tried {
 				tried = true
-				if v, ok, err := render.Variant(c, a, views); ok && err == nil {
+				v, ok, err := drawn, hasDrawn, error(nil)
+				if !ok {
+					v, ok, err = render.Variant(c, a, views)
+				}
+				if ok && err == nil {
 					if variant, err = set.Encode(v); err != nil {
 						panic(err) // as for res
 					}
