@@ -278,7 +278,7 @@ func BenchmarkDefaults(b *testing.B) {
 }
 
 // TestDefaultsAllocs guards the simulation's storage: its events live in
-// a typed heap and its buffers carry over from run to run (about 150
+// typed FIFOs (evQueue) and its buffers carry over from run to run (about 150
 // allocations at the defaults, against 60,000 when each event was boxed
 // for container/heap; the bound is generous).
 func TestDefaultsAllocs(t *testing.T) {

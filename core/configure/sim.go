@@ -48,55 +48,98 @@ type attemptEv struct {
 	retry   bool
 }
 
-// evHeap is a binary min-heap of the attempts in flight, by completion
-// time and then request (a request has one attempt in flight at most, so
-// the order is total and the events come out in one order whatever the
-// heap's shape). Its own push and pop, rather than container/heap's,
-// keep the events out of interfaces: one allocation per event less each
-// way.
-type evHeap []attemptEv
-
-func (h evHeap) less(i, j int) bool {
-	if h[i].t != h[j].t {
-		return h[i].t < h[j].t
-	}
-	return h[i].req < h[j].req
+// evQueue holds the attempts in flight, in the order of their completion
+// time and then of their request (a request has one attempt in flight at
+// most, so the order is total). An attempt ends a fixed time after it
+// starts, one for a success (OKS) and one for a failure (FailS), and
+// attempts start in time order: each outcome's attempts come due in the
+// order they started, so two FIFOs merged at their heads give that order
+// in O(1) a pop, where a heap took O(log n) comparisons and moves. A push
+// that would break its FIFO's order (a lower request at the same time,
+// or, were times ever out of order, an earlier time) moves back to its
+// place, so the order stays exact whatever the times.
+type evQueue struct {
+	fifo [2]evFIFO // [0]: failures, [1]: successes
 }
 
-func (h *evHeap) push(e attemptEv) {
-	*h = append(*h, e)
-	q := *h
-	for j := len(q) - 1; j > 0; {
-		i := (j - 1) / 2 // parent
-		if !q.less(j, i) {
-			break
-		}
-		q[i], q[j] = q[j], q[i]
-		j = i
+// evFIFO is a queue of attempts in (t, req) order: q[head:] is waiting.
+type evFIFO struct {
+	q    []attemptEv
+	head int
+}
+
+// before reports whether a comes due before b.
+func before(a, b *attemptEv) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	return a.req < b.req
+}
+
+// len returns the attempts in flight.
+func (h *evQueue) len() int {
+	return len(h.fifo[0].q) - h.fifo[0].head + len(h.fifo[1].q) - h.fifo[1].head
+}
+
+// push adds e to the FIFO of its outcome, in its place.
+func (h *evQueue) push(e attemptEv) {
+	f := &h.fifo[b2i(e.ok)]
+	if f.head >= 64 && 2*f.head >= len(f.q) {
+		// at least half the slice is popped: move the waiting attempts
+		// to the front (each move paid by a pop), so that the storage
+		// holds the attempts in flight, not every attempt of the run
+		n := copy(f.q, f.q[f.head:])
+		f.q, f.head = f.q[:n], 0
+	}
+	f.q = append(f.q, e)
+	i := len(f.q) - 1
+	for i > f.head && before(&e, &f.q[i-1]) {
+		f.q[i] = f.q[i-1]
+		i--
+	}
+	f.q[i] = e
+}
+
+// next returns the FIFO whose head comes due first; h must not be empty.
+func (h *evQueue) next() *evFIFO {
+	a, b := &h.fifo[0], &h.fifo[1]
+	switch {
+	case a.head == len(a.q):
+		return b
+	case b.head == len(b.q) || before(&a.q[a.head], &b.q[b.head]):
+		return a
+	}
+	return b
+}
+
+// peekT returns the completion time of the attempt due first; h must not
+// be empty.
+func (h *evQueue) peekT() float64 {
+	f := h.next()
+	return f.q[f.head].t
+}
+
+// pop removes and returns the attempt due first; h must not be empty.
+func (h *evQueue) pop() attemptEv {
+	f := h.next()
+	e := f.q[f.head]
+	f.head++
+	return e
+}
+
+// reset empties h, keeping its storage.
+func (h *evQueue) reset() {
+	for i := range h.fifo {
+		h.fifo[i].q, h.fifo[i].head = h.fifo[i].q[:0], 0
 	}
 }
 
-// pop removes and returns the earliest event; h must not be empty.
-func (h *evHeap) pop() attemptEv {
-	q := *h
-	n := len(q) - 1
-	q[0], q[n] = q[n], q[0]
-	for i := 0; ; {
-		j := 2*i + 1
-		if j >= n {
-			break
-		}
-		if r := j + 1; r < n && q.less(r, j) {
-			j = r
-		}
-		if !q.less(j, i) {
-			break
-		}
-		q[i], q[j] = q[j], q[i]
-		i = j
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	*h = q[:n]
-	return q[n]
+	return 0
 }
 
 // simulate runs one client with gate g: healthy warm-up from -warm s,
@@ -113,7 +156,7 @@ func simulate(t Traffic, g gate, warm, fail float64, seed uint64) Run {
 // outcomes and Finagle's entries, and the random source. Nothing of a run
 // carries over but capacity.
 type simBuffers struct {
-	events   evHeap
+	events   evQueue
 	outcomes []brOutcome
 	entries  []finEntry
 	pcg      rand.PCG
@@ -151,8 +194,8 @@ func (b *simBuffers) simulate(t Traffic, g gate, warm, fail float64, seed uint64
 	b.pcg.Seed(seed, 0x636f6e66696775)
 	rng := rand.New(&b.pcg)
 	var run Run
-	h := b.events[:0]
-	defer func() { b.events = h[:0] }()
+	h := &b.events
+	h.reset()
 	inFlightR := 0
 	step := 1 / d.PerClientRPS
 	// Arrivals are at j·step for j from -ceil(warm/step): the counted
@@ -189,8 +232,8 @@ func (b *simBuffers) simulate(t Traffic, g gate, warm, fail float64, seed uint64
 		h.push(attemptEv{t: now + dur, req: req, attempt: attempt, ok: ok, counted: counted, retry: attempt > 1})
 	}
 	next := first
-	for next < last || len(h) > 0 {
-		if next < last && (len(h) == 0 || float64(next)*step <= h[0].t) {
+	for next < last || h.len() > 0 {
+		if next < last && (h.len() == 0 || float64(next)*step <= h.peekT()) {
 			now := float64(next) * step
 			counted := next >= 0
 			if counted {
