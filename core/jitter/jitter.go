@@ -229,53 +229,70 @@ func RunMeter(c Config, r *pyrand.Random, m *meter.Meter) (Result, error) {
 		}
 	}
 	acc := newAccumulator(c.WidthMS, sup, res.Counts, res.Arrivals)
-	capMS, base := c.cap(), c.BaseMS
-	buf := make([]float64, min(chunk, c.Clients))
-	for k := 0; k < c.Waves; k++ {
-		ck := c.ceiling(k)
-		half := ck / 2
-		for i0 := 0; i0 < c.Clients; i0 += len(buf) {
-			b := buf[:min(len(buf), c.Clients-i0)]
-			if m.Add(len(b)) {
+	if c.Waves == 1 && !c.KeepArrivals && (c.Strategy == Full || c.Strategy == Equal) {
+		// One wave of waits off + mul·random(), nothing kept: each is
+		// counted where the generator's words make it (addDraws).
+		off, mul := 0.0, c.BaseMS // full: uniform(0, c) = 0 + (c-0)·random(), c = min(cap, base) = base
+		if c.Strategy == Equal {
+			off, mul = mul/2, mul/2 // equal: c/2 + uniform(0, c/2)
+		}
+		for left := c.Clients; left > 0; {
+			w := r.Words(left)
+			if m.Add(len(w) / 2) {
 				return Result{}, meter.ErrStopped
 			}
-			// the waits of clients i0 … i0+len(b)-1, in draw order
-			off, mul := 0.0, 1.0 // what addAll makes of b: off + mul·b[i]
-			switch c.Strategy {
-			case Fixed:
-				for i := range b {
-					b[i] = ck
+			acc.addDraws(w, off, mul)
+			left -= len(w) / 2
+		}
+	} else {
+		capMS, base := c.cap(), c.BaseMS
+		buf := make([]float64, min(chunk, c.Clients))
+		for k := 0; k < c.Waves; k++ {
+			ck := c.ceiling(k)
+			half := ck / 2
+			for i0 := 0; i0 < c.Clients; i0 += len(buf) {
+				b := buf[:min(len(buf), c.Clients-i0)]
+				if m.Add(len(b)) {
+					return Result{}, meter.ErrStopped
 				}
-			case Full:
-				r.Fill(b)
-				mul = ck // uniform(0, c) = 0 + (c-0)·random()
-			case Equal:
-				r.Fill(b)
-				off, mul = half, half // c/2 + uniform(0, c/2)
-			case Decorrelated:
-				r.Fill(b)
-				for i, x := range b {
-					p := base
-					if prev != nil {
-						p = prev[i0+i]
+				// the waits of clients i0 … i0+len(b)-1, in draw order
+				off, mul := 0.0, 1.0 // what addAll makes of b: off + mul·b[i]
+				switch c.Strategy {
+				case Fixed:
+					for i := range b {
+						b[i] = ck
 					}
-					// min(cap, uniform(base, 3·prev)), uniform as pyrand.Uniform
-					w := math.Min(capMS, base+float64((3*p-base)*x))
-					if prev != nil {
-						prev[i0+i] = w
+				case Full:
+					r.Fill(b)
+					mul = ck // uniform(0, c) = 0 + (c-0)·random()
+				case Equal:
+					r.Fill(b)
+					off, mul = half, half // c/2 + uniform(0, c/2)
+				case Decorrelated:
+					r.Fill(b)
+					for i, x := range b {
+						p := base
+						if prev != nil {
+							p = prev[i0+i]
+						}
+						// min(cap, uniform(base, 3·prev)), uniform as pyrand.Uniform
+						w := math.Min(capMS, base+float64((3*p-base)*x))
+						if prev != nil {
+							prev[i0+i] = w
+						}
+						b[i] = w
 					}
-					b[i] = w
 				}
-			}
-			if at != nil {
-				a := at[i0 : i0+len(b)]
-				for i, x := range b {
-					a[i] += off + float64(mul*x)
-					b[i] = a[i]
+				if at != nil {
+					a := at[i0 : i0+len(b)]
+					for i, x := range b {
+						a[i] += off + float64(mul*x)
+						b[i] = a[i]
+					}
+					off, mul = 0, 1
 				}
-				off, mul = 0, 1
+				acc.addAll(b, off, mul)
 			}
-			acc.addAll(b, off, mul)
 		}
 	}
 	if m.Done() {
@@ -306,18 +323,27 @@ func newBinner(w float64) binner { return binner{w: w, inv: 1 / w} }
 func (b binner) bin(t float64) int { return exactBin(t, b.w, math.Floor(t*b.inv)) }
 
 // binFrac is the number of fraction bits of the fixed-point bin position
-// accumulator.addAll works with.
+// the accumulator counts with.
 const binFrac = 20
+
+// inside reports whether the bin position v, an integer within 2 of an
+// arrival's exact t·2^binFrac/w (accumulator), is at least 2 from both
+// edges of its bin and that bin below n: its low binFrac bits are in
+// [2, 2^binFrac-2]. Then the exact position is in the same bin, and
+// v>>binFrac is Bin's bin.
+func inside(v, n uint64) bool { return v>>binFrac < n && (v+1)&(1<<binFrac-1) > 2 }
 
 // accumulator counts arrivals in bins, keeps the latest, and sums them.
 //
-// The bin of t: v = floor(t·(2^binFrac/w)), an integer below 2^48 (Run
-// allows at most 2^27 bins), is floor(q·2^binFrac) for q = t·(1/w)
-// (scaling by 2^binFrac is exact): its top bits are floor(q), its low
-// binFrac bits the start of q's fraction. q is within 2 ulps of t/w, at
-// most 2^-24 (t/w < 2^28). When the low bits are neither 0, 1 nor all
-// ones, q is at least 2^-20 from an integer and floor(q) is Bin's bin;
-// otherwise (or beyond the last bin) binner.bin bins the arrival, exactly.
+// The bin of t: a fixed-point position v, an integer below 2^48 (Run
+// allows at most 2^27 bins) within 2 of the exact t·2^binFrac/w, whose
+// top bits are Bin's bin when inside says so; otherwise (near an edge,
+// about 3 arrivals in 2^20, or beyond the last bin) binner.bin bins the
+// arrival, exactly, after the loop. addAll makes v = floor(t·pos):
+// scaling 1/w by 2^binFrac is exact and t·(1/w) is within 2 ulps of t/w,
+// at most 2^-24 (t/w < 2^28), so the product is within 2^-4 of the exact
+// position and its floor within 1.1. addDraws makes v from the draw
+// itself (drawPos).
 //
 // The sum is a fixed-point one: each arrival is round(t/unit)·unit plus
 // a remainder r (|r| <= unit/2, exact), the first added exactly (in a
@@ -342,7 +368,8 @@ type accumulator struct {
 	unit, magic float64
 	fixed       [2]uint64 // the sum of round(t/unit): high, low
 	rest        float64   // the sum of the remainders
-	edges       [chunk]uint16
+	// the arrivals of a chunk that inside left to binner.bin
+	edges [chunk]float64
 }
 
 // newAccumulator returns an accumulator for width w and arrivals up to
@@ -356,18 +383,26 @@ func newAccumulator(w, sup float64, counts []int, arrivals []float64) accumulato
 		keep: arrivals != nil, unit: unit, magic: 1.5 * 0x1p52 * unit}
 }
 
+// split adds the arrival t to the sums: round(t/unit)·unit to whole
+// (exactly) and the remainder to rest.
+func split(whole, rest, t, magic float64) (float64, float64) {
+	r := float64(t+magic) - magic
+	return whole + r, rest + (t - r)
+}
+
 // addAll counts the arrivals off + mul·xs[i] (the float expression, so
 // off 0 and mul 1 give xs[i] itself); xs has at most chunk elements.
 //
 // Its loop makes the arrival, its bin and its share of the sum with no
-// call (a call in the loop made Go keep its sums in memory), no store
-// and no reading of a float's bits (a trip through memory in
-// WebAssembly). An arrival near a bin edge counts for nothing in the
-// loop; its index goes to a.edges, binned after the loop. The latest
-// arrival is looked for after the loop, only when the largest v (which
-// grows with t) reaches the latest arrival's: rarely, for random waits.
-// Arrivals are made again there from the same expression, and so are
-// the same floats.
+// call (a call in the loop made Go keep its sums in memory). It converts
+// t·pos to an integer where addDraws reads a float's bits: natively the
+// faster of the two, in WebAssembly the slower (a checked conversion
+// against a trip through memory). An arrival that inside refuses counts
+// for nothing in the loop; it goes to a.edges, binned after the loop.
+// The latest arrival is looked for after the loop, only when the largest
+// v (which grows with t) reaches the latest arrival's: rarely, for
+// random waits. Arrivals are made again there from the same expression,
+// and so are the same floats.
 func (a *accumulator) addAll(xs []float64, off, mul float64) {
 	pos, magic := a.pos, a.magic
 	counts := a.counts
@@ -377,26 +412,17 @@ func (a *accumulator) addAll(xs []float64, off, mul float64) {
 	rest := a.rest
 	edges := &a.edges
 	ne := 0
-	for i, x := range xs {
+	for _, x := range xs {
 		t := off + float64(mul*x)
 		v := uint64(int64(t * pos)) // t >= 0: truncation is the floor
-		if j := v >> binFrac; j < n && (v+1)&(1<<binFrac-1) > 2 {
-			counts[j]++
+		if inside(v, n) {
+			counts[v>>binFrac]++
 		} else {
-			edges[ne&(chunk-1)] = uint16(i)
+			edges[ne&(chunk-1)] = t // ne < chunk: the mask only spares a bounds check
 			ne++
 		}
 		maxPos = max(maxPos, v)
-		r := float64(t+magic) - magic
-		whole += r
-		rest += t - r
-	}
-	for _, i := range edges[:ne] {
-		j := a.b.bin(off + float64(mul*xs[i]))
-		if j >= len(counts) { // rounding reached the unattained horizon
-			counts = append(counts, make([]int, j+1-len(counts))...)
-		}
-		counts[j]++
+		whole, rest = split(whole, rest, t, magic)
 	}
 	if maxPos >= a.maxPos {
 		mx := a.max
@@ -407,14 +433,121 @@ func (a *accumulator) addAll(xs []float64, off, mul float64) {
 		}
 		a.max, a.maxPos = mx, uint64(int64(mx*pos))
 	}
-	lo, carry := bits.Add64(a.fixed[1], uint64(whole/a.unit), 0)
-	a.fixed = [2]uint64{a.fixed[0] + carry, lo}
-	a.counts, a.rest = counts, rest
+	a.settle(counts, ne, whole, rest)
 	if a.keep {
 		for _, x := range xs {
 			a.arrivals = append(a.arrivals, off+float64(mul*x))
 		}
 	}
+}
+
+// drawPos makes the bin position v of the arrival t = off + mul·(d/2^53)
+// from the draw d itself (pyrand.Bits53), alongside t rather than after
+// it: v = (d·k + c) - 2^52 with k = mul·pos/2^53 and c = off·pos + 2^52,
+// each operation rounded. Near 2^52 the floats are the integers, so c is
+// off·pos rounded to an integer (within 1/2) and so is the sum (1/2
+// more); the products, below 2^48, are within a few roundings of 2^-53
+// of the exact ones, 2^-4 in all with t's own roundings: v is within 1.2
+// of t's exact position, as inside needs. The sum is in [2^52, 2^53), so
+// its bits less those of 2^52 are v: no conversion of a float to an
+// integer, which WebAssembly checks for overflow on the way.
+type drawPos struct{ k, c float64 }
+
+// bits52 is math.Float64bits(0x1p52).
+const bits52 = 0x4330000000000000
+
+func newDrawPos(pos, off, mul float64) drawPos {
+	// float64(…) rounds each product on its own: no fused multiply-add
+	return drawPos{k: mul * pos * 0x1p-53, c: float64(off*pos) + 0x1p52}
+}
+
+func (p drawPos) of(d uint64) uint64 {
+	return math.Float64bits(float64(float64(int64(d))*p.k)+p.c) - bits52
+}
+
+// addDraws counts the arrivals off + mul·x for the draws x that the
+// generator's words ws make (pyrand.Random.Words: x = Float53(Bits53(w0,
+// w1)) for each pair), exactly as addAll counts them from the floats:
+// the same counts, sums and latest arrival. off >= 0 and mul > 0 (full
+// and equal jitter), ws has at most 2·chunk words, and nothing is kept.
+//
+// It takes four draws at a time while none is near an edge (inside), so
+// that the loop's turn is its only jump back: in WebAssembly Go compiles
+// a jump back, which the join after an if/else can be too, to a jump
+// through the function's table of blocks, and four draws share it. A
+// group with an edge, and the last draws, go one at a time. The latest
+// arrival is that of the largest draw (off + mul·x grows with x).
+func (a *accumulator) addDraws(ws []uint32, off, mul float64) {
+	if len(ws) < 2 {
+		return // no draw, and so no latest arrival (dmax 0 would make one)
+	}
+	p := newDrawPos(a.pos, off, mul)
+	magic := a.magic
+	counts := a.counts
+	n := uint64(len(counts))
+	var dmax uint64   // the largest draw, as pyrand.Bits53 gives it
+	var whole float64 // the sum of round(t/unit)·unit, exact
+	rest := a.rest
+	edges := &a.edges
+	ne := 0
+	for len(ws) > 0 {
+		for len(ws) >= 8 {
+			w := (*[8]uint32)(ws)
+			d0, d1 := pyrand.Bits53(w[0], w[1]), pyrand.Bits53(w[2], w[3])
+			d2, d3 := pyrand.Bits53(w[4], w[5]), pyrand.Bits53(w[6], w[7])
+			t0, v0 := off+float64(mul*pyrand.Float53(d0)), p.of(d0)
+			t1, v1 := off+float64(mul*pyrand.Float53(d1)), p.of(d1)
+			t2, v2 := off+float64(mul*pyrand.Float53(d2)), p.of(d2)
+			t3, v3 := off+float64(mul*pyrand.Float53(d3)), p.of(d3)
+			if !inside(v0, n) || !inside(v1, n) || !inside(v2, n) || !inside(v3, n) {
+				break
+			}
+			ws = ws[8:]
+			dmax = max(dmax, d0, d1, d2, d3)
+			counts[v0>>binFrac]++
+			counts[v1>>binFrac]++
+			counts[v2>>binFrac]++
+			counts[v3>>binFrac]++
+			whole, rest = split(whole, rest, t0, magic)
+			whole, rest = split(whole, rest, t1, magic)
+			whole, rest = split(whole, rest, t2, magic)
+			whole, rest = split(whole, rest, t3, magic)
+		}
+		for k := 0; k < 4 && len(ws) >= 2; k++ {
+			d := pyrand.Bits53(ws[0], ws[1])
+			ws = ws[2:]
+			t := off + float64(mul*pyrand.Float53(d))
+			if v := p.of(d); inside(v, n) {
+				counts[v>>binFrac]++
+			} else {
+				edges[ne&(chunk-1)] = t // ne < chunk, as in addAll
+				ne++
+			}
+			dmax = max(dmax, d)
+			whole, rest = split(whole, rest, t, magic)
+		}
+	}
+	if t := off + float64(mul*pyrand.Float53(dmax)); t > a.max {
+		a.max, a.maxPos = t, uint64(int64(t*a.pos))
+	}
+	a.settle(counts, ne, whole, rest)
+}
+
+// settle ends a chunk: it bins the ne arrivals in a.edges exactly (and
+// extends counts when rounding reached the unattained horizon), adds the
+// chunk's whole (exact, below 2^52·unit) to the fixed-point sum and
+// keeps counts and rest.
+func (a *accumulator) settle(counts []int, ne int, whole, rest float64) {
+	for _, t := range a.edges[:ne] {
+		j := a.b.bin(t)
+		if j >= len(counts) {
+			counts = append(counts, make([]int, j+1-len(counts))...)
+		}
+		counts[j]++
+	}
+	lo, carry := bits.Add64(a.fixed[1], uint64(whole/a.unit), 0)
+	a.fixed = [2]uint64{a.fixed[0] + carry, lo}
+	a.counts, a.rest = counts, rest
 }
 
 // sum returns the sum of the arrivals, fixed·unit + rest correctly

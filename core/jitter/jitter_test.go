@@ -231,8 +231,10 @@ func BenchmarkMillionDecorrelated5(b *testing.B) {
 }
 
 // BenchmarkMillionDraws draws BenchmarkMillionFull's million MT19937
-// floats and does nothing with them: its floor. core/bench/jitter.sh
-// prints the ratio of the two (issue 33's goal: at most 1.25).
+// floats (pyrand's Fill, into a buffer) and does nothing with them: its
+// floor (BenchmarkMillionFull counts each where the generator's words
+// make it: addDraws). core/bench/jitter.sh prints the ratio of the two
+// (issue 33's goal: at most 1.25).
 func BenchmarkMillionDraws(b *testing.B) {
 	buf := make([]float64, chunk)
 	for b.Loop() {
@@ -317,4 +319,198 @@ func TestHugeHorizon(t *testing.T) {
 	if _, err := Run(c, pyrand.NewInt64(1)); err != nil {
 		t.Errorf("Run with a horizon of 2^999 ms: %v", err)
 	}
+}
+
+// untemper inverts MT19937's tempering (pyrand's temper): the state word
+// whose output is y.
+func untemper(y uint32) uint32 {
+	y ^= y >> 18
+	y ^= (y << 15) & 0xefc60000 // its own inverse: the shifted mask misses the mask
+	x := y
+	for range 4 { // y ^= (y<<7) & 0x9d2c5680, seven bits more each turn
+		x = y ^ ((x << 7) & 0x9d2c5680)
+	}
+	y = x
+	for range 2 { // y ^= y >> 11, eleven bits more each turn
+		x = y ^ (x >> 11)
+	}
+	return x
+}
+
+// wordsFor returns state words whose draws are ds (pyrand.Bits53, each
+// below 2^53), so that a test can aim draws at bin edges.
+func wordsFor(t testing.TB, ds []uint64) []uint32 {
+	t.Helper()
+	ws := make([]uint32, 0, 2*len(ds))
+	for _, d := range ds {
+		w0, w1 := untemper(uint32(d>>26)<<5), untemper(uint32(d&(1<<26-1))<<6)
+		if got := pyrand.Bits53(w0, w1); got != d {
+			t.Fatalf("words for draw %#x make %#x", d, got)
+		}
+		ws = append(ws, w0, w1)
+	}
+	return ws
+}
+
+// sameAsAddAll checks that addDraws counts the draws of ws as addAll
+// counts their floats: counts, sums and the latest arrival, bit for bit.
+func sameAsAddAll(t *testing.T, name string, w, sup, off, mul float64, ws []uint32) {
+	t.Helper()
+	bins := Bin(sup, w) + 1
+	plain := newAccumulator(w, sup, make([]int, bins, bins+1), nil)
+	fused := newAccumulator(w, sup, make([]int, bins, bins+1), nil)
+	xs := make([]float64, len(ws)/2)
+	for i := range xs {
+		xs[i] = pyrand.Float53(pyrand.Bits53(ws[2*i], ws[2*i+1]))
+	}
+	plain.addAll(xs, off, mul)
+	fused.addDraws(ws, off, mul)
+	if !slices.Equal(fused.counts, plain.counts) || fused.fixed != plain.fixed || fused.rest != plain.rest ||
+		fused.max != plain.max || fused.sum() != plain.sum() {
+		t.Errorf("%s, %d draws: addDraws counts %v sum %v max %v; addAll %v %v %v",
+			name, len(xs), fused.counts, fused.sum(), fused.max, plain.counts, plain.sum(), plain.max)
+	}
+}
+
+// TestAddDrawsSameAsAddAll: addDraws (four draws at a time, the rest one
+// by one, the bin position made from the draw) counts what addAll counts,
+// on every number of draws up to 13 and some around the generator's 312
+// a call, and on draws aimed at bin edges, at the unattained horizon, 0
+// and the largest draw.
+func TestAddDrawsSameAsAddAll(t *testing.T) {
+	r := pyrand.NewInt64(33)
+	var random []uint32
+	for len(random) < 2*1000 {
+		random = append(random, r.Words(1000-len(random)/2)...)
+	}
+	cases := []struct {
+		name             string
+		w, sup, off, mul float64
+	}{
+		{"full 100/10", 10, 100, 0, 100},
+		{"equal 100/10", 10, 100, 50, 50},
+		{"full 100/0.1", 0.1, 100, 0, 100},
+		{"equal 30/0.3", 0.3, 30, 15, 15},
+		{"full 1/(1/3)", 1.0 / 3, 1, 0, 1},
+		{"full 7 bins of 2^-3", 0x1p-3, 0.875, 0, 0.875},
+		{"full tiny", 1, 5e-324, 0, 5e-324},
+		{"equal huge", 1e289, 1e290, 5e289, 5e289},
+	}
+	for _, c := range cases {
+		for _, k := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 311, 312, 313} {
+			sameAsAddAll(t, c.name, c.w, c.sup, c.off, c.mul, random[:2*k])
+		}
+		// draws whose arrivals are on, just below and just above bin
+		// edges, the smallest and the largest draw
+		var ds []uint64
+		for j := 0.0; j*c.w <= c.sup && len(ds) < 400; j++ {
+			x := j * c.w / (c.off + c.mul) // about the draw of edge j, as a fraction
+			if c.off > 0 {
+				x = (j*c.w - c.off) / c.mul
+			}
+			if x < 0 || x >= 1 {
+				continue
+			}
+			d := uint64(x * 0x1p53)
+			for _, e := range []uint64{d - 2, d - 1, d, d + 1, d + 2} {
+				if e < 1<<53 {
+					ds = append(ds, e)
+				}
+			}
+		}
+		ds = append(ds, 0, 1<<53-1, 1<<53-2)
+		bins := uint64(Bin(c.sup, c.w) + 1)
+		p, refused := newDrawPos(newAccumulator(c.w, c.sup, nil, nil).pos, c.off, c.mul), 0
+		for _, d := range ds {
+			if !inside(p.of(d), bins) {
+				refused++
+			}
+		}
+		if refused == 0 {
+			t.Errorf("%s: no draw aimed at an edge reaches binner.bin", c.name)
+		}
+		ws := wordsFor(t, ds)
+		for len(ws) > 0 { // addDraws takes at most 2·chunk words
+			k := min(len(ws), 2*312)
+			sameAsAddAll(t, c.name+" at edges", c.w, c.sup, c.off, c.mul, ws[:k])
+			ws = ws[k:]
+		}
+	}
+}
+
+// TestFusedRunSameAsPlain: Run's one-wave full and equal jitter, counted
+// from the generator's words (addDraws), gives what the buffered path
+// gives (the one that keeps the arrivals) from the same seed: counts,
+// peak, mean, latest arrival, and the generator left in the same state;
+// on client counts around the generator's 312 draws a call and after an
+// odd word drawn first.
+func TestFusedRunSameAsPlain(t *testing.T) {
+	for _, c := range []Config{
+		{BaseMS: 100, WidthMS: 10, Strategy: Full},
+		{BaseMS: 100, WidthMS: 10, Strategy: Equal},
+		{BaseMS: 100, WidthMS: 0.1, Strategy: Full},
+		{BaseMS: 30, WidthMS: 0.3, Strategy: Equal},
+		{BaseMS: 5e-324, WidthMS: 1, Strategy: Full},
+		{BaseMS: 1e290, WidthMS: 1e289, Strategy: Equal},
+	} {
+		for _, clients := range []int{1, 2, 3, 4, 5, 311, 312, 313, 623, 624, 625, 1023, 1024, 1025, 4099} {
+			for _, odd := range []bool{false, true} {
+				c.Clients, c.Waves = clients, 1
+				rf, rp := pyrand.NewInt64(int64(clients)), pyrand.NewInt64(int64(clients))
+				if odd {
+					rf.Uint32()
+					rp.Uint32()
+				}
+				fused, err := Run(c, rf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				kept := c
+				kept.KeepArrivals = true
+				plain, err := Run(kept, rp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				plain.Arrivals = nil
+				if !reflect.DeepEqual(fused, plain) {
+					t.Errorf("%+v odd word %v: fused %+v, plain %+v", c, odd, fused, plain)
+				}
+				if x, y := rf.Random(), rp.Random(); x != y {
+					t.Errorf("%+v odd word %v: the generators part: next %v and %v", c, odd, x, y)
+				}
+			}
+		}
+	}
+}
+
+// TestFusedRunAllocs: one wave of full or equal jitter allocates its
+// counts and nothing else (no buffer of draws).
+func TestFusedRunAllocs(t *testing.T) {
+	for _, s := range []Strategy{Full, Equal} {
+		c := Config{Clients: 5000, Waves: 1, BaseMS: 100, WidthMS: 10, Strategy: s}
+		r := pyrand.NewInt64(1)
+		if n := testing.AllocsPerRun(10, func() { Run(c, r) }); n != 1 {
+			t.Errorf("%v: %v allocations a run, want 1 (the counts)", s, n)
+		}
+	}
+}
+
+// FuzzAddDraws: addDraws counts what addAll counts, for any seed, number
+// of draws (up to the generator's 312 a call), width and wave.
+func FuzzAddDraws(f *testing.F) {
+	f.Add(int64(1), uint16(312), 100.0, 10.0, false)
+	f.Add(int64(2), uint16(7), 30.0, 0.3, true)
+	f.Add(int64(3), uint16(0), 1.0, 1.0/3, false)
+	f.Fuzz(func(t *testing.T, seed int64, k uint16, base, w float64, equal bool) {
+		if !(base > 0 && w > 0 && base < 0x1p999 && w < math.MaxFloat64) || base/w > 1<<20 || base/w < 1e-300 {
+			t.Skip()
+		}
+		off, mul := 0.0, base
+		if equal {
+			off, mul = base/2, base/2
+		}
+		r := pyrand.NewInt64(seed)
+		r.Words(int(seed & 1)) // sometimes an odd start within the state
+		sameAsAddAll(t, "fuzz", w, base, off, mul, r.Words(int(k%313)))
+	})
 }

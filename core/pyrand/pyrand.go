@@ -25,8 +25,9 @@ const (
 // Random is one MT19937 generator. The zero Random is not usable: build it
 // with New or NewInt64.
 type Random struct {
-	mt  [n]uint32
-	mti int
+	mt   [n]uint32
+	mti  int       // the next word of mt to hand out; n: the state is used up
+	pair [2]uint32 // Words' copy of a pair that straddles a refill
 }
 
 // New returns a generator seeded as CPython's random.Random(seed) for the
@@ -126,37 +127,66 @@ func temper(y uint32) uint32 {
 // CPython's random(): a = Uint32()>>5, b = Uint32()>>6,
 // (a·2^26 + b) / 2^53.
 func (r *Random) Random() float64 {
-	var a, b uint32
 	if i := r.mti; i >= 0 && i < n-1 { // both words at hand: the usual case
-		a, b = temper(r.mt[i])>>5, temper(r.mt[i+1])>>6
 		r.mti = i + 2
-	} else {
-		a, b = r.Uint32()>>5, r.Uint32()>>6
+		return Float53(Bits53(r.mt[i], r.mt[i+1]))
 	}
-	// a·2^26 is exact (a < 2^27), so the sum is rounded once, as in C.
-	return (float64(a)*67108864.0 + float64(b)) * (1.0 / 9007199254740992.0)
+	a, b := r.Uint32()>>5, r.Uint32()>>6
+	return Float53(uint64(a)<<26 | uint64(b))
 }
 
+// Words advances r by k Random() values, 1 <= k <= max, and returns the
+// 2k words of the state they are made of, untempered: value i is
+// Float53(Bits53(w[2i], w[2i+1])). k is below max when the state runs
+// out first (at most 312 values a call); max <= 0 returns nil and draws
+// nothing. The slice is r's own state (or, for a pair that straddles a
+// refill, a copy): read it before r's next call, never write it. It lets
+// a caller use each value where it is made, without a buffer of floats
+// (core/jitter's histogram).
+func (r *Random) Words(max int) []uint32 {
+	if max <= 0 {
+		return nil
+	}
+	i := r.mti
+	switch {
+	case i >= n: // the state is used up
+		r.generate()
+		i = 0
+	case i == n-1: // one word left (after an odd number of Uint32s)
+		r.pair[0] = r.mt[n-1]
+		r.generate()
+		r.pair[1] = r.mt[0]
+		r.mti = 1
+		return r.pair[:]
+	}
+	k := min((n-i)/2, max)
+	r.mti = i + 2*k
+	return r.mt[i : i+2*k]
+}
+
+// Bits53 returns the integer k in [0, 2^53) of the value k/2^53 that the
+// untempered state words w0, w1 make (Words): the top 27 bits of the
+// first tempered word, then the top 26 of the second.
+func Bits53(w0, w1 uint32) uint64 {
+	return uint64(temper(w0)>>5)<<26 | uint64(temper(w1)>>6)
+}
+
+// Float53 returns k/2^53 for k in [0, 2^53): with k = Bits53(w0, w1), the
+// value CPython's random() makes of those words. Both steps are exact (k
+// has at most 53 bits), so this is C's (a·2^26 + b) · (1/2^53), rounded
+// nowhere.
+func Float53(k uint64) float64 { return float64(int64(k)) * 0x1p-53 }
+
 // Fill sets dst[i] to successive Random() values: the same floats as
-// len(dst) calls of Random, faster (the tempering runs in one loop over
-// the state).
+// len(dst) calls of Random, faster (one loop over the state words).
 func (r *Random) Fill(dst []float64) {
 	for len(dst) > 0 {
-		if r.mti < 0 || r.mti >= n-1 { // a refill is due (or one odd word is left)
-			dst[0] = r.Random()
-			dst = dst[1:]
-			continue
-		}
-		m := min((n-r.mti)/2, len(dst))
-		mt := r.mt[r.mti : r.mti+2*m]
-		out := dst[:m]
+		w := r.Words(len(dst))
+		out := dst[:len(w)/2]
 		for i := range out {
-			a := temper(mt[2*i]) >> 5
-			b := temper(mt[2*i+1]) >> 6
-			out[i] = (float64(a)*67108864.0 + float64(b)) * (1.0 / 9007199254740992.0)
+			out[i] = Float53(Bits53(w[2*i], w[2*i+1]))
 		}
-		r.mti += 2 * m
-		dst = dst[m:]
+		dst = dst[len(out):]
 	}
 }
 

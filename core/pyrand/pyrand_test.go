@@ -199,3 +199,76 @@ func BenchmarkFill(b *testing.B) {
 		r.Fill(buf)
 	}
 }
+
+// TestWords: the words Words hands out make, pair by pair, the floats
+// Random gives, whatever the sizes asked for (0 and less draw nothing),
+// across refills and with an odd word drawn before (the pair that
+// straddles a refill).
+func TestWords(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		odd   int // Uint32 calls before, 1 leaves an odd word in the state
+		sizes []int
+	}{
+		{"one call", 0, []int{1000}},
+		{"around a refill", 0, []int{1, 311, 312, 313, 5}},
+		{"nothing asked", 0, []int{0, -1, 7, 0}},
+		{"odd word", 1, []int{311, 1, 1, 700}},
+		{"odd word at the end", 623, []int{1, 1, 2, 400}},
+		{"at the end", 624, []int{3, 312}},
+	} {
+		a, b := NewInt64(99), NewInt64(99)
+		for range tt.odd {
+			a.Uint32()
+			b.Uint32()
+		}
+		for _, size := range tt.sizes {
+			for left := size; ; {
+				w := a.Words(left)
+				if left <= 0 {
+					if w != nil {
+						t.Fatalf("%s: Words(%d) = %d words, want none", tt.name, left, len(w))
+					}
+					break
+				}
+				if len(w) < 2 || len(w)%2 != 0 || len(w) > 2*left {
+					t.Fatalf("%s: Words(%d) = %d words", tt.name, left, len(w))
+				}
+				for i := 0; i < len(w); i += 2 {
+					if x, y := Float53(Bits53(w[i], w[i+1])), b.Random(); x != y {
+						t.Fatalf("%s: Words(%d) value %d = %v, Random %v", tt.name, left, i/2, x, y)
+					}
+				}
+				if left -= len(w) / 2; left == 0 {
+					break
+				}
+			}
+		}
+		if x, y := a.Random(), b.Random(); x != y {
+			t.Fatalf("%s: next Random %v and %v", tt.name, x, y)
+		}
+	}
+}
+
+// TestFloat53: Float53(Bits53(w0, w1)) is CPython's (a·2^26 + b)/2^53 of
+// the tempered words' top bits, at the ends of the range and between.
+func TestFloat53(t *testing.T) {
+	r := NewInt64(5)
+	for i := 0; i < 10000; i++ {
+		w0, w1 := r.Uint32(), r.Uint32()
+		switch i {
+		case 0:
+			w0, w1 = 0, 0
+		case 1:
+			w0, w1 = ^uint32(0), ^uint32(0)
+		}
+		a, b := temper(w0)>>5, temper(w1)>>6
+		want := (float64(a)*67108864.0 + float64(b)) * (1.0 / 9007199254740992.0)
+		if k := Bits53(w0, w1); k >= 1<<53 || Float53(k) != want {
+			t.Fatalf("words %#x %#x: Bits53 %#x, Float53 %v; C's formula %v", w0, w1, k, Float53(k), want)
+		}
+	}
+	if Float53(1<<53-1) != 1-0x1p-53 || Float53(0) != 0 {
+		t.Fatalf("Float53 at the ends: %v %v", Float53(1<<53-1), Float53(0))
+	}
+}
