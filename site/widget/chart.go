@@ -152,10 +152,24 @@ func (ch *chart) horizontal() bool {
 // of a 36-bin chart touched the edge).
 const barPad = 4.0
 
-// rule is a horizontal line at Y (a limit such as 100 %).
+// rule is a horizontal line at Y (a limit such as 100 %). Split: a
+// marked bar is marked beyond Y only, its part within the limit drawn
+// plain (estimate: the calls above the provider's limit, not the whole
+// bar, come back as 429).
 type rule struct {
 	Y     float64
 	Label string
+	Split bool
+}
+
+// split is the Y of the chart's Split rule, 0 when it has none.
+func (ch *chart) split() float64 {
+	for _, r := range ch.Rules {
+		if r.Split {
+			return r.Y
+		}
+	}
+	return 0
 }
 
 // fewBars draws a bar chart of a few named values of one series, in the
@@ -333,6 +347,11 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 			h := ch.h - marginB - y
 			class, op := "chart-bar"+ch.keyClass(i), opacity(si)
 			if i < len(s.Mark) && s.Mark[i] {
+				if l := ch.split(); l > 0 && l < v { // the part within the limit, plain
+					ys := fy(l)
+					writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(ys), f1(math.Max(barW, 0.5)), f1(ch.h-marginB-ys), op)
+					h = ys - y
+				}
 				class, op = class+" chart-bar-mark", "1"
 			}
 			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(y), f1(math.Max(barW, 0.5)), f1(math.Max(h, 0)), op)
@@ -598,11 +617,15 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 				continue
 			}
 			y := mt + float64(i)*rowH + lineH + float64(si)*barH
-			class := "chart-bar" + ch.keyClass(i)
+			class, x0 := "chart-bar"+ch.keyClass(i), left
 			if i < len(s.Mark) && s.Mark[i] {
+				if l := ch.split(); l > 0 && l < v { // the part within the limit, plain
+					x0 = fx(l)
+					writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(left), f1(y), f1(x0-left), f1(barH-3))
+				}
 				class += " chart-bar-mark"
 			}
-			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(left), f1(y), f1(math.Max(fx(v)-left, 0.5)), f1(barH-3))
+			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(x0), f1(y), f1(math.Max(fx(v)-x0, 0.5)), f1(barH-3))
 		}
 		b.WriteString(`</g>`)
 	}

@@ -177,3 +177,30 @@ func TestChips(t *testing.T) {
 		t.Error("chip labels are not the policies' names for the reader")
 	}
 }
+
+// A Split rule marks a marked bar beyond the limit only: the part within
+// it is a plain bar, the excess a marked one on it (estimate: the calls
+// that come back as 429), vertical and horizontal.
+func TestSplitRule(t *testing.T) {
+	for _, cats := range [][]string{{"a", "b"}, {"lasciate passare dal limitatore", "ammesse dal fornitore"}} {
+		ch := chart{Categories: cats, Series: []series{{Name: "y", Values: []float64{30, 20}, Mark: []bool{true, false}}},
+			Rules: []rule{{Y: 20, Label: "limite", Split: true}}}
+		var b strings.Builder
+		ch.write(&b, locales(t)["it"])
+		out := b.String()
+		if n, m := strings.Count(out, `<rect class="chart-bar`), strings.Count(out, `<rect class="chart-bar chart-bar-mark"`); n != 3 || m != 1 {
+			t.Errorf("%s: %d bars, %d marked, want 3 and 1 (the first bar in two parts): %s", cats[0], n, m, out)
+		}
+		hbars := ch.horizontal()
+		// the plain part ends where the marked part starts, at the limit
+		var plain, mark string
+		if hbars {
+			plain, mark = `<rect class="chart-bar" x="8" y="64" width="405.3"`, `<rect class="chart-bar chart-bar-mark" x="413.3" y="64" width="202.7"`
+		} else {
+			plain, mark = `height="124" fill-opacity="1"/><rect class="chart-bar chart-bar-mark"`, `y="46" width="72" height="62"`
+		}
+		if !strings.Contains(out, plain) || !strings.Contains(out, mark) {
+			t.Errorf("%s (horizontal %v): want %s and %s in %s", cats[0], hbars, plain, mark, out)
+		}
+	}
+}

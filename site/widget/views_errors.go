@@ -243,6 +243,6 @@ func estimateRate(o *outCtx, r *calc.EstimateResult) error {
 		o.vt("rate", "y", "calls a minute"),
 		[]string{o.vt("rate", "admitted", "admitted by the limiter"), o.vt("rate", "possible", "allowed by the provider")},
 		[]float64{admitted, possible}, []bool{rejected > 0, false},
-		[]rule{{Y: possible, Label: o.vt("rate", "limit", "the provider's limit")}}, "")
+		[]rule{{Y: possible, Label: o.vt("rate", "limit", "the provider's limit"), Split: true}}, "")
 	return nil
 }
