@@ -349,12 +349,12 @@ func (ch *chart) writeBars(b *strings.Builder, fy func(float64) float64, plotW f
 			if i < len(s.Mark) && s.Mark[i] {
 				if l := ch.split(); l > 0 && l < v { // the part within the limit, plain
 					ys := fy(l)
-					writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(ys), f1(math.Max(barW, 0.5)), f1(ch.h-marginB-ys), op)
+					writeBar(b, class, x, ys, barW, ch.h-marginB-ys, op)
 					h = ys - y
 				}
 				class, op = class+" chart-bar-mark", "1"
 			}
-			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`, class, f1(x), f1(y), f1(math.Max(barW, 0.5)), f1(math.Max(h, 0)), op)
+			writeBar(b, class, x, y, barW, h, op)
 		}
 		b.WriteString(`</g>`)
 	}
@@ -449,7 +449,7 @@ func (ch *chart) writeLegend(b *strings.Builder) {
 			}
 			tx = x + 30
 		} else {
-			writef(b, `<rect class="chart-bar %s" x="%s" y="%s" width="12" height="12" fill-opacity="%s"/>`, ch.roleClass(si), f1(x+2), f1(y+2), opacity(si))
+			writeBar(b, "chart-bar "+ch.roleClass(si), x+2, y+2, 12, 12, opacity(si))
 		}
 		writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(tx), f1(y), esc(s.Name))
 	}
@@ -478,7 +478,7 @@ func (ch *chart) markKey(b *strings.Builder, sx, sy, tx, ty float64) {
 		if len(ch.Keys) > 0 {
 			policy = " chart-policy"
 		}
-		writef(b, `<rect class="chart-bar%s chart-bar-mark" x="%s" y="%s" width="12" height="12" fill-opacity="1"/>`, policy, f1(sx), f1(sy))
+		writeBar(b, "chart-bar"+policy+" chart-bar-mark", sx, sy, 12, 12, "1")
 	}
 	writef(b, `<text class="chart-label" x="%s" y="%s" dy="0.85em">%s</text>`, f1(tx), f1(ty), esc(ch.MarkName))
 }
@@ -621,11 +621,11 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 			if i < len(s.Mark) && s.Mark[i] {
 				if l := ch.split(); l > 0 && l < v { // the part within the limit, plain
 					x0 = fx(l)
-					writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(left), f1(y), f1(x0-left), f1(barH-3))
+					writeBar(b, class, left, y, x0-left, barH-3, "")
 				}
 				class += " chart-bar-mark"
 			}
-			writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>`, class, f1(x0), f1(y), f1(math.Max(fx(v)-x0, 0.5)), f1(barH-3))
+			writeBar(b, class, x0, y, fx(v)-x0, barH-3, "")
 		}
 		b.WriteString(`</g>`)
 	}
@@ -651,6 +651,18 @@ func (ch *chart) writeHBars(b *strings.Builder, ticks []float64, yfmt func(float
 		ch.writeLegend(b)
 	}
 	b.WriteString(`</svg>`)
+}
+
+// writeBar writes a bar (or a key's swatch) of class class, its corner
+// at (x, y), w wide (0.5 at least: a bar of a tiny value still shows)
+// and h high (0 at least), filled at opacity op unless op is "". One
+// body for the charts' bars, parts of bars and swatches.
+func writeBar(b *strings.Builder, class string, x, y, w, h float64, op string) {
+	writef(b, `<rect class="%s" x="%s" y="%s" width="%s" height="%s"`, class, f1(x), f1(y), f1(math.Max(w, 0.5)), f1(math.Max(h, 0)))
+	if op != "" {
+		writef(b, ` fill-opacity="%s"`, op)
+	}
+	b.WriteString(`/>`)
 }
 
 // writeSVG opens a chart's drawing, chartW wide and h high, of classes
