@@ -527,7 +527,11 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	h, steps, rb, tb := p.HorizonS, p.Steps, p.BurstRequests, p.BurstTokens
 	// the strips: request bucket, token bucket (from full down to the
 	// lowest level, below 0 while calls wait for the refill), calls
-	const stripH, gap = 90.0, 24.0
+	// (each strip pad units below its label's baseline, clear of the
+	// text's descenders: at 4 the key sat on the bars' tops on a phone;
+	// the gap keeps 20 units above a label)
+	const stripH, pad = 90.0, 14.0
+	const gap = pad + 20
 	full := [2]float64{float64(rb), float64(tb)}
 	var low [2]float64
 	var sum [3]int
@@ -560,7 +564,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 			keys[i] = []key{owed}
 		}
 	}
-	const keyLine = 22.0 // a line of text at phoneEm
+	const keyLine = 24.0 // a line of text at phoneEm
 	var off [3]float64   // how far each strip moves down
 	var two [3]bool
 	extra := 0.0
@@ -575,7 +579,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 		}
 		off[i] = extra
 	}
-	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), sec: 1, height: 400 + extra,
+	f := &playFig{t0: 0, t1: h, unit: o.loc.TOr("widget.unit.s", "s"), sec: 1, height: 400 + 3*(pad-4) + extra,
 		title: o.vt("play", "title", "The two buckets while the calls arrive"),
 		desc: o.vt("play", "desc", "Both buckets start full ({rb} requests, {tb} tokens) and refill at the limits' pace; each call takes one request and {k} tokens. A call that would wait more than {w} s is refused. In {h} s: {a} calls admitted at once, {d} after a wait, {x} refused.",
 			"rb", in(rb), "tb", in(tb), "k", o.loc.Number(tokens), "w", o.loc.Number(p.MaxWaitS), "h", o.loc.Number(h), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2])),
@@ -603,7 +607,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	}
 	// y of level v in strip i
 	y := func(i int, v float64) float64 {
-		return marginT + 14 + float64(i)*(stripH+gap) + off[i] + (full[i]-v)/(full[i]-low[i])*stripH
+		return marginT + 10 + pad + float64(i)*(stripH+gap) + off[i] + (full[i]-v)/(full[i]-low[i])*stripH
 	}
 	base := f.height - marginB
 	w := (chartW - marginL - marginR) / float64(len(steps))
@@ -629,7 +633,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 		}
 		yb := base
 		for j, n := range [3]int{s.Admitted, s.Delayed, s.Refused} {
-			hh := float64(n) / float64(top) * (base - marginT - 14 - 2*(stripH+gap) - off[2])
+			hh := float64(n) / float64(top) * (base - marginT - 10 - pad - 2*(stripH+gap) - off[2])
 			rect(j+1, x, yb, yb-hh)
 			yb -= hh
 		}
