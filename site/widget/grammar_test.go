@@ -127,6 +127,19 @@ func TestHorizontalBars(t *testing.T) {
 	if short.horizontal() {
 		t.Error("four short labels should stay under vertical bars")
 	}
+	// labels that each fit their slot, but neighbours closer than
+	// labelGap (timeouts, it: 3 px apart on a phone); short numbers at
+	// every seventh bin of 70 (jitter's histogram) keep their bars vertical
+	if near := (chart{Categories: []string{"connessione", "primo token", "inattività", "totale"}}); !near.horizontal() {
+		t.Error("neighbouring labels without labelGap between them should turn the chart horizontal")
+	}
+	bins := chart{}
+	for i := range 70 {
+		bins.Categories = append(bins.Categories, strconv.Itoa(10*i))
+	}
+	if bins.horizontal() {
+		t.Error("a 70-bin histogram labelled every seventh bin should stay vertical")
+	}
 	var b strings.Builder
 	long.Series = []series{{Name: "x", Values: []float64{0.9, 0.2, 0.2, 0.9, 0.8}}}
 	long.write(&b, locales(t)["it"])
