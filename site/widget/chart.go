@@ -406,16 +406,21 @@ func (ch *chart) writeLines(b *strings.Builder, loc locale.Locale, fy func(float
 		}
 		return ch.ml + (v-x0)/(x1-x0)*plotW
 	}
+	var pts []byte // one buffer for every line's points, not a string a point
 	for si, s := range ch.Series {
-		cls := "chart-line " + ch.roleClass(si)
-		var pts []string
+		pts = pts[:0]
 		for i, v := range s.Values {
 			if i < len(ch.X) && !math.IsNaN(v) {
-				pts = append(pts, f1(fx(ch.X[i]))+","+f1(fy(v)))
+				if len(pts) > 0 {
+					pts = append(pts, ' ')
+				}
+				pts = append(appendF1(pts, fx(ch.X[i])), ',')
+				pts = appendF1(pts, fy(v))
 			}
 		}
-		dash := lineDash(si)
-		writef(b, `<polyline class="%s" points="%s" fill="none" stroke="currentColor"%s/>`, cls, strings.Join(pts, " "), dash)
+		writef(b, `<polyline class="chart-line %s" points="`, ch.roleClass(si))
+		b.Write(pts)
+		writef(b, `" fill="none" stroke="currentColor"%s/>`, lineDash(si))
 		if len(s.Values) <= 60 && !ch.NoDots {
 			writef(b, `<g class="chart-points %s">`, ch.roleClass(si))
 			for i, v := range s.Values {
@@ -845,8 +850,14 @@ func decimalsFor(ticks []float64, scale float64) int {
 
 // f1 writes a coordinate with at most one decimal.
 func f1(v float64) string {
+	var d [24]byte
+	return string(appendF1(d[:0], v))
+}
+
+// appendF1 appends v as f1 writes it.
+func appendF1(dst []byte, v float64) []byte {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "0"
+		v = 0 // written "0"
 	}
-	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+	return strconv.AppendFloat(dst, math.Round(v*10)/10, 'f', -1, 64)
 }

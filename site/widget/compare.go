@@ -127,17 +127,21 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	scale.measure = false
 	run := func(name, heading string, oc *outCtx) {
 		writef(b, `<div class="widget-compare-run" data-run="%s"><p class="widget-compare-label">%s</p>`, name, esc(heading))
+		// the page's only drawing of the view is written as it is, into
+		// the output; any other drawing loses its outputs (dropOuts)
+		direct := oc == o && o.compared
 		var chart strings.Builder
 		saved := oc.b
 		oc.b, oc.scale, scale.next = &chart, scale, 0
+		if direct {
+			oc.b = b
+		}
 		err := oc.safe("compare", fn)
 		oc.b, oc.scale = saved, nil
 		if err != nil {
 			writef(b, `<p class="widget-note">%s</p>`, esc(o.loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
 		}
-		if oc == o && o.compared { // the page's only drawing of the view
-			b.WriteString(chart.String())
-		} else {
+		if !direct {
 			b.WriteString(dropOuts(chart.String()))
 		}
 		b.WriteString(`</div>`)

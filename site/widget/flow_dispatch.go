@@ -63,9 +63,18 @@ func dispatchLane(o *outCtx, mode string, res *dispatch.Result, tr *dispatch.Tra
 		l.piles[i].two = pileTwoLines(l.piles[i].label, l.piles[i].h)
 	}
 	boxH := flowLaneH - flowTop - 4
+	// every mark's keyframes in one allocation: a job adds at most two
+	// keys, one more through the queue, three a call and one to a pile
+	n := 4 * len(tr.Jobs)
+	for i := range tr.Jobs {
+		n += 3 * len(tr.Jobs[i].Calls)
+	}
+	free := make([]flowKey, n)
 	for i, jb := range tr.Jobs {
 		y := flowTop + 6 + hash01(i, 1)*(boxH-12)
-		p := flowPath{gap: gap}
+		n = 4 + 3*len(jb.Calls)
+		p := flowPath{gap: gap, keys: free[:0:n]}
+		free = free[n:]
 		p.add(jb.ArrivalS, flowClientX-16+hash01(i, 2)*32, y, flowFirst)
 		p.add(jb.ArrivalS, flowQueueA, y, flowFirst)
 		for j, c := range jb.Calls {
@@ -95,7 +104,7 @@ func dispatchLane(o *outCtx, mode string, res *dispatch.Result, tr *dispatch.Tra
 	}
 	l.finish()
 	// the result's depth series, then one frame after the last event
-	n := len(res.DepthT)
+	n = len(res.DepthT)
 	l.ts = append(append([]float64{}, res.DepthT...), math.Max(end, res.DepthT[n-1]))
 	last := func(xs []int, v int) []float64 { return append(floatsOf(xs), float64(v)) }
 	l.counters = []flowCounter{

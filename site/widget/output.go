@@ -184,23 +184,30 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 	return b.String(), nil
 }
 
-// safe runs a view into a scratch buffer, so that a view that fails (or
-// panics on a result of an unexpected shape) leaves no half-written
-// markup.
+// safe runs a view, so that a view that fails (or panics on a result of
+// an unexpected shape) leaves no half-written markup: it writes into the
+// output itself, not into a buffer of its own copied after it (twice the
+// bytes of every view drawn), and what a failed view wrote is cut off.
 func (o *outCtx) safe(name string, fn view) (err error) {
-	saved := o.b
-	var scratch strings.Builder
-	o.b = &scratch
+	saved, mark := o.b, o.b.Len()
 	defer func() {
-		o.b = saved
+		o.b = saved // a view that panicked with o.b its own scratch
 		if p := recover(); p != nil {
 			err = errors.New("view " + name + " panicked")
 		}
-		if err == nil {
-			saved.WriteString(scratch.String())
+		if err != nil {
+			truncate(saved, mark)
 		}
 	}()
 	return fn(o)
+}
+
+// truncate keeps the first n bytes of b: a copy, which only a failed
+// view pays.
+func truncate(b *strings.Builder, n int) {
+	s := b.String()[:n]
+	*b = strings.Builder{} // as Reset, which the module does not link otherwise
+	b.WriteString(s)
 }
 
 // fieldLabel is the label of a result field (field.CALC.NAME, else the
