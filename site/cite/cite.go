@@ -110,11 +110,11 @@ func Lookup(who string, fields []Field, spec string) ([]byte, error) {
 // for the default, "fixed" for N decimals, "percent" for %N, "sci" for
 // eN significant digits, "list", "yesno") and its number.
 func ParseFormat(f string) (kind string, n int, err error) {
-	bad := errors.New("unknown format " + strconv.Quote(f) + ": use N, %N, eN, list or yesno (N a number of digits)")
 	digits := func(s string, lo, hi int) (int, error) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < lo || n > hi || s != strconv.Itoa(n) {
-			return 0, bad
+			// made only here: a table formats each of its cells
+			return 0, errors.New("unknown format " + strconv.Quote(f) + ": use N, %N, eN, list or yesno (N a number of digits)")
 		}
 		return n, nil
 	}

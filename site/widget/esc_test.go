@@ -50,6 +50,10 @@ func FuzzEsc(f *testing.F) {
 		if ref := escReplacer.Replace(s); got != ref {
 			t.Errorf("esc(%q) = %q, the Replacer gives %q", s, got, ref)
 		}
+		var b strings.Builder
+		if writeEsc(&b, s); b.String() != got {
+			t.Errorf("writeEsc(%q) writes %q, esc gives %q", s, b.String(), got)
+		}
 	})
 }
 

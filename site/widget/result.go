@@ -77,13 +77,16 @@ func splitList(raw []byte) (elems [][]byte, ok bool) {
 	if string(bytes.TrimSpace(raw)) == "null" {
 		return elems, true
 	}
-	ok = canonjson.Elements(raw, func(e []byte) bool {
+	// counted first: the list is made once, not grown element by element
+	n := 0
+	if !canonjson.Elements(raw, func([]byte) bool { n++; return true }) {
+		return nil, false
+	}
+	elems = make([][]byte, 0, n)
+	canonjson.Elements(raw, func(e []byte) bool {
 		elems = append(elems, e)
 		return true
 	})
-	if !ok {
-		return nil, false
-	}
 	return elems, true
 }
 

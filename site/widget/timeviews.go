@@ -217,6 +217,10 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 		stack[k] = 0
 	}
 	b.WriteString(`<g class="chart-dots">`)
+	// a dot's own numbers through one buffer, not each made a string
+	// (hundreds of dots); its size is every dot's
+	num := make([]byte, 0, 32)
+	size := `" width="` + f1(math.Max(0.5, w*0.9)) + `" height="` + f1(math.Max(0.5, h*0.85))
 	for _, i := range order {
 		k := min(n-1, max(0, int((times[i]-f.t0)/width)))
 		y := base - float64(stack[k]+1)*h
@@ -225,8 +229,13 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 		if i < len(wave) {
 			wv = wave[i]
 		}
-		writef(b, `<rect class="chart-dot chart-wave-%s" data-t="%s" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"/>`,
-			strconv.Itoa(wv%6+1), fnum(times[i]), f1(f.t0Bin(k, width)), f1(y), f1(math.Max(0.5, w*0.9)), f1(math.Max(0.5, h*0.85)), opacity(wv))
+		writef(b, `<rect class="chart-dot chart-wave-%s" data-t="`, strconv.Itoa(wv%6+1))
+		b.Write(strconv.AppendFloat(num[:0], times[i], 'g', -1, 64)) // fnum
+		b.WriteString(`" x="`)
+		b.Write(appendF1(num[:0], f.t0Bin(k, width)))
+		b.WriteString(`" y="`)
+		b.Write(appendF1(num[:0], y))
+		writef(b, `%s" fill-opacity="%s"/>`, size, opacity(wv))
 	}
 	b.WriteString(`</g>`)
 	if floor > 0 && floor <= f.t1 {
@@ -621,8 +630,10 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 	sum = [3]int{}
 	for i, s := range steps {
 		sum[0], sum[1], sum[2] = sum[0]+s.Admitted, sum[1]+s.Delayed, sum[2]+s.Refused
-		writef(b, `<g data-t="%s" data-say="%s">`, fnum(s.T), esc(o.vt("play", "say", "{r} requests and {k} tokens in the buckets; so far {a} calls admitted at once, {d} after a wait, {x} refused",
-			"r", o.loc.Number(math.Floor(s.Requests)), "k", o.loc.Number(math.Floor(s.Tokens)), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2]))))
+		writef(b, `<g data-t="%s" data-say="`, fnum(s.T))
+		writeEsc(b, o.vt("play", "say", "{r} requests and {k} tokens in the buckets; so far {a} calls admitted at once, {d} after a wait, {x} refused",
+			"r", o.loc.Number(math.Floor(s.Requests)), "k", o.loc.Number(math.Floor(s.Tokens)), "a", in(sum[0]), "d", in(sum[1]), "x", in(sum[2])))
+		b.WriteString(`">`)
 		x := f.fx(float64(i) * h / float64(len(steps)))
 		for j, v := range [2]float64{s.Requests, s.Tokens} {
 			series := 1

@@ -480,16 +480,24 @@ func esc(s string) string {
 	if n == 0 {
 		return s
 	}
-	b := make([]byte, 0, len(s)+n)
+	var b strings.Builder
+	b.Grow(len(s) + n)
+	writeEsc(&b, s)
+	return b.String()
+}
+
+// writeEsc writes s escaped as esc escapes it, the escaped text never
+// made a string of its own (a sentence a frame of a time view).
+func writeEsc(b *strings.Builder, s string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		if k := escIndex[s[i]]; k != 0 {
-			b = append(b, s[last:i]...)
-			b = append(b, entities[k]...)
+			b.WriteString(s[last:i])
+			b.WriteString(entities[k])
 			last = i + 1
 		}
 	}
-	return string(append(b, s[last:]...))
+	b.WriteString(s[last:])
 }
 
 // escIndex maps a byte to its entity's index in entities; 0 (most bytes)
