@@ -217,6 +217,7 @@ func dotsInBins(o *outCtx, f *playFig, times []float64, wave []int, width float6
 		stack[k] = 0
 	}
 	b.WriteString(`<g class="chart-dots">`)
+	b.Grow(130*len(order) + 512) // room made once: a dot writes about 127 bytes
 	// a dot's own numbers through one buffer, not each made a string
 	// (hundreds of dots); its size is every dot's
 	num := make([]byte, 0, 32)
@@ -487,6 +488,7 @@ func policiesPlay(o *outCtx, r *calc.PoliciesResult) error {
 		bases[r] = " " + f1(marginT+keyH+rowH*float64(r+1))
 	}
 	b.WriteString(`<g class="chart-frames">`)
+	b.Grow(64*len(ts)*len(runs) + 1024) // room made once: about 60 bytes a bar (two subpaths)
 	for i := range ts {
 		writef(b, `<g data-t="%s">`, fnum(ts[i]))
 		x := "M" + f1(f.fx(ts[i])-w/2)
@@ -627,6 +629,7 @@ func limitsPlay(o *outCtx, r *calc.LimitsResult) error {
 		}
 	}
 	b.WriteString(`<g class="chart-frames">`)
+	b.Grow(430*len(steps) + 1024) // room made once: a frame writes about 420 bytes (it)
 	sum = [3]int{}
 	for i, s := range steps {
 		sum[0], sum[1], sum[2] = sum[0]+s.Admitted, sum[1]+s.Delayed, sum[2]+s.Refused
