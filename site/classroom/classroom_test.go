@@ -311,7 +311,7 @@ func TestParamText(t *testing.T) {
 	for _, tc := range []struct{ name, v, want string }{
 		{"payload", `{"b": 2, "a": 1.5}`, `{"b": 2, "a": 1.5}`},
 		{"payload", `[1, 2]`, `[1, 2]`},
-		{"attempts", "3,4,5", "3, 4 e 5"},
+		{"attempts", "3,4,5", "3, 4 e\u00a05"},
 		{"headroom", "0.9", "0,9"},
 		{"seed", "20261017", "20261017"},
 	} {

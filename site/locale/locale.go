@@ -190,17 +190,17 @@ type symbols struct {
 // its type's equality function).
 var (
 	symEN = symbols{decimal: ".", group: ",", minGrouping: 1, percent: "#%",
-		list2: "{0} and {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0}, and {1}",
+		list2: "{0} and\u00a0{1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0}, and\u00a0{1}",
 		listSemi: "{0}; {1}", listClash: ",",
-		or2: "{0} or {1}", orEnd: "{0}, or {1}", yes: "yes", no: "no", intervalSep: ", "}
+		or2: "{0} or\u00a0{1}", orEnd: "{0}, or\u00a0{1}", yes: "yes", no: "no", intervalSep: ", "}
 	symIT = symbols{decimal: ",", group: ".", minGrouping: 1, percent: "#%",
-		list2: "{0} e {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} e {1}",
+		list2: "{0} e\u00a0{1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} e\u00a0{1}",
 		listSemi: "{0}; {1}", listClash: ",",
-		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sì", no: "no", intervalSep: "; "}
+		or2: "{0} o\u00a0{1}", orEnd: "{0} o\u00a0{1}", yes: "sì", no: "no", intervalSep: "; "}
 	symES = symbols{decimal: ",", group: ".", minGrouping: 2, percent: "#\u00a0%",
-		list2: "{0} y {1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} y {1}",
+		list2: "{0} y\u00a0{1}", listStart: "{0}, {1}", listMiddle: "{0}, {1}", listEnd: "{0} y\u00a0{1}",
 		listSemi: "{0}; {1}", listClash: ",",
-		or2: "{0} o {1}", orEnd: "{0} o {1}", yes: "sí", no: "no", intervalSep: "; "}
+		or2: "{0} o\u00a0{1}", orEnd: "{0} o\u00a0{1}", yes: "sí", no: "no", intervalSep: "; "}
 	symZH = symbols{decimal: ".", group: ",", minGrouping: 1, percent: "#%",
 		list2: "{0}和{1}", listStart: "{0}、{1}", listMiddle: "{0}、{1}", listEnd: "{0}和{1}",
 		listSemi: "{0}；{1}", listClash: "、，",
@@ -231,7 +231,10 @@ func (l Locale) sym() *symbols {
 }
 
 // List joins items in the language's list style ("a, b e c", "a, b y c",
-// "a、b和c"). In Spanish "y" becomes "e" before a word that starts with
+// "a、b和c"). The conjunction is bound to the last item by a no-break
+// space (U+00A0), so a line never ends on "e" and starts with a lone "0":
+// "80, 20 e\u00a00" breaks before the "e", as Italian and Spanish
+// typography want. In Spanish "y" becomes "e" before a word that starts with
 // the sound i ("agua e hielo" no, "padres e hijos" yes), as ICU does.
 // Items that hold the list's own comma (decimal numbers in Italian and
 // Spanish: "0,5"; a label "aperti, senza backoff"; "开放，无退避" in
@@ -240,7 +243,7 @@ func (l Locale) List(items []string) string {
 	s := l.sym()
 	two, end := s.list2, s.listEnd
 	if l.lang() == "es" && len(items) > 1 && spanishE(items[len(items)-1]) {
-		two, end = "{0} e {1}", "{0} e {1}"
+		two, end = "{0} e\u00a0{1}", "{0} e\u00a0{1}"
 	}
 	return s.join(items, two, end)
 }
@@ -264,7 +267,7 @@ func (l Locale) ListOr(items []string) string {
 	s := l.sym()
 	two, end := s.or2, s.orEnd
 	if l.lang() == "es" && len(items) > 1 && spanishU(items[len(items)-1]) {
-		two, end = "{0} u {1}", "{0} u {1}"
+		two, end = "{0} u\u00a0{1}", "{0} u\u00a0{1}"
 	}
 	return s.join(items, two, end)
 }

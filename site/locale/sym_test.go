@@ -10,13 +10,13 @@ func TestSymbolsByLanguage(t *testing.T) {
 	for _, tt := range []struct {
 		lang, number, list, or, yes string
 	}{
-		{"", "12,345.5", "a, b, and c", "a, b, or c", "yes"},
-		{"en", "12,345.5", "a, b, and c", "a, b, or c", "yes"},
-		{"fr", "12,345.5", "a, b, and c", "a, b, or c", "yes"},
-		{"it", "12.345,5", "a, b e c", "a, b o c", "sì"},
-		{"IT", "12.345,5", "a, b e c", "a, b o c", "sì"},
-		{"es", "12.345,5", "a, b y c", "a, b o c", "sí"},
-		{"es_MX", "12.345,5", "a, b y c", "a, b o c", "sí"},
+		{"", "12,345.5", "a, b, and\u00a0c", "a, b, or\u00a0c", "yes"},
+		{"en", "12,345.5", "a, b, and\u00a0c", "a, b, or\u00a0c", "yes"},
+		{"fr", "12,345.5", "a, b, and\u00a0c", "a, b, or\u00a0c", "yes"},
+		{"it", "12.345,5", "a, b e\u00a0c", "a, b o\u00a0c", "sì"},
+		{"IT", "12.345,5", "a, b e\u00a0c", "a, b o\u00a0c", "sì"},
+		{"es", "12.345,5", "a, b y\u00a0c", "a, b o\u00a0c", "sí"},
+		{"es_MX", "12.345,5", "a, b y\u00a0c", "a, b o\u00a0c", "sí"},
 		{"zh", "12,345.5", "a、b和c", "a、b或c", "是"},
 		{"zh-Hans", "12,345.5", "a、b和c", "a、b或c", "是"},
 	} {

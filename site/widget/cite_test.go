@@ -79,8 +79,8 @@ func TestCite(t *testing.T) {
 		lang, field, format, text, value string
 	}{
 		{"it", "peak", "", "14", "14"},
-		{"it", "counts", "list", "9, 7, 9 e 12", "[9,7,9,12]"},
-		{"es", "counts", "list", "9, 7, 9 y 12", "[9,7,9,12]"},
+		{"it", "counts", "list", "9, 7, 9 e\u00a012", "[9,7,9,12]"},
+		{"es", "counts", "list", "9, 7, 9 y\u00a012", "[9,7,9,12]"},
 		{"zh", "counts", "list", "9、7、9和12", "[9,7,9,12]"},
 		{"it", "counts[3]", "", "12", "12"},
 		{"it", "counts[0]", "2", "9,00", "9"},
@@ -95,7 +95,7 @@ func TestCite(t *testing.T) {
 		{"es", "fits", "", "no", "false"},
 		{"it", "exact_any_bin", "e6", "—", "null"},
 		{"it", "key", "", "acme:summarize:ab<c>", `"acme:summarize:ab\u003cc\u003e"`},
-		{"it", "waits", "list", "50 e 100,5", "[50,100.5]"},
+		{"it", "waits", "list", "50 e\u00a0100,5", "[50,100.5]"},
 		{"es", "big", "", "20.261.017", "20261017"},
 		{"it", "huge", "", "100.000.000.000.000.000.000", "100000000000000000000"},
 		{"it", "huger", "", "1×10³⁰", "1000000000000000000000000000000"},
@@ -219,7 +219,7 @@ func TestEncoded(t *testing.T) {
 	}
 	for _, in := range []any{res, dr} {
 		text, value, err := All().Cite(c, in, "counts", "list", locale.Locale{Lang: "it"})
-		if err != nil || text != "9, 7, 9, 12, 14, 14, 7, 11, 6 e 11" || value != "[9,7,9,12,14,14,7,11,6,11]" {
+		if err != nil || text != "9, 7, 9, 12, 14, 14, 7, 11, 6 e\u00a011" || value != "[9,7,9,12,14,14,7,11,6,11]" {
 			t.Errorf("%T: %q %q %v", in, text, value, err)
 		}
 	}
@@ -294,7 +294,7 @@ func TestCiteShown(t *testing.T) {
 		{"3", "50,100", "remaining_before_attempt_ms[2]", "50", "50", false},
 		{"2", "50", "remaining_before_attempt_ms[2]", "—", "", false},
 		{"2", "50", "attempt_budget_ms[2]", "—", "", false},
-		{"2", "50", "remaining_before_attempt_ms", "600 e 350", "[600,350]", false},
+		{"2", "50", "remaining_before_attempt_ms", "600 e\u00a0350", "[600,350]", false},
 		{"2", "50", "no_such_field[2]", "", "", true},
 		{"2", "50", "worst_case_ms[0]", "", "", true},
 	} {
