@@ -54,7 +54,7 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	if err != nil {
 		return err
 	}
-	va, vres, err := o.c.Vary(o.a, param, value) // the calculator's own work bounds hold
+	va, vres, err := o.c.Vary(t.variantArgs(o.c, o.a), param, value) // the calculator's own work bounds hold
 	if err != nil {
 		return err
 	}
@@ -239,17 +239,43 @@ type variantRun struct {
 // "compare: PARAM=VALUE" draws beside the page's.
 const CompareCite = "compare."
 
+// variantArgs is a for the comparison's variant run: with a's trace
+// (calc.Args.WithTrace) only when the view the comparison draws twice
+// draws one (pickCompareView). A flow view elsewhere in the widget draws
+// the page's run alone, so the variant does not record its requests: for
+// dispatch, whose traced run is both modes', that is two runs of the
+// simulation a recompute does not make.
+func (t viewTable) variantArgs(c *calc.Calculator, a calc.Args) calc.Args {
+	n := pickCompareName(t, c.Name)
+	for _, v := range t[c.Name] {
+		if v.name == n && v.trace {
+			return a
+		}
+	}
+	return a.WithTrace(0)
+}
+
 // Variant runs the comparison that views ask for ("compare:PARAM=VALUE",
-// as data-views carries it): c on a with PARAM set to VALUE. ok is false
-// when views ask for no comparison.
+// as data-views carries it): c on a with PARAM set to VALUE, as the
+// widget's output runs it (the set's variantArgs). ok is false when views
+// ask for no comparison.
+func (s *Set) Variant(c *calc.Calculator, a calc.Args, views []string) (res any, ok bool, err error) {
+	return s.table().variant(c, a, views)
+}
+
+// Variant is Set.Variant for the calculators of calc.New (All's views).
 func Variant(c *calc.Calculator, a calc.Args, views []string) (res any, ok bool, err error) {
+	return allViews().variant(c, a, views)
+}
+
+func (t viewTable) variant(c *calc.Calculator, a calc.Args, views []string) (res any, ok bool, err error) {
 	for _, v := range views {
 		if spec, isCmp := strings.CutPrefix(v, comparePrefix); isCmp {
 			param, value, err := compareValues(c, spec)
 			if err != nil {
 				return nil, true, err
 			}
-			_, res, err := c.Vary(a, param, value)
+			_, res, err := c.Vary(t.variantArgs(c, a), param, value)
 			return res, true, err
 		}
 	}

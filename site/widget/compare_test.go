@@ -287,3 +287,56 @@ func TestCompareSharedScale(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantTrace: the comparison's variant records no trace unless the
+// view the comparison draws twice draws one. dispatch's compared widget
+// (rate-limits: its flow view draws the page's run in both modes) ran
+// the variant traced, both modes again: four simulations a recompute,
+// not three. The variant's results are the same either way.
+func TestVariantTrace(t *testing.T) {
+	set := All()
+	orig, _ := calc.New().Lookup("dispatch")
+	var marks []int // TraceMarks of each run
+	c := *orig
+	c.Run = func(a calc.Args) (any, error) {
+		marks = append(marks, a.TraceMarks())
+		return orig.Run(a)
+	}
+	loc := locales(t)["es"]
+	views := []string{"table", "queue", "flow", CompareView("mode=naive")}
+	a, err := c.Parse(url.Values{"jobs": {"200"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a = set.RunArgs(&c, a, views)
+	if a.TraceMarks() == 0 {
+		t.Fatal("the flow view asks for no trace")
+	}
+	res, err := c.Run(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marks = nil
+	_, v, ok, err := set.RenderOutputVariant(&c, a, res, views, loc)
+	if err != nil || !ok {
+		t.Fatalf("RenderOutputVariant: variant %v, %v", ok, err)
+	}
+	w, _, _ := set.Variant(&c, a, views)
+	if len(marks) != 2 || marks[0] != 0 || marks[1] != 0 {
+		t.Errorf("the variant's runs (output, Set.Variant) recorded traces of %v requests, want [0 0]", marks)
+	}
+	_, tv, _ := c.Vary(a, "mode", "naive") // traced, as before
+	for _, f := range []string{"completed", "dead_letters", "requests", "rate_limited", "retries", "makespan_s", "depth_ready"} {
+		got, gotRaw, err1 := set.CiteShown(&c, v, f, "", loc)
+		want, wantRaw, err2 := set.CiteShown(&c, tv, f, "", loc)
+		again, againRaw, err3 := set.CiteShown(&c, w, f, "", loc)
+		if err1 != nil || err2 != nil || err3 != nil || got != want || gotRaw != wantRaw || again != want || againRaw != wantRaw {
+			t.Errorf("%s: untraced variant %q %s (%v), traced %q %s (%v), Set.Variant %q %s (%v)", f, got, gotRaw, err1, want, wantRaw, err2, again, againRaw, err3)
+		}
+	}
+	// a comparison that draws a traced view keeps the trace
+	tr := viewTable{"dispatch": {{"flow", typed(dispatchFlow), false, true}}}
+	if n := tr.variantArgs(orig, a).TraceMarks(); n != a.TraceMarks() {
+		t.Errorf("a traced compare view: the variant records %d requests, want %d", n, a.TraceMarks())
+	}
+}
