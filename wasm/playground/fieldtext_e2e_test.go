@@ -3,14 +3,14 @@
 package playground
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"retrylab/wasm/internal/nodejs"
 )
 
 // TestFieldTextMatchesGo runs player.js' fieldText and parse (the slider
@@ -21,10 +21,6 @@ import (
 // calculator takes one (a decimal: no hex, no '_', finite), NaN or
 // infinite in JavaScript where it does not. Behind the e2e tag: node.
 func TestFieldTextMatchesGo(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is needed to run player.js' fieldText beside numberText: install Node.js 20 or later")
-	}
 	src, err := os.ReadFile("../../site/assets/player.js")
 	if err != nil {
 		t.Fatal(err)
@@ -71,25 +67,16 @@ func TestFieldTextMatchesGo(t *testing.T) {
 		}
 		ins = append(ins, input{b.String(), pick(",", ".")})
 	}
-	data, err := json.Marshal(ins)
-	if err != nil {
-		t.Fatal(err)
-	}
 	script := js[from:to] + `
 const ins = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 process.stdout.write(JSON.stringify(ins.map(x => {
   const v = parse(x.In, x.Mark);
   return [fieldText(x.In, x.Mark), isFinite(v) ? v : null];
 })));`
-	cmd := exec.Command(node, "-e", script)
-	cmd.Stdin = strings.NewReader(string(data))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
 	var got [][2]any
-	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(ins) {
-		t.Fatalf("node wrote %d answers for %d texts (%v)", len(got), len(ins), err)
+	nodejs.Exchange(t, "run player.js' fieldText beside numberText", "", []string{"-e", script}, ins, &got)
+	if len(got) != len(ins) {
+		t.Fatalf("node wrote %d answers for %d texts", len(got), len(ins))
 	}
 	bad := 0
 	for i, in := range ins {

@@ -6,8 +6,6 @@
 package edge
 
 import (
-	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -19,16 +17,13 @@ import (
 
 	"retrylab/core/calc"
 	"retrylab/site/server"
+	"retrylab/wasm/internal/nodejs"
 	"retrylab/wasm/worker/parity"
 )
 
 func node(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is needed to test the Worker's edge layer (worker/edge/*.mjs): install Node.js 20 or later")
-	}
-	return p
+	return nodejs.Path(t, "test the Worker's edge layer (worker/edge/*.mjs)")
 }
 
 // TestNode runs the edge layer's own tests (edge.test.mjs) with node's
@@ -152,23 +147,14 @@ process.stdout.write(JSON.stringify(cases.map(([rest, q]) => canonicalKey(data, 
 		add(c, false, "", values, raw)
 		cases[len(cases)-1].simple = false // edge.mjs may leave a spelling to Go
 	}
-	in, _ := json.Marshal(func() [][2]string {
-		var out [][2]string
-		for _, c := range cases {
-			out = append(out, [2]string{c.rest, c.query})
-		}
-		return out
-	}())
-	cmd := exec.Command(node(t), "keys.mjs")
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(in)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node keys.mjs: %v", err)
+	in := make([][2]string, len(cases))
+	for i, c := range cases {
+		in[i] = [2]string{c.rest, c.query}
 	}
 	var got []*string
-	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(cases) {
-		t.Fatalf("node keys.mjs: %d keys for %d cases (%v)", len(got), len(cases), err)
+	nodejs.Exchange(t, "test the Worker's edge layer (worker/edge/*.mjs)", dir, []string{"keys.mjs"}, in, &got)
+	if len(got) != len(cases) {
+		t.Fatalf("node keys.mjs: %d keys for %d cases", len(got), len(cases))
 	}
 	computed := 0
 	for i, c := range cases {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"retrylab/wasm/internal/nodejs"
 )
 
 // TestNode runs goshim.test.mjs (the life cycle with a stand-in for Go)
@@ -21,10 +23,7 @@ import (
 // closed, a fresh instance after a panic and after the runtime runs out
 // of memory, the instance's memory flat over 5,000 requests.
 func TestNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is needed to test the Worker's Go shim (goshim.mjs): install Node.js 20 or later")
-	}
+	node := nodejs.Path(t, "test the Worker's Go shim (goshim.mjs)")
 	wasm, wasmExec := testApp(t, t.TempDir())
 	for _, file := range []string{"goshim.test.mjs", "real.test.mjs"} {
 		cmd := exec.Command(node, "--test", file)

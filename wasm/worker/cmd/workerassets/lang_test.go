@@ -1,14 +1,14 @@
+//go:build e2e
+
 package main
 
 import (
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"retrylab/site/server"
+	"retrylab/wasm/internal/nodejs"
 	"retrylab/wasm/worker/edge"
 )
 
@@ -18,10 +18,6 @@ import (
 // from Go (edge-rules.mjs's QVALUE). Node is a dependency of make test
 // (the Worker's tests): its absence fails.
 func TestAcceptLangAgreesWithGo(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is needed (make deps installs it): ", err)
-	}
 	src, err := os.ReadFile("entry.mjs")
 	if err != nil {
 		t.Fatal(err)
@@ -47,17 +43,10 @@ func TestAcceptLangAgreesWithGo(t *testing.T) {
 		"es;q=0.2,en;q=0.3", "EN;q=0.9,ZH;q=0.95", "zh-Hant-TW", "  it  ", "it;level=1", "it;q=0.5;x=y", ",,,",
 		"*", "*;q=0.1,es;q=0.05", "ja,zh;q=0.001", "it;q=0.9999", "es;q=1.0,it;q=1",
 	}
-	in, _ := json.Marshal(headers)
-	cmd := exec.Command(node, "acceptlang.mjs")
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(string(in))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
 	var got []string
-	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(headers) {
-		t.Fatalf("node's answer %s: %v", out, err)
+	nodejs.Exchange(t, "hold entry.mjs's acceptLang to Go", dir, []string{"acceptlang.mjs"}, headers, &got)
+	if len(got) != len(headers) {
+		t.Fatalf("node: %d answers for %d headers", len(got), len(headers))
 	}
 	for i, h := range headers {
 		if want := server.AcceptLang(h); got[i] != want {
