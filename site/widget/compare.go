@@ -3,6 +3,7 @@ package widget
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,41 +115,69 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	}
 	writef(b, `<p class="widget-compare-sentence" data-compare-sentence data-compare-items="%s">%s</p><div class="widget-compare-runs">`, strconv.Itoa(len(items)), esc(sentence))
 	vo := &outCtx{c: o.c, a: va, r: vr, loc: o.loc, enc: o.enc}
-	// both runs on one scale: a first pass measures each run's axes, the
-	// second draws both to the larger
+	// both runs on one scale: a first pass draws each run to its own
+	// axes, measuring them; a run whose axes are the larger of the two at
+	// every one keeps that drawing (drawn again to the shared tops, it
+	// would be the same bytes), the other is drawn again to the shared
+	// tops
 	scale := &sharedScale{measure: true}
-	var scratch strings.Builder
-	for _, oc := range []*outCtx{o, vo} {
+	var first [2]struct {
+		out string
+		err error
+		own bool // the drawing is already to the shared tops
+	}
+	runs := [2]*outCtx{o, vo}
+	var tops [2][]float64
+	for i, oc := range runs {
+		var scratch strings.Builder
+		own := &sharedScale{measure: true}
 		saved := oc.b
-		oc.b, oc.scale, scale.next = &scratch, scale, 0
-		oc.safe("compare", fn)
+		oc.b, oc.scale = &scratch, own
+		first[i].err = oc.safe("compare", fn)
 		oc.b, oc.scale = saved, nil
+		first[i].out = scratch.String()
+		if own.next == len(own.tops) { // no axis skipped (NaN): the tops are by index
+			tops[i] = own.tops
+		}
+		for k, v := range own.tops {
+			if k == len(scale.tops) {
+				scale.tops = append(scale.tops, v)
+			} else {
+				scale.tops[k] = math.Max(scale.tops[k], v)
+			}
+		}
+	}
+	for i := range runs {
+		first[i].own = tops[i] != nil && slices.Equal(tops[i], scale.tops)
 	}
 	scale.measure = false
-	run := func(name, heading string, oc *outCtx) {
+	run := func(name, heading string, i int) {
+		oc := runs[i]
 		writef(b, `<div class="widget-compare-run" data-run="%s"><p class="widget-compare-label">%s</p>`, name, esc(heading))
 		// the page's only drawing of the view is written as it is, into
 		// the output; any other drawing loses its outputs (dropOuts)
 		direct := oc == o && o.compared
-		var chart strings.Builder
-		saved := oc.b
-		oc.b, oc.scale, scale.next = &chart, scale, 0
-		if direct {
-			oc.b = b
+		out, err := first[i].out, first[i].err
+		if !first[i].own {
+			var chart strings.Builder
+			saved := oc.b
+			oc.b, oc.scale, scale.next = &chart, scale, 0
+			err = oc.safe("compare", fn)
+			oc.b, oc.scale = saved, nil
+			out = chart.String()
 		}
-		err := oc.safe("compare", fn)
-		oc.b, oc.scale = saved, nil
 		if err != nil {
 			writef(b, `<p class="widget-note">%s</p>`, esc(o.loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
-		}
-		if !direct {
-			b.WriteString(dropOuts(chart.String()))
+		} else if direct {
+			b.WriteString(out)
+		} else {
+			b.WriteString(dropOuts(out))
 		}
 		b.WriteString(`</div>`)
 	}
-	run("base", o.loc.Tf("widget.compare.base", "This page: {param} = {value}", "param", label, "value", valueLabel(baseText)), o)
+	run("base", o.loc.Tf("widget.compare.base", "This page: {param} = {value}", "param", label, "value", valueLabel(baseText)), 0)
 	vo.b = b
-	run("variant", o.loc.Tf("widget.compare.variant", "Compared: {param} = {value}", "param", label, "value", valueLabel(varText)), vo)
+	run("variant", o.loc.Tf("widget.compare.variant", "Compared: {param} = {value}", "param", label, "value", valueLabel(varText)), 1)
 	b.WriteString("</div></section>\n")
 	return nil
 }

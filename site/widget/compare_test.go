@@ -340,3 +340,48 @@ func TestVariantTrace(t *testing.T) {
 		t.Errorf("a traced compare view: the variant records %d requests, want %d", n, a.TraceMarks())
 	}
 }
+
+// TestGoldenCompare renders the comparisons the articles draw (their
+// calculator, view and compared value, at the calculator's defaults
+// otherwise) in each language: with another view of the calculator
+// beside the comparison (its runs lose their outputs) and alone (the
+// page's run keeps them). The comparison draws each run first to its own
+// axes and draws again only a run whose axes are not the larger: these
+// files were written by the code that drew both runs twice.
+func TestGoldenCompare(t *testing.T) {
+	all := locales(t)
+	reg := calc.New()
+	for _, tc := range []struct{ calc, spec, other string }{
+		{"budget", "budget=false", "table"},
+		{"jitter", "strategy=fixed", "histogram"},
+		{"retry-strategies", "clients=5000", "table"},
+		{"dispatch", "mode=naive", "queue"},
+	} {
+		c, _ := reg.Lookup(tc.calc)
+		for _, lang := range []string{"it", "zh"} {
+			var out strings.Builder
+			for _, views := range [][]string{{tc.other, CompareView(tc.spec)}, {CompareView(tc.spec)}} {
+				html, err := Render(Spec{Calc: c, ID: c.Name + "-1", Views: views}, all[lang])
+				if err != nil {
+					t.Fatalf("%s %v: %v", tc.calc, views, err)
+				}
+				out.WriteString(html)
+				out.WriteString("\n")
+			}
+			path := filepath.Join("testdata", "compare-"+c.Name+"."+lang+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./site/widget -update)", err)
+			}
+			if out.String() != string(want) {
+				t.Errorf("%s %s: the comparisons differ from %s (run go test ./site/widget -update and review the diff)", tc.calc, lang, path)
+			}
+		}
+	}
+}
