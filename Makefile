@@ -77,7 +77,8 @@ unit: wasmtest
 # wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden
 # files were written natively on amd64: core/standin/fmath's bits, every
 # calculator's result and the widgets' rendered HTML must be the same in
-# the browser and the Worker as in the build, and the generated encoders of
+# the browser and the Worker as in the build (the articles' comparisons
+# too), and the generated encoders of
 # the results equal to encoding/json's; and the parsers and the hash
 # of core/canonjson and core/standin/sha256sum, whose recursion depth and integer
 # arithmetic differ under wasm (the JavaScript engine's stack); and
@@ -89,7 +90,7 @@ unit: wasmtest
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
 	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" ./core/standin/fmath ./core/canonjson ./core/standin/jsonread ./core/standin/sha256sum ./core/standin/bigint ./core/pyrand ./core/standin/query ./core/standin/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/standin/heapsort ./core/calc/crossarch | $(TESTSUM) -quiet
-	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" -run '^(TestGolden|TestEncode.*)$$' ./site/widget | $(TESTSUM) -quiet
+	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" -run '^(TestGolden|TestGoldenCompare|TestEncode.*)$$' ./site/widget | $(TESTSUM) -quiet
 	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" ./wasm/playground | $(TESTSUM) -quiet
 	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" -tags standin_orig_listen -run '^TestListen$$' ./wasm/playground | $(TESTSUM) -quiet
 
