@@ -276,11 +276,22 @@ func newGRPC(maxTokens, ratio float64) *grpcRule {
 }
 
 func (g *grpcRule) done(_ int64, _, ok, timeout bool, _ int32) {
+	// min and max spelled as comparisons, the same for these finite
+	// values: in WebAssembly the builtins on floats are calls to the
+	// runtime (fmin64, fmax64), the runtime being built without inlining.
 	switch {
 	case ok:
-		g.tokens = min(g.maxTokens, g.tokens+g.ratio)
+		if t := g.tokens + g.ratio; t < g.maxTokens {
+			g.tokens = t
+		} else {
+			g.tokens = g.maxTokens
+		}
 	case !timeout || g.countTimeouts:
-		g.tokens = max(0, g.tokens-1)
+		if t := g.tokens - 1; t > 0 {
+			g.tokens = t
+		} else {
+			g.tokens = 0
+		}
 	}
 }
 func (g *grpcRule) retry(int64, bool) (bool, int32) { return g.tokens > g.maxTokens/2, 0 }
@@ -314,7 +325,10 @@ func (e *envoyRule) done(_ int64, retry, _ bool, _ int32) {
 	}
 }
 func (e *envoyRule) retry(int64, bool) (bool, int32) {
-	limit := max(e.minConc, float64(e.percent/100)*float64(e.active))
+	limit := float64(e.percent/100) * float64(e.active)
+	if limit < e.minConc { // max(e.minConc, limit), without fmax64 (grpcRule.done)
+		limit = e.minConc
+	}
 	if float64(e.retries) >= limit {
 		return false, 0
 	}
@@ -578,7 +592,12 @@ func (c *breakerRule) reset() {
 // rejectP is the SRE book's client request rejection probability,
 // max(0, (requests - K × accepts) / (requests + 1)).
 func rejectP(requests, accepts, k float64) float64 {
-	return max(0, (requests-float64(k*accepts))/(requests+1))
+	// max(0, p), without fmax64 (grpcRule.done): p is finite, and +0 when
+	// it is 0
+	if p := (requests - float64(k*accepts)) / (requests + 1); p > 0 {
+		return p
+	}
+	return 0
 }
 
 // slidingSum is a sum over the last window ns, kept in slices of

@@ -161,14 +161,17 @@ func (tg *tracing) clone(p *tracer) *tracer {
 }
 
 // frame returns the first frame k whose instant (k+1)·bin is above t:
-// the first whose state an event at t is part of. Not inlined: sent
-// calls it seven times, and its appends inlined there made sent the
-// largest function of the policies module (make bench's size table); a
-// traced run calls it a few times per attempt.
+// the first whose state an event at t is part of, making room for it and
+// the next in frames. Not inlined: sent calls it once, refused once, and
+// its appends inlined there made sent the largest function of the
+// policies module (make bench's size table). Times are never negative,
+// so the division is unsigned: in WebAssembly a signed 64-bit division
+// is a call to the runtime (wasmDiv, for MinInt64 / -1), an unsigned one
+// an instruction.
 //
 //go:noinline
 func (tr *tracer) frame(t int64) int {
-	k := int(t / tr.bin)
+	k := int(uint64(t) / uint64(tr.bin))
 	for len(tr.frames) <= k+1 {
 		tr.frames = append(tr.frames, frameDiff{})
 	}
@@ -176,12 +179,22 @@ func (tr *tracer) frame(t int64) int {
 	return k
 }
 
+// from is frame(t) for a time t whose frame is k or the next, without
+// a division there, and without making room: frames must hold t's frame
+// and the next already.
+func (tr *tracer) from(k int, t int64) int {
+	if d := t - int64(k)*tr.bin; d >= 0 && d < 2*tr.bin {
+		return k + lt(tr.bin-1, d) // k, or k+1 for d >= bin
+	}
+	return int(uint64(t) / uint64(tr.bin))
+}
+
 // mark returns the index in marks of request id's sampled mark, or -1.
 func (tr *tracer) mark(id int32) int {
-	if int(id)%tr.stride != 0 {
+	if uint64(id)%uint64(tr.stride) != 0 { // id >= 0: unsigned (frame)
 		return -1
 	}
-	i := int(id) / tr.stride
+	i := int(uint64(id) / uint64(tr.stride))
 	if i >= tr.max {
 		return -1
 	}
@@ -191,10 +204,11 @@ func (tr *tracer) mark(id int32) int {
 	return i
 }
 
-// attempt logs a of request id when it is sampled.
-func (tr *tracer) attempt(id int32, a Attempt) {
+// attempt logs an attempt of request id when it is sampled: its times
+// (ns) become seconds only then.
+func (tr *tracer) attempt(id int32, retry bool, out Outcome, sent, start, end, done int64) {
 	if i := tr.mark(id); i >= 0 {
-		tr.log = append(tr.log, logged{mark: int32(i), a: a})
+		tr.log = append(tr.log, logged{mark: int32(i), a: Attempt{Retry: retry, Outcome: out, SentS: secs(sent), StartS: secs(start), EndS: secs(end), DoneS: secs(done)}})
 	}
 }
 
@@ -202,46 +216,53 @@ func (tr *tracer) attempt(id int32, a Attempt) {
 // an event at t): state counts an event at t in frames from here.
 func (tr *tracer) firstAbove(t int64) int { return tr.frame(t) }
 
-// firstAtOrAbove is the first frame whose instant is at t or above.
-func (tr *tracer) firstAtOrAbove(t int64) int {
-	k := tr.frame(t)
-	if k > 0 && int64(k)*tr.bin == t {
-		return k - 1
-	}
-	return k
-}
-
 // sent records an attempt the server took: sent at now, started at
 // start, done by the server at end; the client gives up at deadline.
+// Every time it counts at is in [now, end], but for an earlier answer of
+// the request, whose frame is there already: room for end's frame is room
+// for them all, and each frame is found from now's (from), most in it or
+// the next.
 func (tr *tracer) sent(now int64, id int32, retry bool, start, end, deadline int64) {
-	sentK := tr.firstAbove(now)
-	if retry {
-		tr.frames[sentK].retries++
+	sentK := int(uint64(now) / uint64(tr.bin))
+	kEnd := tr.from(sentK, end)
+	if len(tr.frames) <= kEnd+1 {
+		tr.frame(end)
 	}
-	// queued: sent < F < start
-	if hi := tr.firstAtOrAbove(start); sentK < hi {
-		tr.frames[sentK].queue++
-		tr.frames[hi].queue--
+	tr.last = max(tr.last, end)
+	f := tr.frames[:kEnd+2]
+	if retry {
+		f[sentK].retries++
+	}
+	// queued: sent < F < start; the first frame whose instant is at start
+	// or above
+	hi := tr.from(sentK, start)
+	if hi > 0 && int64(hi)*tr.bin == start {
+		hi--
+	}
+	if sentK < hi {
+		f[sentK].queue++
+		f[hi].queue--
 	}
 	done, out := end, Served
 	if end > deadline {
 		done, out = deadline, TimedOut
-		tr.frames[tr.firstAbove(deadline)].wasted += end - start
+		f[tr.from(sentK, deadline)].wasted += end - start
 	} else if prev := tr.answered(id); prev < 0 {
 		tr.answeredAt[id] = end + 1
-		tr.frames[tr.firstAbove(end)].served++
-	} else if end < prev { // a later copy answers first
-		tr.frames[tr.firstAbove(prev)].served--
-		tr.frames[tr.firstAbove(end)].served++
+		f[tr.from(sentK, end)].served++
+	} else if end < prev { // a later copy answers first (prev past end: frames has its frame)
+		tr.frames[tr.from(sentK, prev)].served--
+		f[tr.from(sentK, end)].served++
 		tr.answeredAt[id] = end + 1
 	}
 	// in flight: sent < F <= done
-	if hi := tr.firstAbove(done); sentK < hi {
-		tr.frames[sentK].inflight++
-		tr.frames[hi].inflight--
+	if hi := tr.from(sentK, done); sentK < hi {
+		f[sentK].inflight++
+		f[hi].inflight--
 	}
-	tr.frame(end)
-	tr.attempt(id, Attempt{Retry: retry, Outcome: out, SentS: secs(now), StartS: secs(start), EndS: secs(end), DoneS: secs(done)})
+	if uint64(id)%uint64(tr.stride) == 0 { // the call only for a sampled request (mark)
+		tr.attempt(id, retry, out, now, start, end, done)
+	}
 }
 
 // answered returns request id's earliest in-time end so far, or -1,
@@ -260,8 +281,7 @@ func (tr *tracer) refused(now int64, id int32, retry bool, out Outcome) {
 	if retry && out == Rejected {
 		tr.frames[k].retries++
 	}
-	s := secs(now)
-	tr.attempt(id, Attempt{Retry: retry, Outcome: out, SentS: s, StartS: s, EndS: s, DoneS: s})
+	tr.attempt(id, retry, out, now, now, now, now)
 }
 
 // denied records that the budget refused request id's retry.
