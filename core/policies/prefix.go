@@ -143,13 +143,17 @@ func (m *sim) runFrom(p *prefix) {
 // and each answer, a request's deadline and retry limit, the meter told of
 // each attempt.
 func (m *sim) replay(p *prefix) {
-	if m.quiet && m.admitsAll && !m.deadlines && !m.perReq && m.meter == nil {
-		return // nothing to do (none, naive, backoff)
+	// The answers change nothing for a quiet rule, nor for one whose
+	// budget a first attempt's success cannot raise (gRPC's tokens and
+	// the AWS quota start full, and the prefix holds no failure).
+	still := m.quiet || m.rule.full()
+	if still && m.admitsAll && !m.deadlines && !m.perReq && m.meter == nil {
+		return // nothing to do (none, naive, backoff, grpc, aws)
 	}
 	for i, id := range p.ids {
 		t := p.ts[i]
 		if id < 0 {
-			if !m.quiet {
+			if !still {
 				m.rule.done(t, false, true, false, 0)
 			}
 			continue

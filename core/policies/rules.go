@@ -140,6 +140,22 @@ func (u *rule) quiet() bool {
 	return u.kind == kindFixed || (u.kind == kindFinagle && !u.finagle.onSuccess) || (u.kind == kindSRE && !u.sre.throttle)
 }
 
+// full reports whether done, for a first attempt that succeeds, leaves
+// u as it is: gRPC's tokens at their maximum, the AWS quota at its
+// capacity (what a success adds is not negative, and the sum does not
+// overflow).
+func (u *rule) full() bool {
+	switch u.kind {
+	case kindGRPC:
+		g := &u.grpc
+		return g.tokens == g.maxTokens && g.ratio >= 0
+	case kindAWS:
+		a := &u.aws
+		return a.quota == a.q.Capacity && a.q.NoRetryIncrement >= 0 && a.q.Capacity <= math.MaxInt32-a.q.NoRetryIncrement
+	}
+	return false
+}
+
 // admitsAll reports whether send always returns true and changes nothing.
 func (u *rule) admitsAll() bool {
 	return u.kind == kindFixed || u.kind == kindGRPC || u.kind == kindAWS

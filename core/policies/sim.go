@@ -785,18 +785,9 @@ func (m *sim) queued(now int64) int {
 	return m.count
 }
 
-// enqueue adds a call sent at now that starts at start, the latest start
-// so far.
-func (m *sim) enqueue(now, start int64) {
-	if m.count == len(m.starts) {
-		m.makeRoom(now)
-	}
-	m.starts[(m.head+m.count)&(len(m.starts)-1)] = start
-	m.count++
-}
-
 // makeRoom drops the started calls from the full ring starts, and doubles
-// it if none has started.
+// it if none has started: before send adds a call sent at now that starts
+// after now, the latest start so far.
 func (m *sim) makeRoom(now int64) {
 	if m.queued(now) < len(m.starts) {
 		return
@@ -928,7 +919,12 @@ func (m *sim) send(now int64, id int32) {
 		}
 		h.replaceMin(start + svc)
 		if start > now {
-			m.enqueue(now, start)
+			// enqueue(now, start), inlined: every call a storm queues
+			if m.count == len(m.starts) {
+				m.makeRoom(now)
+			}
+			m.starts[(m.head+m.count)&(len(m.starts)-1)] = start
+			m.count++
 		}
 		m.busy += svc
 		end, deadline := start+svc, now+m.timeout
