@@ -3,8 +3,8 @@ package dispatch
 import (
 	"math/rand/v2"
 
+	"retrylab/core/internal/group"
 	"retrylab/core/meter"
-	"retrylab/core/standin"
 )
 
 // The trace of a run, for the request-flow view (site/widget, view
@@ -50,18 +50,13 @@ type Trace struct {
 type tracer struct {
 	stride int
 	jobs   []Job
-	// log holds the traced jobs' calls in the order they were recorded:
-	// calls gives every job its calls in one slice of them all, not one
-	// growing slice a job (hundreds of allocations a traced run, dear in
+	// log holds the traced jobs' calls in the order they were recorded,
+	// logJobs each one's job (its index in jobs): calls gives every job
+	// its calls in one slice of them all (group.By), not one growing
+	// slice a job (hundreds of allocations a traced run, dear in
 	// WebAssembly).
-	log []loggedCall
-}
-
-// loggedCall is a call of the traced job jobs[job].
-type loggedCall struct {
-	_   standin.NoEqual // not comparable
-	job int32
-	c   Call
+	log     []Call
+	logJobs []int32
 }
 
 // job returns the index in jobs of job j's trace, or -1 when j is not
@@ -92,7 +87,8 @@ func (tr *tracer) call(j int32, start, end int64, out outcome) {
 		case outReplay:
 			st = StatusReplay
 		}
-		tr.log = append(tr.log, loggedCall{job: int32(i), c: Call{seconds(start), seconds(end), st}})
+		tr.log = append(tr.log, Call{seconds(start), seconds(end), st})
+		tr.logJobs = append(tr.logJobs, int32(i))
 	}
 }
 
@@ -106,22 +102,9 @@ func (tr *tracer) end(j int32, t int64) {
 // slice each of one array (its capacity its length: an append copies),
 // nil for none.
 func (tr *tracer) calls() {
-	all := make([]Call, len(tr.log))
-	at := make([]int, len(tr.jobs)+1) // job i's calls are all[at[i]:at[i+1]]
-	for _, e := range tr.log {
-		at[e.job+1]++
-	}
+	g := group.By(tr.logJobs, tr.log, len(tr.jobs))
 	for i := range tr.jobs {
-		at[i+1] += at[i]
-		if lo, hi := at[i], at[i+1]; lo < hi {
-			tr.jobs[i].Calls = all[lo:lo:hi] // filled below
-		}
-	}
-	for _, e := range tr.log {
-		jb := &tr.jobs[e.job]
-		n := len(jb.Calls)
-		jb.Calls = jb.Calls[:n+1]
-		jb.Calls[n] = e.c
+		tr.jobs[i].Calls = g.Of(i)
 	}
 }
 
@@ -139,7 +122,7 @@ func RunTracedMeter(c Config, r *rand.Rand, maxJobs int, m *meter.Meter) (Result
 		n = (c.Jobs + stride - 1) / stride
 	}
 	// room for two calls a traced job (it grows beyond)
-	tr := &tracer{stride: stride, jobs: make([]Job, 0, n), log: make([]loggedCall, 0, 2*n)}
+	tr := &tracer{stride: stride, jobs: make([]Job, 0, n), log: make([]Call, 0, 2*n), logJobs: make([]int32, 0, 2*n)}
 	for j := 0; j < c.Jobs; j += stride {
 		tr.jobs = append(tr.jobs, Job{Job: j, StoppedS: -1})
 	}

@@ -3,8 +3,8 @@ package policies
 import (
 	"math"
 
+	"retrylab/core/internal/group"
 	"retrylab/core/meter"
-	"retrylab/core/standin"
 )
 
 // The trace of a run: what a request-flow view draws (site/widget,
@@ -92,10 +92,12 @@ type tracer struct {
 // next policy's tracer reuses it (tracing.mem), emptied.
 type traceMem struct {
 	// log holds the sampled requests' attempts in the order they were
-	// recorded: trace gives every mark its attempts in one slice of them
-	// all, not one growing slice a mark (thousands of allocations a
-	// traced RunAll, dear in WebAssembly).
-	log []logged
+	// recorded, logMarks each one's mark (its index in marks): trace
+	// gives every mark its attempts in one slice of them all
+	// (group.By), not one growing slice a mark (thousands of
+	// allocations a traced RunAll, dear in WebAssembly).
+	log      []Attempt
+	logMarks []int32
 	// frames[k] holds the differences of the counters at frame k (the
 	// instant (k+1)·bin), summed at the end.
 	frames []frameDiff
@@ -105,13 +107,6 @@ type traceMem struct {
 	// come back in time. A slice, not a map: request numbers are dense,
 	// and the map's lookups were most of a traced run's time.
 	answeredAt []int64
-}
-
-// logged is an attempt of the sampled request marks[mark].
-type logged struct {
-	_    standin.NoEqual // not comparable
-	mark int32
-	a    Attempt
 }
 
 // frameDiff is one frame's differences of the counters (Counters).
@@ -141,11 +136,15 @@ func newTracer(tg *tracing, mem traceMem, requests int) *tracer {
 	}
 	mem.answeredAt = mem.answeredAt[:cap(mem.answeredAt)]
 	clear(mem.answeredAt)
-	mem.log, mem.frames = mem.log[:0], mem.frames[:0]
+	marks := min(tg.max, tg.requests/tg.stride+1) // the marks a run is expected to sample
+	if cap(mem.log) == 0 {
+		// room for two attempts a mark in the log (it grows beyond)
+		mem.log, mem.logMarks = make([]Attempt, 0, 2*marks), make([]int32, 0, 2*marks)
+	}
+	mem.log, mem.logMarks, mem.frames = mem.log[:0], mem.logMarks[:0], mem.frames[:0]
 	return &tracer{
 		stride: tg.stride, max: tg.max, bin: tg.bin, traceMem: mem,
-		// the marks a run is expected to sample: a Trace holds them
-		marks: make([]Mark, 0, min(tg.max, tg.requests/tg.stride+1)),
+		marks: make([]Mark, 0, marks), // a Trace holds them
 	}
 }
 
@@ -154,7 +153,7 @@ func newTracer(tg *tracing, mem traceMem, requests int) *tracer {
 func (tg *tracing) clone(p *tracer) *tracer {
 	tr := newTracer(tg, tg.mem, len(p.answeredAt))
 	tr.marks = append(tr.marks, p.marks...)
-	tr.log, tr.frames = append(tr.log, p.log...), append(tr.frames, p.frames...)
+	tr.log, tr.logMarks, tr.frames = append(tr.log, p.log...), append(tr.logMarks, p.logMarks...), append(tr.frames, p.frames...)
 	copy(tr.answeredAt, p.answeredAt) // the rest of tr's is 0, as answered grows it
 	tr.last = p.last
 	return tr
@@ -208,7 +207,8 @@ func (tr *tracer) mark(id int32) int {
 // (ns) become seconds only then.
 func (tr *tracer) attempt(id int32, retry bool, out Outcome, sent, start, end, done int64) {
 	if i := tr.mark(id); i >= 0 {
-		tr.log = append(tr.log, logged{mark: int32(i), a: Attempt{Retry: retry, Outcome: out, SentS: secs(sent), StartS: secs(start), EndS: secs(end), DoneS: secs(done)}})
+		tr.log = append(tr.log, Attempt{Retry: retry, Outcome: out, SentS: secs(sent), StartS: secs(start), EndS: secs(end), DoneS: secs(done)})
+		tr.logMarks = append(tr.logMarks, int32(i))
 	}
 }
 
@@ -309,22 +309,9 @@ func (tr *tracer) trace() Trace {
 	}
 	// Each mark's attempts, in the order logged: a slice each of one
 	// array (its capacity its length: an append copies), nil for none.
-	all := make([]Attempt, len(tr.log))
-	at := make([]int, len(tr.marks)+1) // mark i's attempts are all[at[i]:at[i+1]]
-	for _, e := range tr.log {
-		at[e.mark+1]++
-	}
+	g := group.By(tr.logMarks, tr.log, len(tr.marks))
 	for i := range tr.marks {
-		at[i+1] += at[i]
-		if lo, hi := at[i], at[i+1]; lo < hi {
-			tr.marks[i].Attempts = all[lo:lo:hi] // filled below, in the order logged
-		}
-	}
-	for _, e := range tr.log {
-		k := &tr.marks[e.mark]
-		n := len(k.Attempts)
-		k.Attempts = k.Attempts[:n+1]
-		k.Attempts[n] = e.a
+		tr.marks[i].Attempts = g.Of(i)
 	}
 	return Trace{Stride: tr.stride, Marks: tr.marks, Counters: c}
 }
