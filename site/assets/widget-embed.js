@@ -17,7 +17,7 @@
   function update(d) {
     var widget = d.closest('[data-widget]');
     var form = widget && widget.querySelector('form[data-form]');
-    var area = d.querySelector('textarea[data-embed-code]');
+    var area = d.querySelector('[data-embed-code]');
     if (!form || !area) { return; }
     var defs = new URLSearchParams(d.getAttribute('data-embed-defaults') || '');
     var q = new URLSearchParams();
@@ -44,7 +44,7 @@
     // address changes with the values.
     var code = area.getAttribute('data-embed-template');
     if (code === null || code.indexOf(P.srcMark) < 0) { return; }
-    area.value = code.split(P.srcMark).join(esc(src));
+    area.textContent = code.split(P.srcMark).join(esc(src));
     d.setAttribute('data-embed-src', src);
   }
   function updateAll() { for (var i = 0; i < controls.length; i++) { update(controls[i]); } }
@@ -59,8 +59,18 @@
         });
       }
       d.addEventListener('toggle', function () { update(d); });
-      var area = d.querySelector('textarea[data-embed-code]');
-      if (area) { area.addEventListener('focus', function () { area.select(); }); }
+      // the code box (a <pre>, site/widget writeEmbed) selects its code
+      // when it takes the focus, ready to copy
+      var area = d.querySelector('[data-embed-code]');
+      if (area) {
+        area.addEventListener('focus', function () {
+          var r = document.createRange();
+          r.selectNodeContents(area);
+          var sel = window.getSelection();
+          sel.removeAllRanges();
+          sel.addRange(r);
+        });
+      }
     })(controls[i]);
   }
   window.addEventListener('popstate', function () { setTimeout(updateAll, 50); });

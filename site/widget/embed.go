@@ -80,10 +80,14 @@ func EmbedDefaults(c *calc.Calculator) query.Values {
 }
 
 // writeEmbed writes the widget's "embed" control: a details element whose
-// read-only textarea holds the iframe code for the widget's values (those
-// that differ from the calculator's defaults). It works without script;
+// code box holds the iframe code for the widget's values (those that
+// differ from the calculator's defaults). It works without script;
 // site/assets/widget-embed.js rewrites the code as the reader changes the
-// widget, from data-embed (the embed page) and data-embed-defaults.
+// widget, from data-embed (the embed page) and data-embed-defaults, and
+// selects it when the box takes the focus. The box is a <pre> (a read-only
+// textbox to assistive technology), not a textarea: Chromium lays out, at
+// DOMContentLoaded, each closed details that holds a form field (its scan
+// of the fields, issue 33), one layout a widget.
 func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, loc locale.Locale, out string) {
 	defs := EmbedDefaults(c)
 	q := query.Values{}
@@ -99,11 +103,11 @@ func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, 
 	id := esc(spec.ID)
 	writef(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(query.Encode(defs)), esc(Title(c, loc)))
 	writef(b, `<summary>%s</summary>`, esc(loc.TOr("embed.control", "Embed")))
-	writef(b, `<label for="%s-embed">%s</label>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
+	writef(b, `<p class="widget-embed-label" id="%s-embed-label">%s</p>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
 	height, script := EmbedHeight(b.String()+out, EmbedWidth), EmbedScript(spec.Embed)
 	// data-embed-template: the same code with EmbedSrcMark for the
 	// address, which widget-embed.js fills in
-	writef(b, `<textarea id="%s-embed" rows="3" readonly spellcheck="false" data-embed-code data-embed-template="%s">%s</textarea>`, id,
+	writef(b, `<pre id="%s-embed" class="widget-embed-code" tabindex="0" role="textbox" aria-readonly="true" aria-multiline="true" aria-labelledby="%s-embed-label" data-embed-code data-embed-template="%s">%s</pre>`, id, id,
 		esc(EmbedSnippet(EmbedSrcMark, Title(c, loc), script, height)), esc(EmbedSnippet(src, Title(c, loc), script, height)))
 	b.WriteString("</details>\n")
 }

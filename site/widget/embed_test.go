@@ -23,7 +23,8 @@ func TestEmbedControl(t *testing.T) {
 	for _, want := range []string{
 		`<details class="widget-embed" data-embed="https://x.org/it/embed/attempts/" data-embed-defaults="n=3&amp;q=0.5" data-embed-title="Tentativi">`,
 		`<summary>Incorpora</summary>`,
-		`readonly spellcheck="false" data-embed-code data-embed-template="&lt;iframe src=&#34;` + EmbedSrcMark + `&#34; title=&#34;Tentativi&#34;`,
+		`<p class="widget-embed-label" id="a-embed-label">`,
+		`<pre id="a-embed" class="widget-embed-code" tabindex="0" role="textbox" aria-readonly="true" aria-multiline="true" aria-labelledby="a-embed-label" data-embed-code data-embed-template="&lt;iframe src=&#34;` + EmbedSrcMark + `&#34; title=&#34;Tentativi&#34;`,
 		`&#34; defer&gt;&lt;/script&gt;">&lt;iframe src=&#34;https://x.org/it/embed/attempts/?q=0.9&#34; title=&#34;Tentativi&#34;`,
 	} {
 		if !strings.Contains(html, want) {
@@ -32,6 +33,11 @@ func TestEmbedControl(t *testing.T) {
 	}
 	if i, j := strings.Index(html, "</form>"), strings.Index(html, "widget-embed"); j < i {
 		t.Error("the embed control is inside the form")
+	}
+	// no form field in the closed details (Chromium lays each such
+	// details out at DOMContentLoaded, issue 33)
+	if d := html[strings.Index(html, `<details class="widget-embed"`):]; strings.Contains(d[:strings.Index(d, "</details>")], "<textarea") {
+		t.Error("the embed control holds a textarea")
 	}
 	// the template is the code with EmbedSrcMark for the address
 	// (widget-embed.js fills it in)

@@ -386,8 +386,8 @@ func TestEmbedControl(t *testing.T) {
 	eval[bool](t, ctx, sel+`.querySelector('details.widget-embed').open = true`)
 	eval[bool](t, ctx, fmt.Sprintf(`(() => { const el = %s.querySelector('[name=n]'); el.value = '7';
 		el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, sel))
-	waitJS(t, ctx, "the iframe code to carry n=7", sel+`.querySelector('textarea[data-embed-code]').value.includes('n=7')`)
-	code := eval[string](t, ctx, sel+`.querySelector('textarea[data-embed-code]').value`)
+	waitJS(t, ctx, "the iframe code to carry n=7", sel+`.querySelector('[data-embed-code]').textContent.includes('n=7')`)
+	code := eval[string](t, ctx, sel+`.querySelector('[data-embed-code]').textContent`)
 	m := regexp.MustCompile(`<iframe src="([^"]+)" title="([^"]+)"`).FindStringSubmatch(code)
 	if m == nil {
 		t.Fatalf("the control holds %q", code)

@@ -31,7 +31,7 @@ func TestEmbedSnippetFits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := regexp.MustCompile(`data-embed="[^"]*/embed/` + tc.calc + `/"[^>]*>.*?data-embed-code[^>]*>([^<]*)</textarea>`).FindSubmatch(b)
+			m := regexp.MustCompile(`data-embed="[^"]*/embed/` + tc.calc + `/"[^>]*>.*?data-embed-code[^>]*>([^<]*)</pre>`).FindSubmatch(b)
 			if m == nil {
 				t.Fatalf("no embed control of %s in it/%s", tc.calc, tc.article)
 			}
