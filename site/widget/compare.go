@@ -120,35 +120,27 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	// every one keeps that drawing (drawn again to the shared tops, it
 	// would be the same bytes), the other is drawn again to the shared
 	// tops
-	scale := &sharedScale{measure: true}
-	var first [2]struct {
-		out string
-		err error
-		own bool // the drawing is already to the shared tops
+	draw := func(oc *outCtx, s *sharedScale) (string, error) {
+		var chart strings.Builder
+		saved := oc.b
+		oc.b, oc.scale, s.next = &chart, s, 0
+		err := oc.safe("compare", fn)
+		oc.b, oc.scale = saved, nil
+		return chart.String(), err
 	}
 	runs := [2]*outCtx{o, vo}
-	var tops [2][]float64
-	for i, oc := range runs {
-		var scratch strings.Builder
-		own := &sharedScale{measure: true}
-		saved := oc.b
-		oc.b, oc.scale = &scratch, own
-		first[i].err = oc.safe("compare", fn)
-		oc.b, oc.scale = saved, nil
-		first[i].out = scratch.String()
-		if own.next == len(own.tops) { // no axis skipped (NaN): the tops are by index
-			tops[i] = own.tops
-		}
-		for k, v := range own.tops {
-			if k == len(scale.tops) {
-				scale.tops = append(scale.tops, v)
-			} else {
-				scale.tops[k] = math.Max(scale.tops[k], v)
-			}
-		}
+	var first [2]struct {
+		out     string
+		err     error
+		tops    []float64
+		byIndex bool // no axis skipped (NaN): tops are by index
 	}
-	for i := range runs {
-		first[i].own = tops[i] != nil && slices.Equal(tops[i], scale.tops)
+	scale := &sharedScale{measure: true}
+	for i, oc := range runs {
+		own := &sharedScale{measure: true}
+		first[i].out, first[i].err = draw(oc, own)
+		first[i].tops, first[i].byIndex = own.tops, own.next == len(own.tops)
+		scale.widen(own.tops)
 	}
 	scale.measure = false
 	run := func(name, heading string, i int) {
@@ -158,13 +150,8 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 		// the output; any other drawing loses its outputs (dropOuts)
 		direct := oc == o && o.compared
 		out, err := first[i].out, first[i].err
-		if !first[i].own {
-			var chart strings.Builder
-			saved := oc.b
-			oc.b, oc.scale, scale.next = &chart, scale, 0
-			err = oc.safe("compare", fn)
-			oc.b, oc.scale = saved, nil
-			out = chart.String()
+		if !first[i].byIndex || !slices.Equal(first[i].tops, scale.tops) {
+			out, err = draw(oc, scale)
 		}
 		if err != nil {
 			writef(b, `<p class="widget-note">%s</p>`, esc(o.loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
@@ -176,7 +163,6 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 		b.WriteString(`</div>`)
 	}
 	run("base", o.loc.Tf("widget.compare.base", "This page: {param} = {value}", "param", label, "value", valueLabel(baseText)), 0)
-	vo.b = b
 	run("variant", o.loc.Tf("widget.compare.variant", "Compared: {param} = {value}", "param", label, "value", valueLabel(varText)), 1)
 	b.WriteString("</div></section>\n")
 	return nil
@@ -347,6 +333,17 @@ type sharedScale struct {
 	tops    []float64
 	next    int
 	measure bool
+}
+
+// widen raises s's tops to tops, index by index (a measuring pass).
+func (s *sharedScale) widen(tops []float64) {
+	for k, v := range tops {
+		if k == len(s.tops) {
+			s.tops = append(s.tops, v)
+		} else {
+			s.tops[k] = math.Max(s.tops[k], v)
+		}
+	}
 }
 
 // shared is the top of the next axis a view draws, v from its own data:

@@ -357,7 +357,10 @@ func TestGoldenCompare(t *testing.T) {
 		{"retry-strategies", "clients=5000", "table"},
 		{"dispatch", "mode=naive", "queue"},
 	} {
-		c, _ := reg.Lookup(tc.calc)
+		c, ok := reg.Lookup(tc.calc)
+		if !ok {
+			t.Fatalf("no calculator %s", tc.calc)
+		}
 		for _, lang := range []string{"it", "zh"} {
 			var out strings.Builder
 			for _, views := range [][]string{{tc.other, CompareView(tc.spec)}, {CompareView(tc.spec)}} {
@@ -368,20 +371,7 @@ func TestGoldenCompare(t *testing.T) {
 				out.WriteString(html)
 				out.WriteString("\n")
 			}
-			path := filepath.Join("testdata", "compare-"+c.Name+"."+lang+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./site/widget -update)", err)
-			}
-			if out.String() != string(want) {
-				t.Errorf("%s %s: the comparisons differ from %s (run go test ./site/widget -update and review the diff)", tc.calc, lang, path)
-			}
+			golden(t, filepath.Join("testdata", "compare-"+c.Name+"."+lang+".golden"), out.String())
 		}
 	}
 }

@@ -44,22 +44,27 @@ func TestGolden(t *testing.T) {
 	all := locales(t)
 	for _, c := range calc.New().List() {
 		for _, lang := range locale.Languages() {
-			got := renderDefaults(t, c, all[lang])
-			path := filepath.Join("testdata", c.Name+"."+lang+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./site/widget -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s: Render differs from %s (run go test ./site/widget -update and review the diff)", c.Name, path)
-			}
+			golden(t, filepath.Join("testdata", c.Name+"."+lang+".golden"), renderDefaults(t, c, all[lang]))
 		}
+	}
+}
+
+// golden compares got with the file at path, or writes it there under
+// -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./site/widget -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test ./site/widget -update and review the diff)", path)
 	}
 }
 
