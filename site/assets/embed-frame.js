@@ -23,8 +23,21 @@
   var search = window.location.search.replace(/^\?/, '');
   var frameID = wid;
   var names = [];
-  var fields = widget.querySelectorAll('[data-field]');
-  for (var i = 0; i < fields.length; i++) { names.push(fields[i].getAttribute('data-field')); }
+  function collect(within) {
+    var fields = within.querySelectorAll('[data-field]');
+    for (var i = 0; i < fields.length; i++) { names.push(fields[i].getAttribute('data-field')); }
+  }
+  collect(widget);
+  // the "more parameters" fields are text inside <noscript data-more-fields>
+  // until the widget's fields are made (player.js retrylabFields): read
+  // their names in an inert template
+  var more = widget.querySelectorAll('noscript[data-more-fields]');
+  for (var m = 0; m < more.length; m++) {
+    if (more[m].firstElementChild) { continue; } // parsed as elements: collected above
+    var t = document.createElement('template');
+    t.innerHTML = more[m].textContent;
+    collect(t.content);
+  }
 
   function show(msg) {
     if (!banner) { return; }

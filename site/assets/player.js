@@ -31,6 +31,23 @@
 // of a long article when the page loads was one long task on a phone
 // (site/e2e/cmd/longtasks: 54-103 ms at 4x CPU); a widget screens away
 // keeps its static figures, which are its end state, until then.
+// Before setup, the widget's "more parameters" fields become fields
+// (retrylabFields).
+//
+// retrylabFields(root) makes the fields of root's "more parameters"
+// disclosures: the page writes them inside <noscript data-more-fields>
+// (site/widget/more.go), which a browser running scripts keeps as text,
+// so that Chromium does not lay out every closed disclosure that holds a
+// field when the page has parsed (issue 33). Idempotent; the playground
+// does the same before it reads a widget's form (wasm/playground).
+function retrylabFields(root) {
+  'use strict';
+  var ns = root.querySelectorAll('noscript[data-more-fields]');
+  for (var i = 0; i < ns.length; i++) {
+    // parsed without scripts (a DOMParser), its fields are elements
+    ns[i].outerHTML = ns[i].firstElementChild ? ns[i].innerHTML : ns[i].textContent;
+  }
+}
 var retrylabWhenNear = (function () {
   'use strict';
   var io = null, all = [];
@@ -39,6 +56,7 @@ var retrylabWhenNear = (function () {
     if (!fns) { return; }
     root.__retrylabNear = null;
     if (io) { io.unobserve(root); }
+    retrylabFields(root);
     for (var i = 0; i < fns.length; i++) { fns[i](root); }
   }
   if (window.IntersectionObserver) {
@@ -57,7 +75,7 @@ var retrylabWhenNear = (function () {
     for (var i = 0; i < roots.length; i++) { fire(roots[i]); }
   };
   return function (root, setup) {
-    if (!io) { setup(root); return; }
+    if (!io) { retrylabFields(root); setup(root); return; }
     if (root.__retrylabNear) { root.__retrylabNear.push(setup); return; }
     root.__retrylabNear = [setup];
     all.push(root);
@@ -484,14 +502,22 @@ var retrylabWhenNear = (function () {
     var a = Math.abs(v);
     return a > 0 ? Math.pow(10, Math.floor(Math.log(a) / Math.LN10) - 1) : 0.01;
   }
-  function adjustable(out) {
+  function adjustable(out, later) {
     var cite = out.getAttribute('data-cite') || '';
     var dot = cite.indexOf('.');
     if (dot < 0) { return; }
     var root = document.getElementById(cite.slice(0, dot));
     if (!root || !root.hasAttribute('data-widget')) { return; }
     var name = cite.slice(dot + 1);
-    var ctl = root.querySelector('form [data-field="' + name + '"][data-kind="int"] input[name="' + name + '"], form [data-field="' + name + '"][data-kind="float"] input[name="' + name + '"]');
+    var sel = 'form [data-field="' + name + '"][data-kind="int"] input[name="' + name + '"], form [data-field="' + name + '"][data-kind="float"] input[name="' + name + '"]';
+    var ctl = root.querySelector(sel);
+    if (!ctl && !later && root.querySelector('noscript[data-more-fields]')) {
+      // a parameter under "more parameters": when the citation nears the
+      // viewport (making its widget's fields now would bring back the
+      // layouts that retrylabFields saves)
+      retrylabWhenNear(out, function () { retrylabFields(root); adjustable(out, true); });
+      return;
+    }
     var form = root.querySelector('form[data-form]');
     var mark = (form && form.getAttribute('data-decimal')) || '.';
     if (!ctl) { return; }

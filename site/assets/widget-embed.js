@@ -19,6 +19,8 @@
     var form = widget && widget.querySelector('form[data-form]');
     var area = d.querySelector('[data-embed-code]');
     if (!form || !area) { return; }
+    // the "more parameters" fields, if still text (player.js)
+    if (window.retrylabFields) { window.retrylabFields(widget); }
     var defs = new URLSearchParams(d.getAttribute('data-embed-defaults') || '');
     var q = new URLSearchParams();
     var fields = form.querySelectorAll('[data-field]');

@@ -75,6 +75,12 @@ func TestHydrateNearViewport(t *testing.T) {
 	if p := eval[players](t, ctx, playersJS); p.Total < 2 || p.Shown >= p.Total {
 		t.Errorf("players set up at load, before any scroll: %d of %d widgets with players, want fewer than all", p.Shown, p.Total)
 	}
+	// the "more parameters" fields of the widgets screens away are still
+	// text (noscript[data-more-fields], site/widget/more.go): no closed
+	// disclosure holding a field when the page parsed
+	if n := eval[int](t, ctx, moreTextJS); n == 0 {
+		t.Errorf("every \"more parameters\" disclosure holds its fields at load")
+	}
 	// let it (and any later module) through
 	go func() {
 		for ev := range paused {
@@ -129,7 +135,19 @@ func TestHydrateNearViewport(t *testing.T) {
 	if p := eval[players](t, ctx, playersJS); p.Shown != p.Total {
 		t.Errorf("at the bottom the players of %d of %d widgets are set up", p.Shown, p.Total)
 	}
+	// every widget came near: its "more parameters" are fields, each
+	// with the control the playground reads
+	if n := eval[int](t, ctx, moreTextJS); n != 0 {
+		t.Errorf("at the bottom %d \"more parameters\" disclosures still hold their fields as text", n)
+	}
+	if bad := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('details[data-more]')).filter(d => !d.querySelector('[data-field] [name]')).map(d => d.closest('[data-widget]').id)`); len(bad) > 0 {
+		t.Errorf("\"more parameters\" without a field after hydration: %v", bad)
+	}
 	if h := eval[string](t, ctx, `document.documentElement.getAttribute('data-hydrated') || ''`); h != fmt.Sprint(total) {
 		t.Errorf("<html data-hydrated=%q>, want %d", h, total)
 	}
 }
+
+// moreTextJS counts the "more parameters" disclosures whose fields are
+// still the text of a noscript (site/widget/more.go).
+const moreTextJS = `document.querySelectorAll('details[data-more] > noscript[data-more-fields]').length`

@@ -14,6 +14,15 @@ import (
 // calculator of at most maxShown parameters shows them all. (A parameter
 // the URL sets is known only in the browser: player.js opens the
 // disclosure for it.)
+//
+// The disclosure's fields are written inside <noscript data-more-fields>:
+// without JavaScript they are the form's fields as any other; with it the
+// browser keeps them as text, and the page's scripts make them fields
+// when the widget nears the viewport (player.js retrylabFields, the
+// playground's fields in wasm/playground). Chromium lays out, when the
+// page has parsed, every closed <details> that holds a text field, a
+// number or a select (its scan of the page's form fields): one layout per
+// widget, on the main thread, while the page loads (issue 33).
 func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args, loc locale.Locale) {
 	if len(c.Params) <= maxShown && len(c.Essential) == 0 {
 		for i := range c.Params {
@@ -36,13 +45,19 @@ func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args
 		}
 	}
 	openMore(b, "data-more", false, loc.TOr("widget.more_params", "More parameters"))
+	b.WriteString("<noscript " + MoreFieldsAttr + ">\n")
 	for i := range c.Params {
 		if p := &c.Params[i]; !shown(p) {
 			writeField(b, wid, c, p, a, loc)
 		}
 	}
-	b.WriteString("</details>\n")
+	b.WriteString("</noscript></details>\n")
 }
+
+// MoreFieldsAttr marks the <noscript> that holds the fields of a "more
+// parameters" disclosure (writeFields). Its text is the fields' HTML; it
+// never holds "</noscript" (every value is escaped).
+const MoreFieldsAttr = "data-more-fields"
 
 // maxShown is how many parameters a widget shows before "more
 // parameters" when its calculator names no essential ones (issue 30).

@@ -141,6 +141,50 @@ func TestControls(t *testing.T) {
 	}
 }
 
+// TestMoreFieldsInNoscript: the fields of "more parameters" are written
+// inside the disclosure's <noscript data-more-fields> (issue 33: no closed
+// disclosure holds a field when a browser running scripts parses the page),
+// every other control outside it; the noscript closes once, after the last
+// field.
+func TestMoreFieldsInNoscript(t *testing.T) {
+	loc := locales(t)["es"]
+	more := 0
+	for _, c := range calc.New().List() {
+		// (a value the page sets away from its default shows outside the
+		// disclosure: only the registry's defaults are written inside)
+		out := renderDefaults(t, c, loc)
+		open := `<details class="widget-more" data-more><summary>`
+		i := strings.Index(out, open)
+		if i < 0 {
+			if len(c.Params) > maxShown || len(c.Essential) > 0 {
+				t.Errorf("%s: %d parameters and no \"more parameters\"", c.Name, len(c.Params))
+			}
+			if strings.Contains(out, "<noscript") {
+				t.Errorf("%s: a noscript without the disclosure", c.Name)
+			}
+			continue
+		}
+		more++
+		rest := out[i:]
+		ns := strings.Index(rest, "<noscript "+MoreFieldsAttr+">")
+		end := strings.Index(rest, "</noscript></details>")
+		if ns < 0 || end < ns || strings.Count(out, "</noscript") != 1 || strings.Count(out, "<noscript") != 1 {
+			t.Errorf("%s: want one noscript[%s] closed right before the disclosure's end", c.Name, MoreFieldsAttr)
+			continue
+		}
+		inside := rest[ns:end]
+		for _, p := range c.Params {
+			in := strings.Contains(inside, ` name="`+p.Name+`"`)
+			if in == essential(c, p.Name) {
+				t.Errorf("%s: %s inside the noscript = %v, essential = %v", c.Name, p.Name, in, essential(c, p.Name))
+			}
+		}
+	}
+	if more == 0 {
+		t.Fatal("no calculator has a \"more parameters\" disclosure")
+	}
+}
+
 // Every field the table can show has a label in every language, and so
 // has every value of an enumerated field (a text field whose values are
 // names: errors' decision, batch_decision, dispatcher…), in every run the
