@@ -50,6 +50,12 @@ type Calculator struct {
 	// Notes, when not empty, follows the parameters in `retrylab calc
 	// NAME -h` (one English line each: the presets of policies).
 	Notes []string
+	// Reuse, when not nil, returns the result of va, which differs from
+	// the Args of base (a result of Run) in param alone, when base
+	// already holds it (dispatch's traced run holds both modes' runs),
+	// and false otherwise: VaryFrom then runs va. What it returns is
+	// what Run(va) would return (TestReuseEqualsRun).
+	Reuse func(base any, param string, va Args) (any, bool)
 }
 
 // Param returns the declaration of the parameter called name, or nil.
@@ -153,6 +159,13 @@ func (a Args) Calc() *Calculator { return a.calc }
 // returns the variant's Args and result, or the Error of a value c
 // refuses. a's poll (WithPoll) and trace (WithTrace) carry over.
 func (c *Calculator) Vary(a Args, param, value string) (Args, any, error) {
+	return c.VaryFrom(a, nil, param, value)
+}
+
+// VaryFrom is Vary where base, when not nil, is c's result on a (with
+// a's trace or a larger one): a calculator whose result already holds the
+// variant's (Calculator.Reuse) answers from it instead of running again.
+func (c *Calculator) VaryFrom(a Args, base any, param, value string) (Args, any, error) {
 	q := a.Query()
 	q[param] = []string{value}
 	va, err := c.Parse(q)
@@ -160,6 +173,11 @@ func (c *Calculator) Vary(a Args, param, value string) (Args, any, error) {
 		return Args{}, nil, err
 	}
 	va.poll, va.trace = a.poll, a.trace
+	if base != nil && c.Reuse != nil {
+		if res, ok := c.Reuse(base, param, va); ok {
+			return va, res, nil
+		}
+	}
 	res, err := c.Run(va)
 	return va, res, err
 }

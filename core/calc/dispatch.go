@@ -235,38 +235,7 @@ func dispatchCalc() *Calculator {
 				}
 				return nil, Refuse(name, "", CodeConstraint, "detail.dispatch.config", "{reason}", "reason", err.Error())
 			}
-			out := DispatchResult{
-				Mode: string(res.Mode), Jobs: res.Jobs, Completed: res.Completed, DeadLetters: res.DeadLetters,
-				Requests: res.Requests, RequestsByStatus: res.RequestsByStatus, RateLimited: res.RateLimited,
-				RateLimitHits: res.RateLimitHits, Retries: res.Retries, RetriesByError: res.RetriesByError,
-				FallbacksByReason: res.FallbacksByReason, TokensReserved: res.TokensReserved, TokensUsed: res.TokensUsed,
-				DuplicatesSuppressed: res.DuplicatesSuppressed, DoubleBilled: res.DoubleBilled,
-				DoubleBilledTokens: res.DoubleBilledTokens, QueueWaitP50S: res.QueueWaitP50, QueueWaitP95S: res.QueueWaitP95,
-				MakespanS: res.MakespanS, MaxQueueDepth: res.MaxQueueDepth, DepthTS: res.DepthT,
-				DepthReady: res.DepthReady, DepthDelayed: res.DepthDelayed, DepthInFlight: res.DepthInFlight,
-				GaveUpByReason:   res.GaveUp,
-				QueueWaitBuckets: res.QueueWaitBuckets, QueueWaitLeS: dispatch.QueueWaitLe(),
-				DepthRateLimited: res.DepthRateLimited, DepthRetries: res.DepthRetries,
-			}
-			out.QueueWaitLeS = out.QueueWaitLeS[:len(out.QueueWaitLeS)-1] // JSON has no +Inf
-			if ra := res.RetryAfterExample; ra != "" {
-				out.RetryAfterExample = &ra
-			}
-			for _, n := range res.GaveUp {
-				out.GaveUp += n
-			}
-			out.BurstRequests, out.BurstTokens = c.Bursts()
-			out.FirstMinuteRequests = float64(out.BurstRequests) + c.RPMLimit*c.Headroom
-			out.FirstMinuteTokens = float64(out.BurstTokens) + c.TPMLimit*c.Headroom
-			for _, n := range res.FallbacksByReason {
-				out.Fallbacks += n
-			}
-			if res.TokensUsed > 0 {
-				out.ReservedOverUsed = float64(res.TokensReserved) / float64(res.TokensUsed)
-			}
-			if res.MakespanS > 0 {
-				out.CompletedPerMin = float64(res.Completed) / res.MakespanS * 60
-			}
+			out := dispatchResult(c, res)
 			if a.trace > 0 {
 				// the other mode stopped by the meter stops the run; one
 				// that refuses the values leaves no flow (the view says so)
@@ -276,7 +245,63 @@ func dispatchCalc() *Calculator {
 			}
 			return out, nil
 		},
+		Reuse: dispatchReuse,
 	}
+}
+
+// dispatchReuse answers a variant of another mode from the base's Flow:
+// the traced run simulated both modes on the same seed and values, and
+// the trace draws nothing (dispatch.RunTraced), so the run of the
+// variant's mode is the one an untraced run of the variant makes.
+func dispatchReuse(base any, param string, va Args) (any, bool) {
+	b, ok := base.(DispatchResult)
+	if !ok || param != "mode" || va.trace > 0 {
+		return nil, false
+	}
+	c := dispatchConfig(va)
+	for _, r := range b.Flow {
+		if r.Mode == string(c.Mode) {
+			return dispatchResult(c, r.Result), true
+		}
+	}
+	return nil, false
+}
+
+// dispatchResult is the calculator's result of res, a run of c.
+func dispatchResult(c dispatch.Config, res dispatch.Result) DispatchResult {
+	out := DispatchResult{
+		Mode: string(res.Mode), Jobs: res.Jobs, Completed: res.Completed, DeadLetters: res.DeadLetters,
+		Requests: res.Requests, RequestsByStatus: res.RequestsByStatus, RateLimited: res.RateLimited,
+		RateLimitHits: res.RateLimitHits, Retries: res.Retries, RetriesByError: res.RetriesByError,
+		FallbacksByReason: res.FallbacksByReason, TokensReserved: res.TokensReserved, TokensUsed: res.TokensUsed,
+		DuplicatesSuppressed: res.DuplicatesSuppressed, DoubleBilled: res.DoubleBilled,
+		DoubleBilledTokens: res.DoubleBilledTokens, QueueWaitP50S: res.QueueWaitP50, QueueWaitP95S: res.QueueWaitP95,
+		MakespanS: res.MakespanS, MaxQueueDepth: res.MaxQueueDepth, DepthTS: res.DepthT,
+		DepthReady: res.DepthReady, DepthDelayed: res.DepthDelayed, DepthInFlight: res.DepthInFlight,
+		GaveUpByReason:   res.GaveUp,
+		QueueWaitBuckets: res.QueueWaitBuckets, QueueWaitLeS: dispatch.QueueWaitLe(),
+		DepthRateLimited: res.DepthRateLimited, DepthRetries: res.DepthRetries,
+	}
+	out.QueueWaitLeS = out.QueueWaitLeS[:len(out.QueueWaitLeS)-1] // JSON has no +Inf
+	if ra := res.RetryAfterExample; ra != "" {
+		out.RetryAfterExample = &ra
+	}
+	for _, n := range res.GaveUp {
+		out.GaveUp += n
+	}
+	out.BurstRequests, out.BurstTokens = c.Bursts()
+	out.FirstMinuteRequests = float64(out.BurstRequests) + c.RPMLimit*c.Headroom
+	out.FirstMinuteTokens = float64(out.BurstTokens) + c.TPMLimit*c.Headroom
+	for _, n := range res.FallbacksByReason {
+		out.Fallbacks += n
+	}
+	if res.TokensUsed > 0 {
+		out.ReservedOverUsed = float64(res.TokensReserved) / float64(res.TokensUsed)
+	}
+	if res.MakespanS > 0 {
+		out.CompletedPerMin = float64(res.Completed) / res.MakespanS * 60
+	}
+	return out
 }
 
 // DispatchRun is one mode's run of a DispatchResult's Flow.

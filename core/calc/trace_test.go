@@ -3,6 +3,7 @@ package calc
 import (
 	"encoding/json"
 	"net/url"
+	"reflect"
 	"testing"
 
 	"retrylab/core/limits"
@@ -125,5 +126,70 @@ func TestLimitsPlay(t *testing.T) {
 	}
 	if p := res.(LimitsResult).Play; p != nil {
 		t.Errorf("calls_per_min=1e9: a play of %d steps, want none (too large to trace)", len(p.Steps))
+	}
+}
+
+// TestReuseEqualsRun: a calculator's Reuse answers a variant from the
+// base's traced result with what running the variant gives (dispatch:
+// the other mode's run of its Flow), in every mode and for values that
+// change the runs' shape; and it declines what it cannot answer (another
+// parameter, a traced variant, an untraced base).
+func TestReuseEqualsRun(t *testing.T) {
+	reg := New()
+	reused := 0
+	for _, c := range reg.List() {
+		if c.Reuse == nil {
+			continue
+		}
+		for _, q := range append([]string{""}, c.Examples...) {
+			for _, p := range c.Params {
+				if p.Kind != Choice {
+					continue
+				}
+				for _, from := range p.Choices {
+					for _, to := range p.Choices {
+						values, err := url.ParseQuery(q)
+						if err != nil {
+							t.Fatal(err)
+						}
+						values.Set(p.Name, from)
+						a, err := c.Parse(values)
+						if err != nil {
+							t.Fatal(err)
+						}
+						base, err := c.Run(a.WithTrace(20))
+						if err != nil {
+							t.Fatal(err)
+						}
+						va, got, err := c.VaryFrom(a.WithTrace(0), base, p.Name, to)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want, err := c.Run(va)
+						if err != nil {
+							t.Fatal(err)
+						}
+						gj, _ := json.Marshal(got)
+						wj, _ := json.Marshal(want)
+						if string(gj) != string(wj) || !reflect.DeepEqual(got, want) {
+							t.Errorf("%s?%s %s %s→%s: reused result differs from the run's", c.Name, q, p.Name, from, to)
+						}
+						if _, ok := c.Reuse(base, p.Name, va); ok {
+							reused++
+						}
+						if _, ok := c.Reuse(base, p.Name, va.WithTrace(20)); ok {
+							t.Errorf("%s: Reuse answers a traced variant (its result would lack the trace)", c.Name)
+						}
+						untraced, _ := c.Run(a)
+						if _, ok := c.Reuse(untraced, p.Name, va); ok {
+							t.Errorf("%s: Reuse answers from an untraced base", c.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	if reused == 0 {
+		t.Fatal("no variant was answered by Reuse")
 	}
 }

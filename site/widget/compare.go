@@ -55,7 +55,9 @@ func compareView(o *outCtx, t viewTable, spec string) error {
 	if err != nil {
 		return err
 	}
-	va, vres, err := o.c.Vary(t.variantArgs(o.c, o.a), param, value) // the calculator's own work bounds hold
+	// the calculator's own work bounds hold; a result that holds the
+	// variant's already (dispatch's traced run: both modes) answers it
+	va, vres, err := o.c.VaryFrom(t.variantArgs(o.c, o.a), o.r.val, param, value)
 	if err != nil {
 		return err
 	}
