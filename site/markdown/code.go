@@ -99,6 +99,61 @@ func CodeCSS(dark, notLight string) string {
 		"@media (prefers-color-scheme: dark) {\n" + prefix(darkCSS.String(), notLight) + "}\n"
 }
 
+// pageInk is the page's text colour in the light and dark themes
+// (site/assets/style.css, --fg): the colour of code no style colours.
+var pageInk = [2]chroma.Colour{chroma.ParseColour("#1b1f24"), chroma.ParseColour("#e6e8ea")}
+
+// plainTypes reports the token types drawn as plain text: in both
+// themes' styles (github, github-dark) the type has no weight, slant,
+// underline, background or border, and its colour is none, the page's
+// text colour within 8 levels a channel (github gives punctuation and
+// plain names #1f2328 where the page writes #1b1f24), or any colour of
+// whitespace (a space shows no colour). A long article's code is about
+// half such tokens; each drawn in a span of its own cost the page one
+// element and its layout.
+var plainTypes = sync.OnceValue(func() map[chroma.TokenType]bool {
+	plain := map[chroma.TokenType]bool{}
+	for t := range chroma.StandardTypes {
+		plain[t] = true
+		for i, name := range [2]string{"github", "github-dark"} {
+			s := styles.Get(name)
+			e := s.Get(t).Sub(s.Get(chroma.Background))
+			if t.InSubCategory(chroma.TextWhitespace) || t == chroma.TextWhitespace || nearInk(e.Colour, pageInk[i]) {
+				e.Colour = 0
+			}
+			if !e.IsZero() {
+				plain[t] = false
+			}
+		}
+	}
+	return plain
+})
+
+// nearInk reports whether c is set and within 8 levels a channel of ink.
+func nearInk(c, ink chroma.Colour) bool {
+	d := func(a, b uint8) bool { return max(a, b)-min(a, b) <= 8 }
+	return c.IsSet() && d(c.Red(), ink.Red()) && d(c.Green(), ink.Green()) && d(c.Blue(), ink.Blue())
+}
+
+// plainTokens returns it's tokens with each plain type (plainTypes) made
+// text and adjacent tokens of one type merged: the formatter writes a
+// span for each token of a classed type, none for text.
+func plainTokens(it chroma.Iterator) chroma.Iterator {
+	var out []chroma.Token
+	plain := plainTypes()
+	for t := it(); t != chroma.EOF; t = it() {
+		if plain[t.Type] {
+			t.Type = chroma.Text
+		}
+		if n := len(out); n > 0 && out[n-1].Type == t.Type {
+			out[n-1].Value += t.Value
+			continue
+		}
+		out = append(out, t)
+	}
+	return chroma.Literator(out...)
+}
+
 func (r *nodeRenderer) renderCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
@@ -108,7 +163,6 @@ func (r *nodeRenderer) renderCode(w util.BufWriter, src []byte, node ast.Node, e
 	if lexer == nil || n.Lang == "" {
 		lexer = lexers.Get("plaintext")
 	}
-	lexer = chroma.Coalesce(lexer)
 	w.WriteString(`<figure class="code">`)
 	if n.Include != "" {
 		w.WriteString(`<figcaption><code>` + html.EscapeString(n.Include) + `</code></figcaption>`)
@@ -121,7 +175,7 @@ func (r *nodeRenderer) renderCode(w util.BufWriter, src []byte, node ast.Node, e
 	it, err := lexer.Tokenise(nil, n.Source)
 	if err != nil {
 		w.WriteString(html.EscapeString(n.Source))
-	} else if err := codeFormatter().Format(w, styles.Get("github"), it); err != nil {
+	} else if err := codeFormatter().Format(w, styles.Get("github"), plainTokens(it)); err != nil {
 		return ast.WalkStop, err
 	}
 	w.WriteString("</code></pre></figure>\n")
