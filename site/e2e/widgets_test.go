@@ -160,7 +160,7 @@ func variantOf(ctx context.Context, w widgetInfo, c *calc.Calculator, values url
 	if err != nil {
 		return nil, err
 	}
-	v, ok, err := widget.Variant(c, a, strings.Split(views, ","))
+	v, ok, err := widget.Variant(c, a, nil, strings.Split(views, ","))
 	if !ok || err != nil {
 		return nil, fmt.Errorf("%s: no comparison to cite in data-views %q: %v", w.ID, views, err)
 	}

@@ -274,25 +274,27 @@ func (t viewTable) variantArgs(c *calc.Calculator, a calc.Args) calc.Args {
 
 // Variant runs the comparison that views ask for ("compare:PARAM=VALUE",
 // as data-views carries it): c on a with PARAM set to VALUE, as the
-// widget's output runs it (the set's variantArgs). ok is false when views
-// ask for no comparison.
-func (s *Set) Variant(c *calc.Calculator, a calc.Args, views []string) (res any, ok bool, err error) {
-	return s.table().variant(c, a, views)
+// widget's output runs it (the set's variantArgs). base, when not nil, is
+// c's result on a, from which a calculator that holds the variant already
+// answers it (calc.Calculator.VaryFrom). ok is false when views ask for no
+// comparison.
+func (s *Set) Variant(c *calc.Calculator, a calc.Args, base any, views []string) (res any, ok bool, err error) {
+	return s.table().variant(c, a, base, views)
 }
 
 // Variant is Set.Variant for the calculators of calc.New (All's views).
-func Variant(c *calc.Calculator, a calc.Args, views []string) (res any, ok bool, err error) {
-	return allViews().variant(c, a, views)
+func Variant(c *calc.Calculator, a calc.Args, base any, views []string) (res any, ok bool, err error) {
+	return allViews().variant(c, a, base, views)
 }
 
-func (t viewTable) variant(c *calc.Calculator, a calc.Args, views []string) (res any, ok bool, err error) {
+func (t viewTable) variant(c *calc.Calculator, a calc.Args, base any, views []string) (res any, ok bool, err error) {
 	for _, v := range views {
 		if spec, isCmp := strings.CutPrefix(v, comparePrefix); isCmp {
 			param, value, err := compareValues(c, spec)
 			if err != nil {
 				return nil, true, err
 			}
-			_, res, err := c.Vary(t.variantArgs(c, a), param, value)
+			_, res, err := c.VaryFrom(t.variantArgs(c, a), base, param, value)
 			return res, true, err
 		}
 	}

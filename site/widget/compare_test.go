@@ -71,7 +71,7 @@ func TestVariantCite(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, _ := c.Run(a)
-		v, ok, err := Variant(c, a, views)
+		v, ok, err := Variant(c, a, nil, views)
 		if !ok || err != nil {
 			t.Fatalf("%v: variant %v, %v", tc.values, ok, err)
 		}
@@ -85,10 +85,10 @@ func TestVariantCite(t *testing.T) {
 		}
 	}
 	a, _ := c.Parse(nil)
-	if _, ok, _ := Variant(c, a, []string{"table"}); ok {
+	if _, ok, _ := Variant(c, a, nil, []string{"table"}); ok {
 		t.Error("a variant without a compare view")
 	}
-	if _, ok, err := Variant(c, a, []string{CompareView("budget=maybe")}); !ok || err == nil {
+	if _, ok, err := Variant(c, a, nil, []string{CompareView("budget=maybe")}); !ok || err == nil {
 		t.Errorf("a refused compare value: ok %v, err %v; want the refusal", ok, err)
 	}
 }
@@ -125,7 +125,7 @@ func TestRenderOutputVariant(t *testing.T) {
 	if want, _ := set.RenderOutput(&c, a, res, views, loc); html != want {
 		t.Error("RenderOutputVariant's output is not RenderOutput's")
 	}
-	w, _, _ := Variant(&c, a, views)
+	w, _, _ := Variant(&c, a, nil, views)
 	for _, f := range []string{"total_attempts", "retries"} {
 		got, gotRaw, err1 := set.CiteShown(&c, v, f, "", loc)
 		want, wantRaw, err2 := set.CiteShown(&c, w, f, "", loc)
@@ -322,20 +322,27 @@ func TestVariantTrace(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("RenderOutputVariant: variant %v, %v", ok, err)
 	}
-	w, _, _ := set.Variant(&c, a, views)
-	// the output answers the variant from the page's traced run, which
-	// holds both modes (calc.Calculator.Reuse): no run; Set.Variant, which
-	// has no result to answer from, runs it untraced
+	if len(marks) != 0 {
+		t.Errorf("the output ran its variant (traces of %v requests), want no run: the page's traced run holds the other mode", marks)
+	}
+	// Set.Variant (the playground's fallback) answers from the page's
+	// result too; without one it runs the variant untraced
+	fw, _, _ := set.Variant(&c, a, res, views)
+	if len(marks) != 0 {
+		t.Errorf("Set.Variant with the page's result ran the variant (traces of %v requests), want no run", marks)
+	}
+	w, _, _ := set.Variant(&c, a, nil, views)
 	if len(marks) != 1 || marks[0] != 0 {
-		t.Errorf("the variant's runs (Set.Variant) recorded traces of %v requests, want [0]: the output's variant is the page's other mode", marks)
+		t.Errorf("the variant's runs (Set.Variant without a result) recorded traces of %v requests, want [0]", marks)
 	}
 	_, tv, _ := c.Vary(a, "mode", "naive") // traced, as before
 	for _, f := range []string{"completed", "dead_letters", "requests", "rate_limited", "retries", "makespan_s", "depth_ready"} {
 		got, gotRaw, err1 := set.CiteShown(&c, v, f, "", loc)
 		want, wantRaw, err2 := set.CiteShown(&c, tv, f, "", loc)
 		again, againRaw, err3 := set.CiteShown(&c, w, f, "", loc)
-		if err1 != nil || err2 != nil || err3 != nil || got != want || gotRaw != wantRaw || again != want || againRaw != wantRaw {
-			t.Errorf("%s: untraced variant %q %s (%v), traced %q %s (%v), Set.Variant %q %s (%v)", f, got, gotRaw, err1, want, wantRaw, err2, again, againRaw, err3)
+		from, fromRaw, err4 := set.CiteShown(&c, fw, f, "", loc)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil || got != want || gotRaw != wantRaw || again != want || againRaw != wantRaw || from != want || fromRaw != wantRaw {
+			t.Errorf("%s: untraced variant %q %s (%v), traced %q %s (%v), Set.Variant %q %s (%v), from the page's result %q %s (%v)", f, got, gotRaw, err1, want, wantRaw, err2, again, againRaw, err3, from, fromRaw, err4)
 		}
 	}
 	// a comparison that draws a traced view keeps the trace

@@ -61,7 +61,7 @@ func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, 
 				tried = true
 				v, ok, err := drawn, hasDrawn, error(nil)
 				if !ok {
-					v, ok, err = set.Variant(c, a, views)
+					v, ok, err = set.Variant(c, a, raw, views)
 				}
 				if ok && err == nil {
 					if variant, err = set.Encode(v); err != nil {
