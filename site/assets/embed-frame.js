@@ -28,10 +28,10 @@
     for (var i = 0; i < fields.length; i++) { names.push(fields[i].getAttribute('data-field')); }
   }
   collect(widget);
-  // the "more parameters" fields are text inside <noscript data-more-fields>
+  // fields inside <noscript data-fields> ("more parameters") are text
   // until the widget's fields are made (player.js retrylabFields): read
   // their names in an inert template
-  var more = widget.querySelectorAll('noscript[data-more-fields]');
+  var more = widget.querySelectorAll('noscript[data-fields]');
   for (var m = 0; m < more.length; m++) {
     if (more[m].firstElementChild) { continue; } // parsed as elements: collected above
     var t = document.createElement('template');

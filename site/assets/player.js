@@ -31,18 +31,18 @@
 // of a long article when the page loads was one long task on a phone
 // (site/e2e/cmd/longtasks: 54-103 ms at 4x CPU); a widget screens away
 // keeps its static figures, which are its end state, until then.
-// Before setup, the widget's "more parameters" fields become fields
-// (retrylabFields).
+// Before setup, the widget's fields become fields (retrylabFields).
 //
-// retrylabFields(root) makes the fields of root's "more parameters"
-// disclosures: the page writes them inside <noscript data-more-fields>
-// (site/widget/more.go), which a browser running scripts keeps as text,
-// so that Chromium does not lay out every closed disclosure that holds a
-// field when the page has parsed (issue 33). Idempotent; the playground
-// does the same before it reads a widget's form (wasm/playground).
+// retrylabFields(root) makes root's fields: the page writes them inside
+// <noscript data-fields> (site/widget/more.go: those under "more
+// parameters" always, the shown ones on an article), which a browser
+// running scripts keeps as text, so that Chromium neither lays out every
+// closed disclosure that holds a field nor visits every field of the page
+// when it has parsed (issue 33). Idempotent; the playground does the same
+// before it reads a widget's form (wasm/playground).
 function retrylabFields(root) {
   'use strict';
-  var ns = root.querySelectorAll('noscript[data-more-fields]');
+  var ns = root.querySelectorAll('noscript[data-fields]');
   for (var i = 0; i < ns.length; i++) {
     // parsed without scripts (a DOMParser), its fields are elements
     ns[i].outerHTML = ns[i].firstElementChild ? ns[i].innerHTML : ns[i].textContent;
@@ -511,10 +511,10 @@ var retrylabWhenNear = (function () {
     var name = cite.slice(dot + 1);
     var sel = 'form [data-field="' + name + '"][data-kind="int"] input[name="' + name + '"], form [data-field="' + name + '"][data-kind="float"] input[name="' + name + '"]';
     var ctl = root.querySelector(sel);
-    if (!ctl && !later && root.querySelector('noscript[data-more-fields]')) {
-      // a parameter under "more parameters": when the citation nears the
+    if (!ctl && !later && root.querySelector('noscript[data-fields]')) {
+      // the widget's fields are still text: when the citation nears the
       // viewport (making its widget's fields now would bring back the
-      // layouts that retrylabFields saves)
+      // work that retrylabFields saves)
       retrylabWhenNear(out, function () { retrylabFields(root); adjustable(out, true); });
       return;
     }

@@ -2,8 +2,9 @@
 // written by site/widget) in step with the widget: the iframe code holds
 // the embed page's absolute URL with every value of the form that differs
 // from the calculator's defaults (data-embed-defaults). It reads the form's
-// controls, as the playground does (wasm/playground/DOM.md), whenever the reader
-// changes one, opens the control, or steps through history.
+// controls, as the playground does (wasm/playground/DOM.md), when the reader
+// opens the control, and while it is open whenever the reader changes one or
+// steps through history.
 (function () {
   'use strict';
   var controls = document.querySelectorAll('details.widget-embed');
@@ -14,12 +15,17 @@
   function esc(s) {
     return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;');
   }
+  // A closed control is brought up to date when it opens (toggle): a
+  // reader's change, the URL's state or history touch none closed, and
+  // none reads a far widget's fields while the page loads (they stay text
+  // until it nears the viewport, player.js retrylabFields).
   function update(d) {
+    if (!d.open) { return; }
     var widget = d.closest('[data-widget]');
     var form = widget && widget.querySelector('form[data-form]');
     var area = d.querySelector('[data-embed-code]');
     if (!form || !area) { return; }
-    // the "more parameters" fields, if still text (player.js)
+    // the fields, if still text (player.js)
     if (window.retrylabFields) { window.retrylabFields(widget); }
     var defs = new URLSearchParams(d.getAttribute('data-embed-defaults') || '');
     var q = new URLSearchParams();

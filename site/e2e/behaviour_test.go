@@ -162,17 +162,20 @@ func TestWithoutJavaScript(t *testing.T) {
 		if r := eval[string](t, ctx, `document.documentElement.getAttribute('data-ready') || ''`); r != "" {
 			t.Errorf("%s: data-ready=%q without JavaScript", p.Path, r)
 		}
-		// "more parameters": the noscript's fields are the form's fields
-		// (site/widget/more.go), laid out as the others
-		type moreState struct{ Boxes, Empty, Narrow int }
-		if m := eval[moreState](t, ctx, `(() => {
+		// the fields written in noscript[data-fields] (every shown field on
+		// an article, "more parameters" everywhere; site/widget/more.go)
+		// are the form's fields, laid out as the others
+		type fieldState struct{ Forms, Bare, Boxes, Empty, Narrow int }
+		if m := eval[fieldState](t, ctx, `(() => {
 			const ds = Array.from(document.querySelectorAll('details[data-more]'));
 			ds.forEach(d => { d.open = true; });
-			const fs = ds.flatMap(d => Array.from(d.querySelectorAll('[data-field]')));
-			return {Boxes: ds.length, Empty: ds.filter(d => !d.querySelector('noscript [data-field] [name]')).length,
+			const forms = Array.from(document.querySelectorAll('form[data-form]'));
+			const fs = forms.flatMap(f => Array.from(f.querySelectorAll('[data-field]')));
+			return {Forms: forms.length, Bare: forms.filter(f => !f.querySelector('[data-field] [name]')).length,
+				Boxes: ds.length, Empty: ds.filter(d => !d.querySelector('noscript [data-field] [name]')).length,
 				Narrow: fs.filter(f => { const c = f.querySelector('[name]'); return !c || !c.form || f.getBoundingClientRect().width < 100; }).length};
-		})()`); m.Empty > 0 || m.Narrow > 0 {
-			t.Errorf("%s: %d of %d \"more parameters\" without fields, %d fields not in a form or not laid out", p.Path, m.Empty, m.Boxes, m.Narrow)
+		})()`); m.Bare > 0 || m.Empty > 0 || m.Narrow > 0 {
+			t.Errorf("%s: %d of %d forms without fields, %d of %d \"more parameters\" without fields, %d fields not in a form or not laid out", p.Path, m.Bare, m.Forms, m.Empty, m.Boxes, m.Narrow)
 		}
 		ws, err := widgets(ctx)
 		if err != nil {

@@ -138,7 +138,7 @@ func (b *builder) converter(lang string) *markdown.Converter {
 		Title:    func(name string) string { return loc.TOr("widget."+name+".title", "") },
 		RunArgs:  func(w *markdown.Widget) calc.Args { return widget.RunArgs(w.Calc, w.Args, w.Views) },
 		Widget: func(w *markdown.Widget) (string, error) {
-			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title, Args: w.Args, Result: w.Result, Compare: w.Compare}, loc)
+			return widget.Render(widget.Spec{Calc: w.Calc, ID: w.ID, Values: w.Params, Views: w.Views, Embed: b.embedURL(lang, w.Calc.Name), Title: w.Title, Args: w.Args, Result: w.Result, Compare: w.Compare, FieldsLater: true}, loc)
 		},
 		Cite: func(w *markdown.Widget, field, format string) (string, any, error) {
 			res, key := w.Result, any(w)

@@ -15,19 +15,28 @@ import (
 // the URL sets is known only in the browser: player.js opens the
 // disclosure for it.)
 //
-// The disclosure's fields are written inside <noscript data-more-fields>:
-// without JavaScript they are the form's fields as any other; with it the
-// browser keeps them as text, and the page's scripts make them fields
-// when the widget nears the viewport (player.js retrylabFields, the
-// playground's fields in wasm/playground). Chromium lays out, when the
-// page has parsed, every closed <details> that holds a text field, a
-// number or a select (its scan of the page's form fields): one layout per
-// widget, on the main thread, while the page loads (issue 33).
-func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args, loc locale.Locale) {
+// Fields are written inside <noscript data-fields>: without JavaScript
+// they are the form's fields as any other; with it the browser keeps them
+// as text, and the page's scripts make them fields when the widget nears
+// the viewport (player.js retrylabFields, the playground's fields in
+// wasm/playground). The disclosure's fields always are: Chromium lays out,
+// when the page has parsed, every closed <details> that holds a text
+// field, a number or a select. The shown ones are when later is set (a
+// page of several widgets, which a reader meets screens down): Chromium
+// also visits every form field of the page when it has parsed (its
+// autofill scan, with a style and layout update per field), the largest
+// task of a long article's load after its first layout (issue 33).
+func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args, loc locale.Locale, later bool) {
+	open, close := "", ""
+	if later {
+		open, close = "<noscript "+FieldsAttr+">\n", "</noscript>\n"
+	}
 	if len(c.Params) <= maxShown && len(c.Essential) == 0 {
+		b.WriteString(open)
 		for i := range c.Params {
 			writeField(b, wid, c, &c.Params[i], a, loc)
 		}
+		b.WriteString(close)
 		return
 	}
 	defaults, _ := c.Parse(nil) // the calculator's defaults parse (TestRegistry)
@@ -39,13 +48,15 @@ func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args
 		d, hasD := argText(defaults, p)
 		return a.Given(p.Name) && (v != d || has != hasD) // the page sets it away from its default
 	}
+	b.WriteString(open)
 	for i := range c.Params {
 		if p := &c.Params[i]; shown(p) {
 			writeField(b, wid, c, p, a, loc)
 		}
 	}
+	b.WriteString(close)
 	openMore(b, "data-more", false, loc.TOr("widget.more_params", "More parameters"))
-	b.WriteString("<noscript " + MoreFieldsAttr + ">\n")
+	b.WriteString("<noscript " + FieldsAttr + ">\n")
 	for i := range c.Params {
 		if p := &c.Params[i]; !shown(p) {
 			writeField(b, wid, c, p, a, loc)
@@ -54,10 +65,10 @@ func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args
 	b.WriteString("</noscript></details>\n")
 }
 
-// MoreFieldsAttr marks the <noscript> that holds the fields of a "more
-// parameters" disclosure (writeFields). Its text is the fields' HTML; it
-// never holds "</noscript" (every value is escaped).
-const MoreFieldsAttr = "data-more-fields"
+// FieldsAttr marks a <noscript> that holds a widget's fields
+// (writeFields). Its text is the fields' HTML; it never holds
+// "</noscript" (every value is escaped).
+const FieldsAttr = "data-fields"
 
 // maxShown is how many parameters a widget shows before "more
 // parameters" when its calculator names no essential ones (issue 30).

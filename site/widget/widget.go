@@ -50,6 +50,12 @@ type Spec struct {
 	// both, with a sentence stating the difference (compare.go). The
 	// root carries data-compare.
 	Compare string
+	// FieldsLater, when set, writes the shown fields too as text that the
+	// page's scripts make fields when the widget nears the viewport
+	// (writeFields): for a page of several widgets, an article, whose
+	// widgets start screens down; not for an embed, whose widget is its
+	// first screen. Without JavaScript the fields are there either way.
+	FieldsLater bool
 }
 
 // Render writes the whole widget: the root section, the form of controls,
@@ -104,7 +110,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	writef(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, title)
 	writef(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
 	writef(&b, `<form class="widget-form" data-form data-decimal="%s" data-grouping="%s" novalidate>`+"\n", esc(loc.DecimalMark()), esc(loc.Grouping()))
-	writeFields(&b, spec.ID, c, a, loc)
+	writeFields(&b, spec.ID, c, a, loc, spec.FieldsLater)
 	writef(&b, `<p class="widget-error" id="%s-error" data-error-for="" role="alert" hidden></p>`+"\n", id)
 	b.WriteString(`<div class="widget-actions">`)
 	writef(&b, `<button type="button" data-action="reset" disabled>%s</button>`, esc(loc.TOr("widget.reset", "Article's values")))

@@ -142,7 +142,7 @@ func TestControls(t *testing.T) {
 }
 
 // TestMoreFieldsInNoscript: the fields of "more parameters" are written
-// inside the disclosure's <noscript data-more-fields> (issue 33: no closed
+// inside the disclosure's <noscript data-fields> (issue 33: no closed
 // disclosure holds a field when a browser running scripts parses the page),
 // every other control outside it; the noscript closes once, after the last
 // field.
@@ -166,10 +166,10 @@ func TestMoreFieldsInNoscript(t *testing.T) {
 		}
 		more++
 		rest := out[i:]
-		ns := strings.Index(rest, "<noscript "+MoreFieldsAttr+">")
+		ns := strings.Index(rest, "<noscript "+FieldsAttr+">")
 		end := strings.Index(rest, "</noscript></details>")
 		if ns < 0 || end < ns || strings.Count(out, "</noscript") != 1 || strings.Count(out, "<noscript") != 1 {
-			t.Errorf("%s: want one noscript[%s] closed right before the disclosure's end", c.Name, MoreFieldsAttr)
+			t.Errorf("%s: want one noscript[%s] closed right before the disclosure's end", c.Name, FieldsAttr)
 			continue
 		}
 		inside := rest[ns:end]
@@ -182,6 +182,55 @@ func TestMoreFieldsInNoscript(t *testing.T) {
 	}
 	if more == 0 {
 		t.Fatal("no calculator has a \"more parameters\" disclosure")
+	}
+}
+
+// TestFieldsLater: with Spec.FieldsLater (an article's widgets) every
+// field is written inside a <noscript data-fields>, the shown ones in one
+// before the disclosure, and nothing else is: the form's error line and
+// buttons, and the disclosure's summary, stay markup.
+func TestFieldsLater(t *testing.T) {
+	loc := locales(t)["it"]
+	for _, c := range calc.New().List() {
+		out, err := Render(Spec{Calc: c, ID: c.Name + "-1", FieldsLater: true}, loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		form := out[strings.Index(out, "<form "):strings.Index(out, "</form>")]
+		var outside strings.Builder
+		rest, inside := form, ""
+		for {
+			i := strings.Index(rest, "<noscript "+FieldsAttr+">")
+			if i < 0 {
+				outside.WriteString(rest)
+				break
+			}
+			j := strings.Index(rest[i:], "</noscript>")
+			if j < 0 {
+				t.Fatalf("%s: a noscript never closed", c.Name)
+			}
+			outside.WriteString(rest[:i])
+			inside += rest[i : i+j]
+			rest = rest[i+j+len("</noscript>"):]
+		}
+		if n := strings.Count(form, "<noscript"); n < 1 || n > 2 {
+			t.Errorf("%s: %d noscripts in the form, want the shown fields' and the disclosure's", c.Name, n)
+		}
+		for _, p := range c.Params {
+			if !strings.Contains(inside, ` name="`+p.Name+`"`) {
+				t.Errorf("%s: %s written outside every noscript", c.Name, p.Name)
+			}
+		}
+		o := outside.String()
+		if strings.Contains(o, `class="widget-field"`) || strings.Contains(o, "<input") || strings.Contains(o, "<select") {
+			t.Errorf("%s: a field outside the noscripts", c.Name)
+		}
+		if !strings.Contains(o, `data-action="reset"`) || !strings.Contains(o, `data-error-for=""`) {
+			t.Errorf("%s: the form's buttons or error line inside a noscript", c.Name)
+		}
+		if strings.Contains(form, "<details") && !strings.Contains(o, "<summary>") {
+			t.Errorf("%s: the disclosure's summary inside a noscript", c.Name)
+		}
 	}
 }
 

@@ -706,7 +706,7 @@ func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget,
 	if w.id == "" {
 		return nil, "widget without id"
 	}
-	moreFields(root)
+	makeFields(root)
 	w.form = elem(root.QuerySelector("form[data-form]"))
 	w.out = elem(root.QuerySelector("[data-output]"))
 	if w.form == nil || w.out == nil {

@@ -1,0 +1,30 @@
+//go:build js && wasm
+
+package playground
+
+import (
+	"honnef.co/go/js/dom/v2"
+
+	render "retrylab/site/widget"
+)
+
+// makeFields makes root's fields, which the page writes inside
+// <noscript data-fields> (site/widget writeFields): the "more parameters"
+// ones always, the shown ones on an article. A browser that runs scripts
+// keeps a noscript's content as text, so that Chromium neither lays out
+// each closed disclosure holding a field nor visits every field of the
+// page while it loads (issue 33). The text becomes markup in place; a
+// noscript parsed without scripts (its fields already elements) is
+// unwrapped the same way. player.js's retrylabFields does the same when
+// the widget nears the viewport; whichever comes first, the other finds
+// nothing to do.
+func makeFields(root *dom.BasicHTMLElement) {
+	for _, e := range root.QuerySelectorAll("noscript[" + render.FieldsAttr + "]") {
+		n := elem(e)
+		if n.QuerySelector("*") != nil {
+			n.SetOuterHTML(n.InnerHTML())
+		} else {
+			n.SetOuterHTML(n.TextContent())
+		}
+	}
+}
