@@ -118,7 +118,7 @@ var plainTypes = sync.OnceValue(func() map[chroma.TokenType]bool {
 		for i, name := range [2]string{"github", "github-dark"} {
 			s := styles.Get(name)
 			e := s.Get(t).Sub(s.Get(chroma.Background))
-			if t.InSubCategory(chroma.TextWhitespace) || t == chroma.TextWhitespace || nearInk(e.Colour, pageInk[i]) {
+			if t == chroma.TextWhitespace || nearInk(e.Colour, pageInk[i]) {
 				e.Colour = 0
 			}
 			if !e.IsZero() {
@@ -135,7 +135,7 @@ func nearInk(c, ink chroma.Colour) bool {
 	return c.IsSet() && d(c.Red(), ink.Red()) && d(c.Green(), ink.Green()) && d(c.Blue(), ink.Blue())
 }
 
-// plainTokens returns it's tokens with each plain type (plainTypes) made
+// plainTokens returns its tokens with each plain type (plainTypes) made
 // text and adjacent tokens of one type merged: the formatter writes a
 // span for each token of a classed type, none for text.
 func plainTokens(it chroma.Iterator) chroma.Iterator {

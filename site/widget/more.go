@@ -27,16 +27,16 @@ import (
 // autofill scan, with a style and layout update per field), the largest
 // task of a long article's load after its first layout (issue 33).
 func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args, loc locale.Locale, later bool) {
-	open, close := "", ""
+	nsOpen, nsClose := "", "" // around the shown fields
 	if later {
-		open, close = "<noscript "+FieldsAttr+">\n", "</noscript>\n"
+		nsOpen, nsClose = "<noscript "+FieldsAttr+">\n", "</noscript>\n"
 	}
 	if len(c.Params) <= maxShown && len(c.Essential) == 0 {
-		b.WriteString(open)
+		b.WriteString(nsOpen)
 		for i := range c.Params {
 			writeField(b, wid, c, &c.Params[i], a, loc)
 		}
-		b.WriteString(close)
+		b.WriteString(nsClose)
 		return
 	}
 	defaults, _ := c.Parse(nil) // the calculator's defaults parse (TestRegistry)
@@ -48,13 +48,13 @@ func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args
 		d, hasD := argText(defaults, p)
 		return a.Given(p.Name) && (v != d || has != hasD) // the page sets it away from its default
 	}
-	b.WriteString(open)
+	b.WriteString(nsOpen)
 	for i := range c.Params {
 		if p := &c.Params[i]; shown(p) {
 			writeField(b, wid, c, p, a, loc)
 		}
 	}
-	b.WriteString(close)
+	b.WriteString(nsClose)
 	openMore(b, "data-more", false, loc.TOr("widget.more_params", "More parameters"))
 	b.WriteString("<noscript " + FieldsAttr + ">\n")
 	for i := range c.Params {
