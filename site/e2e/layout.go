@@ -41,6 +41,19 @@ func HasWidgets(p Page) bool {
 	return err == nil && strings.Contains(string(b), "data-widget=")
 }
 
+// liftSkip is a statement that lifts style.css's content-visibility: auto
+// from an article's blocks (issue 33), in the page as a script's inline
+// style: every block is laid out and painted, and none is under the
+// containment that comes with it.
+const liftSkip = `for (const e of document.querySelectorAll('article > *')) if (getComputedStyle(e).contentVisibility === 'auto') e.style.contentVisibility = 'visible';`
+
+// RenderAllJS lifts the skipping of an article's blocks (liftSkip): what
+// checks or shoots the whole page evaluates it first, since Chromium
+// neither paints a skipped block (a full-page screenshot shows it blank)
+// nor lets axe-core see its colours, and a block under containment clips
+// what would overflow it instead of widening the page.
+const RenderAllJS = `(() => { ` + liftSkip + ` return 0; })()`
+
 // LayoutProblem is one failure of the layout check: where, and what.
 type LayoutProblem struct {
 	Widget string `json:"widget"` // the widget's id, "" for the page
@@ -55,10 +68,13 @@ type LayoutProblem struct {
 // the viewport; no number of a table or result on two lines; every legend
 // swatch the colour of a mark of the figure; with touch (phone=true),
 // every control of a widget at least 44×44 px (a toggle chip: its label).
-// No text of a widget reads NaN or undefined. With colours=true only the
+// No text of a widget reads NaN or undefined. The whole probe lifts the
+// skipping of an article's blocks first (liftSkip), so that a block that
+// would overflow widens the page. With colours=true only the
 // swatches are checked (TestLayout runs the whole probe in every state).
 const LayoutProbe = `(phone, colours) => {
   const out = [];
+  if (!colours) { ` + liftSkip + ` }
   const vw = document.documentElement.clientWidth;
   const name = (el) => {
     let s = el.tagName.toLowerCase();

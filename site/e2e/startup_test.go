@@ -4,9 +4,11 @@ package e2e
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 )
@@ -159,3 +161,76 @@ const fieldTextJS = `(() => {
 		Named: forms.filter(f => f.querySelector('[data-field] [name]')).length,
 		Shown: forms.filter(f => f.innerText.includes('widget-field')).length};
 })()`
+
+// TestSkipOffScreen holds style.css's skipping of an article's blocks off
+// screen (content-visibility: auto, issue 33) to what it promises, on a
+// phone, in es/rate-limits:
+//   - at the top, the far paragraphs are skipped (checkVisibility with
+//     contentVisibilityAuto is false inside them), the heading, lede and
+//     date are not, and no skipped block holds a form control (Chromium's
+//     autofill scan would lay it out again per control);
+//   - a skipped paragraph is laid out once scrolled to;
+//   - a link to a heading far down lands on it, though the heights of the
+//     blocks above it were guesses, and stays there while the widgets near
+//     it hydrate;
+//   - on paper no block is skipped (print.css).
+func TestSkipOffScreen(t *testing.T) {
+	const path = "/es/rate-limits/"
+	ctx := tab(t)
+	if err := Emulate(ctx, LayoutSizes[0], "light"); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(env.srv.URL+path), WaitReady(30*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	type skip struct{ Blocks, Auto, TopAuto, ControlsAuto, Far, FarSkipped int }
+	const skipJS = `(() => {
+		const kids = [...document.querySelectorAll('article > *')];
+		const auto = e => getComputedStyle(e).contentVisibility === 'auto';
+		const far = kids.filter(e => e.tagName === 'P' && e.firstElementChild && e.getBoundingClientRect().top > 3 * innerHeight);
+		return {Blocks: kids.length, Auto: kids.filter(auto).length, TopAuto: kids.slice(0, 3).filter(auto).length,
+			ControlsAuto: kids.filter(e => auto(e) && e.querySelector('input, select, textarea, button')).length,
+			Far: far.length, FarSkipped: far.filter(e => !e.firstElementChild.checkVisibility({contentVisibilityAuto: true})).length};
+	})()`
+	s := eval[skip](t, ctx, skipJS)
+	if s.Auto < s.Blocks/2 || s.TopAuto != 0 || s.ControlsAuto != 0 || s.Far < 10 || s.FarSkipped != s.Far {
+		t.Errorf("at the top of %s, of %d blocks: %d skippable (want at least half), %d of the first three (want 0), %d holding a form control (want 0); %d of %d far paragraphs skipped (want all, at least 10)",
+			path, s.Blocks, s.Auto, s.TopAuto, s.ControlsAuto, s.FarSkipped, s.Far)
+	}
+	eval[any](t, ctx, `(() => {
+		const far = [...document.querySelectorAll('article > p')].filter(e => e.firstElementChild && e.getBoundingClientRect().top > 3 * innerHeight);
+		const p = far[far.length >> 1];
+		p.setAttribute('data-skip-probe', '');
+		p.scrollIntoView({block: 'center'});
+		return 0;
+	})()`)
+	waitJSFor(t, ctx, 30*time.Second, "the paragraph scrolled to laid out",
+		`document.querySelector('[data-skip-probe]').firstElementChild.checkVisibility({contentVisibilityAuto: true})`)
+
+	// a link to a heading near the end (not the last: the page ends), from another page
+	id := eval[string](t, ctx, `[...document.querySelectorAll('article > h2[id]')].slice(-3)[0].id`)
+	frag := eval[string](t, ctx, `encodeURIComponent(`+strconv.Quote(id)+`)`)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(env.srv.URL+path+"#"+frag), WaitReady(30*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	at := `document.getElementById(` + strconv.Quote(id) + `).getBoundingClientRect().top`
+	waitJSFor(t, ctx, 30*time.Second, "the linked heading at the top", `Math.abs(`+at+`) < 4`)
+	if y := eval[float64](t, ctx, `scrollY / innerHeight`); y < 10 {
+		t.Errorf("#%s: the page scrolled %.1f screens, want the heading far down (at least 10)", id, y)
+	}
+	waitJSFor(t, ctx, 60*time.Second, "the widgets within a screen hydrated", `Array.from(document.querySelectorAll('[data-widget]')).every(w => {
+		const r = w.getBoundingClientRect();
+		return r.bottom < -innerHeight || r.top > 2 * innerHeight || w.hasAttribute('data-hydrated');
+	})`)
+	if top := eval[float64](t, ctx, at); top < -4 || top > 4 {
+		t.Errorf("#%s: after the widgets near it hydrated the heading is at %.0f px, want at the top", id, top)
+	}
+
+	// paper
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('article > *')].filter(e => getComputedStyle(e).contentVisibility !== 'visible').length`); n != 0 {
+		t.Errorf("printing, %d blocks may be skipped, want none", n)
+	}
+}
