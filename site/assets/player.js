@@ -35,10 +35,12 @@
 //
 // retrylabFields(root) makes root's fields: the page writes them inside
 // <noscript data-fields> (site/widget/more.go: those under "more
-// parameters" always, the shown ones on an article), which a browser
-// running scripts keeps as text, so that Chromium neither lays out every
-// closed disclosure that holds a field nor visits every field of the page
-// when it has parsed (issue 33). Idempotent; the playground does the same
+// parameters" always, the shown ones and the form's buttons on an
+// article, a player's controls and a copy button everywhere), which a
+// browser running scripts keeps as text, so that Chromium neither lays
+// out every closed disclosure that holds a field nor visits every field
+// of the page when it has parsed, and a far widget holds no form control
+// and may be skipped off screen (style.css; issue 33). Idempotent; the playground does the same
 // before it reads a widget's form (wasm/playground).
 function retrylabFields(root) {
   'use strict';
@@ -183,6 +185,9 @@ var retrylabWhenNear = (function () {
     this.controls = ctl;
     if (!ctl) { return; }
     ctl.hidden = false;
+    // its controls are text until now (site/widget writePlayer), in the
+    // build's figures and in the playground's alike
+    retrylabFields(ctl);
     this.btn = ctl.querySelector('button[data-action="play"]');
     this.scrub = ctl.querySelector('input[data-action="scrub"]');
     this.speedSel = ctl.querySelector('select[data-action="speed"]');

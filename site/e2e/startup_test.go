@@ -165,10 +165,13 @@ const fieldTextJS = `(() => {
 // TestSkipOffScreen holds style.css's skipping of an article's blocks off
 // screen (content-visibility: auto, issue 33) to what it promises, on a
 // phone, in es/rate-limits:
-//   - at the top, the far paragraphs are skipped (checkVisibility with
-//     contentVisibilityAuto is false inside them), the heading, lede and
-//     date are not, and no skipped block holds a form control (Chromium's
-//     autofill scan would lay it out again per control);
+//   - at the top, the far paragraphs and widgets are skipped
+//     (checkVisibility with contentVisibilityAuto is false inside them),
+//     the heading, lede and date are not, and no skipped block holds a
+//     form control (Chromium's autofill scan would lay it out again per
+//     control: a far widget's controls are text until it nears);
+//   - a far widget scrolled to hydrates with its controls and is laid
+//     out;
 //   - a skipped paragraph is laid out once scrolled to;
 //   - a link to a heading far down lands on it, though the heights of the
 //     blocks above it were guesses, and stays there while the widgets near
@@ -180,23 +183,42 @@ func TestSkipOffScreen(t *testing.T) {
 	if err := Emulate(ctx, LayoutSizes[0], "light"); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(env.srv.URL+path), WaitReady(30*time.Second)); err != nil {
+	// not WaitReady: it sets up every widget (retrylabStartAll), as a
+	// reader who has not scrolled never does
+	if err := chromedp.Do(ctx, chromedp.Navigate(env.srv.URL+path)); err != nil {
 		t.Fatal(err)
 	}
-	type skip struct{ Blocks, Auto, TopAuto, ControlsAuto, Far, FarSkipped int }
+	waitJSFor(t, ctx, 30*time.Second, "the page loaded", `document.readyState === 'complete'`)
+	type skip struct{ Blocks, Auto, TopAuto, ControlsAuto, Far, FarSkipped, FarWidgets, FarWidgetsSkipped int }
 	const skipJS = `(() => {
 		const kids = [...document.querySelectorAll('article > *')];
 		const auto = e => getComputedStyle(e).contentVisibility === 'auto';
 		const far = kids.filter(e => e.tagName === 'P' && e.firstElementChild && e.getBoundingClientRect().top > 3 * innerHeight);
+		const fw = kids.filter(e => e.matches('.widget') && e.getBoundingClientRect().top > 3 * innerHeight);
 		return {Blocks: kids.length, Auto: kids.filter(auto).length, TopAuto: kids.slice(0, 3).filter(auto).length,
 			ControlsAuto: kids.filter(e => auto(e) && e.querySelector('input, select, textarea, button')).length,
-			Far: far.length, FarSkipped: far.filter(e => !e.firstElementChild.checkVisibility({contentVisibilityAuto: true})).length};
+			Far: far.length, FarSkipped: far.filter(e => !e.firstElementChild.checkVisibility({contentVisibilityAuto: true})).length,
+			FarWidgets: fw.length, FarWidgetsSkipped: fw.filter(e => !e.querySelector('.widget-title').checkVisibility({contentVisibilityAuto: true})).length};
 	})()`
 	s := eval[skip](t, ctx, skipJS)
-	if s.Auto < s.Blocks/2 || s.TopAuto != 0 || s.ControlsAuto != 0 || s.Far < 10 || s.FarSkipped != s.Far {
-		t.Errorf("at the top of %s, of %d blocks: %d skippable (want at least half), %d of the first three (want 0), %d holding a form control (want 0); %d of %d far paragraphs skipped (want all, at least 10)",
-			path, s.Blocks, s.Auto, s.TopAuto, s.ControlsAuto, s.FarSkipped, s.Far)
+	if s.Auto < s.Blocks/2 || s.TopAuto != 0 || s.ControlsAuto != 0 || s.Far < 10 || s.FarSkipped != s.Far || s.FarWidgets < 5 || s.FarWidgetsSkipped != s.FarWidgets {
+		t.Errorf("at the top of %s, of %d blocks: %d skippable (want at least half), %d of the first three (want 0), %d holding a form control (want 0); %d of %d far paragraphs skipped and %d of %d far widgets (want all, at least 10 and 5)",
+			path, s.Blocks, s.Auto, s.TopAuto, s.ControlsAuto, s.FarSkipped, s.Far, s.FarWidgetsSkipped, s.FarWidgets)
 	}
+	// a far widget, scrolled to, is laid out with its controls, and no
+	// longer skippable (it holds form controls: style.css)
+	eval[any](t, ctx, `(() => {
+		const fw = [...document.querySelectorAll('article > .widget')].filter(e => e.getBoundingClientRect().top > 3 * innerHeight);
+		const w = fw[fw.length >> 1];
+		w.setAttribute('data-skip-probe-widget', '');
+		w.scrollIntoView();
+		return 0;
+	})()`)
+	waitJSFor(t, ctx, 60*time.Second, "the widget scrolled to hydrated, with its controls, laid out", `(() => {
+		const w = document.querySelector('[data-skip-probe-widget]');
+		return w.hasAttribute('data-hydrated') && w.querySelector('form button[data-action="reset"]') !== null &&
+			getComputedStyle(w).contentVisibility === 'visible' && w.querySelector('.widget-title').checkVisibility({contentVisibilityAuto: true});
+	})()`)
 	eval[any](t, ctx, `(() => {
 		const far = [...document.querySelectorAll('article > p')].filter(e => e.firstElementChild && e.getBoundingClientRect().top > 3 * innerHeight);
 		const p = far[far.length >> 1];

@@ -320,6 +320,14 @@ func TestWidgetsReact(t *testing.T) {
 				edits[i] = e
 				setValue(t, ctx, w.ID, e.Param, e.Value)
 				expectWidget(t, ctx, w, c, e.Values, loc)
+				// the output just written holds its players' controls and
+				// copy buttons as elements (the playground makes them:
+				// site/widget writes them as text, noscript[data-fields])
+				type made struct{ Text, Snippets, Copies int }
+				if m := eval[made](t, ctx, fmt.Sprintf(`(() => { const w = document.getElementById(%q);
+					return {Text: w.querySelectorAll('noscript[data-fields]').length, Snippets: w.querySelectorAll('pre[data-snippet]').length, Copies: w.querySelectorAll('button[data-copy]').length}; })()`, w.ID)); m.Text != 0 || m.Copies != m.Snippets {
+					t.Errorf("%s: after a recompute %d noscript[data-fields] hold controls as text (want 0); %d copy buttons for %d snippets", w.ID, m.Text, m.Copies, m.Snippets)
+				}
 				canon, _ := c.Parse(e.Values)
 				key := url.QueryEscape(w.ID+"."+e.Param) + "=" + url.QueryEscape(url.Values(canon.Query()).Get(e.Param))
 				waitJS(t, ctx, "the URL state "+key, fmt.Sprintf(`location.search.includes(%q)`, key))

@@ -45,7 +45,9 @@ func configureSnippet(o *outCtx, r *calc.ConfigureResult) error {
 	// the formula is long: a line of its own, not a table cell
 	writef(b, `<p class="widget-note" data-out="formula" data-value="%s">%s: <code>%s</code></p>`+"\n", esc(o.outRaw("formula")), esc(fieldLabel(o.c, o.loc, "formula")), esc(r.Formula))
 	code := func(id, lang, text string) {
-		writef(b, `<div class="widget-code"><button type="button" class="widget-copy" data-copy="%s" data-copied="%s">%s</button>`,
+		// the copy button serves only a script (app.js): text until the
+		// widget nears the viewport, as a player's controls (writePlayer)
+		writef(b, `<div class="widget-code"><noscript data-fields><button type="button" class="widget-copy" data-copy="%s" data-copied="%s">%s</button></noscript>`,
 			esc(id), esc(o.vt("snippet", "copied", "Copied")), esc(o.vt("snippet", "copy", "Copy")))
 		writef(b, `<pre class="widget-metrics" tabindex="0" data-snippet="%s" data-lang="%s"><code>%s</code></pre></div>`+"\n", esc(id), esc(lang), esc(text))
 	}

@@ -65,9 +65,12 @@ func writeFields(b *strings.Builder, wid string, c *calc.Calculator, a calc.Args
 	b.WriteString("</noscript></details>\n")
 }
 
-// FieldsAttr marks a <noscript> that holds a widget's fields
-// (writeFields). Its text is the fields' HTML; it never holds
-// "</noscript" (every value is escaped).
+// FieldsAttr marks a <noscript> that holds a widget's form controls:
+// its fields (writeFields), on an article the form's buttons (Render), a
+// player's controls (writePlayer) and configure's copy buttons. Its text
+// is their HTML; it never holds "</noscript" (every value is escaped).
+// The page makes them controls in place (player.js retrylabFields, the
+// playground's makeFields).
 const FieldsAttr = "data-fields"
 
 // maxShown is how many parameters a widget shows before "more

@@ -155,12 +155,17 @@ func (f *playFig) close(o *outCtx, xlabel string) {
 
 // writePlayer writes the controls of a time view, hidden until player.js
 // shows them: play/pause, the time scrubber, the speed, the time shown
-// and the polite live region.
+// and the polite live region. The form controls are written inside
+// <noscript data-fields> (FieldsAttr), text until player.js sets the
+// player up (retrylabFields): they serve only a script, and a widget
+// that holds no form control when the page parses is one the browser may
+// skip laying out off screen (style.css, issue 33).
 func writePlayer(o *outCtx, f *playFig) {
 	b := o.b
 	t := func(key, def string) string { return esc(o.loc.TOr("widget.player."+key, def)) }
 	step := "any"
 	writef(b, `<div class="widget-player" data-player hidden data-grouping="%s">`, esc(o.loc.Grouping()))
+	b.WriteString("<noscript " + FieldsAttr + ">")
 	writef(b, `<button type="button" data-action="play" aria-pressed="false" data-label-play="%s" data-label-pause="%s">%s</button>`, t("play", "Play"), t("pause", "Pause"), t("play", "Play"))
 	if f.step {
 		writef(b, `<button type="button" data-action="step">%s</button>`, esc(o.loc.TOr("widget.flow.step", "Step")))
@@ -178,7 +183,7 @@ func writePlayer(o *outCtx, f *playFig) {
 		}
 		writef(b, `<option value="%s"%s>%s×</option>`, s, sel, esc(o.loc.Number(mustFloat(s))))
 	}
-	b.WriteString(`</select></label>`)
+	b.WriteString(`</select></label></noscript>`)
 	writef(b, `<output data-player-time>%s</output>`, end)
 	b.WriteString(`<p class="visually-hidden" aria-live="polite" data-player-live></p></div>`)
 }

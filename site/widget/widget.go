@@ -112,10 +112,20 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	writef(&b, `<form class="widget-form" data-form data-decimal="%s" data-grouping="%s" novalidate>`+"\n", esc(loc.DecimalMark()), esc(loc.Grouping()))
 	writeFields(&b, spec.ID, c, a, loc, spec.FieldsLater)
 	writef(&b, `<p class="widget-error" id="%s-error" data-error-for="" role="alert" hidden></p>`+"\n", id)
+	// on an article the buttons are text until the widget nears the
+	// viewport, as its fields are (FieldsLater): a widget that holds no
+	// form control when the page parses is one the browser may skip
+	// laying out off screen (style.css, issue 33)
 	b.WriteString(`<div class="widget-actions">`)
+	if spec.FieldsLater {
+		b.WriteString("<noscript " + FieldsAttr + ">")
+	}
 	writef(&b, `<button type="button" data-action="reset" disabled>%s</button>`, esc(loc.TOr("widget.reset", "Article's values")))
 	if c.Param("seed") != nil {
 		writef(&b, `<button type="button" data-action="reseed" disabled>%s</button>`, esc(loc.TOr("widget.reseed", "New seed")))
+	}
+	if spec.FieldsLater {
+		b.WriteString("</noscript>")
 	}
 	b.WriteString("</div>\n</form>\n")
 	if spec.Embed != "" {

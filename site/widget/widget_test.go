@@ -153,6 +153,9 @@ func TestMoreFieldsInNoscript(t *testing.T) {
 		// (a value the page sets away from its default shows outside the
 		// disclosure: only the registry's defaults are written inside)
 		out := renderDefaults(t, c, loc)
+		// the form's: a player's controls and a copy button, in the
+		// output, have noscripts of their own (TestFieldsLater)
+		out = out[:strings.Index(out, "</form>")]
 		open := `<details class="widget-more" data-more><summary>`
 		i := strings.Index(out, open)
 		if i < 0 {
@@ -185,20 +188,24 @@ func TestMoreFieldsInNoscript(t *testing.T) {
 	}
 }
 
-// TestFieldsLater: with Spec.FieldsLater (an article's widgets) every
-// field is written inside a <noscript data-fields>, the shown ones in one
-// before the disclosure, and nothing else is: the form's error line and
-// buttons, and the disclosure's summary, stay markup.
+// TestFieldsLater: with Spec.FieldsLater (an article's widgets) the
+// widget holds no form control outside a <noscript data-fields>: every
+// field, the shown ones in one before the disclosure, the form's buttons
+// in one, and the players' controls (writePlayer, always) in theirs. The
+// form's error line and the disclosure's summary stay markup. A widget
+// with no form control when the page parses is one the browser may skip
+// laying out off screen (style.css, issue 33).
 func TestFieldsLater(t *testing.T) {
 	loc := locales(t)["it"]
+	players := 0
 	for _, c := range calc.New().List() {
-		out, err := Render(Spec{Calc: c, ID: c.Name + "-1", FieldsLater: true}, loc)
+		// every view, so that every player is drawn
+		out, err := Render(Spec{Calc: c, ID: c.Name + "-1", FieldsLater: true, Views: allViews().names(c)}, loc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		form := out[strings.Index(out, "<form "):strings.Index(out, "</form>")]
 		var outside strings.Builder
-		rest, inside := form, ""
+		rest, inside := out, ""
 		for {
 			i := strings.Index(rest, "<noscript "+FieldsAttr+">")
 			if i < 0 {
@@ -213,8 +220,9 @@ func TestFieldsLater(t *testing.T) {
 			inside += rest[i : i+j]
 			rest = rest[i+j+len("</noscript>"):]
 		}
-		if n := strings.Count(form, "<noscript"); n < 1 || n > 2 {
-			t.Errorf("%s: %d noscripts in the form, want the shown fields' and the disclosure's", c.Name, n)
+		form := out[strings.Index(out, "<form "):strings.Index(out, "</form>")]
+		if n := strings.Count(form, "<noscript"); n < 2 || n > 3 {
+			t.Errorf("%s: %d noscripts in the form, want the shown fields', the disclosure's and the buttons'", c.Name, n)
 		}
 		for _, p := range c.Params {
 			if !strings.Contains(inside, ` name="`+p.Name+`"`) {
@@ -222,15 +230,29 @@ func TestFieldsLater(t *testing.T) {
 			}
 		}
 		o := outside.String()
-		if strings.Contains(o, `class="widget-field"`) || strings.Contains(o, "<input") || strings.Contains(o, "<select") {
+		for _, tag := range []string{"<input", "<select", "<textarea", "<button"} {
+			if strings.Contains(o, tag) {
+				t.Errorf("%s: a %s> outside the noscripts", c.Name, tag)
+			}
+		}
+		if strings.Contains(o, `class="widget-field"`) {
 			t.Errorf("%s: a field outside the noscripts", c.Name)
 		}
-		if !strings.Contains(o, `data-action="reset"`) || !strings.Contains(o, `data-error-for=""`) {
-			t.Errorf("%s: the form's buttons or error line inside a noscript", c.Name)
+		if !strings.Contains(inside, `data-action="reset"`) {
+			t.Errorf("%s: no reset button in a noscript", c.Name)
+		}
+		if strings.Contains(inside, `data-action="play"`) {
+			players++
+		}
+		if !strings.Contains(o, `data-error-for=""`) {
+			t.Errorf("%s: the form's error line inside a noscript", c.Name)
 		}
 		if strings.Contains(form, "<details") && !strings.Contains(o, "<summary>") {
 			t.Errorf("%s: the disclosure's summary inside a noscript", c.Name)
 		}
+	}
+	if players == 0 {
+		t.Error("no widget drew a player: the test sees none of their controls")
 	}
 }
 

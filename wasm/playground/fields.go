@@ -10,7 +10,9 @@ import (
 
 // makeFields makes root's fields, which the page writes inside
 // <noscript data-fields> (site/widget writeFields): the "more parameters"
-// ones always, the shown ones on an article. A browser that runs scripts
+// ones always, the shown ones and the form's buttons on an article, a
+// player's controls and configure's copy buttons everywhere (the widget's
+// show makes those of each output it writes). A browser that runs scripts
 // keeps a noscript's content as text, so that Chromium neither lays out
 // each closed disclosure holding a field nor visits every field of the
 // page while it loads (issue 33). The text becomes markup in place; a

@@ -348,6 +348,9 @@ func (w *widget) compute(values query.Values, record bool) (ok bool) {
 // show writes a rendered result into the output and the citations.
 func (w *widget) show(o outcome) {
 	w.out.SetInnerHTML(o.html)
+	// a player's controls and a copy button come inside
+	// <noscript data-fields>, as text (site/widget writePlayer)
+	makeFields(w.out)
 	for i, c := range w.cites {
 		if o.ok[i] {
 			c.el.SetTextContent(o.texts[i])
