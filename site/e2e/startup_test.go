@@ -171,7 +171,8 @@ const fieldTextJS = `(() => {
 //     form control (Chromium's autofill scan would lay it out again per
 //     control: a far widget's controls are text until it nears);
 //   - a far widget scrolled to hydrates with its controls and is laid
-//     out;
+//     out; a link to a far widget lands on it and it stays at the top
+//     once it has hydrated;
 //   - a skipped paragraph is laid out once scrolled to;
 //   - a link to a heading far down lands on it, though the heights of the
 //     blocks above it were guesses, and stays there while the widgets near
@@ -205,8 +206,7 @@ func TestSkipOffScreen(t *testing.T) {
 		t.Errorf("at the top of %s, of %d blocks: %d skippable (want at least half), %d of the first three (want 0), %d holding a form control (want 0); %d of %d far paragraphs skipped and %d of %d far widgets (want all, at least 10 and 5)",
 			path, s.Blocks, s.Auto, s.TopAuto, s.ControlsAuto, s.FarSkipped, s.Far, s.FarWidgetsSkipped, s.FarWidgets)
 	}
-	// a far widget, scrolled to, is laid out with its controls, and no
-	// longer skippable (it holds form controls: style.css)
+	// a far widget, scrolled to, is laid out with its controls
 	eval[any](t, ctx, `(() => {
 		const fw = [...document.querySelectorAll('article > .widget')].filter(e => e.getBoundingClientRect().top > 3 * innerHeight);
 		const w = fw[fw.length >> 1];
@@ -217,7 +217,7 @@ func TestSkipOffScreen(t *testing.T) {
 	waitJSFor(t, ctx, 60*time.Second, "the widget scrolled to hydrated, with its controls, laid out", `(() => {
 		const w = document.querySelector('[data-skip-probe-widget]');
 		return w.hasAttribute('data-hydrated') && w.querySelector('form button[data-action="reset"]') !== null &&
-			getComputedStyle(w).contentVisibility === 'visible' && w.querySelector('.widget-title').checkVisibility({contentVisibilityAuto: true});
+			w.querySelector('.widget-title').checkVisibility({contentVisibilityAuto: true});
 	})()`)
 	eval[any](t, ctx, `(() => {
 		const far = [...document.querySelectorAll('article > p')].filter(e => e.firstElementChild && e.getBoundingClientRect().top > 3 * innerHeight);
@@ -246,6 +246,22 @@ func TestSkipOffScreen(t *testing.T) {
 	})`)
 	if top := eval[float64](t, ctx, at); top < -4 || top > 4 {
 		t.Errorf("#%s: after the widgets near it hydrated the heading is at %.0f px, want at the top", id, top)
+	}
+
+	// a link to a far widget lands on it, and it stays there while it
+	// and the widgets near it hydrate (their controls made inside it)
+	wid := eval[string](t, ctx, `[...document.querySelectorAll('article > .widget')].slice(-3)[0].id`)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(env.srv.URL+path+"#"+wid)); err != nil {
+		t.Fatal(err)
+	}
+	wat := `document.getElementById(` + strconv.Quote(wid) + `)`
+	waitJSFor(t, ctx, 60*time.Second, "the linked widget hydrated", wat+`.hasAttribute('data-hydrated')`)
+	waitJSFor(t, ctx, 30*time.Second, "the widgets within a screen hydrated", `Array.from(document.querySelectorAll('[data-widget]')).every(w => {
+		const r = w.getBoundingClientRect();
+		return r.bottom < -innerHeight || r.top > 2 * innerHeight || w.hasAttribute('data-hydrated');
+	})`)
+	if top := eval[float64](t, ctx, wat+`.getBoundingClientRect().top`); top < -4 || top > 4 {
+		t.Errorf("#%s: the linked widget is at %.0f px once hydrated, want at the top", wid, top)
 	}
 
 	// paper
