@@ -75,6 +75,12 @@ func run(out, only string) error {
 					cancel()
 					return fmt.Errorf("%s: %w", p.Path, err)
 				}
+				// every widget painted: a shot of a block the browser
+				// skips off screen is blank (style.css, e2e.RenderAllJS)
+				if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](e2e.RenderAllJS)); err != nil {
+					cancel()
+					return fmt.Errorf("%s: %w", p.Path, err)
+				}
 				// a picture of the whole widget: the phone's sticky chart
 				// (widget.css) would stay over the part of the widget the
 				// window shows, hiding its title and controls in the shot
