@@ -33,9 +33,7 @@ func TestReseed(t *testing.T) {
 				seen := map[string]bool{page.Get("seed"): true}
 				for i := 0; i < 2; i++ {
 					before := eval[string](t, ctx, controlValue(w.ID, "seed"))
-					if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[id=%q] button[data-action="reseed"]`, w.ID)))); err != nil {
-						t.Fatal(err)
-					}
+					clickSeen(t, ctx, fmt.Sprintf(`[id=%q] button[data-action="reseed"]`, w.ID))
 					waitJS(t, ctx, w.ID+" new seed", fmt.Sprintf(`%s !== %q`, controlValue(w.ID, "seed"), before))
 					seed := eval[string](t, ctx, controlValue(w.ID, "seed"))
 					if _, err := strconv.ParseUint(seed, 10, 64); err != nil || seen[seed] {

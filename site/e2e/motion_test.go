@@ -72,9 +72,7 @@ func testPlay(t *testing.T, ids ...string) {
 				// no number format at load), and the scrubber says it
 				timeText := root + `.querySelector('[data-player-time]').textContent + ' | ' + ` + root + `.querySelector('input[data-action="scrub"]').getAttribute('aria-valuetext')`
 				rest := eval[string](t, ctx, timeText)
-				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(play))); err != nil {
-					t.Fatal(err)
-				}
+				clickSeen(t, ctx, play)
 				waitJS(t, ctx, "aria-pressed", root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed') === 'true'`)
 				first := dataT(t, ctx, id)
 				waitJSFor(t, ctx, 10e9, "data-t to grow", fmt.Sprintf(`%s.getAttribute('data-t') * 1 > %v`, root, first))
@@ -133,9 +131,7 @@ func TestPlayReducedMotion(t *testing.T) {
 				t1 := eval[float64](t, ctx, root+`.querySelector('figure[data-timeview]').getAttribute('data-t1') * 1`)
 				eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('input[data-action="scrub"]'); s.value = '%v'; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, t1/3))
 				waitJS(t, ctx, "the scrubber works", fmt.Sprintf(`%s.getAttribute('data-t') * 1 < %v`, root, t1))
-				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[id=%q] button[data-action="play"]`, id)))); err != nil {
-					t.Fatal(err)
-				}
+				clickSeen(t, ctx, fmt.Sprintf(`[id=%q] button[data-action="play"]`, id))
 				waitJS(t, ctx, "play jumps to the end", fmt.Sprintf(`%s.getAttribute('data-t') * 1 === %v`, root, t1))
 				if pressed := eval[string](t, ctx, root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed')`); pressed != "false" {
 					t.Errorf("aria-pressed %q under reduced motion", pressed)
@@ -185,9 +181,7 @@ func TestFewerControls(t *testing.T) {
 			if n := eval[int](t, ctx, count); n > 4 || n == 0 {
 				t.Errorf("%d visible control names before more parameters, want 1 to 4", n)
 			}
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[id="disp"] details[data-more] > summary`))); err != nil {
-				t.Fatal(err)
-			}
+			clickSeen(t, ctx, `[id="disp"] details[data-more] > summary`)
 			waitJS(t, ctx, "more parameters open", `document.querySelector('[id="disp"] details[data-more]').open`)
 			if n := eval[int](t, ctx, count); n <= 4 {
 				t.Errorf("%d visible control names with more parameters open", n)

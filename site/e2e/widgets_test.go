@@ -199,6 +199,21 @@ func expectResult(t *testing.T, ctx context.Context, w widgetInfo, c *calc.Calcu
 	}
 }
 
+// clickSeen clicks the element sel as a reader does: once it is on screen
+// and drawn. The browser skips drawing an article's blocks off screen
+// (style.css, content-visibility: auto) and draws one in the frame after
+// it comes into view; a click sent at once, right after chromedp's scroll,
+// is hit-tested against the block not yet drawn and lands on the block.
+func clickSeen(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	el := fmt.Sprintf(`document.querySelector(%q)`, sel)
+	eval[any](t, ctx, el+`.scrollIntoView({block: 'center'}), 0`)
+	waitJS(t, ctx, "drawn on screen: "+sel, el+`.checkVisibility({contentVisibilityAuto: true})`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // waitJS polls a JavaScript predicate for up to 20 s: a deadline, not a
 // delay (it returns as soon as the predicate holds).
 func waitJS(t *testing.T, ctx context.Context, what, pred string) {
@@ -365,9 +380,7 @@ func TestWidgetsReact(t *testing.T) {
 
 			for i, w := range ws {
 				c, page := w.calc(t)
-				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`[id=%q] button[data-action="reset"]`, w.ID)))); err != nil {
-					t.Fatalf("%s: reset: %v", w.ID, err)
-				}
+				clickSeen(t, ctx, fmt.Sprintf(`[id=%q] button[data-action="reset"]`, w.ID))
 				expectWidget(t, ctx, w, c, page, loc)
 				waitJS(t, ctx, "the state of "+w.ID+" to leave the URL", fmt.Sprintf(`!/[?&]%s\./.test(location.search)`, w.ID))
 				if got := eval[string](t, ctx, controlValue(w.ID, edits[i].Param)); got != page.Get(edits[i].Param) {
