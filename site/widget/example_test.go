@@ -20,11 +20,11 @@ func ExampleRender() {
 		fmt.Println(err)
 		return
 	}
-	for _, m := range regexp.MustCompile(`<div class="widget"[^>]*>|<th scope="row">[^<]*</th><td[^>]*>[^<]*</td>`).FindAllString(html, -1) {
+	for _, m := range regexp.MustCompile(`<div class="widget[ "][^>]*>|<th scope="row">[^<]*</th><td[^>]*>[^<]*</td>`).FindAllString(html, -1) {
 		fmt.Println(m)
 	}
 	// Output:
-	// <div class="widget" data-widget="attempts" id="att" data-defaults="q=0.9" data-views="table" role="group" aria-labelledby="att-title">
+	// <div class="widget widget-io" data-widget="attempts" id="att" data-defaults="q=0.9" data-views="table" role="group" aria-labelledby="att-title">
 	// <th scope="row">tentativi attesi</th><td data-out="expected_attempts" data-value="2.71">2,71</td>
 	// <th scope="row">success probability</th><td data-out="success_probability" data-value="0.271">27,10%</td>
 }

@@ -65,14 +65,14 @@ func policyCSS() string {
 	// their policy's colour too, as a swatch before the name: the reader
 	// who ticks one knows its colour in the figures before looking
 	for _, p := range policyColours {
-		b.WriteString(`.widget-chip:has(> input[data-chip-for="policies"][value="` + string(p.Policy) + `"]) { --ink: var(--policy-` + string(p.Policy) + "); }\n")
+		b.WriteString(`.widget-chip > input[data-chip-for="policies"][value="` + string(p.Policy) + `"] + span { --ink: var(--policy-` + string(p.Policy) + "); }\n")
 	}
 	// and so do the lanes of the request-flow view (flow.go: data-lane is
 	// the policy's id), a swatch before the lane's name
 	for _, p := range policyColours {
 		b.WriteString(`[data-widget="policies"] .widget-flow-lane[data-lane="` + string(p.Policy) + `"] > .widget-flow-name::before { content: ""; display: inline-block; width: 0.8em; height: 0.8em; margin-inline-end: 0.4em; border-radius: 2px; vertical-align: -0.05em; background: var(--policy-` + string(p.Policy) + "); }\n")
 	}
-	b.WriteString(`.widget-chip:has(> input[data-chip-for="policies"]) > span::after { content: ""; display: inline-block; width: 0.7em; height: 0.7em; margin-inline-start: 0.45em; border-radius: 50%; background: var(--ink); box-shadow: 0 0 0 1.5px var(--bg, Canvas); vertical-align: -0.05em; }` + "\n")
+	b.WriteString(`.widget-chip > input[data-chip-for="policies"] + span::after { content: ""; display: inline-block; width: 0.7em; height: 0.7em; margin-inline-start: 0.45em; border-radius: 50%; background: var(--ink); box-shadow: 0 0 0 1.5px var(--bg, Canvas); vertical-align: -0.05em; }` + "\n")
 	b.WriteString(".widget-swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-inline-end: 0.4em; border-radius: 2px; background: var(--ink); vertical-align: -0.05em; }\n")
 	return b.String()
 }

@@ -67,7 +67,7 @@ func TestPolicyColours(t *testing.T) {
 			// the flow view's lane
 			`.widget-flow-lane[data-lane="` + string(p.Policy) + `"] > .widget-flow-name::before`,
 			// the chip of the policies control
-			`input[data-chip-for="policies"][value="` + string(p.Policy) + `"]) { --ink: var(--policy-` + string(p.Policy) + "); }"} {
+			`input[data-chip-for="policies"][value="` + string(p.Policy) + `"] + span { --ink: var(--policy-` + string(p.Policy) + "); }"} {
 			if !strings.Contains(css, want) {
 				t.Errorf("policyCSS has no %q", want)
 			}

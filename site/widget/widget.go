@@ -101,7 +101,11 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	if spec.Compare != "" {
 		cmp = ` data-compare="` + esc(spec.Compare) + `"`
 	}
-	writef(&b, `<div class="widget" data-widget="%s" id="%s" data-defaults="%s" data-views="%s"%s role="group" aria-labelledby="%s-title">`+"\n",
+	// widget-io: a widget with its form and its output, as every one
+	// written here is (widget.css lays the two out side by side or one
+	// above the other by this class: a :has() rule there was checked again
+	// at every change inside the widget, a flow view's frame included)
+	writef(&b, `<div class="widget widget-io" data-widget="%s" id="%s" data-defaults="%s" data-views="%s"%s role="group" aria-labelledby="%s-title">`+"\n",
 		esc(c.Name), id, esc(query.Encode(a.Query())), esc(strings.Join(views, ",")), cmp, id)
 	title := esc(Title(c, loc))
 	if spec.Title != "" {
