@@ -3,6 +3,7 @@
 package widget
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -32,5 +33,27 @@ func TestFewHas(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no :has() rule found: the test reads nothing (the allowed ones are in widget.css)")
+	}
+}
+
+// TestFieldsAttrInScripts: the scripts that make a widget's controls from
+// their text (player.js, embed-frame.js) find it by the attribute the
+// markup writes (FieldsAttr): typed there, held to Go here.
+func TestFieldsAttrInScripts(t *testing.T) {
+	want := "noscript[" + FieldsAttr + "]"
+	for _, name := range []string{"../assets/player.js", "../assets/embed-frame.js"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sels := regexp.MustCompile(`noscript\[[^\]]*\]`).FindAllString(string(b), -1)
+		if len(sels) == 0 {
+			t.Errorf("%s: no noscript[…] selector: the script no longer makes the fields?", name)
+		}
+		for _, s := range sels {
+			if s != want {
+				t.Errorf("%s: selects %s, the markup writes %s (FieldsAttr)", name, s, want)
+			}
+		}
 	}
 }
