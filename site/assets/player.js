@@ -249,9 +249,11 @@ var retrylabWhenNear = (function () {
     // frame is the one the scrubber names, so that scrubbing back to
     // where it stands shows the same marks (a mark's place, written to
     // 0.1 unit, can round the other way on the 17th digit of t)
+    // (a flow view drawn while playing is drawn again at rest: its
+    // marks' circles, not the playing frame's paths, flowShow)
     if (this.scrub) {
       var at = parseFloat(this.scrub.value);
-      if (isFinite(at) && at !== this.t) { this.show(at, true); }
+      if (isFinite(at) && (at !== this.t || this.flowLive)) { this.show(at, true); }
     }
     this.setPressed(false);
     this.say(true);
@@ -267,8 +269,10 @@ var retrylabWhenNear = (function () {
         var dt = Math.min(100, now - self.lastFrame);
         var t = self.t + (self.t1 - self.t0) * dt * self.speed / self.playMs;
         if (t >= self.t1) {
-          self.show(self.t1, true);
+          // stopped first: the end is drawn at rest (the marks' own
+          // circles, flowShow)
           self.playing = false;
+          self.show(self.t1, true);
           self.setPressed(false);
           self.say(true);
           return;
@@ -333,7 +337,7 @@ var retrylabWhenNear = (function () {
       while (k > 0 && items[k - 1].t > t) { k--; items[k].el.setAttribute('data-future', ''); }
       while (k < items.length && items[k].t <= t) { items[k].el.removeAttribute('data-future'); k++; }
       F.shown = k;
-      if (F.flow) { flowShow(F, t); }
+      if (F.flow) { flowShow(F, t, this.playing); }
       if (F.cursor && F.t1 > F.t0) {
         var x = 64 + (Math.min(F.t1, Math.max(F.t0, t)) - F.t0) / (F.t1 - F.t0) * 560;
         F.cursor.setAttribute('x1', x.toFixed(1));
@@ -350,6 +354,7 @@ var retrylabWhenNear = (function () {
         if (this.out) { this.out.textContent = text; }
       }
     }
+    this.flowLive = this.playing;
     if (moved) { this.say(false); }
   };
 
@@ -390,6 +395,17 @@ var retrylabWhenNear = (function () {
   // shows). The counters (dd[data-counter]) carry a value per frame
   // (data-series) at the instants of their list (dl[data-ts]): the last
   // frame at or before t is shown, none before the first (zero).
+  //
+  // At rest (paused, scrubbed, at the end) each mark's circle is moved.
+  // While playing, the marks are drawn as one path per lane and state
+  // (g.flow-live-marks, made here, aria-hidden) and the circles are not
+  // displayed (figure.flow-live, widget.css): a frame then changes a few
+  // elements, not hundreds, which a phone's style, layout and paint could
+  // not do in a frame (make bench: frame p95 of /es/policies/ #storm at
+  // 4x CPU). The paths draw the same places as the circles would; the
+  // figure's data-moving counts the marks on their way (away from their
+  // last keyframe), for the reader's tools and the tests.
+  var SVGNS = 'http://www.w3.org/2000/svg';
   function nums(text) {
     var parts = (text || '').split(/[ ;]/), out = new Float64Array(parts.length);
     for (var i = 0; i < parts.length; i++) { out[i] = parseFloat(parts[i]); }
@@ -398,11 +414,16 @@ var retrylabWhenNear = (function () {
   function flowPrepare(F) {
     var els = F.fig.querySelectorAll('circle.flow-mark[data-k]');
     F.marks = [];
+    F.svgs = [];
     for (var i = 0; i < els.length; i++) {
       var k = nums(els[i].getAttribute('data-k'));
       if (k.length < 4 || k.length % 4) { continue; }
-      var n = k.length / 4;
-      F.marks.push({ el: els[i], k: k, n: n, i: n - 1, x: k[4 * n - 3], y: k[4 * n - 2], s: k[4 * n - 1] });
+      var n = k.length / 4, svg = els[i].ownerSVGElement, v = F.svgs.length - 1;
+      if (v < 0 || F.svgs[v].svg !== svg) {
+        F.svgs.push({ svg: svg, g: null, paths: [], r: parseFloat(els[i].getAttribute('r')) || 2 });
+        v++;
+      }
+      F.marks.push({ el: els[i], k: k, n: n, i: n - 1, v: v, x: k[4 * n - 3], y: k[4 * n - 2], s: k[4 * n - 1] });
     }
     F.lanes = [];
     F.flowTS = [];
@@ -419,8 +440,40 @@ var retrylabWhenNear = (function () {
       if (ts.length > F.flowTS.length) { F.flowTS = Array.prototype.slice.call(ts); }
     }
   }
-  function flowShow(F, t) {
-    var ms = F.marks || [];
+  // livePaths: a mutation that only adds a flow view's playing marks.
+  function livePaths(rec) {
+    if (rec.type !== 'childList' || rec.removedNodes.length || !rec.addedNodes.length) { return false; }
+    for (var i = 0; i < rec.addedNodes.length; i++) {
+      var n = rec.addedNodes[i];
+      if (n.nodeType !== 1 || !n.classList.contains('flow-live-marks')) { return false; }
+    }
+    return true;
+  }
+  // flowPaths is a lane's path for marks of state s, made at the first
+  // frame that draws one.
+  function flowPaths(F, v, s) {
+    var L = F.svgs[v];
+    if (!L.g) {
+      L.g = document.createElementNS(SVGNS, 'g');
+      L.g.setAttribute('class', 'flow-live-marks');
+      L.g.setAttribute('aria-hidden', 'true');
+      L.svg.appendChild(L.g);
+    }
+    if (!L.paths[s]) {
+      var p = document.createElementNS(SVGNS, 'path');
+      p.setAttribute('class', 'flow-mark flow-s-' + s);
+      L.g.appendChild(p);
+      L.paths[s] = { el: p, d: '' };
+    }
+    return L.paths[s];
+  }
+  function r1(v) { return Math.round(v * 10) / 10; }
+  function flowShow(F, t, live) {
+    var ms = F.marks || [], moving = 0, ds = null;
+    if (live) {
+      ds = [];
+      for (var v = 0; v < F.svgs.length; v++) { ds.push([]); }
+    }
     for (var m = 0; m < ms.length; m++) {
       var M = ms[m], k = M.k, i = M.i, n = M.n;
       while (i > 0 && k[4 * i] > t) { i--; }
@@ -429,15 +482,36 @@ var retrylabWhenNear = (function () {
       var x = k[4 * i + 1], y = k[4 * i + 2], s = k[4 * i + 3];
       if (i + 1 < n && k[4 * i] <= t) {
         var a = k[4 * i], b = k[4 * i + 4], u = b > a ? (t - a) / (b - a) : 1;
-        x += (k[4 * i + 5] - x) * u;
-        y += (k[4 * i + 6] - y) * u;
-        x = Math.round(x * 10) / 10;
-        y = Math.round(y * 10) / 10;
+        x = r1(x + (k[4 * i + 5] - x) * u);
+        y = r1(y + (k[4 * i + 6] - y) * u);
       }
-      if (x !== M.x) { M.el.setAttribute('cx', String(x)); M.x = x; }
-      if (y !== M.y) { M.el.setAttribute('cy', String(y)); M.y = y; }
-      if (s !== M.s) { M.el.setAttribute('class', 'flow-mark flow-s-' + s); M.s = s; }
+      if (!live) {
+        if (x !== M.x) { M.el.setAttribute('cx', String(x)); M.x = x; }
+        if (y !== M.y) { M.el.setAttribute('cy', String(y)); M.y = y; }
+        if (s !== M.s) { M.el.setAttribute('class', 'flow-mark flow-s-' + s); M.s = s; }
+        continue;
+      }
+      if (k[0] > t) { continue; } // not yet on its way (data-future)
+      if (Math.abs(x - k[4 * n - 3]) > 0.5 || Math.abs(y - k[4 * n - 2]) > 0.5) { moving++; }
+      var r = F.svgs[M.v].r, D = ds[M.v];
+      (D[s] || (D[s] = [])).push('M' + r1(x - r) + ' ' + y);
     }
+    if (live) {
+      for (var w = 0; w < F.svgs.length; w++) {
+        var R = F.svgs[w].r, arc = 'a' + R + ' ' + R + ' 0 1 0 ';
+        var tail = arc + r1(2 * R) + ' 0' + arc + r1(-2 * R) + ' 0';
+        for (var q = 0; q < Math.max(ds[w].length, F.svgs[w].paths.length); q++) {
+          var list = ds[w][q], text = list ? list.join(tail) + tail : '';
+          if (!list && !F.svgs[w].paths[q]) { continue; }
+          var P = flowPaths(F, w, q);
+          if (P.d !== text) { P.el.setAttribute('d', text); P.d = text; }
+        }
+      }
+      F.fig.setAttribute('data-moving', String(moving));
+    } else {
+      F.fig.removeAttribute('data-moving');
+    }
+    if (live !== !!F.live) { F.fig.classList.toggle('flow-live', live); F.live = live; }
     var ls = F.lanes || [];
     for (var l = 0; l < ls.length; l++) {
       var L = ls[l], ts = L.ts, lo = 0, hi = ts.length; // the first frame after t
@@ -447,9 +521,9 @@ var retrylabWhenNear = (function () {
         var C = L.cs[c];
         if (C.k === j) { continue; }
         C.k = j;
-        var v = j >= 0 ? C.v[j] : 0;
-        C.el.setAttribute('data-value', String(v));
-        C.el.textContent = C.f ? C.f.format(v) : String(v);
+        var val = j >= 0 ? C.v[j] : 0;
+        C.el.setAttribute('data-value', String(val));
+        C.el.textContent = C.f ? C.f.format(val) : String(val);
       }
     }
   }
@@ -607,8 +681,9 @@ var retrylabWhenNear = (function () {
             for (var m = 0; m < list.length; m++) {
               var tg = list[m].target;
               // the player's own text (time, live region, a flow view's
-              // counters) is no new output
-              if (tg.nodeType !== 1 || tg.closest('[data-player]') || tg.closest('[data-counter]')) { continue; }
+              // counters) and a flow view's playing marks (flowPaths)
+              // are no new output
+              if (tg.nodeType !== 1 || tg.closest('[data-player]') || tg.closest('[data-counter]') || tg.closest('.flow-live-marks') || livePaths(list[m])) { continue; }
               if (list[m].type === 'childList') {
                 if (!pending) {
                   pending = true;

@@ -135,12 +135,28 @@ func TestFlow(t *testing.T) {
 				eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)
 				first := dataT(t, ctx, id)
 				waitJSFor(t, ctx, 20e9, "data-t to grow", fmt.Sprintf(`%s.getAttribute('data-t') * 1 > %v`, root, first))
-				waitJSFor(t, ctx, 30e9, "marks on their way", moving(id)+` > 0`)
+				// while it plays the marks are paths, a path per lane and
+				// state (player.js flowShow), and the figure counts those on
+				// their way (data-moving)
+				waitJSFor(t, ctx, 30e9, "marks on their way, drawn as paths", root+`.querySelector('figure[data-flow]').getAttribute('data-moving') * 1 > 0 && `+root+`.querySelector('figure[data-flow].flow-live .flow-live-marks path[d^="M"]') !== null`)
+				// in one frame, each lane's paths draw a mark for each of its
+				// circles shown (not data-future)
+				if bad := eval[string](t, ctx, root+`.querySelector('figure[data-flow].flow-live') ? [...`+root+`.querySelectorAll('figure[data-flow] svg.flow')].map((svg, i) => {
+					const shown = svg.querySelectorAll('circle.flow-mark:not([data-future])').length;
+					const drawn = [...svg.querySelectorAll('.flow-live-marks path')].reduce((n, p) => n + ((p.getAttribute('d') || '').match(/M/g) || []).length, 0);
+					return shown === drawn ? '' : 'lane ' + i + ': ' + shown + ' marks shown, ' + drawn + ' drawn; ';
+				}).join('') : ''`); bad != "" {
+					t.Errorf("playing: %s", bad)
+				}
 				// pause where play got to
 				eval[bool](t, ctx, root+`.querySelector('button[data-action="play"]').click() || true`)
 				waitJS(t, ctx, "paused", root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed') === 'false'`)
 				at := eval[string](t, ctx, root+`.querySelector('figure[data-flow] input[data-action="scrub"]').value`)
 				played := eval[string](t, ctx, flowState(id))
+				// at rest the circles are the marks again
+				if n := eval[int](t, ctx, root+`.querySelectorAll('figure[data-flow].flow-live, figure[data-flow][data-moving]').length`); n != 0 {
+					t.Errorf("paused: %d flow figures still drawn as playing", n)
+				}
 				if n := eval[int](t, ctx, moving(id)); n == 0 && dataT(t, ctx, id) < t1 {
 					t.Errorf("paused at %s: no mark on its way", at)
 				}
