@@ -253,7 +253,9 @@ var retrylabWhenNear = (function () {
     // marks' circles, not the playing frame's paths, flowShow)
     if (this.scrub) {
       var at = parseFloat(this.scrub.value);
-      if (isFinite(at) && (at !== this.t || this.flowLive)) { this.show(at, true); }
+      var live = false;
+      for (var f = 0; f < this.figs.length; f++) { live = live || !!this.figs[f].live; }
+      if (isFinite(at) && (at !== this.t || live)) { this.show(at, true); }
     }
     this.setPressed(false);
     this.say(true);
@@ -354,7 +356,6 @@ var retrylabWhenNear = (function () {
         if (this.out) { this.out.textContent = text; }
       }
     }
-    this.flowLive = this.playing;
     if (moved) { this.say(false); }
   };
 
