@@ -2,9 +2,9 @@ package calc
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"retrylab/core/metastable"
+	"retrylab/core/standin/pcgrand"
 )
 
 // MetastableResult is the result of the metastable calculator
@@ -144,8 +144,9 @@ func metastableCalc() *Calculator {
 			out.Modes = []int{lo, hi}
 			out.DrainS = finiteOr(sv.DrainTime(p, p.Queue, 0), 1e300)
 			if runs := a.Int("sim_runs"); runs > 0 {
-				r := rand.New(rand.NewPCG(uint64(a.Int("seed")), 0x6d657461))
-				mean, se, censored := sv.SimDrain(p, p.Queue, 0, runs, metastableSimEvents, r)
+				// rand.New(rand.NewPCG(seed, 0x6d657461))'s stream, drawn without an interface call
+				r := pcgrand.New(uint64(a.Int("seed")), 0x6d657461)
+				mean, se, censored := sv.SimDrainPCG(p, p.Queue, 0, runs, metastableSimEvents, &r)
 				out.SimCensored = censored
 				if !math.IsNaN(mean) {
 					lo, hi := mean-2.576*se, mean+2.576*se

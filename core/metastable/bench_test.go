@@ -3,6 +3,8 @@ package metastable
 import (
 	"math/rand/v2"
 	"testing"
+
+	"retrylab/core/standin/pcgrand"
 )
 
 // defaults are the metastable calculator's defaults (core/calc/metastable.go).
@@ -35,6 +37,17 @@ func BenchmarkSimDrain(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s.SimDrain(defaults, defaults.Queue, 0, 30, 300_000, rand.New(rand.NewPCG(20261017, 0x6d657461)))
+	}
+}
+
+// BenchmarkSimDrainPCG is BenchmarkSimDrain with the calculator's draws
+// (pcgrand, the same stream).
+func BenchmarkSimDrainPCG(b *testing.B) {
+	var s Solver
+	b.ReportAllocs()
+	for b.Loop() {
+		r := pcgrand.New(20261017, 0x6d657461)
+		s.SimDrainPCG(defaults, defaults.Queue, 0, 30, 300_000, &r)
 	}
 }
 

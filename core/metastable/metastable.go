@@ -165,11 +165,34 @@ type Transition struct {
 // Transitions calls f for every transition out of state (q, o), self
 // loops left out.
 func (p Params) Transitions(q, o int, pt []float64, f func(to int, rate float64)) {
-	r := p.Retries / ((p.Retries + 1) * p.WaitS)
-	d := 1 / ((p.Retries + 1) * p.WaitS)
+	r, d := p.rates()
+	var out [maxOut]Transition
+	for _, t := range out[:p.transitions(q, o, pt, r, d, &out)] {
+		f(t.To, t.Rate)
+	}
+}
+
+// maxOut is the most transitions out of a state: two arrivals, two
+// retries, a client giving up and a service.
+const maxOut = 6
+
+// rates returns r and d, the rates per client in the orbit of retrying
+// and of giving up, per second.
+func (p Params) rates() (r, d float64) {
+	return p.Retries / ((p.Retries + 1) * p.WaitS), 1 / ((p.Retries + 1) * p.WaitS)
+}
+
+// transitions writes Transitions' transitions out of state (q, o) into
+// out, in the order Transitions gives them (two may have the same
+// target: their rates add in that order), and returns how many; r and d
+// are p.rates(). The solves build their matrices with it: one call a
+// state, not one a transition.
+func (p Params) transitions(q, o int, pt []float64, r, d float64, out *[maxOut]Transition) int {
+	k := 0
 	add := func(q2, o2 int, rate float64) {
 		if rate > 0 && (q2 != q || o2 != o) {
-			f(p.Index(q2, o2), rate)
+			out[k] = Transition{p.Index(q2, o2), rate}
+			k++
 		}
 	}
 	if q < p.Queue {
@@ -194,6 +217,7 @@ func (p Params) Transitions(q, o int, pt []float64, f func(to int, rate float64)
 	if q > 0 {
 		add(q-1, o, p.Mu)
 	}
+	return k
 }
 
 // band is a square matrix stored by diagonals within w of the main one.
@@ -220,6 +244,25 @@ type Solver struct {
 	pt, s, pi, rhs, h []float64 // p(q), and the solves' vectors
 	exit              []float64 // DrainTime's rates to the drained states
 	tb                table     // SimDrain's transitions
+	ptOf              ptKey     // the parameters pt is of, when ptSet
+	ptSet             bool
+}
+
+// ptKey is what p(q) depends on: μ and τ (as their bits) and Q.
+type ptKey struct {
+	mu, tau uint64
+	queue   int
+}
+
+// timeoutProb returns p's p(q), q = 0..Q, in s.pt: computed again only
+// when μ, τ or Q differ from the last chain's (a sweep over λ keeps them).
+func (s *Solver) timeoutProb(p Params) []float64 {
+	k := ptKey{math.Float64bits(p.Mu), math.Float64bits(p.TimeoutS), p.Queue}
+	if !s.ptSet || s.ptOf != k {
+		s.pt = p.timeoutProb(s.pt)
+		s.ptOf, s.ptSet = k, true
+	}
+	return s.pt
 }
 
 // Stationary returns the stationary distribution, by index.
@@ -229,13 +272,16 @@ func Stationary(p Params) []float64 { return new(Solver).Stationary(p) }
 // storage: valid until s's next solve.
 func (s *Solver) Stationary(p Params) []float64 {
 	n, w := p.States(), p.halfWidth()
-	s.pt = p.timeoutProb(s.pt)
-	pt := s.pt
+	pt := s.timeoutProb(p)
 	g := &s.g
 	g.reset(n, w)
+	r, d := p.rates()
+	var out [maxOut]Transition
 	for i := range n {
 		q, o := p.State(i)
-		p.Transitions(q, o, pt, func(j int, rate float64) { *g.at(i, j) += rate })
+		for _, t := range out[:p.transitions(q, o, pt, r, d, &out)] {
+			*g.at(i, t.To) += t.Rate
+		}
 	}
 	// GTH: censor the states from the last down to 1.
 	sums := resize(s.s, n)
@@ -312,14 +358,15 @@ func DrainTime(p Params, q0, o0 int) float64 { return new(Solver).DrainTime(p, q
 // time at mu=1).
 func (s *Solver) DrainTime(p Params, q0, o0 int) float64 {
 	n, w := p.States(), p.halfWidth()
-	s.pt = p.timeoutProb(s.pt)
-	pt := s.pt
+	pt := s.timeoutProb(p)
 	m := &s.g
 	m.reset(n, w)
 	rhs := resize(s.rhs, n)
 	s.rhs = rhs
 	exit := resize(s.exit, n)
 	s.exit = exit
+	r, d := p.rates()
+	var out [maxOut]Transition
 	for i := range n {
 		q, o := p.State(i)
 		if q == 0 {
@@ -328,13 +375,13 @@ func (s *Solver) DrainTime(p Params, q0, o0 int) float64 {
 			continue
 		}
 		rhs[i] = 1
-		p.Transitions(q, o, pt, func(j int, rate float64) {
-			if p.drained(j) { // h is 0 on the target
-				exit[i] += rate
+		for _, t := range out[:p.transitions(q, o, pt, r, d, &out)] {
+			if j := t.To; p.drained(j) { // h is 0 on the target
+				exit[i] += t.Rate
 			} else if j != i {
-				*m.at(i, j) -= rate
+				*m.at(i, j) -= t.Rate
 			}
-		})
+		}
 	}
 	// elimination: below and right of the diagonal the band holds −rates
 	// (≤ 0); row k's pivot is exit[k] plus its rates to the later states

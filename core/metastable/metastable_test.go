@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"retrylab/core/standin/pcgrand"
 )
 
 // dense returns the generator of p as a dense matrix, built from
@@ -346,4 +348,25 @@ func bigDrain(p Params, q0, o0 int) float64 {
 	}
 	x, _ := h[pos[p.Index(q0, o0)]].Float64()
 	return x
+}
+
+// TestSimDrainPCG: SimDrainPCG from pcgrand.New(a, b) gives SimDrain's
+// results from rand.New(rand.NewPCG(a, b)), bit for bit, in both orders
+// of the states, censored runs included.
+func TestSimDrainPCG(t *testing.T) {
+	ps := append(small, defaults, Params{Lambda: 12, Mu: 10, Queue: 20, Orbit: 30, TimeoutS: 1.5, Retries: 3, WaitS: 5})
+	for _, p := range ps {
+		for _, c := range []struct{ runs, events int }{{30, 300_000}, {200, 5_000}, {1, 1}} {
+			var a, b Solver
+			m1, se1, c1 := a.SimDrain(p, p.Queue, 0, c.runs, c.events, rand.New(rand.NewPCG(20261017, 0x6d657461)))
+			r := pcgrand.New(20261017, 0x6d657461)
+			m2, se2, c2 := b.SimDrainPCG(p, p.Queue, 0, c.runs, c.events, &r)
+			same := func(x, y float64) bool {
+				return math.Float64bits(x) == math.Float64bits(y) || math.IsNaN(x) && math.IsNaN(y)
+			}
+			if !same(m1, m2) || !same(se1, se2) || c1 != c2 {
+				t.Errorf("%+v, %v: SimDrain %v ± %v (%d censored), SimDrainPCG %v ± %v (%d)", p, c, m1, se1, c1, m2, se2, c2)
+			}
+		}
+	}
 }

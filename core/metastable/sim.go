@@ -3,6 +3,8 @@ package metastable
 import (
 	"math"
 	"math/rand/v2"
+
+	"retrylab/core/standin/pcgrand"
 )
 
 // table holds every state's transitions for sampling: the targets and
@@ -27,28 +29,36 @@ func (t *table) reset(p Params, pt []float64) {
 		t.to, t.cum = make([]int32, 0, 6*n), make([]float64, 0, 6*n)
 	}
 	t.to, t.cum = t.to[:0], t.cum[:0]
+	r, d := p.rates()
+	var out [maxOut]Transition
 	for i := range n {
 		q, o := p.State(i)
 		sum := 0.0
-		p.Transitions(q, o, pt, func(j int, x float64) {
-			sum += x
-			t.to = append(t.to, int32(j))
+		for _, tr := range out[:p.transitions(q, o, pt, r, d, &out)] {
+			sum += tr.Rate
+			t.to = append(t.to, int32(tr.To))
 			t.cum = append(t.cum, sum)
-		})
+		}
 		t.start[i+1] = int32(len(t.to))
 	}
 }
 
 // step draws the holding time in state i and the next state.
 func (t *table) step(i int, r *rand.Rand) (float64, int) {
+	return t.next(i, r.Float64(), r.ExpFloat64()) // in this order: the arguments are evaluated left to right
+}
+
+// next is step's holding time and next state from its draws: u uniform
+// in [0, 1), which picks the transition, and e exponential with mean 1.
+func (t *table) next(i int, u, e float64) (float64, int) {
 	lo, hi := t.start[i], t.start[i+1]
 	total := t.cum[hi-1]
-	u := r.Float64() * total
+	u *= total
 	k := lo
 	for k < hi-1 && u >= t.cum[k] {
 		k++
 	}
-	return r.ExpFloat64() / total, int(t.to[k])
+	return e / total, int(t.to[k])
 }
 
 // SimDrain simulates the chain (Gillespie's method: an exponential
@@ -63,9 +73,8 @@ func SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float6
 
 // SimDrain is the package's SimDrain with s's transition table.
 func (s *Solver) SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float64, censored int) {
-	s.pt = p.timeoutProb(s.pt)
 	tb := &s.tb
-	tb.reset(p, s.pt)
+	tb.reset(p, s.timeoutProb(p))
 	var sum, sum2 float64
 	done := 0
 	for range runs {
@@ -84,15 +93,54 @@ func (s *Solver) SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mea
 		sum2 += t * t
 		done++
 	}
+	mean, se = meanSE(sum, sum2, done)
+	return mean, se, censored
+}
+
+// SimDrainPCG is SimDrain with its draws from r, a pcgrand.PCG, the
+// calculator's: from pcgrand.New(a, b), the same results, bit for bit,
+// as SimDrain from rand.New(rand.NewPCG(a, b)) (the same stream, drawn
+// in the same order: TestSimDrainPCG), without rand.Rand's interface
+// call per draw and with the ziggurat's common case inline, which is
+// most of the simulation's time in WebAssembly.
+func (s *Solver) SimDrainPCG(p Params, q0, o0, runs, events int, r *pcgrand.PCG) (mean, se float64, censored int) {
+	tb := &s.tb
+	tb.reset(p, s.timeoutProb(p))
+	var sum, sum2 float64
+	done := 0
+	for range runs {
+		i, t := p.Index(q0, o0), 0.0
+		for !p.drained(i) && events > 0 {
+			events--
+			h, j := tb.next(i, r.Float64(), r.ExpFloat64())
+			t += h
+			i = j
+		}
+		if !p.drained(i) {
+			censored++
+			continue
+		}
+		sum += t
+		sum2 += t * t
+		done++
+	}
+	mean, se = meanSE(sum, sum2, done)
+	return mean, se, censored
+}
+
+// meanSE is the mean and the standard error of the mean of done drain
+// times of sum sum and sum of squares sum2: NaN and NaN when done is 0,
+// a standard error of 0 when it is 1.
+func meanSE(sum, sum2 float64, done int) (mean, se float64) {
 	if done == 0 {
-		return math.NaN(), math.NaN(), censored
+		return math.NaN(), math.NaN()
 	}
 	mean = sum / float64(done)
 	if done > 1 {
 		v := (sum2 - float64(done)*mean*mean) / float64(done-1)
 		se = math.Sqrt(math.Max(v, 0) / float64(done))
 	}
-	return mean, se, censored
+	return mean, se
 }
 
 // SimOccupancy simulates the chain from (0, 0) for events transitions and

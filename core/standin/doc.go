@@ -16,7 +16,7 @@
 //	errwrap      fmt.Errorf("%w: %s")  core's wrapped errors
 //	heapsort     slices.Sort           sorting in the encoders and simulations
 //	fmath        math.Exp, Log, ...    the same bits in the build and the browser
-//	pcgrand      math/rand/v2's PCG    contention's normal draws, for time
+//	pcgrand      math/rand/v2's PCG    contention's normal and metastable's exponential draws, for time
 //
 // Three replacements for size live outside this folder, beside the code
 // they serve, and are measured the same way: site/widget's generated JSON

@@ -45,3 +45,22 @@ func BenchmarkNormFloat64(b *testing.B) {
 }
 
 var sink float64
+
+// TestExpSameAsRand: ExpFloat64's draws are math/rand/v2's from the same
+// seeds, its rarer paths (the base strip and the wedges) included, mixed
+// with Float64 as core/metastable's simulation draws them.
+func TestExpSameAsRand(t *testing.T) {
+	for _, seed := range []uint64{0, 1, 20261017, 1 << 53} {
+		r := rand.New(rand.NewPCG(seed, 0x6d657461))
+		p := New(seed, 0x6d657461)
+		for i := range 2_000_000 {
+			if i%3 == 1 {
+				if a, b := r.Float64(), p.Float64(); a != b {
+					t.Fatalf("seed %d, draw %d: Float64 %v, pcg %v", seed, i, a, b)
+				}
+			} else if a, b := r.ExpFloat64(), p.ExpFloat64(); a != b {
+				t.Fatalf("seed %d, draw %d: ExpFloat64 %v, pcg %v", seed, i, a, b)
+			}
+		}
+	}
+}
