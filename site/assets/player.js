@@ -96,6 +96,7 @@ var retrylabWhenNear = (function () {
   'use strict';
   var PLAY_MS = 6000; // a whole range at 1x
   var LIVE_MS = 1000; // the live region speaks at most this often
+  var CLOCK_MS = 100; // while playing, the time text changes at most this often
   var reduce = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
   var lang = document.documentElement.lang || 'en';
   // numberFormat is the page's way of writing numbers (el's
@@ -237,6 +238,11 @@ var retrylabWhenNear = (function () {
     this.playing = true;
     this.setPressed(true);
     this.lastFrame = 0;
+    // the scrubber's width, for show's pixel steps (a layout read once
+    // per play, not per frame)
+    this.scrubPx = this.scrub ? this.scrub.getBoundingClientRect().width : 0;
+    this.scrubAt = NaN;
+    this.clockAt = -Infinity;
     this.loop();
   };
 
@@ -251,7 +257,10 @@ var retrylabWhenNear = (function () {
     // 0.1 unit, can round the other way on the 17th digit of t)
     // (a flow view drawn while playing is drawn again at rest: its
     // marks' circles, not the playing frame's paths, flowShow)
+    // (while playing the scrubber moves by whole pixels, show: it is set
+    // to the time shown first)
     if (this.scrub) {
+      this.scrub.value = String(this.t);
       var at = parseFloat(this.scrub.value);
       var live = false;
       for (var f = 0; f < this.figs.length; f++) { live = live || !!this.figs[f].live; }
@@ -347,13 +356,22 @@ var retrylabWhenNear = (function () {
       }
     }
     if (this.scrub) {
-      this.scrub.value = String(t);
+      // While playing, the scrubber is set when its thumb moves by a
+      // pixel, and the time text at most every CLOCK_MS: a change to
+      // either is a layout of the page, which a phone's frame cannot
+      // hold at every frame beside the drawing (make bench: flow frames
+      // at 4x CPU); set at every frame, most would change nothing the
+      // reader sees. At rest both are set at once.
+      var px = this.playing && this.scrubPx > 0 && this.t1 > this.t0 ? Math.round((t - this.t0) / (this.t1 - this.t0) * this.scrubPx) : NaN;
+      if (!(px === this.scrubAt)) { this.scrub.value = String(t); this.scrubAt = px; }
       // at rest, the time the page was built with (site/widget
       // writePlayer) stands
-      if (!drawn || !this.restText) {
+      var now = this.playing ? Date.now() : 0;
+      if ((!drawn || !this.restText) && (!this.playing || now - this.clockAt >= CLOCK_MS)) {
+        this.clockAt = now;
         var text = this.at ? fill(this.at, { t: this.shownT(t) }) : num(t) + ' ' + this.unit;
-        this.scrub.setAttribute('aria-valuetext', text);
-        if (this.out) { this.out.textContent = text; }
+        if (this.scrub.getAttribute('aria-valuetext') !== text) { this.scrub.setAttribute('aria-valuetext', text); }
+        if (this.out && this.out.textContent !== text) { this.out.textContent = text; }
       }
     }
     if (moved) { this.say(false); }
@@ -398,14 +416,16 @@ var retrylabWhenNear = (function () {
   // frame at or before t is shown, none before the first (zero).
   //
   // At rest (paused, scrubbed, at the end) each mark's circle is moved.
-  // While playing, the marks are drawn as one path per lane and state
-  // (g.flow-live-marks, made here, aria-hidden) and the circles are not
-  // displayed (figure.flow-live, widget.css): a frame then changes a few
-  // elements, not hundreds, which a phone's style, layout and paint could
-  // not do in a frame (make bench: frame p95 of /es/policies/ #storm at
-  // 4x CPU). The paths draw the same places as the circles would; the
-  // figure's data-moving counts the marks on their way (away from their
-  // last keyframe), for the reader's tools and the tests.
+  // While playing, the marks are drawn on a canvas per lane
+  // (canvas.flow-live-marks, made here, aria-hidden, over the lane's
+  // drawing) in the paint of the circles' classes, and the circles are
+  // not displayed (figure.flow-live, widget.css): a frame then changes no
+  // element of the drawing. Paths in the drawing (one per lane and state)
+  // still made the drawing's layout and paint redone at every frame, more
+  // than a phone's frame holds (make bench: frame p95 of /es/policies/
+  // #storm at 4x CPU). The canvas draws the same places as the circles
+  // would; the figure's data-moving counts the marks on their way (away
+  // from their last keyframe), for the reader's tools and the tests.
   var SVGNS = 'http://www.w3.org/2000/svg';
   function nums(text) {
     var parts = (text || '').split(/[ ;]/), out = new Float64Array(parts.length);
@@ -421,9 +441,12 @@ var retrylabWhenNear = (function () {
       if (k.length < 4 || k.length % 4) { continue; }
       var n = k.length / 4, svg = els[i].ownerSVGElement, v = F.svgs.length - 1;
       if (v < 0 || F.svgs[v].svg !== svg) {
-        F.svgs.push({ svg: svg, g: null, paths: [], r: parseFloat(els[i].getAttribute('r')) || 2 });
+        F.svgs.push({ svg: svg, c: null, n: 0, states: 0, r: parseFloat(els[i].getAttribute('r')) || 2 });
         v++;
       }
+      F.svgs[v].n++;
+      // the states the keyframes name (flow.go's classes flow-s-N)
+      for (var q = 3; q < k.length; q += 4) { F.svgs[v].states = Math.max(F.svgs[v].states, k[q] + 1); }
       F.marks.push({ el: els[i], k: k, n: n, i: n - 1, v: v, x: k[4 * n - 3], y: k[4 * n - 2], s: k[4 * n - 1] });
     }
     F.lanes = [];
@@ -450,30 +473,112 @@ var retrylabWhenNear = (function () {
     }
     return true;
   }
-  // flowPaths is a lane's path for marks of state s, made at the first
-  // frame that draws one.
-  function flowPaths(F, v, s) {
-    var L = F.svgs[v];
-    if (!L.g) {
-      L.g = document.createElementNS(SVGNS, 'g');
-      L.g.setAttribute('class', 'flow-live-marks');
-      L.g.setAttribute('aria-hidden', 'true');
-      L.svg.appendChild(L.g);
+  // paintGen counts the changes of theme (the reader's scheme, the
+  // page's toggle, html[data-theme]): a canvas drawn in an older one
+  // reads its paint again (flowCanvas)
+  var paintGen = 0;
+  (function () {
+    var bump = function () { paintGen++; };
+    var dark = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+    if (dark && dark.addEventListener) { dark.addEventListener('change', bump); }
+    if (window.MutationObserver) {
+      new MutationObserver(bump).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     }
-    if (!L.paths[s]) {
-      var p = document.createElementNS(SVGNS, 'path');
-      p.setAttribute('class', 'flow-mark flow-s-' + s);
-      L.g.appendChild(p);
-      L.paths[s] = { el: p, d: '' };
+  })();
+  // flowCanvas readies lane L's canvas for the playing marks (made at
+  // its first frame, beside the lane's drawing, over it: widget.css) and
+  // the paint of each state, read from the marks' own style (a probe
+  // per state, never displayed, so that the theme's colours hold).
+  function flowCanvas(L) {
+    if (!L.c) {
+      var c = document.createElement('canvas');
+      c.className = 'flow-live-marks';
+      c.setAttribute('aria-hidden', 'true');
+      L.svg.parentNode.insertBefore(c, L.svg.nextSibling);
+      L.c = c; L.ctx = c.getContext('2d');
+      L.probe = document.createElementNS(SVGNS, 'g');
+      L.probe.setAttribute('class', 'flow-live-marks');
+      L.probe.setAttribute('display', 'none');
+      // (paths, not circles: the marks are the circles.flow-mark)
+      for (var s = 0; s < L.states; s++) {
+        var e = document.createElementNS(SVGNS, 'path');
+        e.setAttribute('class', 'flow-mark flow-s-' + s);
+        L.probe.appendChild(e);
+      }
+      L.svg.appendChild(L.probe);
+      L.at = new Float64Array(2 * L.n);
+      // the drawing's box moves with the page's layout: measured again
+      // at the next frame (not read every frame)
+      if (window.ResizeObserver) {
+        new ResizeObserver(function () { L.sized = false; }).observe(L.svg.parentNode);
+      }
+      L.sized = false;
     }
-    return L.paths[s];
+    if (!L.sized) {
+      var vb = L.svg.viewBox.baseVal, dpr = window.devicePixelRatio || 1, lane = L.svg.parentNode;
+      var R = L.svg.getBoundingClientRect(), P = lane.getBoundingClientRect(), w = R.width, h = R.height;
+      L.c.style.left = (R.left - P.left - lane.clientLeft) + 'px';
+      L.c.style.top = (R.top - P.top - lane.clientTop) + 'px';
+      L.c.style.width = w + 'px';
+      L.c.style.height = h + 'px';
+      L.c.width = Math.max(1, Math.round(w * dpr));
+      L.c.height = Math.max(1, Math.round(h * dpr));
+      L.sx = vb && vb.width ? L.c.width / vb.width : dpr;
+      L.sy = vb && vb.height ? L.c.height / vb.height : dpr;
+      L.ox = vb ? vb.x : 0; L.oy = vb ? vb.y : 0;
+      L.sized = true;
+    }
+    L.gen = paintGen;
+    L.paint = [];
+    var cs = L.probe.childNodes;
+    for (var q = 0; q < cs.length; q++) {
+      var st = getComputedStyle(cs[q]), op = parseFloat(st.opacity);
+      op = isFinite(op) ? op : 1;
+      var fo = parseFloat(st.fillOpacity), so = parseFloat(st.strokeOpacity);
+      L.paint.push({
+        fill: st.fill && st.fill !== 'none' ? st.fill : '', fa: op * (isFinite(fo) ? fo : 1),
+        stroke: st.stroke && st.stroke !== 'none' ? st.stroke : '', sa: op * (isFinite(so) ? so : 1),
+        lw: parseFloat(st.strokeWidth) || 1 });
+    }
+  }
+  // flowDraw draws lane L's playing marks, count of them: their places
+  // in L.at, their states in st; it returns how many it drew.
+  function flowDraw(L, count, st) {
+    var ctx = L.ctx, r = L.r, at = L.at, drawn = 0;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, L.c.width, L.c.height);
+    ctx.setTransform(L.sx, 0, 0, L.sy, -L.ox * L.sx, -L.oy * L.sy);
+    for (var q = 0; q < L.states; q++) {
+      var P = L.paint[q];
+      if (!P || (!P.fill && !P.stroke)) { continue; }
+      ctx.beginPath();
+      var any = false;
+      for (var m = 0; m < count; m++) {
+        if (st[m] !== q) { continue; }
+        var x = at[2 * m], y = at[2 * m + 1];
+        ctx.moveTo(x + r, y);
+        ctx.arc(x, y, r, 0, 2 * Math.PI);
+        drawn++;
+        any = true;
+      }
+      if (!any) { continue; }
+      if (P.fill) { ctx.globalAlpha = P.fa; ctx.fillStyle = P.fill; ctx.fill(); }
+      if (P.stroke) { ctx.globalAlpha = P.sa; ctx.strokeStyle = P.stroke; ctx.lineWidth = P.lw; ctx.stroke(); }
+    }
+    ctx.globalAlpha = 1;
+    return drawn;
   }
   function r1(v) { return Math.round(v * 10) / 10; }
   function flowShow(F, t, live) {
-    var ms = F.marks || [], moving = 0, ds = null;
+    var ms = F.marks || [], moving = 0;
+    var svgs = F.svgs || [];
     if (live) {
-      ds = [];
-      for (var v = 0; v < F.svgs.length; v++) { ds.push([]); }
+      for (var v = 0; v < svgs.length; v++) {
+        var S = svgs[v];
+        if (!F.live || !S.c || !S.sized || S.gen !== paintGen) { flowCanvas(S); }
+        S.count = 0;
+        if (!S.st || S.st.length < S.n) { S.st = new Uint8Array(S.n); }
+      }
     }
     for (var m = 0; m < ms.length; m++) {
       var M = ms[m], k = M.k, i = M.i, n = M.n;
@@ -494,19 +599,13 @@ var retrylabWhenNear = (function () {
       }
       if (k[0] > t) { continue; } // not yet on its way (data-future)
       if (Math.abs(x - k[4 * n - 3]) > 0.5 || Math.abs(y - k[4 * n - 2]) > 0.5) { moving++; }
-      var r = F.svgs[M.v].r, D = ds[M.v];
-      (D[s] || (D[s] = [])).push('M' + r1(x - r) + ' ' + y);
+      var L = svgs[M.v], c = L.count++;
+      L.at[2 * c] = x; L.at[2 * c + 1] = y; L.st[c] = s;
     }
     if (live) {
-      for (var w = 0; w < F.svgs.length; w++) {
-        var R = F.svgs[w].r, arc = 'a' + R + ' ' + R + ' 0 1 0 ';
-        var tail = arc + r1(2 * R) + ' 0' + arc + r1(-2 * R) + ' 0';
-        for (var q = 0; q < Math.max(ds[w].length, F.svgs[w].paths.length); q++) {
-          var list = ds[w][q], text = list ? list.join(tail) + tail : '';
-          if (!list && !F.svgs[w].paths[q]) { continue; }
-          var P = flowPaths(F, w, q);
-          if (P.d !== text) { P.el.setAttribute('d', text); P.d = text; }
-        }
+      for (var w = 0; w < svgs.length; w++) {
+        // the count drawn, for the tests (site/e2e TestFlow)
+        svgs[w].c.retrylabDrawn = flowDraw(svgs[w], svgs[w].count, svgs[w].st);
       }
       F.fig.setAttribute('data-moving', String(moving));
     } else {

@@ -135,16 +135,25 @@ func TestFlow(t *testing.T) {
 				eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)
 				first := dataT(t, ctx, id)
 				waitJSFor(t, ctx, 20e9, "data-t to grow", fmt.Sprintf(`%s.getAttribute('data-t') * 1 > %v`, root, first))
-				// while it plays the marks are paths, a path per lane and
-				// state (player.js flowShow), and the figure counts those on
-				// their way (data-moving)
-				waitJSFor(t, ctx, 30e9, "marks on their way, drawn as paths", root+`.querySelector('figure[data-flow]').getAttribute('data-moving') * 1 > 0 && `+root+`.querySelector('figure[data-flow].flow-live .flow-live-marks path[d^="M"]') !== null`)
-				// in one frame, each lane's paths draw a mark for each of its
-				// circles shown (not data-future)
+				// while it plays the marks are drawn on a canvas per lane
+				// (player.js flowShow), and the figure counts those on their
+				// way (data-moving)
+				waitJSFor(t, ctx, 30e9, "marks on their way, drawn on the lanes' canvases", root+`.querySelector('figure[data-flow]').getAttribute('data-moving') * 1 > 0 && `+root+`.querySelector('figure[data-flow].flow-live canvas.flow-live-marks') !== null`)
+				// in one frame, each lane's canvas draws a mark for each of
+				// its circles shown (not data-future), lies over the lane's
+				// drawing, and is painted where a mark is
 				if bad := eval[string](t, ctx, root+`.querySelector('figure[data-flow].flow-live') ? [...`+root+`.querySelectorAll('figure[data-flow] svg.flow')].map((svg, i) => {
 					const shown = svg.querySelectorAll('circle.flow-mark:not([data-future])').length;
-					const drawn = [...svg.querySelectorAll('.flow-live-marks path')].reduce((n, p) => n + ((p.getAttribute('d') || '').match(/M/g) || []).length, 0);
-					return shown === drawn ? '' : 'lane ' + i + ': ' + shown + ' marks shown, ' + drawn + ' drawn; ';
+					const c = svg.parentNode.querySelector('canvas.flow-live-marks');
+					if (!c) return 'lane ' + i + ': no canvas; ';
+					const a = svg.getBoundingClientRect(), b = c.getBoundingClientRect();
+					if (Math.abs(a.left - b.left) > 1 || Math.abs(a.top - b.top) > 1 || Math.abs(a.width - b.width) > 1 || Math.abs(a.height - b.height) > 1)
+						return 'lane ' + i + ': the canvas is at ' + [b.left, b.top, b.width, b.height] + ', its drawing at ' + [a.left, a.top, a.width, a.height] + '; ';
+					const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+					let painted = 0;
+					for (let j = 3; j < px.length; j += 4) if (px[j]) painted++;
+					if (shown > 0 && painted === 0) return 'lane ' + i + ': ' + shown + ' marks shown, the canvas is blank; ';
+					return shown === c.retrylabDrawn ? '' : 'lane ' + i + ': ' + shown + ' marks shown, ' + c.retrylabDrawn + ' drawn; ';
 				}).join('') : ''`); bad != "" {
 					t.Errorf("playing: %s", bad)
 				}
@@ -214,4 +223,60 @@ func clip(s string) string {
 		return s[:300] + "…"
 	}
 	return strings.TrimSpace(s)
+}
+
+// TestPlayerQuiet: while a player plays, its scrubber is set only when its
+// thumb moves by a pixel and its time text at most every 100 ms
+// (player.js show, CLOCK_MS): either change is a layout of the page,
+// which a phone cannot afford at every frame beside the drawing. Counted
+// over about 120 frames of the policies storm, whatever the machine's
+// frame rate: at most a set per pixel the thumb moved (and the sets of
+// play and pause), at most a text per 100 ms of the page's clock.
+func TestPlayerQuiet(t *testing.T) {
+	const id = "storm"
+	for _, p := range pagesWithWidget(t, id) {
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, p, "")
+			root := fmt.Sprintf(`document.getElementById(%q)`, id)
+			waitJS(t, ctx, "the flow view's controls", root+`.querySelector('figure[data-flow] [data-player]:not([hidden])') !== null`)
+			eval[bool](t, ctx, `(() => {
+				const root = `+root+`, s = root.querySelector('input[data-action="scrub"]');
+				const d = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
+				window.quiet = {sets: 0, texts: 0, frames: 0};
+				Object.defineProperty(s, 'value', {configurable: true, get() { return d.get.call(this); }, set(v) { window.quiet.sets++; d.set.call(this, v); }});
+				new MutationObserver(l => { window.quiet.texts += l.length; }).observe(root.querySelector('[data-player-time]'), {childList: true, characterData: true, subtree: true});
+				const f = () => { window.quiet.frames++; requestAnimationFrame(f); };
+				requestAnimationFrame(f);
+				return true;
+			})()`)
+			clickSeen(t, ctx, fmt.Sprintf(`[id=%q] figure[data-flow] button[data-action="play"]`, id))
+			eval[bool](t, ctx, `(window.quiet.start = Date.now(), window.quiet.frames = 0, true)`)
+			frames(t, ctx, 120)
+			eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)
+			waitJS(t, ctx, "paused", root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed') === 'false'`)
+			type counts struct {
+				Sets, Texts, Frames int
+				MS, PX              float64
+			}
+			c := eval[counts](t, ctx, `(() => {
+				const s = `+root+`.querySelector('input[data-action="scrub"]');
+				const q = window.quiet, u = (s.value - s.min) / (s.max - s.min);
+				return {Sets: q.sets, Texts: q.texts, Frames: q.frames, MS: Date.now() - q.start, PX: u * s.getBoundingClientRect().width};
+			})()`)
+			t.Logf("%d frames in %.0f ms, the thumb at %.1f px: %d scrubber sets, %d time texts", c.Frames, c.MS, c.PX, c.Sets, c.Texts)
+			if c.Frames < 100 {
+				t.Fatalf("%d frames counted while playing, want at least 100", c.Frames)
+			}
+			// play sets the start, its first frame the thumb's first pixel,
+			// pause the time shown (twice: then it shows it at rest); +1
+			// for the rounding of the thumb's last pixel
+			if max := int(math.Ceil(c.PX)) + 5; c.Sets > max {
+				t.Errorf("the scrubber was set %d times as its thumb moved %.1f px, want at most %d", c.Sets, c.PX, max)
+			}
+			if max := int(c.MS/100) + 3; c.Texts > max {
+				t.Errorf("the time text changed %d times in %.0f ms, want at most %d (one per 100 ms)", c.Texts, c.MS, max)
+			}
+		})
+	}
 }
