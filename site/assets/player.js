@@ -150,6 +150,9 @@ var retrylabWhenNear = (function () {
 
   Player.prototype.attach = function () {
     var self = this;
+    // the figures read before (the same ones, or an output since
+    // replaced): their playing canvases go, with their observers
+    for (var o = 0; this.figs && o < this.figs.length; o++) { flowDrop(this.figs[o]); }
     this.figs = [];
     var figs = this.root.querySelectorAll('figure[data-timeview]');
     if (!figs.length) { this.controls = null; return; }
@@ -201,8 +204,11 @@ var retrylabWhenNear = (function () {
       if (self.playing) { self.pause(); } else { self.play(); }
     });
     this.scrub.addEventListener('input', function () {
+      // the reader's value, read first: pause sets the scrubber to the
+      // time shown
+      var v = parseFloat(self.scrub.value);
       self.pause();
-      self.show(parseFloat(self.scrub.value), true);
+      self.show(v, true);
     });
     this.stepBtn = ctl.querySelector('button[data-action="step"]');
     if (this.stepBtn) {
@@ -217,9 +223,19 @@ var retrylabWhenNear = (function () {
       self.speed = s > 0 ? s : 1;
     });
     var t = this.t === null ? t1 : Math.min(t1, Math.max(t0, this.t));
+    this.quiet();
     this.show(t, false);
     this.setPressed(this.playing);
     if (this.playing) { this.loop(); }
+  };
+
+  // quiet readies show's pacing of the scrubber and the time text while
+  // playing: the scrubber's width (a layout read once per play or
+  // attach, not per frame), nothing set yet.
+  Player.prototype.quiet = function () {
+    this.scrubPx = this.playing && this.scrub ? this.scrub.getBoundingClientRect().width : 0;
+    this.scrubAt = NaN;
+    this.clockAt = -Infinity;
   };
 
   Player.prototype.setPressed = function (on) {
@@ -238,11 +254,7 @@ var retrylabWhenNear = (function () {
     this.playing = true;
     this.setPressed(true);
     this.lastFrame = 0;
-    // the scrubber's width, for show's pixel steps (a layout read once
-    // per play, not per frame)
-    this.scrubPx = this.scrub ? this.scrub.getBoundingClientRect().width : 0;
-    this.scrubAt = NaN;
-    this.clockAt = -Infinity;
+    this.quiet();
     this.loop();
   };
 
@@ -262,9 +274,7 @@ var retrylabWhenNear = (function () {
     if (this.scrub) {
       this.scrub.value = String(this.t);
       var at = parseFloat(this.scrub.value);
-      var live = false;
-      for (var f = 0; f < this.figs.length; f++) { live = live || !!this.figs[f].live; }
-      if (isFinite(at) && (at !== this.t || live)) { this.show(at, true); }
+      if (isFinite(at)) { this.show(at, true); }
     }
     this.setPressed(false);
     this.say(true);
@@ -510,7 +520,8 @@ var retrylabWhenNear = (function () {
       // the drawing's box moves with the page's layout: measured again
       // at the next frame (not read every frame)
       if (window.ResizeObserver) {
-        new ResizeObserver(function () { L.sized = false; }).observe(L.svg.parentNode);
+        L.ro = new ResizeObserver(function () { L.sized = false; });
+        L.ro.observe(L.svg.parentNode);
       }
       L.sized = false;
     }
@@ -526,6 +537,7 @@ var retrylabWhenNear = (function () {
       L.sx = vb && vb.width ? L.c.width / vb.width : dpr;
       L.sy = vb && vb.height ? L.c.height / vb.height : dpr;
       L.ox = vb ? vb.x : 0; L.oy = vb ? vb.y : 0;
+      L.dpr = dpr;
       L.sized = true;
     }
     L.gen = paintGen;
@@ -540,6 +552,19 @@ var retrylabWhenNear = (function () {
         stroke: st.stroke && st.stroke !== 'none' ? st.stroke : '', sa: op * (isFinite(so) ? so : 1),
         lw: parseFloat(st.strokeWidth) || 1 });
     }
+  }
+  // flowDrop removes figure F's playing canvases and probes, and stops
+  // watching their lanes (F is read again, or its output was replaced).
+  function flowDrop(F) {
+    var svgs = F.svgs || [];
+    for (var v = 0; v < svgs.length; v++) {
+      var L = svgs[v];
+      if (L.ro) { L.ro.disconnect(); L.ro = null; }
+      if (L.c && L.c.parentNode) { L.c.parentNode.removeChild(L.c); }
+      if (L.probe && L.probe.parentNode) { L.probe.parentNode.removeChild(L.probe); }
+      L.c = null; L.probe = null;
+    }
+    if (F.live) { F.fig.classList.remove('flow-live'); F.fig.removeAttribute('data-moving'); F.live = false; }
   }
   // flowDraw draws lane L's playing marks, count of them: their places
   // in L.at, their states in st; it returns how many it drew.
@@ -575,7 +600,7 @@ var retrylabWhenNear = (function () {
     if (live) {
       for (var v = 0; v < svgs.length; v++) {
         var S = svgs[v];
-        if (!F.live || !S.c || !S.sized || S.gen !== paintGen) { flowCanvas(S); }
+        if (!F.live || !S.c || !S.sized || S.gen !== paintGen || S.dpr !== (window.devicePixelRatio || 1)) { flowCanvas(S); }
         S.count = 0;
         if (!S.st || S.st.length < S.n) { S.st = new Uint8Array(S.n); }
       }
@@ -768,9 +793,17 @@ var retrylabWhenNear = (function () {
       var mo = new MutationObserver(function () { if (ready()) { mo.disconnect(); } });
       mo.observe(html, { attributes: true, attributeFilter: ['data-ready'] });
     }
+    // printing: every player paused first, so that a flow view prints its
+    // circles at the time shown (a playing frame's canvas keeps the
+    // screen's size and theme)
+    var players = [];
+    window.addEventListener('beforeprint', function () {
+      for (var q = 0; q < players.length; q++) { players[q].pause(); }
+    });
     for (var i = 0; i < roots.length; i++) {
       retrylabWhenNear(roots[i], function (root) {
         var p = new Player(root);
+        players.push(p);
         disclose(root, true);
         var out = root.querySelector('[data-output]');
         if (out && window.MutationObserver) {
@@ -781,7 +814,7 @@ var retrylabWhenNear = (function () {
             for (var m = 0; m < list.length; m++) {
               var tg = list[m].target;
               // the player's own text (time, live region, a flow view's
-              // counters) and a flow view's playing marks (flowPaths)
+              // counters) and a flow view's playing marks (flowCanvas)
               // are no new output
               if (tg.nodeType !== 1 || tg.closest('[data-player]') || tg.closest('[data-counter]') || tg.closest('.flow-live-marks') || livePaths(list[m])) { continue; }
               if (list[m].type === 'childList') {

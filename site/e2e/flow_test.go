@@ -243,7 +243,9 @@ func TestPlayerQuiet(t *testing.T) {
 			eval[bool](t, ctx, `(() => {
 				const root = `+root+`, s = root.querySelector('input[data-action="scrub"]');
 				const d = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
-				window.quiet = {sets: 0, texts: 0, frames: 0};
+				// counted from here: the clock, the sets, the texts (one at
+				// play, one a 100 ms while playing, one at pause)
+				window.quiet = {sets: 0, texts: 0, frames: 0, start: Date.now()};
 				Object.defineProperty(s, 'value', {configurable: true, get() { return d.get.call(this); }, set(v) { window.quiet.sets++; d.set.call(this, v); }});
 				new MutationObserver(l => { window.quiet.texts += l.length; }).observe(root.querySelector('[data-player-time]'), {childList: true, characterData: true, subtree: true});
 				const f = () => { window.quiet.frames++; requestAnimationFrame(f); };
@@ -251,7 +253,6 @@ func TestPlayerQuiet(t *testing.T) {
 				return true;
 			})()`)
 			clickSeen(t, ctx, fmt.Sprintf(`[id=%q] figure[data-flow] button[data-action="play"]`, id))
-			eval[bool](t, ctx, `(window.quiet.start = Date.now(), window.quiet.frames = 0, true)`)
 			frames(t, ctx, 120)
 			eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)
 			waitJS(t, ctx, "paused", root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed') === 'false'`)
@@ -277,6 +278,13 @@ func TestPlayerQuiet(t *testing.T) {
 			if max := int(c.MS/100) + 3; c.Texts > max {
 				t.Errorf("the time text changed %d times in %.0f ms, want at most %d (one per 100 ms)", c.Texts, c.MS, max)
 			}
+			// a scrub while playing pauses at the reader's time (not at the
+			// time play had reached, which pause writes to the scrubber)
+			eval[bool](t, ctx, root+`.querySelector('figure[data-flow] button[data-action="play"]').click() || true`)
+			waitJS(t, ctx, "playing again", root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed') === 'true'`)
+			want := eval[float64](t, ctx, root+`.querySelector('input[data-action="scrub"]').max / 4`)
+			eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = %s.querySelector('input[data-action="scrub"]'); s.value = '%v'; s.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, root, want))
+			waitJS(t, ctx, "paused at the scrubbed time", fmt.Sprintf(`%s.querySelector('button[data-action="play"]').getAttribute('aria-pressed') === 'false' && Math.abs(%s.getAttribute('data-t') - %v) <= 0.0005 + 1e-9 * %v`, root, root, want, want))
 		})
 	}
 }
