@@ -146,7 +146,7 @@ func metastableCalc() *Calculator {
 			if runs := a.Int("sim_runs"); runs > 0 {
 				// rand.New(rand.NewPCG(seed, 0x6d657461))'s stream, drawn without an interface call
 				r := pcgrand.New(uint64(a.Int("seed")), 0x6d657461)
-				mean, se, censored := sv.SimDrainPCG(p, p.Queue, 0, runs, metastableSimEvents, &r)
+				mean, se, censored := sv.SimDrain(p, p.Queue, 0, runs, metastableSimEvents, &r)
 				out.SimCensored = censored
 				if !math.IsNaN(mean) {
 					lo, hi := mean-2.576*se, mean+2.576*se

@@ -62,17 +62,31 @@ func (t *table) next(i int, u, e float64) (float64, int) {
 }
 
 // SimDrain simulates the chain (Gillespie's method: an exponential
-// holding time, then a transition chosen by its rate) from (q0, o0) until
-// the queue is empty, runs times, with draws from r; the runs share a
-// budget of events transitions, taken in turn. It returns the mean and
-// the standard error of the drain times, and the runs that had not
-// drained when the budget ran out (left out of the mean).
-func SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float64, censored int) {
+// holding time, then a transition chosen by its rate) from state (q0, o0)
+// until the queue is empty (q = 0), runs times, with draws from r; the
+// runs share a budget of events transitions in all, taken in turn, so a
+// run that does not drain leaves less, or nothing, to those after it.
+//
+// It returns the mean drain time and its standard error, in seconds (the
+// rates being per second), over the runs that drained, and censored, the
+// number of runs that had not drained when the budget ran out (left out
+// of the mean). mean and se are NaN when no run drained (runs <= 0 or
+// events too few); se is 0 when exactly one did.
+//
+// r advances two draws per transition (a uniform, then an exponential).
+// From pcgrand.New(a, b) the results are those, bit for bit, of the same
+// simulation drawing from rand.New(rand.NewPCG(a, b)) (the same stream,
+// drawn in the same order; TestSimDrainSameAsRand), without rand.Rand's
+// interface call per draw, which is most of the simulation's time in
+// WebAssembly.
+func SimDrain(p Params, q0, o0, runs, events int, r *pcgrand.PCG) (mean, se float64, censored int) {
 	return new(Solver).SimDrain(p, q0, o0, runs, events, r)
 }
 
-// SimDrain is the package's SimDrain with s's transition table.
-func (s *Solver) SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mean, se float64, censored int) {
+// SimDrain is the package's SimDrain with s's transition table: once s
+// has simulated a chain, simulating one of no more states allocates
+// nothing.
+func (s *Solver) SimDrain(p Params, q0, o0, runs, events int, r *pcgrand.PCG) (mean, se float64, censored int) {
 	tb := &s.tb
 	tb.reset(p, s.timeoutProb(p))
 	var sum, sum2 float64
@@ -81,38 +95,7 @@ func (s *Solver) SimDrain(p Params, q0, o0, runs, events int, r *rand.Rand) (mea
 		i, t := p.Index(q0, o0), 0.0
 		for !p.drained(i) && events > 0 {
 			events--
-			h, j := tb.step(i, r)
-			t += h
-			i = j
-		}
-		if !p.drained(i) {
-			censored++
-			continue
-		}
-		sum += t
-		sum2 += t * t
-		done++
-	}
-	mean, se = meanSE(sum, sum2, done)
-	return mean, se, censored
-}
-
-// SimDrainPCG is SimDrain with its draws from r, a pcgrand.PCG, the
-// calculator's: from pcgrand.New(a, b), the same results, bit for bit,
-// as SimDrain from rand.New(rand.NewPCG(a, b)) (the same stream, drawn
-// in the same order: TestSimDrainPCG), without rand.Rand's interface
-// call per draw and with the ziggurat's common case inline, which is
-// most of the simulation's time in WebAssembly.
-func (s *Solver) SimDrainPCG(p Params, q0, o0, runs, events int, r *pcgrand.PCG) (mean, se float64, censored int) {
-	tb := &s.tb
-	tb.reset(p, s.timeoutProb(p))
-	var sum, sum2 float64
-	done := 0
-	for range runs {
-		i, t := p.Index(q0, o0), 0.0
-		for !p.drained(i) && events > 0 {
-			events--
-			h, j := tb.next(i, r.Float64(), r.ExpFloat64())
+			h, j := tb.next(i, r.Float64(), r.ExpFloat64()) // in this order: the arguments are evaluated left to right
 			t += h
 			i = j
 		}
