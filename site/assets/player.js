@@ -189,6 +189,9 @@ var retrylabWhenNear = (function () {
     this.controls = ctl;
     if (!ctl) { return; }
     ctl.hidden = false;
+    // the time text's pace while playing, for the tests to read
+    // (wasm/playground/DOM.md; TestPlayerQuiet)
+    ctl.setAttribute('data-clock-ms', String(CLOCK_MS));
     // its controls are text until now (site/widget writePlayer), in the
     // build's figures and in the playground's alike
     retrylabFields(ctl);
