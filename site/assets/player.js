@@ -376,7 +376,7 @@ var retrylabWhenNear = (function () {
       // at 4x CPU); set at every frame, most would change nothing the
       // reader sees. At rest both are set at once.
       var px = this.playing && this.scrubPx > 0 && this.t1 > this.t0 ? Math.round((t - this.t0) / (this.t1 - this.t0) * this.scrubPx) : NaN;
-      if (!(px === this.scrubAt)) { this.scrub.value = String(t); this.scrubAt = px; }
+      if (!(px === this.scrubAt)) { if (this.scrub.value !== String(t)) { this.scrub.value = String(t); } this.scrubAt = px; }
       // at rest, the time the page was built with (site/widget
       // writePlayer) stands
       var now = this.playing ? Date.now() : 0;

@@ -275,9 +275,9 @@ func TestPlayerQuiet(t *testing.T) {
 				t.Fatalf("%d frames counted while playing, want at least 100", c.Frames)
 			}
 			// play sets the start, its first frame the thumb's first pixel,
-			// pause the time shown (twice: then it shows it at rest); +1
+			// pause the time shown (once: show, at rest, finds it set); +1
 			// for the rounding of the thumb's last pixel
-			if max := int(math.Ceil(c.PX)) + 5; c.Sets > max {
+			if max := int(math.Ceil(c.PX)) + 4; c.Sets > max {
 				t.Errorf("the scrubber was set %d times as its thumb moved %.1f px, want at most %d", c.Sets, c.PX, max)
 			}
 			if max := int(c.MS/clock) + 3; c.Texts > max {
