@@ -19,13 +19,18 @@
 //     the page's values and at its largest allowed parameters, timed in the
 //     page with performance.now around window.__retrylabBench (?bench=1),
 //     one recompute per animation frame as the playground schedules them
-//     (the browser's own work between frames stays out of the timings);
-//     -v prints every run in order.
+//     (the browser's own work between frames stays out of the timings),
+//     with the widget scrolled into view as a reader's is while editing it;
+//     beside them, the style and layout each new output costs (read at once
+//     after each recompute: off screen the page skips it), and the p95 of
+//     the two together; -v prints every run in order.
 //
-// It prints the goals of issues 5 and 16 beside the numbers: at most 1,050 KB gzip
+// It prints the goals of issues 5, 16 and 30 beside the numbers: at most 1,050 KB gzip
 // for every module a page loads,
 // ready within 1.5 times the bare runtime (judged on the same page, the
-// empty page's ratio printed beside it), p95 within 16 ms at defaults.
+// empty page's ratio printed beside it), p95 within 16 ms at defaults for
+// every calculator, policies included (issue 30; its issue-19 goal of
+// 50 ms printed apart), and the same p95 with the style and layout.
 // -js-flags passes V8 flags to the browser, to see what an engine setting
 // changes.
 package main
@@ -353,9 +358,12 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 	// 3. Recompute latency.
 	fmt.Printf("\n## recompute latency in the page (parse and run, render to HTML, DOM update), up to %d runs\n", iters)
 	fmt.Println("   after the page's warm-up (data-warm); first: the first recompute, timed apart")
-	fmt.Printf("%-16s %-9s %4s %8s %8s %8s %8s %8s %8s %8s %6s %4s  %s\n", "calculator", "params", "runs", "first ms", "p50 ms", "p95 ms", "run p50", "html p50", "dom p50", "KB/op", "allocs", "GCs", "values")
+	fmt.Println("   layout: the style and layout of the new output, read at once after each recompute (not in p50/p95);")
+	fmt.Println("   +layout p95: the 95th percentile of each recompute plus its layout, the main thread's whole work for it")
+	fmt.Printf("%-16s %-9s %4s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s %4s  %s\n", "calculator", "params", "runs", "first ms", "p50 ms", "p95 ms", "run p50", "html p50", "dom p50", "layout", "+layout", "KB/op", "allocs", "GCs", "values")
 	reg := calc.New()
 	worst, measured := 0.0, 0
+	worstAll := 0.0  // the worst p95 of a recompute with its layout, over the calculators held to frameMS
 	var own []string // the goal lines of calculators with a goal of their own
 	var slow []slowWidget
 	for _, c := range reg.List() {
@@ -413,12 +421,15 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 			if g, why, ok := ownGoalMS(c.Name); ok && set.name == "defaults" {
 				own = append(own, fmt.Sprintf("goal: %s p95 <= %.0f ms at defaults (%s; over the %.0f ms of the others: %v): %s (%.2f ms)",
 					c.Name, g, why, frameMS, p95 > frameMS, verdict(p95 <= g), p95))
-			} else if set.name == "defaults" {
+			}
+			withLayout := percentile(plus(r.MS, r.Layout), 95)
+			if set.name == "defaults" { // every calculator, policies included (issue 30)
 				measured++
 				worst = max(worst, p95)
+				worstAll = max(worstAll, withLayout)
 			}
-			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d  %s\n", c.Name, set.name, len(r.MS),
-				first.MS[0], median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), r.Bytes/1000, r.Allocs, r.GCs, short(set.values.Encode(), 50))
+			fmt.Printf("%-16s %-9s %4d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d  %s\n", c.Name, set.name, len(r.MS),
+				first.MS[0], median(r.MS), p95, median(r.Run), median(r.Render), median(r.DOM), median(r.Layout), withLayout, r.Bytes/1000, r.Allocs, r.GCs, short(set.values.Encode(), 50))
 			if o.verbose {
 				fmt.Println("   runs:", msList(r.MS))
 			}
@@ -429,8 +440,8 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 						fmt.Printf("%-16s %-9s %s\n", "", fmt.Sprintf("gc=%d", g), err)
 						continue
 					}
-					fmt.Printf("%-16s %-9s %4d %8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d\n", "", fmt.Sprintf("gc=%d", g), len(rg.MS), "",
-						median(rg.MS), percentile(rg.MS, 95), median(rg.Run), median(rg.Render), median(rg.DOM), rg.Bytes/1000, rg.Allocs, rg.GCs)
+					fmt.Printf("%-16s %-9s %4d %8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %6.0f %4d\n", "", fmt.Sprintf("gc=%d", g), len(rg.MS), "",
+						median(rg.MS), percentile(rg.MS, 95), median(rg.Run), median(rg.Render), median(rg.DOM), median(rg.Layout), percentile(plus(rg.MS, rg.Layout), 95), rg.Bytes/1000, rg.Allocs, rg.GCs)
 				}
 			}
 			if set.name == "largest" && median(r.MS) > frameMS {
@@ -439,14 +450,11 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 		}
 		tcancel()
 	}
-	general := 0 // the calculators held to frameMS
-	for _, c := range reg.List() {
-		if _, _, ok := ownGoalMS(c.Name); !ok {
-			general++
-		}
-	}
+	general := len(reg.List()) // the calculators held to frameMS: all (issue 30), a goal of their own besides
 	fmt.Printf("goal: p95 <= %.0f ms at defaults: %s (worst %.2f ms over %d of %d calculators)\n",
 		frameMS, verdict(worst <= frameMS && measured == general), worst, measured, general)
+	fmt.Printf("      with the style and layout each recompute causes: worst p95 %.2f ms (%s)\n",
+		worstAll, verdict(worstAll <= frameMS && measured == general))
 	for _, line := range own {
 		fmt.Println(line)
 	}
@@ -504,12 +512,12 @@ func browse(root, dist, tmp string, hello []byte, o options) error {
 // the form, with the Web Worker and without.
 const frameMS = 16.0
 
-// ownGoalMS returns the recompute goal at the defaults, in ms, of a
-// calculator whose issue set it one of its own instead of issue 16's
-// 16 ms (a frame), and the issue; ok is false for the others. The
-// policies calculator simulates nine policies on one outage, some 75,000
-// requests, and issue 19 asks <= 50 ms p95 of it. Its goal line also says
-// whether it is over 16 ms.
+// ownGoalMS returns a recompute goal at the defaults, in ms, that an
+// issue set for one calculator besides issue 16's 16 ms (a frame), and
+// the issue; ok is false for the others. The policies calculator
+// simulates nine policies on one outage, some 75,000 requests: issue 19
+// asked <= 50 ms p95 of it, its own line; issue 30 holds it to the 16 ms
+// of every calculator too, so it counts in the general goal as well.
 func ownGoalMS(calc string) (ms float64, why string, ok bool) {
 	switch calc {
 	case "policies":
@@ -980,6 +988,10 @@ type benchResult struct {
 	Run    []float64 `json:"run"`
 	Render []float64 `json:"render"`
 	DOM    []float64 `json:"dom"`
+	// Layout is the style and layout the new output costs the browser,
+	// forced at once after each recompute (framedScript): the page's
+	// work before the next frame, which MS leaves out.
+	Layout []float64 `json:"layout"`
 	Bytes  float64   `json:"bytes"`  // allocated per recompute
 	Allocs float64   `json:"allocs"` // allocations per recompute
 	GCs    int       `json:"gcs"`    // collections during the runs
@@ -990,18 +1002,27 @@ type benchResult struct {
 // them, one per animation frame (input events coalesce to one recompute
 // per frame), so that what the browser does between frames (its own
 // garbage collection, layout) falls between them as in use, not inside a
-// recompute. It returns the runs of __retrylabBench concatenated.
+// recompute. It returns the runs of __retrylabBench concatenated, and
+// after each the time a read of the page's layout takes (the style and
+// layout of the new output, which the frame would do next: layout). The
+// widget is scrolled into view first, as a reader's is while editing it:
+// off screen, the page skips its style and layout (content-visibility).
 const framedScript = `((id, query, n) => new Promise(resolve => {
-	const all = {ms: [], run: [], render: [], dom: [], bytes: 0, allocs: 0, gcs: 0};
+	const all = {ms: [], run: [], render: [], dom: [], layout: [], bytes: 0, allocs: 0, gcs: 0};
+	const w = document.getElementById(id);
+	if (w) w.scrollIntoView({block: 'start'});
 	let i = 0;
 	const step = () => {
 		const r = window.__retrylabBench(id, query, 1);
 		if (r.error) { resolve(r); return; }
+		const t0 = performance.now();
+		document.body.getBoundingClientRect(); document.body.offsetHeight;
+		all.layout.push(performance.now() - t0);
 		for (const k of ['ms', 'run', 'render', 'dom']) all[k].push(...r[k]);
 		all.bytes += r.bytes / n; all.allocs += r.allocs / n; all.gcs += r.gcs;
 		if (++i < n) { requestAnimationFrame(step); } else { resolve(all); }
 	};
-	requestAnimationFrame(step);
+	requestAnimationFrame(() => requestAnimationFrame(step));
 }))`
 
 // waitWarm resolves "done" once <html data-warm="done"> (the loader's
@@ -1057,6 +1078,15 @@ func adaptN(ctx context.Context, id string, values url.Values, limit int) int {
 	}
 	n := int(3000 / r.MS[0])
 	return min(limit, max(n, 5))
+}
+
+// plus returns a[i]+b[i] for each i of the shorter of a and b.
+func plus(a, b []float64) []float64 {
+	out := make([]float64, min(len(a), len(b)))
+	for i := range out {
+		out[i] = a[i] + b[i]
+	}
+	return out
 }
 
 func percentile(ms []float64, p float64) float64 {
