@@ -324,13 +324,13 @@ func (ch *chart) write(b *strings.Builder, loc locale.Locale) {
 	ch.writeEnd(b, loc, yfmt)
 }
 
-// writeEnd closes a chart's figure: its caption, when it has one, and its
-// data table.
+// writeEnd closes a chart's figure: its data table and then its caption,
+// when it has one (a figcaption is the figure's first or last child).
 func (ch *chart) writeEnd(b *strings.Builder, loc locale.Locale, yfmt func(float64) string) {
+	ch.writeTable(b, loc, yfmt)
 	if ch.Caption != "" {
 		writef(b, `<figcaption>%s</figcaption>`, esc(ch.Caption))
 	}
-	ch.writeTable(b, loc, yfmt)
 	b.WriteString("</figure>\n")
 }
 
@@ -714,7 +714,22 @@ func writeRule(b *strings.Builder, x1, y1, x2, y2, tx, ty float64, anchor, label
 	}
 }
 
-// writeTable writes the plotted numbers as a visually hidden table.
+// writeDataOpen opens a chart's data table: in a closed disclosure
+// (details.widget-data) whose summary names the chart for a screen
+// reader, the table scrolling in its own box (tabindex: a keyboard
+// scrolls it). Closed, the browser neither styles nor lays the table out:
+// a table of a hundred rows under a chart made each new output's style and
+// layout several times dearer when it was only visually hidden (wasmbench,
+// the layout column). attrs are the table's own (each after a space).
+func writeDataOpen(b *strings.Builder, loc locale.Locale, title, attrs string) {
+	writef(b, `<details class="widget-data"><summary>%s<span class="visually-hidden">: %s</span></summary><table tabindex="0" data-chart-data%s><caption>%s</caption>`,
+		esc(loc.TOr("widget.chart.data", "chart data")), esc(title), attrs, esc(title))
+}
+
+// writeDataClose closes what writeDataOpen opened, after the table's rows.
+func writeDataClose(b *strings.Builder) { b.WriteString(`</tbody></table></details>`) }
+
+// writeTable writes the plotted numbers as a table (writeDataOpen).
 func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(float64) string) {
 	out := ""
 	if ch.OutField != "" {
@@ -724,7 +739,8 @@ func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(flo
 	if xl == "" { // a header cell is never empty
 		xl = loc.TOr("widget.chart.category", "item")
 	}
-	writef(b, `<table class="visually-hidden" data-chart-data%s><caption>%s</caption><thead><tr><th scope="col">%s</th>`, out, esc(ch.Title), esc(xl))
+	writeDataOpen(b, loc, ch.Title, out)
+	writef(b, `<thead><tr><th scope="col">%s</th>`, esc(xl))
 	for _, s := range ch.Series {
 		name := s.Name
 		if name == "" {
@@ -754,7 +770,7 @@ func (ch *chart) writeTable(b *strings.Builder, loc locale.Locale, yfmt func(flo
 		}
 		b.WriteString(`</tr>`)
 	}
-	b.WriteString(`</tbody></table>`)
+	writeDataClose(b)
 }
 
 // lineDash is the stroke of line si: its width and dashes tell the lines

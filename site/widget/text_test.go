@@ -255,12 +255,17 @@ func constString(e ast.Expr) (string, bool) {
 	return "", false
 }
 
-// A chart's caption is written as a figcaption (no calculator sets one yet).
+// A chart's caption is written as a figcaption, the figure's last child,
+// after the data table's closed disclosure (no calculator sets one yet).
 func TestChartCaption(t *testing.T) {
 	ch := chart{View: "v", Title: "t", Caption: `a<b & "c"`, Categories: []string{"x"}, Series: []series{{Name: "s", Values: []float64{1}}}}
 	var b strings.Builder
 	ch.write(&b, locale.Locale{})
-	want := fmt.Sprintf("</svg><figcaption>%s</figcaption><table", esc(ch.Caption))
+	want := `</svg><details class="widget-data"><summary>chart data<span class="visually-hidden">: t</span></summary><table tabindex="0" data-chart-data><caption>t</caption>`
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("no %s in\n%s", want, b.String())
+	}
+	want = fmt.Sprintf("</table></details><figcaption>%s</figcaption></figure>", esc(ch.Caption))
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("no %s in\n%s", want, b.String())
 	}

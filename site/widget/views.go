@@ -556,12 +556,14 @@ func deadlineTimeline(o *outCtx, r *calc.DeadlineResult) error {
 	}
 	b.WriteString(`</g></svg>`)
 	// text alternative
-	writef(b, `<table class="visually-hidden" data-chart-data><caption>%s</caption><thead><tr><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th></tr></thead><tbody>`,
-		esc(title), esc(o.vt("timeline", "attempt", "attempt")), esc(o.vt("timeline", "start", "start (ms)")), esc(o.vt("timeline", "end", "timeout at (ms)")), esc(o.vt("timeline", "admitted", "starts before the deadline")))
+	writeDataOpen(b, o.loc, title, "")
+	writef(b, `<thead><tr><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col">%s</th></tr></thead><tbody>`,
+		esc(o.vt("timeline", "attempt", "attempt")), esc(o.vt("timeline", "start", "start (ms)")), esc(o.vt("timeline", "end", "timeout at (ms)")), esc(o.vt("timeline", "admitted", "starts before the deadline")))
 	for i := 0; i < n; i++ {
 		writef(b, `<tr><th scope="row">%s</th><td>%s</td><td>%s</td><td>%s</td></tr>`, esc(o.loc.Int(int64(i+1))), esc(o.loc.Number(starts[i])), esc(o.loc.Number(starts[i]+timeout)), esc(o.loc.YesNo(float64(i) < admitted)))
 	}
-	b.WriteString("</tbody></table></figure>\n")
+	writeDataClose(b)
+	b.WriteString("</figure>\n")
 	return nil
 }
 
