@@ -101,10 +101,12 @@ func writeEmbed(b *strings.Builder, spec Spec, c *calc.Calculator, a calc.Args, 
 		src += "?" + query.Encode(q)
 	}
 	id := esc(spec.ID)
+	// the estimate reads the widget before this control: the control is
+	// no part of the embed page
+	height, script := EmbedHeight(b.String()+out, EmbedWidth), EmbedScript(spec.Embed)
 	writef(b, `<details class="widget-embed" data-embed="%s" data-embed-defaults="%s" data-embed-title="%s">`, esc(spec.Embed), esc(query.Encode(defs)), esc(Title(c, loc)))
 	writef(b, `<summary>%s</summary>`, esc(loc.TOr("embed.control", "Embed")))
 	writef(b, `<p class="widget-embed-label" id="%s-embed-label">%s</p>`, id, esc(loc.TOr("embed.code", "HTML code to paste into your page")))
-	height, script := EmbedHeight(b.String()+out, EmbedWidth), EmbedScript(spec.Embed)
 	// data-embed-template: the same code with EmbedSrcMark for the
 	// address, which widget-embed.js fills in
 	writef(b, `<pre id="%s-embed" class="widget-embed-code" tabindex="0" role="textbox" aria-readonly="true" aria-multiline="true" aria-labelledby="%s-embed-label" data-embed-code data-embed-template="%s">%s</pre>`, id, id,

@@ -123,11 +123,14 @@ func EmbedHeight(html string, width int) int {
 }
 
 // withoutDetails drops from html the content of every details element
-// (the widget's "more parameters" and "more results"), which a reader of
-// the embed sees closed, as its summary alone, and counts them: the embed
-// page is written at the calculator's defaults, where none is open, and
-// the values of the frame's query do not open one (an article's widget
-// opens its "more parameters" when one of them is not the default).
+// (the widget's "more parameters" and "more results", a chart's data
+// table), which a reader of the embed sees closed, as its summary alone,
+// and counts the outermost ones: the embed page is written at the
+// calculator's defaults, where none is open, and the values of the
+// frame's query do not open one (an article's widget opens its "more
+// parameters" when one of them is not the default). A details inside
+// another goes with it; one left open at the end of html (no
+// </details> for it) is kept whole.
 func withoutDetails(html string) (string, int) {
 	var b strings.Builder
 	n := 0
@@ -138,13 +141,31 @@ func withoutDetails(html string) (string, int) {
 			return b.String(), n
 		}
 		b.WriteString(html[:i])
-		j := strings.Index(html[i:], "</details>")
-		if j < 0 {
+		// its end: the </details> that brings the depth back to zero
+		rest, depth, end := html[i+len("<details"):], 1, -1
+		for at := 0; depth > 0; {
+			o := strings.Index(rest[at:], "<details")
+			c := strings.Index(rest[at:], "</details>")
+			if c < 0 {
+				break
+			}
+			if o >= 0 && o < c {
+				depth++
+				at += o + len("<details")
+				continue
+			}
+			depth--
+			at += c + len("</details>")
+			if depth == 0 {
+				end = at
+			}
+		}
+		if end < 0 {
 			b.WriteString(html[i:])
 			return b.String(), n
 		}
 		n++
-		html = html[i+j+len("</details>"):]
+		html = rest[end:]
 	}
 }
 

@@ -55,3 +55,25 @@ func TestEmbedHeight(t *testing.T) {
 		t.Errorf("an svg outside a widget figure counts: %d vs %d", tall, short)
 	}
 }
+
+// withoutDetails drops each outermost details with what it holds (a
+// chart's data table inside a closed "more results" goes with it), counts
+// them, and keeps whole a details that html leaves open.
+func TestWithoutDetails(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		n        int
+	}{
+		{`a<details>x</details>b`, `ab`, 1},
+		{`a<details class="m">x<figure><details class="widget-data">t</details></figure>y</details>b<details>z</details>c`, `abc`, 2},
+		{`<figure><details class="widget-data">t</details></figure><details>m</details>`, `<figure></figure>`, 2},
+		// an unclosed details (the embed control being written) keeps the rest
+		{`f<details class="widget-embed">s<figure><details class="widget-data">t</details></figure>`, `f<details class="widget-embed">s<figure><details class="widget-data">t</details></figure>`, 0},
+		{`no details`, `no details`, 0},
+	} {
+		got, n := withoutDetails(c.in)
+		if got != c.want || n != c.n {
+			t.Errorf("withoutDetails(%q) = %q, %d; want %q, %d", c.in, got, n, c.want, c.n)
+		}
+	}
+}
