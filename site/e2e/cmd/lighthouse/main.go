@@ -93,6 +93,9 @@ type result struct {
 	perf, a11y, bp         float64
 	fcp, lcp, tbt, cls, si float64
 	longest                float64 // the longest main-thread task, ms
+	// failed: the accessibility and best-practices audits under a score of
+	// 1, each "id: selector, …" (up to three of the elements it names)
+	failed []string
 }
 
 func run(dists, pageList, modes, bin string, runs int) error {
@@ -175,6 +178,23 @@ func run(dists, pageList, modes, bin string, runs int) error {
 			}
 		}
 	}
+	// the audits that cost a page its accessibility or best-practices
+	// score, in any of its runs
+	for _, s := range sites {
+		for _, p := range paths {
+			for _, m := range modeList {
+				seen := map[string]bool{}
+				for _, r := range results[key(s.dist, p, m)] {
+					for _, f := range r.failed {
+						if !seen[f] {
+							seen[f] = true
+							fmt.Printf("failed audit: %s %s %s: %s\n", s.dist, p, m, f)
+						}
+					}
+				}
+			}
+		}
+	}
 	verdict := "met"
 	if !ok {
 		verdict = "NOT met"
@@ -228,13 +248,21 @@ func lighthouse(bin, url, mode string) (result, error) {
 type report struct {
 	RuntimeError *struct{ Code, Message string } `json:"runtimeError"`
 	Categories   map[string]struct {
-		Score *float64 `json:"score"`
+		Score     *float64 `json:"score"`
+		AuditRefs []struct {
+			ID     string  `json:"id"`
+			Weight float64 `json:"weight"`
+		} `json:"auditRefs"`
 	} `json:"categories"`
 	Audits map[string]struct {
-		NumericValue float64 `json:"numericValue"`
+		Score        *float64 `json:"score"` // null: not applicable, or manual
+		NumericValue float64  `json:"numericValue"`
 		Details      struct {
 			Items []struct {
 				Duration float64 `json:"duration"`
+				Node     struct {
+					Selector string `json:"selector"`
+				} `json:"node"`
 			} `json:"items"`
 		} `json:"details"`
 	} `json:"audits"`
@@ -274,6 +302,21 @@ func parse(out []byte) (result, error) {
 	r.si = rep.Audits["speed-index"].NumericValue
 	for _, t := range rep.Audits["long-tasks"].Details.Items {
 		r.longest = max(r.longest, t.Duration)
+	}
+	for _, c := range []string{"accessibility", "best-practices"} {
+		for _, ref := range rep.Categories[c].AuditRefs {
+			a, ok := rep.Audits[ref.ID]
+			if !ok || ref.Weight == 0 || a.Score == nil || *a.Score >= 1 {
+				continue
+			}
+			var sel []string
+			for _, it := range a.Details.Items {
+				if it.Node.Selector != "" && len(sel) < 3 {
+					sel = append(sel, it.Node.Selector)
+				}
+			}
+			r.failed = append(r.failed, ref.ID+": "+strings.Join(sel, ", "))
+		}
 	}
 	return r, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +20,15 @@ func TestParse(t *testing.T) {
 		err      string
 	}{
 		{name: "scores and metrics", in: ok, want: result{perf: 0.96, a11y: 1, bp: 1, fcp: 1062.5, lcp: 1213, tbt: 227, cls: 0.05, si: 1062, longest: 264}},
+		// a failed audit of weight, named with its elements; one of no
+		// weight, one not applicable (score null) and a passed one are not
+		{name: "failed audits", in: `{"categories":{"performance":{"score":0.9},"accessibility":{"score":0.96,"auditRefs":[
+		{"id":"target-size","weight":7},{"id":"empty-heading","weight":0},{"id":"td-has-header","weight":10},{"id":"label","weight":7}]},
+		"best-practices":{"score":1,"auditRefs":[{"id":"errors-in-console","weight":1}]}},
+		"audits":{"target-size":{"score":0,"details":{"items":[{"node":{"selector":"div#a > summary"}},{"node":{"selector":"div#b > summary"}},
+		{"node":{"selector":"c"}},{"node":{"selector":"d"}}]}},"empty-heading":{"score":0},"td-has-header":{"score":null},"label":{"score":1},
+		"errors-in-console":{"score":1}}}`,
+			want: result{perf: 0.9, a11y: 0.96, bp: 1, failed: []string{"target-size: div#a > summary, div#b > summary, c"}}},
 		{name: "runtime error", in: `{"runtimeError":{"code":"NO_FCP","message":"The page did not paint any content."}}`, err: "NO_FCP"},
 		{name: "no score", in: `{"categories":{"performance":{"score":null}}}`, err: "no score for performance"},
 		{name: "not JSON", in: `Lighthouse failed`, err: "reading Lighthouse's report"},
@@ -34,7 +44,7 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tc.want {
+			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("parse = %+v, want %+v", got, tc.want)
 			}
 		})
