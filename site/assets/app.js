@@ -586,9 +586,29 @@
     });
   }
 
+  // A widget's picture sticks to the bottom of a phone's screen only while
+  // the widget is on the screen (data-in-view on [data-widget], read by
+  // widget.css). Stuck, a picture whose widget is still below the screen
+  // is lifted to the widget's top, over its controls: out of sight, but
+  // a control half under it is a touch target the browser cannot reach
+  // (axe's target-size, which Lighthouse scores). Without an observer,
+  // or without JavaScript, no picture sticks: nothing would change it.
+  function setupInView() {
+    var ws = document.querySelectorAll('[data-widget]');
+    if (!ws.length || !window.IntersectionObserver) { return; }
+    var io = new IntersectionObserver(function (entries) {
+      for (var i = 0; i < entries.length; i++) {
+        var e = entries[i];
+        if (e.isIntersecting) { e.target.setAttribute('data-in-view', ''); } else { e.target.removeAttribute('data-in-view'); }
+      }
+    });
+    for (var i = 0; i < ws.length; i++) { io.observe(ws[i]); }
+  }
+
   function start() {
     setupToggle();
     setupCopy();
+    setupInView();
     startPlayground();
   }
   if (document.readyState === 'loading') {

@@ -215,13 +215,20 @@ type axeViolation struct {
 	Nodes  []string `json:"nodes"`
 }
 
-// TestAxe runs axe-core on every page, hydrated, in the light and the dark
-// scheme, every block painted (RenderAllJS): no violation.
-func TestAxe(t *testing.T) {
+// axeSource is axe-core's script (site/e2e/node_modules, `make deps`).
+func axeSource(t *testing.T) []byte {
+	t.Helper()
 	src, err := os.ReadFile(filepath.Join(env.root, "site", "e2e", "node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
 		t.Fatalf("axe-core: %v (run `make deps`: npm ci --ignore-scripts)", err)
 	}
+	return src
+}
+
+// TestAxe runs axe-core on every page, hydrated, in the light and the dark
+// scheme, every block painted (RenderAllJS): no violation.
+func TestAxe(t *testing.T) {
+	src := axeSource(t)
 	for _, scheme := range []string{"light", "dark"} {
 		for _, p := range env.pages {
 			t.Run(scheme+"-"+p.Name(), func(t *testing.T) {

@@ -175,19 +175,35 @@ const LayoutProbe = `(phone, colours) => {
   return out;
 }`
 
+// TargetSizeProbe runs axe-core's target-size rule (injected before) on
+// the page where it is: a touch target under 24×24 px with too little
+// room around it, or partly under another element, is a LayoutProblem,
+// named with the widget it is in.
+const TargetSizeProbe = `axe.run(document, {runOnly: ['target-size'], resultTypes: ['violations']}).then(r =>
+  r.violations.flatMap(v => v.nodes.map(n => {
+    const el = document.querySelector(n.target[0]);
+    const w = el && el.closest('[data-widget]');
+    return {widget: w ? w.id : '', what: 'axe target-size: ' + n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(1).join(' ')};
+  })))`
+
 // CoveredProbe is the script of the phone's "picture beside its controls"
 // check (issue 30): for every control of every widget that the reader can
 // see (not in a closed disclosure, not hidden), it scrolls the control to
 // the upper third of the screen (the sticky picture takes at most about
 // the lower half) and asks what is drawn at its centre; a control
 // under something else (the widget's sticky picture grown taller than the
-// screen: a table, say) is a LayoutProblem. It leaves the page scrolled to
-// the top.
-const CoveredProbe = `() => {
+// screen: a table, say) is a LayoutProblem. The picture sticks only while
+// its widget is on the screen (app.js sets data-in-view, from an
+// IntersectionObserver): at each widget's first control the probe waits
+// for that, frame by frame (at most 120), and a widget that never gets it
+// is a LayoutProblem too. It leaves the page scrolled to the top.
+const CoveredProbe = `async () => {
   const out = [];
+  const frame = () => new Promise(r => requestAnimationFrame(r));
   for (const w of document.querySelectorAll('[data-widget]')) {
     const form = w.querySelector('form[data-form]');
     if (!form) { continue; }
+    let first = true;
     for (const c of form.querySelectorAll('input, select, button, textarea')) {
       if (c.type === 'hidden' || c.closest('details:not([open])') || c.closest('[hidden]')) { continue; }
       const r0 = c.getBoundingClientRect();
@@ -196,6 +212,14 @@ const CoveredProbe = `() => {
       // holds it while the picture below shows the effect
       c.scrollIntoView({block: 'start', inline: 'nearest'});
       window.scrollBy(0, -Math.round(innerHeight / 3));
+      if (first) {
+        first = false;
+        for (let i = 0; i < 120 && !w.hasAttribute('data-in-view'); i++) { await frame(); }
+        if (!w.hasAttribute('data-in-view')) {
+          out.push({widget: w.id, what: 'on the screen, the widget has no data-in-view (app.js): its picture cannot stick'});
+          break;
+        }
+      }
       const r = c.getBoundingClientRect();
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
       if (!hit || hit === c || c.contains(hit) || hit.contains(c)) { continue; }

@@ -76,8 +76,26 @@ func layoutPage(t *testing.T, ctx context.Context, sz Size, p Page) {
 	}
 	probe("light")
 	if sz.Touch {
+		// the phone, the page as loaded (scrolled to the top), as
+		// Lighthouse's accessibility audit sees it: every touch target
+		// big enough and none partly under something (axe's
+		// target-size; a sticky picture, say, even below the screen)
+		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](string(axeSource(t))+";0")); err != nil {
+			t.Fatalf("injecting axe-core: %v", err)
+		}
+		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem](TargetSizeProbe, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s %s: axe: %v", sz.Name, p.Path, err)
+		}
+		for _, pr := range probs {
+			k := p.Path + "#" + pr.Widget + ": " + pr.What
+			if _, ok := found[k]; !ok {
+				order = append(order, k)
+			}
+			found[k] = append(found[k], "light, as loaded")
+		}
 		// the phone: no control under the widget's sticky picture
-		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem]("("+CoveredProbe+")()"))
+		probs, err = chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem]("("+CoveredProbe+")()", chromedp.EvalAwaitPromise))
 		if err != nil {
 			t.Fatalf("%s %s: %v", sz.Name, p.Path, err)
 		}
