@@ -175,16 +175,23 @@ const LayoutProbe = `(phone, colours) => {
   return out;
 }`
 
-// TargetSizeProbe runs axe-core's target-size rule (injected before) on
-// the page where it is: a touch target under 24×24 px with too little
-// room around it, or partly under another element, is a LayoutProblem,
-// named with the widget it is in.
-const TargetSizeProbe = `axe.run(document, {runOnly: ['target-size'], resultTypes: ['violations']}).then(r =>
-  r.violations.flatMap(v => v.nodes.map(n => {
+// AxeProbe is a function of axe-core's options that runs axe-core
+// (injected before) on the page's widgets where the page is: each element
+// a rule finds is a LayoutProblem, named with the widget it is in and the
+// rule. AxeAll is every rule of axe's default set and target-size (a
+// touch target under 24×24 px with too little room around it, or partly
+// under another element, which Lighthouse's accessibility score counts);
+// AxeContrast the rule that depends on the scheme.
+const (
+	AxeProbe = `(opts => axe.run({include: [['[data-widget]']]}, opts).then(r =>
+  r.violations.flatMap(v => v.nodes.slice(0, 5).map(n => {
     const el = document.querySelector(n.target[0]);
     const w = el && el.closest('[data-widget]');
-    return {widget: w ? w.id : '', what: 'axe target-size: ' + n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(1).join(' ')};
-  })))`
+    return {widget: w ? w.id : '', what: 'axe ' + v.id + ' (' + (v.impact || '') + '): ' + n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(1).join(' ')};
+  }))))`
+	AxeAll      = `{resultTypes: ['violations'], rules: {'target-size': {enabled: true}}}`
+	AxeContrast = `{resultTypes: ['violations'], runOnly: ['color-contrast']}`
+)
 
 // CoveredProbe is the script of the phone's "picture beside its controls"
 // check (issue 30): for every control of every widget that the reader can

@@ -22,10 +22,12 @@ import (
 // (LayoutProbe: overlaps, text leaving its figure or the viewport,
 // numbers on two lines, sideways scroll, 44×44 px controls on the phone,
 // legend swatches, NaN in a text), and on the phone no control under the
-// widget's sticky picture (CoveredProbe); a problem found in several states is
-// reported once, with the states. A failure names the window, the page,
-// the widget and the elements. Colour contrast is axe's (TestAxe, both
-// schemes) and the palette's (site/widget TestPaletteContrast).
+// widget's sticky picture (CoveredProbe) and axe-core on the widgets, in the
+// light scheme as loaded (AxeAll: target-size included) and, its colour
+// contrast, in the dark one (AxeContrast); a problem found in several states is reported once, with the
+// states. A failure names the window, the page, the widget and the
+// elements. On the desktop, axe is TestAxe's (every page, both schemes);
+// colour contrast is also the palette's (site/widget TestPaletteContrast).
 func TestLayout(t *testing.T) {
 	pages := widgetPages(t)
 	for _, sz := range LayoutSizes {
@@ -69,6 +71,22 @@ func layoutPage(t *testing.T, ctx context.Context, sz Size, p Page) {
 			}
 		}
 	}
+	// axe on the phone's widgets (TestAxe runs it on the desktop's pages)
+	axeProbe := func(state, opts string) {
+		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem]("("+AxeProbe+")("+opts+")", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s %s %s: axe: %v", sz.Name, state, p.Path, err)
+		}
+		for _, pr := range probs {
+			k := p.Path + "#" + pr.Widget + ": " + pr.What
+			if _, ok := found[k]; !ok {
+				order = append(order, k)
+			}
+			if n := len(found[k]); n == 0 || found[k][n-1] != state {
+				found[k] = append(found[k], state)
+			}
+		}
+	}
 	scheme := func(s string) {
 		if err := Emulate(ctx, sz, s); err != nil {
 			t.Fatal(err)
@@ -77,25 +95,15 @@ func layoutPage(t *testing.T, ctx context.Context, sz Size, p Page) {
 	probe("light")
 	if sz.Touch {
 		// the phone, the page as loaded (scrolled to the top), as
-		// Lighthouse's accessibility audit sees it: every touch target
-		// big enough and none partly under something (axe's
-		// target-size; a sticky picture, say, even below the screen)
+		// Lighthouse's accessibility audit sees it: axe on the widgets,
+		// target-size included (a touch target partly under a sticky
+		// picture, say, even below the screen)
 		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](string(axeSource(t))+";0")); err != nil {
 			t.Fatalf("injecting axe-core: %v", err)
 		}
-		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem](TargetSizeProbe, chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatalf("%s %s: axe: %v", sz.Name, p.Path, err)
-		}
-		for _, pr := range probs {
-			k := p.Path + "#" + pr.Widget + ": " + pr.What
-			if _, ok := found[k]; !ok {
-				order = append(order, k)
-			}
-			found[k] = append(found[k], "light, as loaded")
-		}
+		axeProbe("light, as loaded", AxeAll)
 		// the phone: no control under the widget's sticky picture
-		probs, err = chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem]("("+CoveredProbe+")()", chromedp.EvalAwaitPromise))
+		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem]("("+CoveredProbe+")()", chromedp.EvalAwaitPromise))
 		if err != nil {
 			t.Fatalf("%s %s: %v", sz.Name, p.Path, err)
 		}
@@ -109,6 +117,9 @@ func layoutPage(t *testing.T, ctx context.Context, sz Size, p Page) {
 	}
 	scheme("dark")
 	probe("dark")
+	if sz.Touch {
+		axeProbe("dark", AxeContrast) // the rule that depends on the scheme
+	}
 	if midPlay(t, ctx, p) {
 		probe("dark mid-play")
 		scheme("light")
