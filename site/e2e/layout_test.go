@@ -24,8 +24,8 @@ import (
 // legend swatches, NaN in a text), and on the phone no control under the
 // widget's sticky picture (CoveredProbe) and axe-core on the widgets, in the
 // light scheme as loaded (AxeAll: target-size included) and, its colour
-// contrast, in the dark one (AxeContrast); a problem found in several states is reported once, with the
-// states. A failure names the window, the page, the widget and the
+// contrast, in the dark one (AxeContrast); a problem found in several
+// states is reported once, with the states. A failure names the window, the page, the widget and the
 // elements. On the desktop, axe is TestAxe's (every page, both schemes);
 // colour contrast is also the palette's (site/widget TestPaletteContrast).
 func TestLayout(t *testing.T) {
@@ -52,11 +52,8 @@ func layoutPage(t *testing.T, ctx context.Context, sz Size, p Page) {
 	openRetry(t, ctx, p)
 	found := map[string][]string{} // problem → the states that show it
 	var order []string
-	probe := func(state string) {
-		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem](fmt.Sprintf("(%s)(%v, false)", LayoutProbe, sz.Touch)))
-		if err != nil {
-			t.Fatalf("%s %s %s: %v", sz.Name, state, p.Path, err)
-		}
+	// record notes the problems a probe found in state
+	record := func(probs []LayoutProblem, state string) {
 		for _, pr := range probs {
 			where := p.Path
 			if pr.Widget != "" {
@@ -71,21 +68,20 @@ func layoutPage(t *testing.T, ctx context.Context, sz Size, p Page) {
 			}
 		}
 	}
+	probe := func(state string) {
+		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem](fmt.Sprintf("(%s)(%v, false)", LayoutProbe, sz.Touch)))
+		if err != nil {
+			t.Fatalf("%s %s %s: %v", sz.Name, state, p.Path, err)
+		}
+		record(probs, state)
+	}
 	// axe on the phone's widgets (TestAxe runs it on the desktop's pages)
 	axeProbe := func(state, opts string) {
 		probs, err := chromedp.Run(ctx, chromedp.Evaluate[[]LayoutProblem]("("+AxeProbe+")("+opts+")", chromedp.EvalAwaitPromise))
 		if err != nil {
 			t.Fatalf("%s %s %s: axe: %v", sz.Name, state, p.Path, err)
 		}
-		for _, pr := range probs {
-			k := p.Path + "#" + pr.Widget + ": " + pr.What
-			if _, ok := found[k]; !ok {
-				order = append(order, k)
-			}
-			if n := len(found[k]); n == 0 || found[k][n-1] != state {
-				found[k] = append(found[k], state)
-			}
-		}
+		record(probs, state)
 	}
 	scheme := func(s string) {
 		if err := Emulate(ctx, sz, s); err != nil {
@@ -107,13 +103,7 @@ func layoutPage(t *testing.T, ctx context.Context, sz Size, p Page) {
 		if err != nil {
 			t.Fatalf("%s %s: %v", sz.Name, p.Path, err)
 		}
-		for _, pr := range probs {
-			k := p.Path + "#" + pr.Widget + ": " + pr.What
-			if _, ok := found[k]; !ok {
-				order = append(order, k)
-			}
-			found[k] = append(found[k], "light")
-		}
+		record(probs, "light")
 	}
 	scheme("dark")
 	probe("dark")
