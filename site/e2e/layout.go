@@ -203,7 +203,9 @@ const (
 // its widget is on the screen (app.js sets data-in-view, from an
 // IntersectionObserver): at each widget's first control the probe waits
 // for that, frame by frame (at most 120), and a widget that never gets it
-// is a LayoutProblem too. It leaves the page scrolled to the top.
+// is a LayoutProblem too; so is a widget's picture (figure[data-picture])
+// less than half on the screen while the first control is in the upper
+// third. It leaves the page scrolled to the top.
 const CoveredProbe = `async () => {
   const out = [];
   const frame = () => new Promise(r => requestAnimationFrame(r));
@@ -225,6 +227,19 @@ const CoveredProbe = `async () => {
         if (!w.hasAttribute('data-in-view')) {
           out.push({widget: w.id, what: 'on the screen, the widget has no data-in-view (app.js): its picture cannot stick'});
           break;
+        }
+        // the picture (data-picture, site/widget/picture.go) in sight
+        // under the first control: at least half of it, stuck to the
+        // screen's bottom or in its place (not on an embed's page, where
+        // nothing sticks)
+        const pic = w.querySelector('figure[data-picture]');
+        if (pic && !document.body.classList.contains('embed-body')) {
+          await frame();
+          const p = pic.getBoundingClientRect();
+          const seen = Math.min(p.bottom, innerHeight) - Math.max(p.top, 0);
+          if (seen < p.height / 2) {
+            out.push({widget: w.id, what: 'its picture (' + pic.getAttribute('data-view') + ') is out of sight under its first control: ' + Math.max(0, Math.round(seen)) + ' of ' + Math.round(p.height) + ' px on the screen'});
+          }
         }
       }
       const r = c.getBoundingClientRect();

@@ -147,6 +147,7 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 	if slices.Contains(viewNames, drawn) {
 		o.compared = true
 	}
+	starts := make([]int, 0, len(viewNames)) // where each view drawn begins
 	for _, name := range viewNames {
 		if o.compared {
 			if name == drawn {
@@ -176,12 +177,15 @@ func (t viewTable) render(enc encoder, c *calc.Calculator, a calc.Args, res any,
 		if fn == nil {
 			continue
 		}
+		at := b.Len()
 		if err := o.safe(name, fn); err != nil {
 			writef(&b, `<p class="widget-note" data-view="%s">%s</p>`+"\n", esc(name), esc(loc.TOr("widget.view_unavailable", "This chart cannot be drawn for these values.")))
+		} else {
+			starts = append(starts, at)
 		}
 	}
 	b.WriteString("</div>\n")
-	return b.String(), nil
+	return markPicture(b.String(), starts), nil
 }
 
 // safe runs a view, so that a view that fails (or panics on a result of
