@@ -38,6 +38,7 @@ type event struct {
 	ImportPath string // build-output, build-fail
 	Test       string
 	Output     string
+	Elapsed    float64 // seconds, on a test's pass or fail
 }
 
 // Tally is what ran.
@@ -47,6 +48,32 @@ type Tally struct {
 	Passed, Failed, Skipped  int   // tests and subtests
 	PackagesFailed           int
 	PageLoads, Pages, Events int
+	Slowest                  []Timed // the slowest top-level tests, slowest first (at most slowestN)
+}
+
+// Timed is a top-level test and how long it ran, in seconds: the time a
+// run's CI spends where (each test of a package runs one after the other
+// unless it is parallel, and site/e2e is most of make test).
+type Timed struct {
+	Test    string // package, a space, test
+	Seconds float64
+}
+
+// slowestN is how many of the slowest tests the summary names.
+const slowestN = 8
+
+// keepSlowest returns the slowestN slowest of ts, slowest first.
+func keepSlowest(ts []Timed) []Timed {
+	slices.SortStableFunc(ts, func(a, b Timed) int {
+		switch {
+		case a.Seconds > b.Seconds:
+			return -1
+		case a.Seconds < b.Seconds:
+			return 1
+		}
+		return strings.Compare(a.Test, b.Test)
+	})
+	return ts[:min(len(ts), slowestN)]
 }
 
 var pageLine = regexp.MustCompile(`^e2e: (\d+) browser page loads of (\d+) pages`)
@@ -94,6 +121,9 @@ func read(r io.Reader, out io.Writer) (Tally, error) {
 				continue
 			}
 			k := e.Package + "\x00" + e.Test
+			if e.Action != "skip" && !strings.Contains(e.Test, "/") {
+				t.Slowest = keepSlowest(append(t.Slowest, Timed{Test: e.Package + " " + e.Test, Seconds: e.Elapsed}))
+			}
 			switch e.Action {
 			case "pass":
 				t.Passed++
@@ -149,11 +179,21 @@ func add(a, b Tally) Tally {
 		Since: a.Since, Packages: a.Packages + b.Packages, Passed: a.Passed + b.Passed, Failed: a.Failed + b.Failed,
 		Skipped: a.Skipped + b.Skipped, PackagesFailed: a.PackagesFailed + b.PackagesFailed,
 		PageLoads: a.PageLoads + b.PageLoads, Pages: max(a.Pages, b.Pages), Events: a.Events + b.Events,
+		Slowest: keepSlowest(append(slices.Clone(a.Slowest), b.Slowest...)),
 	}
 }
 
-// summary is the last two lines.
+// summary is the slowest tests' line (when a test ran) and the last two
+// lines.
 func summary(t Tally, elapsed time.Duration) string {
+	slow := ""
+	if len(t.Slowest) > 0 {
+		names := make([]string, len(t.Slowest))
+		for i, s := range t.Slowest {
+			names[i] = fmt.Sprintf("%s %s s", s.Test, group(int(s.Seconds+0.5)))
+		}
+		slow = "slowest tests: " + strings.Join(names, "; ") + "\n"
+	}
 	pages := "no browser page"
 	if t.PageLoads > 0 {
 		pages = fmt.Sprintf("%s browser page loads of %s pages", group(t.PageLoads), group(t.Pages))
@@ -162,7 +202,7 @@ func summary(t Tally, elapsed time.Duration) string {
 	if t.PackagesFailed > 0 && failed == 0 {
 		failed = t.PackagesFailed // a package that failed without a failing test (a build error, a crash)
 	}
-	return fmt.Sprintf("make test: %s packages, %s tests and subtests, %s, in %s s\n%s passed, %s failed, %s skipped\n",
+	return slow + fmt.Sprintf("make test: %s packages, %s tests and subtests, %s, in %s s\n%s passed, %s failed, %s skipped\n",
 		group(t.Packages), group(t.Passed+t.Failed+t.Skipped), pages, group(int(elapsed.Seconds()+0.5)),
 		group(t.Passed), group(failed), group(t.Skipped))
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -15,13 +17,13 @@ func TestRead(t *testing.T) {
 		`{"Action":"start","Package":"a"}`,
 		`{"Action":"run","Package":"a","Test":"TestX"}`,
 		`{"Action":"output","Package":"a","Test":"TestX","Output":"=== RUN   TestX\n"}`,
-		`{"Action":"pass","Package":"a","Test":"TestX/sub"}`,
-		`{"Action":"pass","Package":"a","Test":"TestX"}`,
+		`{"Action":"pass","Package":"a","Test":"TestX/sub","Elapsed":9}`,
+		`{"Action":"pass","Package":"a","Test":"TestX","Elapsed":2.5}`,
 		`{"Action":"skip","Package":"a","Test":"TestY"}`,
 		`{"Action":"pass","Package":"a"}`,
 		`{"Action":"output","Package":"e2e","Output":"e2e: 310 browser page loads of 61 pages\n"}`,
 		`{"Action":"output","Package":"e2e","Test":"TestZ","Output":"    z_test.go:9: broken\n"}`,
-		`{"Action":"fail","Package":"e2e","Test":"TestZ"}`,
+		`{"Action":"fail","Package":"e2e","Test":"TestZ","Elapsed":40}`,
 		`{"Action":"output","Package":"a","Output":"PASS\n"}`,
 		`{"Action":"output","Package":"a","Output":"ok  \ta\t0.1s\n"}`,
 		`{"Action":"fail","Package":"e2e"}`,
@@ -35,8 +37,11 @@ func TestRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Tally{Packages: 4, Passed: 2, Failed: 1, Skipped: 1, PackagesFailed: 2, PageLoads: 310, Pages: 61, Events: 16}
-	if got != want {
+	// the slowest: top-level tests that passed or failed (not a subtest,
+	// not a skipped one), slowest first
+	want := Tally{Packages: 4, Passed: 2, Failed: 1, Skipped: 1, PackagesFailed: 2, PageLoads: 310, Pages: 61, Events: 16,
+		Slowest: []Timed{{"e2e TestZ", 40}, {"a TestX", 2.5}}}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tally %+v, want %+v", got, want)
 	}
 	wantOut := "e2e: 310 browser page loads of 61 pages\n    z_test.go:9: broken\nok  \ta\t0.1s\nb/x.go:1: syntax error\n# vet said something\n"
@@ -53,6 +58,8 @@ func TestSummary(t *testing.T) {
 	}{
 		{Tally{Packages: 96, Passed: 2427, Skipped: 4, PageLoads: 412, Pages: 61}, 1498 * time.Second,
 			"make test: 96 packages, 2,431 tests and subtests, 412 browser page loads of 61 pages, in 1,498 s\n2,427 passed, 0 failed, 4 skipped\n"},
+		{Tally{Packages: 2, Passed: 3, Slowest: []Timed{{"site/e2e TestLayout", 412.4}, {"site/pages TestBuild", 3.5}}}, 1500 * time.Second,
+			"slowest tests: site/e2e TestLayout 412 s; site/pages TestBuild 4 s\nmake test: 2 packages, 3 tests and subtests, no browser page, in 1,500 s\n3 passed, 0 failed, 0 skipped\n"},
 		{Tally{Packages: 3, PackagesFailed: 1, Passed: 5}, 2 * time.Second,
 			"make test: 3 packages, 5 tests and subtests, no browser page, in 2 s\n5 passed, 1 failed, 0 skipped\n"},
 	}
@@ -120,5 +127,22 @@ func TestReadTimeout(t *testing.T) {
 	}
 	if n := strings.Count(o, "\n"); n > unfinishedLines+3 {
 		t.Errorf("%d lines printed, want at most %d", n, unfinishedLines+3)
+	}
+}
+
+// TestAddSlowest: two runs' tallies keep the slowest of both, at most
+// slowestN, slowest first.
+func TestAddSlowest(t *testing.T) {
+	var a, b Tally
+	for i := range slowestN {
+		a.Slowest = append(a.Slowest, Timed{fmt.Sprintf("a T%d", i), float64(100 - 2*i)})
+	}
+	b.Slowest = []Timed{{"b Big", 500}, {"b Small", 1}}
+	got := add(a, b).Slowest
+	if len(got) != slowestN || got[0] != (Timed{"b Big", 500}) || got[1] != (Timed{"a T0", 100}) || got[slowestN-1] != (Timed{"a T6", 88}) {
+		t.Errorf("slowest of both runs: %v", got)
+	}
+	if len(a.Slowest) != slowestN || a.Slowest[0].Test != "a T0" {
+		t.Errorf("add changed its argument: %v", a.Slowest)
 	}
 }
