@@ -55,11 +55,12 @@ staticcheck:
 layout: build deps
 	$(GO) test -tags e2e -run TestLayout -timeout 30m ./site/e2e/
 
-# shots writes a PNG of every widget of every page, on a 375 px phone and
-# a 1280 px desktop, in the light and the dark scheme, under build/shots:
-# pictures to review by eye, not goldens (site/e2e/cmd/shots).
+# shots writes a PNG of every widget of every page and a JPEG of every
+# whole page, on a 375 px phone and a 1280 px desktop, in the light and the
+# dark scheme, under build/shots: pictures to review by eye, not goldens
+# (site/e2e/cmd/shots).
 shots: build deps
-	$(GO) run ./site/e2e/cmd/shots -out build/shots
+	$(GO) run ./site/e2e/cmd/shots -out build/shots -full
 
 # deps installs what the browser tests need when it is missing (as root).
 deps:

@@ -181,7 +181,7 @@ const LayoutProbe = `(phone, colours) => {
 // rule. AxeAll is every rule of axe's default set and target-size (a
 // touch target under 24×24 px with too little room around it, or partly
 // under another element, which Lighthouse's accessibility score counts);
-// AxeContrast the rule that depends on the scheme.
+// AxeContrast the rules that depend on the scheme (AxeSchemeRules).
 const (
 	AxeProbe = `(opts => axe.run({include: [['[data-widget]']]}, opts).then(r =>
   r.violations.flatMap(v => v.nodes.slice(0, 5).map(n => {
@@ -190,7 +190,13 @@ const (
     return {widget: w ? w.id : '', what: 'axe ' + v.id + ' (' + (v.impact || '') + '): ' + n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(1).join(' ')};
   }))))`
 	AxeAll      = `{resultTypes: ['violations'], rules: {'target-size': {enabled: true}}}`
-	AxeContrast = `{resultTypes: ['violations'], runOnly: ['color-contrast']}`
+	AxeContrast = `{resultTypes: ['violations'], runOnly: ` + AxeSchemeRules + `}`
+	// AxeSchemeRules are axe-core's rules whose answer depends on the
+	// colours, so on the scheme: the text's contrast, and a link in a
+	// paragraph told from its text by colour alone. The others read the
+	// DOM, which the scheme does not change (but the theme toggle's
+	// aria-pressed, app.js).
+	AxeSchemeRules = `['color-contrast', 'link-in-text-block']`
 )
 
 // CoveredProbe is the script of the phone's "picture beside its controls"

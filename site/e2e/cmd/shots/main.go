@@ -2,8 +2,16 @@
 // 375 px phone (touch) and a 1280 px desktop, in the light and the dark
 // scheme, under build/shots (`make shots`): pictures to review by eye, not
 // goldens. A file is named PAGE-WIDGET-SIZE-SCHEME.png
-// (it-policies-pol-phone-dark.png). -pages keeps the pages whose path
-// holds one of its comma-separated words.
+// (it-policies-pol-phone-dark.png). With -full it also writes a picture
+// of every whole page, widgets or not, PAGE-SIZE-SCHEME.jpg
+// (it-policies-phone-dark.jpg; JPEG, quality 90: a page is tens of
+// thousands of pixels tall). -pages keeps the pages whose path holds one
+// of its comma-separated words.
+//
+// These are for a reader's eyes: they assert nothing, so they are not
+// part of make test (a test of site/e2e wrote the whole pages there until
+// session 30, 460 s of CI that could fail only when a screenshot could not
+// be taken).
 package main
 
 import (
@@ -23,14 +31,15 @@ import (
 func main() {
 	out := flag.String("out", "build/shots", "the folder of the pictures")
 	only := flag.String("pages", "", "comma-separated words: keep the pages whose path holds one")
+	full := flag.Bool("full", false, "also a picture of every whole page (PAGE-SIZE-SCHEME.jpg)")
 	flag.Parse()
-	if err := run(*out, *only); err != nil {
+	if err := run(*out, *only, *full); err != nil {
 		fmt.Fprintln(os.Stderr, "shots:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, only string) error {
+func run(out, only string, full bool) error {
 	root, err := e2e.Root()
 	if err != nil {
 		return err
@@ -68,7 +77,7 @@ func run(out, only string) error {
 				return err
 			}
 			for _, p := range pages {
-				if !keep(p.Path, only) || !e2e.HasWidgets(p) {
+				if !keep(p.Path, only) || (!full && !e2e.HasWidgets(p)) {
 					continue
 				}
 				if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+p.Path), e2e.WaitReady(30*time.Second)); err != nil {
@@ -81,11 +90,25 @@ func run(out, only string) error {
 					cancel()
 					return fmt.Errorf("%s: %w", p.Path, err)
 				}
-				// a picture of the whole widget: the phone's sticky chart
-				// (widget.css) would stay over the part of the widget the
-				// window shows, hiding its title and controls in the shot
-				// (set on the elements: the pages' CSP refuses a <style>)
-				ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`document.querySelectorAll('.widget-result > figure.widget-chart').forEach(f => f.style.setProperty('position', 'static', 'important')),
+				if full {
+					time.Sleep(50 * time.Millisecond) // fonts and layout settle
+					img, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+					if err != nil {
+						cancel()
+						return fmt.Errorf("%s: %w", p.Path, err)
+					}
+					if err := os.WriteFile(filepath.Join(out, fmt.Sprintf("%s-%s-%s.jpg", p.Name(), sz.Name, scheme)), img, 0o644); err != nil {
+						cancel()
+						return err
+					}
+					n++
+				}
+				// a picture of the whole widget: the phone's sticky
+				// picture (figure[data-picture], widget.css) would stay
+				// over the part of the widget the window shows, hiding its
+				// title and controls in the shot (set on the elements: the
+				// pages' CSP refuses a <style>)
+				ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`document.querySelectorAll('figure[data-picture]').forEach(f => f.style.setProperty('position', 'static', 'important')),
 					[...document.querySelectorAll('[data-widget]')].map(w => w.id)`))
 				if err != nil {
 					cancel()
