@@ -80,7 +80,11 @@ func run(out, only string, full bool) error {
 				if !keep(p.Path, only) || (!full && !e2e.HasWidgets(p)) {
 					continue
 				}
-				if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+p.Path), e2e.WaitReady(30*time.Second)); err != nil {
+				steps := []chromedp.Action[chromedp.Void]{chromedp.Navigate(srv.URL + p.Path)}
+				if e2e.HasWidgets(p) { // a page without a widget loads no module: nothing sets data-ready
+					steps = append(steps, e2e.WaitReady(30*time.Second))
+				}
+				if err := chromedp.Do(ctx, steps...); err != nil {
 					cancel()
 					return fmt.Errorf("%s: %w", p.Path, err)
 				}
