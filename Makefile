@@ -70,9 +70,11 @@ unit: wasmtest
 	# -tags e2e: also the tests of the built site, the browser tests
 	# (site/e2e: every page of dist/ in Chromium) and the Worker on workerd
 	# (wasm/worker/e2e): more than go test's default 10 minutes on a small
-	# machine. The timeout only catches a hang: site/e2e takes about 27
-	# minutes on two idle cores and passed 45 on a machine at load 15
-	# (make test must pass on a busy machine, issue 27).
+	# machine. The timeout only catches a hang: site/e2e alone took 2,463 s
+	# on two idle cores in session 30 before TestScreenshots left it (460 s)
+	# and TestAxe stopped loading each page twice (552 s to 302 s), and it
+	# passed 45 minutes on a machine at load 15 (make test must pass on a
+	# busy machine, issue 27). testsum's last lines name the slowest tests.
 	$(GO) test -json -tags e2e -timeout 80m ./... | $(TESTSUM)
 
 # wasmtest runs, under GOOS=js GOARCH=wasm (node), the tests whose golden

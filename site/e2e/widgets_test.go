@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -80,6 +81,24 @@ func pageLocale(t *testing.T, ctx context.Context, p Page) locale.Locale {
 // A widget showing an error (data-error) is a mismatch unless allowError
 // (the last good result stays beside a refused input).
 func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values url.Values, loc locale.Locale, allowError bool) ([]string, error) {
+	ex, err := expect(w, c, values)
+	if err != nil {
+		return nil, err
+	}
+	return ex.mismatches(ctx, w, c, values, loc, allowError)
+}
+
+// expectation is the calculator's result for a widget's values, computed
+// once for every poll of expectResult: computed again at each (every
+// 20 ms, some 50 ms of policies natively), it took a core from the
+// browser it waited for, on a machine of two.
+type expectation struct {
+	res     any
+	fields  map[string]json.RawMessage
+	variant any // the comparison's result, at its first citation
+}
+
+func expect(w widgetInfo, c *calc.Calculator, values url.Values) (*expectation, error) {
 	res, err := c.Compute(values)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the calculator refuses %s: %w", w.ID, values.Encode(), err)
@@ -88,6 +107,12 @@ func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values ur
 	if err != nil {
 		return nil, err
 	}
+	return &expectation{res: res, fields: fields}, nil
+}
+
+// mismatches is the package function mismatches for ex's values.
+func (ex *expectation) mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values url.Values, loc locale.Locale, allowError bool) ([]string, error) {
+	res, fields := ex.res, ex.fields
 	ws, err := widgets(ctx)
 	if err != nil {
 		return nil, err
@@ -122,7 +147,6 @@ func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values ur
 	if err != nil {
 		return nil, err
 	}
-	var variant any // the result of the widget's comparison, for {=ID.compare.FIELD}
 	for _, ci := range cs {
 		field, ok := strings.CutPrefix(ci.Cite, w.ID+".")
 		if !ok {
@@ -130,12 +154,12 @@ func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values ur
 		}
 		cres := res
 		if f, isCmp := strings.CutPrefix(field, widget.CompareCite); isCmp {
-			if variant == nil {
-				if variant, err = variantOf(ctx, w, c, values); err != nil {
+			if ex.variant == nil { // the result of the widget's comparison, for {=ID.compare.FIELD}
+				if ex.variant, err = variantOf(ctx, w, c, values); err != nil {
 					return nil, err
 				}
 			}
-			cres, field = variant, f
+			cres, field = ex.variant, f
 		}
 		text, value, err := widget.All().Cite(c, cres, field, ci.Format, loc)
 		if err != nil {
@@ -184,8 +208,12 @@ func expectKept(t *testing.T, ctx context.Context, w widgetInfo, c *calc.Calcula
 func expectResult(t *testing.T, ctx context.Context, w widgetInfo, c *calc.Calculator, values url.Values, loc locale.Locale, allowError bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
+	ex, err := expect(w, c, values)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for {
-		bad, err := mismatches(ctx, w, c, values, loc, allowError)
+		bad, err := ex.mismatches(ctx, w, c, values, loc, allowError)
 		if err != nil {
 			t.Fatal(err)
 		}
