@@ -237,8 +237,7 @@ func TestAxe(t *testing.T) {
 		t.Run(p.Name(), func(t *testing.T) {
 			ctx := tab(t)
 			scheme := func(s string) {
-				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: s}}}); err != nil {
+				if err := EmulateScheme(ctx, s); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -254,7 +253,7 @@ func TestAxe(t *testing.T) {
 			}
 			for _, pass := range []struct{ scheme, opts string }{
 				{"light", `{resultTypes: ['violations']}`},
-				{"dark", `{resultTypes: ['violations'], runOnly: ` + AxeSchemeRules + `}`},
+				{"dark", AxeContrast},
 			} {
 				if pass.scheme != "light" {
 					scheme(pass.scheme)

@@ -30,6 +30,11 @@ func Emulate(ctx context.Context, sz Size, scheme string) error {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(sz.Width, sz.Height, opts...)); err != nil {
 		return err
 	}
+	return EmulateScheme(ctx, scheme)
+}
+
+// EmulateScheme sets the tab's prefers-color-scheme ("light" or "dark").
+func EmulateScheme(ctx context.Context, scheme string) error {
 	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
 	return err

@@ -85,7 +85,7 @@ func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values ur
 	if err != nil {
 		return nil, err
 	}
-	return ex.mismatches(ctx, w, c, values, loc, allowError)
+	return ex.mismatches(ctx, loc, allowError)
 }
 
 // expectation is the calculator's result for a widget's values, computed
@@ -93,6 +93,9 @@ func mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values ur
 // 20 ms, some 50 ms of policies natively), it took a core from the
 // browser it waited for, on a machine of two.
 type expectation struct {
+	w       widgetInfo
+	c       *calc.Calculator
+	values  url.Values
 	res     any
 	fields  map[string]json.RawMessage
 	variant any // the comparison's result, at its first citation
@@ -107,12 +110,13 @@ func expect(w widgetInfo, c *calc.Calculator, values url.Values) (*expectation, 
 	if err != nil {
 		return nil, err
 	}
-	return &expectation{res: res, fields: fields}, nil
+	return &expectation{w: w, c: c, values: values, res: res, fields: fields}, nil
 }
 
-// mismatches is the package function mismatches for ex's values.
-func (ex *expectation) mismatches(ctx context.Context, w widgetInfo, c *calc.Calculator, values url.Values, loc locale.Locale, allowError bool) ([]string, error) {
-	res, fields := ex.res, ex.fields
+// mismatches is the package function mismatches for ex's widget and
+// values.
+func (ex *expectation) mismatches(ctx context.Context, loc locale.Locale, allowError bool) ([]string, error) {
+	w, c, values, res, fields := ex.w, ex.c, ex.values, ex.res, ex.fields
 	ws, err := widgets(ctx)
 	if err != nil {
 		return nil, err
@@ -213,7 +217,7 @@ func expectResult(t *testing.T, ctx context.Context, w widgetInfo, c *calc.Calcu
 		t.Fatal(err)
 	}
 	for {
-		bad, err := ex.mismatches(ctx, w, c, values, loc, allowError)
+		bad, err := ex.mismatches(ctx, loc, allowError)
 		if err != nil {
 			t.Fatal(err)
 		}

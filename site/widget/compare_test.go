@@ -352,6 +352,16 @@ func TestVariantTrace(t *testing.T) {
 	}
 }
 
+// articleComparisons are the comparisons the articles draw: the
+// calculator, the compared value, and another view of it drawn beside
+// the comparison.
+var articleComparisons = []struct{ calc, spec, other string }{
+	{"budget", "budget=false", "table"},
+	{"jitter", "strategy=fixed", "histogram"},
+	{"retry-strategies", "clients=5000", "table"},
+	{"dispatch", "mode=naive", "queue"},
+}
+
 // TestGoldenCompare renders the comparisons the articles draw (their
 // calculator, view and compared value, at the calculator's defaults
 // otherwise) in each language: with another view of the calculator
@@ -362,12 +372,7 @@ func TestVariantTrace(t *testing.T) {
 func TestGoldenCompare(t *testing.T) {
 	all := locales(t)
 	reg := calc.New()
-	for _, tc := range []struct{ calc, spec, other string }{
-		{"budget", "budget=false", "table"},
-		{"jitter", "strategy=fixed", "histogram"},
-		{"retry-strategies", "clients=5000", "table"},
-		{"dispatch", "mode=naive", "queue"},
-	} {
+	for _, tc := range articleComparisons {
 		c, ok := reg.Lookup(tc.calc)
 		if !ok {
 			t.Fatalf("no calculator %s", tc.calc)

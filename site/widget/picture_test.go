@@ -113,12 +113,7 @@ func TestEveryChartHasAPicture(t *testing.T) {
 	for _, c := range reg.List() {
 		check(c.Name, renderDefaults(t, c, loc))
 	}
-	for _, tc := range []struct{ calc, spec, other string }{
-		{"budget", "budget=false", "table"},
-		{"jitter", "strategy=fixed", "histogram"},
-		{"retry-strategies", "clients=5000", "table"},
-		{"dispatch", "mode=naive", "queue"},
-	} {
+	for _, tc := range articleComparisons {
 		c, _ := reg.Lookup(tc.calc)
 		for _, views := range [][]string{{tc.other, CompareView(tc.spec)}, {CompareView(tc.spec)}} {
 			out, err := Render(Spec{Calc: c, ID: c.Name + "-1", Views: views}, loc)

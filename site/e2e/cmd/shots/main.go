@@ -77,11 +77,12 @@ func run(out, only string, full bool) error {
 				return err
 			}
 			for _, p := range pages {
-				if !keep(p.Path, only) || (!full && !e2e.HasWidgets(p)) {
+				widgets := e2e.HasWidgets(p)
+				if !keep(p.Path, only) || (!full && !widgets) {
 					continue
 				}
 				steps := []chromedp.Action[chromedp.Void]{chromedp.Navigate(srv.URL + p.Path)}
-				if e2e.HasWidgets(p) { // a page without a widget loads no module: nothing sets data-ready
+				if widgets { // a page without a widget loads no module: nothing sets data-ready
 					steps = append(steps, e2e.WaitReady(30*time.Second))
 				}
 				if err := chromedp.Do(ctx, steps...); err != nil {
