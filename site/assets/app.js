@@ -444,10 +444,54 @@
     var name = calc && calcModule[calc];
     return (name && bridges[name]) || firstBridge;
   }
+  // The worker's answers to the page's latest requests, by what a request
+  // asks (calculator, query, views, citations): a request asked again (a
+  // reader who drags a slider back, flips a choice back, turns a policy
+  // off and on again) is answered from here at once, without the worker.
+  // The module is a pure function of the request (the seed is a
+  // parameter; core/ reads no clock), so the same request has the same
+  // answer. The least recently used go first: at most answersMax answers
+  // and answersChars characters of their HTML (some 10 MB of strings).
+  // Results and refusals are kept, a panic or an unavailable worker never,
+  // nor a request that forces a panic. <html data-answers-reused="N">
+  // counts the answers given again, for tests and the curious. With
+  // ?bench=1 nothing is kept: make bench times the computation.
+  var answers = typeof Map === 'function' && !/[?&]bench=1(&|$)/.test(location.search) ? new Map() : null;
+  var answersMax = 32, answersChars = 5e6, answersSize = 0;
+  function answerKey(req) {
+    if (!answers || !req || req.panic) { return ''; }
+    return [req.calc, req.query, req.views, JSON.stringify(req.cites || [])].join('\u0000');
+  }
+  function answerSize(ans) { return (ans.html || '').length + (ans.message || '').length + 1; }
+  function remember(key, ans) {
+    if (!ans || ans.panic || ans.unavailable || answerSize(ans) > answersChars) { return; }
+    if (answers.has(key)) { answersSize -= answerSize(answers.get(key)); answers.delete(key); }
+    answers.set(key, ans);
+    answersSize += answerSize(ans);
+    var it = answers.keys();
+    while (answers.size > answersMax || answersSize > answersChars) {
+      var old = it.next().value;
+      answersSize -= answerSize(answers.get(old));
+      answers.delete(old);
+    }
+  }
   if (typeof Worker === 'function') {
     window.retrylabCompute = function (req, cb) {
       var b = bridgeFor(req && req.calc);
-      return b ? b.compute(req, cb) : false;
+      if (!b) { return false; }
+      var key = answerKey(req);
+      var ans = key && answers.get(key);
+      if (ans) {
+        // the most recent now; answered after this call returns, as the
+        // worker's answers are (the caller counts the request in flight
+        // when this returns true)
+        answers.delete(key);
+        answers.set(key, ans);
+        root.setAttribute('data-answers-reused', String((parseInt(root.getAttribute('data-answers-reused'), 10) || 0) + 1));
+        Promise.resolve().then(function () { cb(ans); });
+        return true;
+      }
+      return b.compute(req, key ? function (a) { remember(key, a); cb(a); } : cb);
     };
     // retrylabRestartWorker(calc): the worker of calc's module
     window.retrylabRestartWorker = function (calc) {

@@ -207,7 +207,10 @@ func TestWorkerStaleAnswer(t *testing.T) {
 	waitJSFor(t, ctx, 60*time.Second, "the warm-up to end", `document.documentElement.getAttribute('data-warm') === 'done'`)
 	// a newer input while the long request has run for a while: the page
 	// replaces the worker instead of waiting (app.js
-	// retrylabRestartWorker); the answer is the newest state's all the same
+	// retrylabRestartWorker); the answer is the newest state's all the same.
+	// Another seed: the largest state's answer, dropped above, is the
+	// page's to give again at once (app.js answers)
+	largest.Set("seed", "6")
 	setValues(t, ctx, disp.ID, largest)
 	busyJS := fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').getAttribute('aria-busy') === 'true'`, disp.ID)
 	waitJS(t, ctx, disp.ID+" computing", busyJS)
@@ -504,5 +507,66 @@ func TestWorkerAdopted(t *testing.T) {
 	// warm-up, the edit); until then it waits, its program started
 	if c.Compile != c.Modules || c.Made != c.Modules || c.Init != 0 || c.Starts < 1 || c.Starts > c.Modules {
 		t.Errorf("%+v: want one worker made per module, each compiling it (message compile), none started with init, and from one to each of them adopted (data-worker-starts)", c)
+	}
+}
+
+// TestAnswerGivenAgain drives the first policies widget of each
+// language's article (it always computes in the worker) to one seed, to
+// another, and back: the page answers the state asked again from the
+// answers it keeps (app.js), without the worker, with the same output as
+// the first time; a state not asked before is computed.
+func TestAnswerGivenAgain(t *testing.T) {
+	for _, p := range widgetPages(t) {
+		if !strings.HasSuffix(p.Path, "/policies/") {
+			continue
+		}
+		t.Run(p.Name(), func(t *testing.T) {
+			ctx := tab(t)
+			loc, ws := openWidgets(t, ctx, p, "")
+			var w widgetInfo
+			for _, x := range ws {
+				if x.Name == "policies" {
+					w = x
+					break
+				}
+			}
+			if w.ID == "" {
+				t.Fatal("no policies widget")
+			}
+			c, page := w.calc(t)
+			reused := func() int {
+				return eval[int](t, ctx, `parseInt(document.documentElement.getAttribute('data-answers-reused'), 10) || 0`)
+			}
+			output := func() string {
+				return eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[id=%q] [data-output]').innerHTML`, w.ID))
+			}
+			a, b := cloneValues(page), cloneValues(page)
+			a.Set("seed", "11")
+			b.Set("seed", "12")
+			steps := []struct {
+				values url.Values
+				reused bool
+			}{{a, false}, {b, false}, {a, true}}
+			var first string
+			for i, s := range steps {
+				before := reused()
+				setValues(t, ctx, w.ID, s.values)
+				waitIdle(t, ctx, w.ID)
+				expectWidget(t, ctx, w, c, s.values, loc)
+				got := reused() - before
+				switch {
+				case s.reused && got != 1:
+					t.Errorf("step %d (seed %s, asked before): %d answers given again, want 1", i, s.values.Get("seed"), got)
+				case !s.reused && got != 0:
+					t.Errorf("step %d (seed %s, new): %d answers given again, want 0 (computed)", i, s.values.Get("seed"), got)
+				}
+				switch out := output(); {
+				case i == 0:
+					first = out
+				case s.reused && out != first:
+					t.Errorf("step %d: the answer given again differs from the first (%d against %d characters)", i, len(out), len(first))
+				}
+			}
+		})
 	}
 }
