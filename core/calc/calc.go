@@ -90,6 +90,7 @@ type Args struct {
 	raw   map[string]string // the canonical text of each value given by the caller
 	poll  meter.Poll        // WithPoll's (work.go)
 	trace int               // WithTrace's (work.go)
+	memo  *Memo             // WithMemo's (memo.go)
 }
 
 // Has reports whether name has a value (given or defaulted).
@@ -157,7 +158,8 @@ func (a Args) Calc() *Calculator { return a.calc }
 // the variant of a widget's comparison (compare: PARAM=VALUE in a page;
 // site/widget draws it, site/markdown and the playground cite it). It
 // returns the variant's Args and result, or the Error of a value c
-// refuses. a's poll (WithPoll) and trace (WithTrace) carry over.
+// refuses. a's poll (WithPoll), trace (WithTrace) and memo (WithMemo)
+// carry over.
 func (c *Calculator) Vary(a Args, param, value string) (Args, any, error) {
 	return c.VaryFrom(a, nil, param, value)
 }
@@ -172,7 +174,7 @@ func (c *Calculator) VaryFrom(a Args, base any, param, value string) (Args, any,
 	if err != nil {
 		return Args{}, nil, err
 	}
-	va.poll, va.trace = a.poll, a.trace
+	va.poll, va.trace, va.memo = a.poll, a.trace, a.memo
 	if base != nil && c.Reuse != nil {
 		if res, ok := c.Reuse(base, param, va); ok {
 			return va, res, nil

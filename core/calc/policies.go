@@ -252,11 +252,9 @@ func policiesCalc() *Calculator {
 			} else {
 				out.Utilization = float64(s.Clients) / float64((s.ThinkMS+s.ServiceMS)/1000) * float64(s.ServiceMS/1000) / float64(s.Slots)
 			}
-			var runs []policies.Result
+			runs, traces, err := policiesRuns(s, pols, uint64(a.Int("seed")), a)
 			if a.trace > 0 {
-				runs, out.Traces, err = policies.RunTracedMeter(s, pols, uint64(a.Int("seed")), a.trace, a.meter())
-			} else {
-				runs, err = policies.RunAllMeter(s, pols, uint64(a.Int("seed")), a.meter())
+				out.Traces = traces
 			}
 			if err != nil {
 				if stopped(err) {
@@ -315,4 +313,61 @@ func policiesCalc() *Calculator {
 			return out, nil
 		},
 	}
+}
+
+// policiesRuns runs pols on s with seed, the trace a asks for (WithTrace)
+// and its meter, and returns each policy's result and trace (nil
+// without a trace): those a's memo (WithMemo) holds are taken from it,
+// the others run together (sharing their prefix, policies.RunAll) and
+// kept.
+func policiesRuns(s policies.Scenario, pols []policies.Policy, seed uint64, a Args) ([]policies.Result, []policies.Trace, error) {
+	runs := make([]policies.Result, len(pols))
+	var traces []policies.Trace
+	if a.trace > 0 {
+		traces = make([]policies.Trace, len(pols))
+	}
+	var missing []policies.Policy
+	var at []int // missing[j] is pols[at[j]]
+	keys := make([]string, len(pols))
+	for i, p := range pols {
+		if a.memo != nil {
+			keys[i] = policyKey(s, p, seed, a.trace)
+			if v, ok := a.memo.get(keys[i]); ok {
+				part := v.(memoPart)
+				runs[i] = part.res
+				if traces != nil {
+					traces[i] = part.trace
+				}
+				continue
+			}
+		}
+		missing = append(missing, p)
+		at = append(at, i)
+	}
+	if len(missing) == 0 {
+		return runs, traces, nil
+	}
+	var got []policies.Result
+	var gotTraces []policies.Trace
+	var err error
+	if a.trace > 0 {
+		got, gotTraces, err = policies.RunTracedMeter(s, missing, seed, a.trace, a.meter())
+	} else {
+		got, err = policies.RunAllMeter(s, missing, seed, a.meter())
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for j, i := range at {
+		part := memoPart{res: got[j]}
+		runs[i] = got[j]
+		if traces != nil {
+			part.trace = gotTraces[j]
+			traces[i] = gotTraces[j]
+		}
+		if a.memo != nil {
+			a.memo.put(keys[i], part)
+		}
+	}
+	return runs, traces, nil
 }

@@ -402,8 +402,11 @@
         if (!reqs || !reqs.length || i >= rounds * reqs.length || (t0 && performance.now() - t0 > budgetMS)) { done(); return; }
         if (i > 0 && !t0) { t0 = performance.now(); } // the first answer is in: the worker runs
         if (pendingCount() > 0) { setTimeout(step, 50); return; }
-        // (compute sets the request's id and posts a copy of it)
-        var sent = compute(reqs[i++ % reqs.length], function (ans) {
+        // (compute sets the request's id and posts a copy of it; fresh:
+        // computed whole every round, not taken from the worker's memo)
+        var r = reqs[i++ % reqs.length];
+        r.fresh = true;
+        var sent = compute(r, function (ans) {
           if (warmStop !== done) { return; } // ended meanwhile
           if (ans && (ans.unavailable || ans.panic)) { done(); return; }
           step();
@@ -456,7 +459,8 @@
   // nor a request that forces a panic. <html data-answers-reused="N">
   // counts the answers given again, for tests and the curious. With
   // ?bench=1 nothing is kept: make bench times the computation.
-  var answers = typeof Map === 'function' && !/[?&]bench=1(&|$)/.test(location.search) ? new Map() : null;
+  var bench = /[?&]bench=1(&|$)/.test(location.search);
+  var answers = typeof Map === 'function' && !bench ? new Map() : null;
   var answersMax = 32, answersChars = 5e6, answersSize = 0;
   function answerKey(req) {
     if (!answers || !req || req.panic) { return ''; }
@@ -479,6 +483,7 @@
     window.retrylabCompute = function (req, cb) {
       var b = bridgeFor(req && req.calc);
       if (!b) { return false; }
+      if (bench && req) { req.fresh = true; } // nor the worker's memo (calc.Memo)
       var key = answerKey(req);
       var ans = key && answers.get(key);
       if (ans) {

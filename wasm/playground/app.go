@@ -39,6 +39,12 @@ type app struct {
 	// computes on the main thread.
 	worker bool
 
+	// memo keeps the policies' runs between recomputes, here and in the
+	// worker (calc.Memo: a policy turned on, or the attempts changed,
+	// computes only what changed); nil with ?bench=1, whose recomputes
+	// time the computation
+	memo *calc.Memo
+
 	// lazy hydration (lazy.go): this module's widget roots in the page's
 	// order, the state of each, and the queue of the ones to hydrate
 	reg   *calc.Registry
@@ -136,7 +142,9 @@ func Main(set *render.Set) {
 			return nil
 		}))
 	}
-	if query.Get(q, "bench") == "1" {
+	if query.Get(q, "bench") != "1" {
+		a.memo = new(calc.Memo)
+	} else {
 		// syscall/js: a function for make bench to call; dom/v2 has no API for it
 		// (another module's widgets: the function it set before, if any)
 		prev := js.Global().Get("__retrylabBench")

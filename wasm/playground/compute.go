@@ -27,13 +27,14 @@ type outcome struct {
 	ok            []bool
 }
 
-// evaluate runs c on a and renders its output and citations in loc, the
+// evaluate runs c on a, with memo (calc.Memo: nil keeps nothing), and
+// renders its output and citations in loc, the
 // work of a recompute that needs no DOM: the main thread and the worker
 // (worker.go) both run it. An error is a refusal of the calculator
 // (*calc.Error) or a bug of the renderer. lap(i), when not nil, marks the
 // end of step i (0: run, 1: render) for the benchmark.
-func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, views []string, cites []citeSpec, loc locale.Locale, lap func(int)) (outcome, error) {
-	a = set.RunArgs(c, a, views) // the trace a flow view draws
+func evaluate(set *render.Set, c *calc.Calculator, a calc.Args, memo *calc.Memo, views []string, cites []citeSpec, loc locale.Locale, lap func(int)) (outcome, error) {
+	a = set.RunArgs(c, a.WithMemo(memo), views) // the trace a flow view draws
 	raw, err := c.Run(a)
 	if err != nil {
 		return outcome{}, err

@@ -332,7 +332,7 @@ func (w *widget) compute(values query.Values, record bool) (ok bool) {
 		return false
 	}
 	t0 := w.app.now()
-	o, err := evaluate(w.app.set, w.calc, a, w.views, w.specs, w.app.locale(), w.app.lap)
+	o, err := evaluate(w.app.set, w.calc, a, w.app.memo, w.views, w.specs, w.app.locale(), w.app.lap)
 	if err != nil {
 		w.showError(err)
 		return false

@@ -16,7 +16,9 @@ import (
 // Worker mode. In a dedicated Web Worker (site/assets/playground-worker.js)
 // there is no document: the same module registers
 // self.retrylabCompute(request) and calls self.retrylabWorkerReady(). A
-// request is {calc, query, views, cites: [[field, format], …], panic}; the
+// request is {calc, query, views, cites: [[field, format], …], panic,
+// fresh} (fresh, set by the loader for the warm-up and with ?bench=1:
+// computed whole, the worker's calc.Memo neither read nor filled); the
 // answer is {html, texts, values, ok, ms} for a result, {param, message}
 // for a refusal (the message in the page's language), or {panic} for a
 // panic, recovered here and reported by the page in the widget as a local
@@ -39,11 +41,12 @@ func workerMain(set *render.Set) {
 		}
 		return *loc
 	}
+	memo := new(calc.Memo) // the policies' runs, kept between requests (not the fresh ones)
 	js.Global().Set("retrylabCompute", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 {
 			return answerPanic("retrylabCompute: no request")
 		}
-		return workerCompute(set, locOf, args[0])
+		return workerCompute(set, locOf, args[0], memo)
 	}))
 	if ready := js.Global().Get("retrylabWorkerReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -58,7 +61,7 @@ func answerPanic(text string) js.Value {
 }
 
 // workerCompute answers one request; nothing in it can end the program.
-func workerCompute(set *render.Set, locOf func() locale.Locale, req js.Value) (ans js.Value) {
+func workerCompute(set *render.Set, locOf func() locale.Locale, req js.Value, memo *calc.Memo) (ans js.Value) {
 	ans = js.Global().Get("Object").New()
 	perf := js.Global().Get("performance")
 	t0 := perf.Call("now").Float()
@@ -92,9 +95,12 @@ func workerCompute(set *render.Set, locOf func() locale.Locale, req js.Value) (a
 	}
 	loc := locOf()
 	a, err := c.Parse(values)
+	if req.Get("fresh").Truthy() {
+		memo = nil // the warm-up, make bench: computed whole every time
+	}
 	var o outcome
 	if err == nil {
-		o, err = evaluate(set, c, a, views, cites, loc, nil)
+		o, err = evaluate(set, c, a, memo, views, cites, loc, nil)
 	}
 	if err != nil {
 		ce, ok := errors.AsType[*calc.Error](err) // errors.As would link internal/reflectlite
