@@ -403,9 +403,11 @@
         if (i > 0 && !t0) { t0 = performance.now(); } // the first answer is in: the worker runs
         if (pendingCount() > 0) { setTimeout(step, 50); return; }
         // (compute sets the request's id and posts a copy of it; fresh:
-        // computed whole every round, not taken from the worker's memo)
+        // computed whole every round, not taken from the worker's memo;
+        // warm: answered without its HTML, playground-worker.js)
         var r = reqs[i++ % reqs.length];
         r.fresh = true;
+        r.warm = true;
         var sent = compute(r, function (ans) {
           if (warmStop !== done) { return; } // ended meanwhile
           if (ans && (ans.unavailable || ans.panic)) { done(); return; }

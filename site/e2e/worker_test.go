@@ -570,3 +570,57 @@ func TestAnswerGivenAgain(t *testing.T) {
 		})
 	}
 }
+
+// warmTallyJS wraps the page's Worker before its scripts run: it notes
+// the requests of the warm-up (warm) and tallies the answers to them, and
+// those among them that carry an output's HTML.
+const warmTallyJS = `(() => {
+	const W = window.Worker;
+	if (typeof W !== 'function') return;
+	const tally = window.__warmTally = {warm: 0, warmWithHTML: 0};
+	window.Worker = function (url, opts) {
+		const w = new W(url, opts), warm = new Set(), post = w.postMessage.bind(w);
+		w.postMessage = (m, t) => { if (m && m.warm) warm.add(m.id); return post(m, t); };
+		w.addEventListener('message', ev => {
+			const d = ev.data || {};
+			if (d.type === 'result' && warm.has(d.id)) { tally.warm++; if ('html' in d) tally.warmWithHTML++; }
+		});
+		return w;
+	};
+	window.Worker.prototype = W.prototype;
+})()`
+
+// TestWarmUpAnswersLight: the worker answers the warm-up's requests
+// without their output's HTML (playground-worker.js), which the page
+// drops, so that its main thread does not copy it out of every message.
+// On the Italian embed page of the policies widget, opened by itself: its
+// widget is on the screen, so hydrated before the warm-up starts, and
+// the warm-up has rounds (none in a frame).
+func TestWarmUpAnswersLight(t *testing.T) {
+	var p Page
+	for _, q := range widgetPages(t) {
+		if q.Path == "/it/embed/policies/" {
+			p = q
+		}
+	}
+	if p.Path == "" {
+		t.Fatal("no page /it/embed/policies/")
+	}
+	ctx := tab(t)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: warmTallyJS}); err != nil {
+		t.Fatal(err)
+	}
+	openWidgets(t, ctx, p, "")
+	waitJSFor(t, ctx, 60*time.Second, "the warm-up to end", `document.documentElement.getAttribute('data-warm') === 'done'`)
+	type tally struct {
+		Warm         int `json:"warm"`
+		WarmWithHTML int `json:"warmWithHTML"`
+	}
+	got := eval[tally](t, ctx, `window.__warmTally`)
+	if got.Warm == 0 {
+		t.Fatalf("no answer to a warm-up request was seen (%+v)", got)
+	}
+	if got.WarmWithHTML != 0 {
+		t.Errorf("%d of the warm-up's %d answers carried an output's HTML, want none", got.WarmWithHTML, got.Warm)
+	}
+}
