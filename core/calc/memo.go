@@ -29,8 +29,9 @@ type Memo struct {
 	order []string // keys, the oldest first
 }
 
-// MemoParts bounds a Memo: 64 policy runs, some 6 MB with their traces at
-// the policies widget's defaults.
+// MemoParts bounds a Memo: 64 policy runs, some 4.5 MB with their traces
+// at the policies widget's defaults (0.57 MB live for its eight runs,
+// measured with runtime.ReadMemStats after a collection).
 const MemoParts = 64
 
 type memoPart struct {
