@@ -270,8 +270,8 @@ var retrylabWhenNear = (function () {
     // frame is the one the scrubber names, so that scrubbing back to
     // where it stands shows the same marks (a mark's place, written to
     // 0.1 unit, can round the other way on the 17th digit of t)
-    // (a flow view drawn while playing is drawn again at rest: its
-    // marks' circles, not the playing frame's paths, flowShow)
+    // (a flow view drawn while playing is drawn again at rest: the paths
+    // of its marks' states, not the playing frame's canvas, flowShow)
     // (while playing the scrubber moves by whole pixels, show: it is set
     // to the time shown first)
     if (this.scrub) {
@@ -293,8 +293,8 @@ var retrylabWhenNear = (function () {
         var dt = Math.min(100, now - self.lastFrame);
         var t = self.t + (self.t1 - self.t0) * dt * self.speed / self.playMs;
         if (t >= self.t1) {
-          // stopped first: the end is drawn at rest (the marks' own
-          // circles, flowShow)
+          // stopped first: the end is drawn at rest (the paths of the
+          // marks' states, flowShow)
           self.playing = false;
           self.show(self.t1, true);
           self.setPressed(false);
@@ -420,47 +420,65 @@ var retrylabWhenNear = (function () {
       say: sayEl ? sayEl.getAttribute('data-say') : '' });
   };
 
-  // Flow views (site/widget/flow.go). Each mark (circle.flow-mark) carries
-  // its keyframes in data-k, "t x y state;…": at time t it sits between
-  // the last key at or before t and the next, in the state of the first,
-  // so that its place is a function of t alone (a scrub shows what play
-  // shows). The counters (dd[data-counter]) carry a value per frame
-  // (data-series) at the instants of their list (dl[data-ts]): the last
-  // frame at or before t is shown, none before the first (zero).
+  // Flow views (site/widget/flow.go). Each lane's marks are data: its
+  // g.flow-marks holds every mark's keyframes in data-marks, "t x y
+  // state;…" a mark, the marks separated by "|": at time t a mark sits
+  // between the last key at or before t and the next, in the state of the
+  // first, so that its place is a function of t alone (a scrub shows what
+  // play shows), and it is not drawn before its first key. The counters
+  // (dd[data-counter]) carry a value per frame (data-series) at the
+  // instants of their list (dl[data-ts]): the last frame at or before t is
+  // shown, none before the first (zero).
   //
-  // At rest (paused, scrubbed, at the end) each mark's circle is moved.
-  // While playing, the marks are drawn on a canvas per lane
-  // (canvas.flow-live-marks, made here, aria-hidden, over the lane's
-  // drawing) in the paint of the circles' classes, and the circles are
-  // not displayed (figure.flow-live, widget.css): a frame then changes no
-  // element of the drawing. Paths in the drawing (one per lane and state)
-  // still made the drawing's layout and paint redone at every frame, more
-  // than a phone's frame holds (make bench: frame p95 of /es/policies/
-  // #storm at 4x CPU). The canvas draws the same places as the circles
-  // would; the figure's data-moving counts the marks on their way (away
-  // from their last keyframe), for the reader's tools and the tests.
+  // At rest (paused, scrubbed, at the end) the marks are drawn by one path
+  // per lane and state (path.flow-mark.flow-s-N, a circle a mark), as the
+  // page drew the end state for readers without JavaScript and for print:
+  // not an element a mark, whose hundreds a lane were most of a
+  // recompute's parse and layout. While playing, the marks are drawn on a
+  // canvas per lane (canvas.flow-live-marks, made here, aria-hidden, over
+  // the lane's drawing) in the paint of their states' classes, and the
+  // paths are not displayed (figure.flow-live, widget.css): a frame then
+  // changes no element of the drawing (paths rewritten at every frame
+  // made the drawing's layout and paint redone, more than a phone's frame
+  // holds: make bench, frame p95 of /es/policies/ #storm at 4x CPU). The
+  // canvas draws the same places as the paths would; the figure's
+  // data-moving counts the marks on their way (away from their last
+  // keyframe), for the reader's tools and the tests.
   var SVGNS = 'http://www.w3.org/2000/svg';
   function nums(text) {
     var parts = (text || '').split(/[ ;]/), out = new Float64Array(parts.length);
     for (var i = 0; i < parts.length; i++) { out[i] = parseFloat(parts[i]); }
     return out;
   }
+  // flowPrepare reads figure F's marks: each lane's g.flow-marks holds
+  // them as data (data-marks: a mark's keyframes "t x y state;…", the
+  // marks separated by "|"; data-r their radius), and a path per state
+  // draws those at rest (path.flow-mark.flow-s-N, the end state as the
+  // page was drawn).
   function flowPrepare(F) {
-    var els = F.fig.querySelectorAll('circle.flow-mark[data-k]');
+    var gs = F.fig.querySelectorAll('g.flow-marks[data-marks]');
     F.marks = [];
     F.svgs = [];
-    for (var i = 0; i < els.length; i++) {
-      var k = nums(els[i].getAttribute('data-k'));
-      if (k.length < 4 || k.length % 4) { continue; }
-      var n = k.length / 4, svg = els[i].ownerSVGElement, v = F.svgs.length - 1;
-      if (v < 0 || F.svgs[v].svg !== svg) {
-        F.svgs.push({ svg: svg, c: null, n: 0, states: 0, r: parseFloat(els[i].getAttribute('r')) || 2 });
-        v++;
+    for (var g = 0; g < gs.length; g++) {
+      var text = gs[g].getAttribute('data-marks');
+      var L = { svg: gs[g].ownerSVGElement, g: gs[g], c: null, n: 0, states: 0, r: parseFloat(gs[g].getAttribute('data-r')) || 2, rest: [], d: [] };
+      var v = F.svgs.length;
+      F.svgs.push(L);
+      var ps = gs[g].querySelectorAll('path.flow-mark');
+      for (var p = 0; p < ps.length; p++) {
+        var m = /flow-s-(\d+)/.exec(ps[p].getAttribute('class') || '');
+        if (m) { L.rest[+m[1]] = ps[p]; L.d[+m[1]] = ps[p].getAttribute('d') || ''; }
       }
-      F.svgs[v].n++;
-      // the states the keyframes name (flow.go's classes flow-s-N)
-      for (var q = 3; q < k.length; q += 4) { F.svgs[v].states = Math.max(F.svgs[v].states, k[q] + 1); }
-      F.marks.push({ el: els[i], k: k, n: n, i: n - 1, v: v, x: k[4 * n - 3], y: k[4 * n - 2], s: k[4 * n - 1] });
+      var marks = text ? text.split('|') : [];
+      for (var i = 0; i < marks.length; i++) {
+        var k = nums(marks[i]);
+        if (k.length < 4 || k.length % 4) { continue; }
+        var n = k.length / 4;
+        L.n++;
+        // the states the keyframes name (flow.go's classes flow-s-N)
+        for (var q = 3; q < k.length; q += 4) { L.states = Math.max(L.states, k[q] + 1); }
+        F.marks.push({ k: k, n: n, i: n - 1, v: v });
+      }
     }
     F.lanes = [];
     F.flowTS = [];
@@ -512,7 +530,7 @@ var retrylabWhenNear = (function () {
       L.probe = document.createElementNS(SVGNS, 'g');
       L.probe.setAttribute('class', 'flow-live-marks');
       L.probe.setAttribute('display', 'none');
-      // (paths, not circles: the marks are the circles.flow-mark)
+      // (not in g.flow-marks, whose paths are the marks at rest)
       for (var s = 0; s < L.states; s++) {
         var e = document.createElementNS(SVGNS, 'path');
         e.setAttribute('class', 'flow-mark flow-s-' + s);
@@ -597,16 +615,34 @@ var retrylabWhenNear = (function () {
     return drawn;
   }
   function r1(v) { return Math.round(v * 10) / 10; }
+  // flowArc is a mark's circle as a path (flow.go appendMarkArc)
+  function flowArc(x, y, r) {
+    return 'M' + r1(x - r) + ' ' + y + 'a' + r + ' ' + r + ' 0 1 0 ' + 2 * r + ' 0a' + r + ' ' + r + ' 0 1 0 ' + -2 * r + ' 0';
+  }
+  // flowRest writes lane L's marks shown (L.at, L.st: L.count of them)
+  // into the paths of their states (flow.go writes one per state, empty
+  // for a state no mark ends in: an element added here would be new
+  // output to the player's observer)
+  function flowRest(L) {
+    var parts = [];
+    for (var q = 0; q < L.states; q++) { parts.push([]); }
+    for (var m = 0; m < L.count; m++) { parts[L.st[m]].push(flowArc(L.at[2 * m], L.at[2 * m + 1], L.r)); }
+    for (var s = 0; s < parts.length; s++) {
+      var d = parts[s].join('');
+      if (!L.rest[s] || L.d[s] === d) { continue; }
+      L.rest[s].setAttribute('d', d);
+      L.d[s] = d;
+    }
+  }
   function flowShow(F, t, live) {
     var ms = F.marks || [], moving = 0;
     var svgs = F.svgs || [];
-    if (live) {
-      for (var v = 0; v < svgs.length; v++) {
-        var S = svgs[v];
-        if (!F.live || !S.c || !S.sized || S.gen !== paintGen || S.dpr !== (window.devicePixelRatio || 1)) { flowCanvas(S); }
-        S.count = 0;
-        if (!S.st || S.st.length < S.n) { S.st = new Uint8Array(S.n); }
-      }
+    for (var v = 0; v < svgs.length; v++) {
+      var S = svgs[v];
+      if (live && (!F.live || !S.c || !S.sized || S.gen !== paintGen || S.dpr !== (window.devicePixelRatio || 1))) { flowCanvas(S); }
+      S.count = 0;
+      if (!S.st || S.st.length < S.n) { S.st = new Uint8Array(S.n); }
+      if (!S.at || S.at.length < 2 * S.n) { S.at = new Float64Array(2 * S.n); }
     }
     for (var m = 0; m < ms.length; m++) {
       var M = ms[m], k = M.k, i = M.i, n = M.n;
@@ -619,24 +655,22 @@ var retrylabWhenNear = (function () {
         x = r1(x + (k[4 * i + 5] - x) * u);
         y = r1(y + (k[4 * i + 6] - y) * u);
       }
-      if (!live) {
-        if (x !== M.x) { M.el.setAttribute('cx', String(x)); M.x = x; }
-        if (y !== M.y) { M.el.setAttribute('cy', String(y)); M.y = y; }
-        if (s !== M.s) { M.el.setAttribute('class', 'flow-mark flow-s-' + s); M.s = s; }
-        continue;
-      }
-      if (k[0] > t) { continue; } // not yet on its way (data-future)
+      if (k[0] > t) { continue; } // not yet on its way
       if (Math.abs(x - k[4 * n - 3]) > 0.5 || Math.abs(y - k[4 * n - 2]) > 0.5) { moving++; }
       var L = svgs[M.v], c = L.count++;
       L.at[2 * c] = x; L.at[2 * c + 1] = y; L.st[c] = s;
     }
     if (live) {
       for (var w = 0; w < svgs.length; w++) {
-        // the count drawn, for the tests (site/e2e TestFlow)
+        // the count drawn and the time, for the tests (site/e2e TestFlow)
         svgs[w].c.retrylabDrawn = flowDraw(svgs[w], svgs[w].count, svgs[w].st);
+        svgs[w].c.retrylabT = t;
       }
       F.fig.setAttribute('data-moving', String(moving));
     } else {
+      // at rest: the marks in the paths of their states, as flow.go
+      // draws the end state (a path is written only when it changed)
+      for (var u = 0; u < svgs.length; u++) { flowRest(svgs[u]); }
       F.fig.removeAttribute('data-moving');
     }
     if (live !== !!F.live) { F.fig.classList.toggle('flow-live', live); F.live = live; }
@@ -797,7 +831,7 @@ var retrylabWhenNear = (function () {
       mo.observe(html, { attributes: true, attributeFilter: ['data-ready'] });
     }
     // printing: every player paused first, so that a flow view prints its
-    // circles at the time shown (a playing frame's canvas keeps the
+    // marks' paths at the time shown (a playing frame's canvas keeps the
     // screen's size and theme)
     var players = [];
     window.addEventListener('beforeprint', function () {

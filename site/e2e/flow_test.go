@@ -73,23 +73,30 @@ func flowWant(t *testing.T, calcName, defaults, lane string) map[string]float64 
 	return nil
 }
 
-// flowState is, in JS, the state of a widget's flow view: every mark's
-// place, class and visibility, and every counter's value.
+// flowState is, in JS, the state of a widget's flow view: the marks at
+// rest (each lane's path of each state) and every counter's value.
 func flowState(id string) string {
 	return fmt.Sprintf(`(() => { const f = document.getElementById(%q).querySelector('figure[data-flow]');
-		const m = [...f.querySelectorAll('circle.flow-mark')].map(e => [e.getAttribute('cx'), e.getAttribute('cy'), e.getAttribute('class'), e.hasAttribute('data-future')].join(' '));
+		const m = [...f.querySelectorAll('g.flow-marks path.flow-mark')].map(e => e.getAttribute('class') + ':' + e.getAttribute('d'));
 		const c = [...f.querySelectorAll('dd[data-counter]')].map(e => e.getAttribute('data-counter') + '=' + e.getAttribute('data-value'));
 		return m.join('|') + '#' + c.join(','); })()`, id)
 }
 
-// moving counts the marks shown away from their last keyframe.
+// marksJS reads a g.flow-marks' marks (data-marks): a list of keyframes
+// [t, x, y, state] per mark.
+const marksJS = `(g => (g.getAttribute('data-marks') || '').split('|').filter(Boolean).map(m => m.split(';').map(k => k.split(' ').map(Number))))`
+
+// moving counts the marks drawn at rest away from every mark's last
+// keyframe: on their way.
 func moving(id string) string {
 	return fmt.Sprintf(`(() => { let n = 0;
-		for (const e of document.getElementById(%q).querySelectorAll('figure[data-flow] circle.flow-mark:not([data-future])')) {
-			const k = e.getAttribute('data-k').split(';').pop().split(' ');
-			if (Math.abs(e.getAttribute('cx') - k[1]) > 0.5 || Math.abs(e.getAttribute('cy') - k[2]) > 0.5) n++;
+		for (const g of document.getElementById(%q).querySelectorAll('figure[data-flow] g.flow-marks')) {
+			const r = g.getAttribute('data-r') * 1, ends = new Set(%s(g).map(k => k[k.length - 1][1] + ' ' + k[k.length - 1][2]));
+			for (const p of g.querySelectorAll('path.flow-mark'))
+				for (const a of (p.getAttribute('d') || '').matchAll(/M([-\d.]+) ([-\d.]+)a/g))
+					if (!ends.has(Math.round((a[1] * 1 + r) * 10) / 10 + ' ' + a[2] * 1)) n++;
 		}
-		return n; })()`, id)
+		return n; })()`, id, marksJS)
 }
 
 // checkCounters compares each lane's counters with the result's figures.
@@ -139,13 +146,14 @@ func TestFlow(t *testing.T) {
 				// (player.js flowShow), and the figure counts those on their
 				// way (data-moving)
 				waitJSFor(t, ctx, 30e9, "marks on their way, drawn on the lanes' canvases", root+`.querySelector('figure[data-flow]').getAttribute('data-moving') * 1 > 0 && `+root+`.querySelector('figure[data-flow].flow-live canvas.flow-live-marks') !== null`)
-				// in one frame, each lane's canvas draws a mark for each of
-				// its circles shown (not data-future), lies over the lane's
-				// drawing, and is painted where a mark is
+				// in one frame, each lane's canvas draws each of its marks
+				// on their way by the time it was drawn at (retrylabT: a
+				// mark's first keyframe at or before it), lies over the
+				// lane's drawing, and is painted where a mark is
 				if bad := eval[string](t, ctx, root+`.querySelector('figure[data-flow].flow-live') ? [...`+root+`.querySelectorAll('figure[data-flow] svg.flow')].map((svg, i) => {
-					const shown = svg.querySelectorAll('circle.flow-mark:not([data-future])').length;
 					const c = svg.parentNode.querySelector('canvas.flow-live-marks');
 					if (!c) return 'lane ' + i + ': no canvas; ';
+					const shown = `+marksJS+`(svg.querySelector('g.flow-marks')).filter(k => k[0][0] <= c.retrylabT).length;
 					const a = svg.getBoundingClientRect(), b = c.getBoundingClientRect();
 					if (Math.abs(a.left - b.left) > 1 || Math.abs(a.top - b.top) > 1 || Math.abs(a.width - b.width) > 1 || Math.abs(a.height - b.height) > 1)
 						return 'lane ' + i + ': the canvas is at ' + [b.left, b.top, b.width, b.height] + ', its drawing at ' + [a.left, a.top, a.width, a.height] + '; ';
@@ -162,7 +170,7 @@ func TestFlow(t *testing.T) {
 				waitJS(t, ctx, "paused", root+`.querySelector('button[data-action="play"]').getAttribute('aria-pressed') === 'false'`)
 				at := eval[string](t, ctx, root+`.querySelector('figure[data-flow] input[data-action="scrub"]').value`)
 				played := eval[string](t, ctx, flowState(id))
-				// at rest the circles are the marks again
+				// at rest the paths are the marks again
 				if n := eval[int](t, ctx, root+`.querySelectorAll('figure[data-flow].flow-live, figure[data-flow][data-moving]').length`); n != 0 {
 					t.Errorf("paused: %d flow figures still drawn as playing", n)
 				}

@@ -49,6 +49,7 @@ const (
 	flowRefused        // refused by a budget, a throttle or a full queue: set aside
 	flowServed         // answered in time
 	flowFailed         // out of attempts
+	flowStates         // the number of states
 )
 
 // writeFlowKey writes the marks' key: the view's text ([view.CALC.flow]
@@ -454,16 +455,26 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 		}
 		b.WriteString(`</g>`)
 	}
-	// the marks, each at its last keyframe (the end state)
-	b.WriteString(`<g class="flow-marks">`)
+	// The marks as data: one attribute holds every mark's keyframes
+	// (player.js draws them), and one path per state draws the marks at
+	// their last keyframe (the end state: without JavaScript, in print,
+	// and the player's picture at rest), instead of an element a mark:
+	// hundreds of elements a lane were most of a recompute's parse and
+	// layout (wasm/playground/DOM.md).
+	b.WriteString(`<g class="flow-marks" data-r="`)
+	r := flowMarkR
+	b.WriteString(f1(r))
+	b.WriteString(`" data-marks="`)
 	// One buffer for every mark's keyframes and every series: the numbers
 	// appended to it, not each made a string (hundreds of marks a lane).
 	var k []byte
-	r := f1(flowMarkR)
-	for _, p := range l.paths {
+	for i, p := range l.paths {
+		if i > 0 {
+			b.WriteByte('|')
+		}
 		k = k[:0]
-		for i, key := range p.keys {
-			if i > 0 {
+		for j, key := range p.keys {
+			if j > 0 {
 				k = append(k, ';')
 			}
 			// time, x, y (px), state
@@ -472,17 +483,25 @@ func (f *flowFig) writeLane(o *outCtx, li int, l *flowLane) {
 				k = strconv.AppendInt(append(k, ' '), int64(v), 10)
 			}
 		}
-		// its numbers written as they are made, none made a string
-		e := p.last()
-		writef(b, `<circle class="flow-mark flow-s-%s" r="%s" cx="`, strconv.Itoa(e.s), r)
-		n := len(k) // k[n:], past the keyframes, for each number
-		b.Write(strconv.AppendInt(k[n:], int64(math.Round(e.x)), 10))
-		b.WriteString(`" cy="`)
-		b.Write(strconv.AppendInt(k[n:], int64(math.Round(e.y)), 10))
-		b.WriteString(`" data-t="`)
-		b.Write(appendTQ(k[n:], p.keys[0].t, d))
-		b.WriteString(`" data-k="`)
-		b.Write(k[:n])
+		b.Write(k)
+	}
+	b.WriteString(`">`)
+	// the end state's paths, a circle a mark: one per state, in their
+	// order, empty for a state no mark ends in (player.js draws the marks
+	// in them at any time, and adds no element: a new element would be new
+	// output to the player)
+	arc := markArc(r)
+	for s := 0; s < flowStates; s++ {
+		k = k[:0]
+		for _, p := range l.paths {
+			if e := p.last(); e.s == s {
+				k = appendMarkArc(k, math.Round(e.x), math.Round(e.y), r, arc)
+			}
+		}
+		b.WriteString(`<path class="flow-mark flow-s-`)
+		b.WriteByte(byte('0' + s))
+		b.WriteString(`" d="`)
+		b.Write(k)
 		b.WriteString(`"/>`)
 	}
 	b.WriteString(`</g></svg>`)
@@ -663,4 +682,25 @@ func appendTQ(dst []byte, t float64, d int) []byte {
 		}
 	}
 	return dst
+}
+
+// markArc returns what follows a mark's start in its path (appendMarkArc):
+// two half arcs of radius r, as player.js writes them (flowArc).
+func markArc(r float64) []byte {
+	rs := strconv.AppendFloat(nil, r, 'f', -1, 64)
+	b := append(append(append([]byte{'a'}, rs...), ' '), rs...)
+	b = strconv.AppendFloat(append(b, " 0 1 0 "...), 2*r, 'f', -1, 64)
+	b = append(append(append(append(b, " 0a"...), rs...), ' '), rs...)
+	b = strconv.AppendFloat(append(b, " 0 1 0 "...), -2*r, 'f', -1, 64)
+	return append(b, " 0"...)
+}
+
+// appendMarkArc appends the path of a mark's circle of radius r at (x, y),
+// arc being markArc(r): its start to 0.1, then the two half arcs.
+func appendMarkArc(dst []byte, x, y, r float64, arc []byte) []byte {
+	dst = append(dst, 'M')
+	dst = strconv.AppendFloat(dst, math.Round((x-r)*10)/10, 'f', -1, 64)
+	dst = append(dst, ' ')
+	dst = strconv.AppendFloat(dst, y, 'f', -1, 64)
+	return append(dst, arc...)
 }

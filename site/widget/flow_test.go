@@ -4,6 +4,7 @@ import (
 	"html"
 	"net/url"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,7 +14,9 @@ import (
 )
 
 var (
-	flowMarkRE    = regexp.MustCompile(`<circle class="flow-mark flow-s-(\d)" r="[^"]+" cx="([^"]+)" cy="([^"]+)" data-t="([^"]+)" data-k="([^"]+)"/>`)
+	flowMarksRE   = regexp.MustCompile(`<g class="flow-marks" data-r="([^"]+)" data-marks="([^"]*)">(.*?)</g>`)
+	flowRestRE    = regexp.MustCompile(`<path class="flow-mark flow-s-(\d)" d="([^"]*)"/>`)
+	flowArcRE     = regexp.MustCompile(`M([-\d.]+) ([-\d.]+)a`)
 	flowLaneRE    = regexp.MustCompile(`<div class="widget-flow-lane" data-lane="([^"]*)">`)
 	flowCounterRE = regexp.MustCompile(`<dd data-counter="([^"]+)" data-decimals="[^"]+" data-series="([^"]*)" data-value="([^"]+)">`)
 	flowTSRE      = regexp.MustCompile(`<dl class="widget-flow-counters" data-ts="([^"]*)">`)
@@ -21,8 +24,8 @@ var (
 
 // TestFlowViews renders every flow view in every language, at the
 // defaults and elsewhere: the same markup twice (seeded, no clock); at
-// most flowMaxMarks marks, each with keyframes in time order, drawn at its
-// last one (the end state), its data-t its first; a series per counter
+// most flowMaxMarks marks, each with keyframes in time order (data-marks),
+// drawn at its last one in its last state's path (the end state); a series per counter
 // with a value per frame, the last (data-value) the result's exact figure.
 func TestFlowViews(t *testing.T) {
 	all := locales(t)
@@ -64,28 +67,43 @@ func TestFlowViews(t *testing.T) {
 			if !strings.Contains(html, `data-view="flow" data-timeview data-flow`) || strings.Contains(html, "widget-note") {
 				t.Fatalf("%s: no flow view drawn", name)
 			}
-			marks := flowMarkRE.FindAllStringSubmatch(html, -1)
-			if len(marks) == 0 || len(marks) > flowMaxMarks+1 {
-				t.Fatalf("%s: %d marks", name, len(marks))
+			marks := 0
+			for _, g := range flowMarksRE.FindAllStringSubmatch(html, -1) {
+				r, _ := strconv.ParseFloat(g[1], 64)
+				// the end state: each mark at its last keyframe, in the
+				// path of its last state, in the marks' order
+				ends := map[string][]string{}
+				for _, m := range strings.Split(g[2], "|") {
+					marks++
+					keys := strings.Split(m, ";")
+					prev := -1.0
+					for _, k := range keys {
+						f := strings.Fields(k)
+						if len(f) != 4 {
+							t.Fatalf("%s: keyframe %q", name, k)
+						}
+						tk, _ := strconv.ParseFloat(f[0], 64)
+						if tk < prev {
+							t.Fatalf("%s: keyframes out of order: %s", name, m)
+						}
+						prev = tk
+					}
+					last := strings.Fields(keys[len(keys)-1])
+					ends[last[3]] = append(ends[last[3]], last[1]+" "+last[2])
+				}
+				drawn := map[string][]string{}
+				for _, p := range flowRestRE.FindAllStringSubmatch(g[3], -1) {
+					for _, a := range flowArcRE.FindAllStringSubmatch(p[2], -1) {
+						x, _ := strconv.ParseFloat(a[1], 64)
+						drawn[p[1]] = append(drawn[p[1]], strconv.FormatFloat(x+r, 'f', -1, 64)+" "+a[2])
+					}
+				}
+				if !reflect.DeepEqual(drawn, ends) {
+					t.Fatalf("%s: the paths draw %v, the marks end at %v", name, drawn, ends)
+				}
 			}
-			for _, m := range marks {
-				keys := strings.Split(m[5], ";")
-				prev := -1.0
-				for _, k := range keys {
-					f := strings.Fields(k)
-					if len(f) != 4 {
-						t.Fatalf("%s: keyframe %q", name, k)
-					}
-					tk, _ := strconv.ParseFloat(f[0], 64)
-					if tk < prev {
-						t.Fatalf("%s: keyframes out of order: %s", name, m[5])
-					}
-					prev = tk
-				}
-				last := strings.Fields(keys[len(keys)-1])
-				if m[1] != last[3] || m[2] != last[1] || m[3] != last[2] || m[4] != strings.Fields(keys[0])[0] {
-					t.Fatalf("%s: mark drawn at %s,%s state %s, data-t %s; keyframes %s", name, m[2], m[3], m[1], m[4], m[5])
-				}
+			if marks == 0 || marks > flowMaxMarks+1 {
+				t.Fatalf("%s: %d marks", name, marks)
 			}
 			flowLabelsFit(t, name, html)
 			lanes := flowLaneRE.FindAllStringSubmatch(html, -1)
@@ -307,7 +325,7 @@ func TestWaveFlowStations(t *testing.T) {
 // its marks never take; a flow of one state (the waves: retries) has no
 // key. Each swatch and its name stay together on a line (a span).
 func TestFlowKeys(t *testing.T) {
-	stateRE := regexp.MustCompile(`class="flow-mark flow-s-(\d)"`)
+	stateRE := regexp.MustCompile(`class="flow-mark flow-s-(\d)" d="[^"]`) // a path drawing a mark
 	keyRE := regexp.MustCompile(`<p class="widget-flow-key">(.*?)</p>`)
 	swatchRE := regexp.MustCompile(`<span><svg [^>]*><circle class="flow-s-(\d)"[^>]*/></svg>[^<]+</span>`)
 	reg := calc.New()
@@ -322,10 +340,10 @@ func TestFlowKeys(t *testing.T) {
 			for _, m := range stateRE.FindAllStringSubmatch(html, -1) {
 				states[m[1]] = true
 			}
-			// a mark's later states are in its data-k keyframes
-			// (keyframes "t x y state;…")
-			for _, m := range regexp.MustCompile(`data-k="([^"]*)"`).FindAllStringSubmatch(html, -1) {
-				for _, kf := range strings.Split(m[1], ";") {
+			// a mark's earlier states are in its keyframes (data-marks:
+			// "t x y state;…|…", a mark after each |)
+			for _, m := range regexp.MustCompile(`data-marks="([^"]*)"`).FindAllStringSubmatch(html, -1) {
+				for _, kf := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == '|' }) {
 					if f := strings.Fields(kf); len(f) == 4 {
 						states[f[3]] = true
 					}
