@@ -444,7 +444,6 @@ var retrylabWhenNear = (function () {
   // canvas draws the same places as the paths would; the figure's
   // data-moving counts the marks on their way (away from their last
   // keyframe), for the reader's tools and the tests.
-  var SVGNS = 'http://www.w3.org/2000/svg';
   function nums(text) {
     var parts = (text || '').split(/[ ;]/), out = new Float64Array(parts.length);
     for (var i = 0; i < parts.length; i++) { out[i] = parseFloat(parts[i]); }
@@ -518,8 +517,7 @@ var retrylabWhenNear = (function () {
   })();
   // flowCanvas readies lane L's canvas for the playing marks (made at
   // its first frame, beside the lane's drawing, over it: widget.css) and
-  // the paint of each state, read from the marks' own style (a probe
-  // per state, never displayed, so that the theme's colours hold).
+  // the paint of each state, read from that state's path at rest.
   function flowCanvas(L) {
     if (!L.c) {
       var c = document.createElement('canvas');
@@ -527,17 +525,6 @@ var retrylabWhenNear = (function () {
       c.setAttribute('aria-hidden', 'true');
       L.svg.parentNode.insertBefore(c, L.svg.nextSibling);
       L.c = c; L.ctx = c.getContext('2d');
-      L.probe = document.createElementNS(SVGNS, 'g');
-      L.probe.setAttribute('class', 'flow-live-marks');
-      L.probe.setAttribute('display', 'none');
-      // (not in g.flow-marks, whose paths are the marks at rest)
-      for (var s = 0; s < L.states; s++) {
-        var e = document.createElementNS(SVGNS, 'path');
-        e.setAttribute('class', 'flow-mark flow-s-' + s);
-        L.probe.appendChild(e);
-      }
-      L.svg.appendChild(L.probe);
-      L.at = new Float64Array(2 * L.n);
       // the drawing's box moves with the page's layout: measured again
       // at the next frame (not read every frame)
       if (window.ResizeObserver) {
@@ -561,11 +548,13 @@ var retrylabWhenNear = (function () {
       L.dpr = dpr;
       L.sized = true;
     }
+    // the paint of each state: its path at rest's own style (not
+    // displayed while playing; the theme's colours hold)
     L.gen = paintGen;
     L.paint = [];
-    var cs = L.probe.childNodes;
-    for (var q = 0; q < cs.length; q++) {
-      var st = getComputedStyle(cs[q]), op = parseFloat(st.opacity);
+    for (var q = 0; q < L.states; q++) {
+      if (!L.rest[q]) { L.paint.push(null); continue; }
+      var st = getComputedStyle(L.rest[q]), op = parseFloat(st.opacity);
       op = isFinite(op) ? op : 1;
       var fo = parseFloat(st.fillOpacity), so = parseFloat(st.strokeOpacity);
       L.paint.push({
@@ -574,7 +563,7 @@ var retrylabWhenNear = (function () {
         lw: parseFloat(st.strokeWidth) || 1 });
     }
   }
-  // flowDrop removes figure F's playing canvases and probes, and stops
+  // flowDrop removes figure F's playing canvases, and stops
   // watching their lanes (F is read again, or its output was replaced).
   function flowDrop(F) {
     var svgs = F.svgs || [];
@@ -582,8 +571,7 @@ var retrylabWhenNear = (function () {
       var L = svgs[v];
       if (L.ro) { L.ro.disconnect(); L.ro = null; }
       if (L.c && L.c.parentNode) { L.c.parentNode.removeChild(L.c); }
-      if (L.probe && L.probe.parentNode) { L.probe.parentNode.removeChild(L.probe); }
-      L.c = null; L.probe = null;
+      L.c = null;
     }
     if (F.live) { F.fig.classList.remove('flow-live'); F.fig.removeAttribute('data-moving'); F.live = false; }
   }

@@ -279,15 +279,7 @@ func TestAxe(t *testing.T) {
 // an <input type="number"> to "abc" would log that the value "cannot be
 // parsed, or is out of range"; tab fails on any console warning).
 func TestBadURLState(t *testing.T) {
-	var page Page
-	for _, p := range widgetPages(t) {
-		if p.Path == "/it/retries/" {
-			page = p
-		}
-	}
-	if page.Path == "" {
-		t.Fatal("no /it/retries/ page")
-	}
+	page := pageAt(t, "/it/retries/")
 	for _, q := range []string{"att.q=abc", "att.n=1e400", "att.n=0x10"} {
 		t.Run(q, func(t *testing.T) {
 			ctx := tab(t)

@@ -112,6 +112,18 @@ func pageURL(p Page, query string) string {
 	return u
 }
 
+// pageAt is the page at path (a URL path: "/it/retries/").
+func pageAt(t *testing.T, path string) Page {
+	t.Helper()
+	for _, p := range env.pages {
+		if p.Path == path {
+			return p
+		}
+	}
+	t.Fatalf("no page %s", path)
+	return Page{}
+}
+
 // widgetPages are the pages that hold widgets, in every language.
 func widgetPages(t *testing.T) []Page {
 	t.Helper()

@@ -24,13 +24,7 @@ var moduleNameRE = regexp.MustCompile(`^.*/(playground-[a-z-]+)\.[0-9a-f]+\.wasm
 // module per article (site/pages, site/assets/app.js).
 func playgroundPage(t *testing.T) Page {
 	t.Helper()
-	for _, p := range env.pages {
-		if p.Path == "/it/playground/" {
-			return p
-		}
-	}
-	t.Fatal("no page /it/playground/")
-	return Page{}
+	return pageAt(t, "/it/playground/")
 }
 
 // TestPlaygroundModules opens the playground, which loads the module of

@@ -597,15 +597,7 @@ const warmTallyJS = `(() => {
 // widget is on the screen, so hydrated before the warm-up starts, and
 // the warm-up has rounds (none in a frame).
 func TestWarmUpAnswersLight(t *testing.T) {
-	var p Page
-	for _, q := range widgetPages(t) {
-		if q.Path == "/it/embed/policies/" {
-			p = q
-		}
-	}
-	if p.Path == "" {
-		t.Fatal("no page /it/embed/policies/")
-	}
+	p := pageAt(t, "/it/embed/policies/")
 	ctx := tab(t)
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: warmTallyJS}); err != nil {
 		t.Fatal(err)
