@@ -572,15 +572,18 @@ func TestAnswerGivenAgain(t *testing.T) {
 }
 
 // warmTallyJS wraps the page's Worker before its scripts run: it notes
-// the requests of the warm-up (warm) and tallies the answers to them, and
-// those among them that carry an output's HTML.
+// the requests of the warm-up (warm), counted by calculator, and tallies
+// the answers to them, and those among them that carry an output's HTML.
 const warmTallyJS = `(() => {
 	const W = window.Worker;
 	if (typeof W !== 'function') return;
-	const tally = window.__warmTally = {warm: 0, warmWithHTML: 0};
+	const tally = window.__warmTally = {warm: 0, warmWithHTML: 0, calcs: {}};
 	window.Worker = function (url, opts) {
 		const w = new W(url, opts), warm = new Set(), post = w.postMessage.bind(w);
-		w.postMessage = (m, t) => { if (m && m.warm) warm.add(m.id); return post(m, t); };
+		w.postMessage = (m, t) => {
+			if (m && m.warm) { warm.add(m.id); tally.calcs[m.calc] = (tally.calcs[m.calc] || 0) + 1; }
+			return post(m, t);
+		};
 		w.addEventListener('message', ev => {
 			const d = ev.data || {};
 			if (d.type === 'result' && warm.has(d.id)) { tally.warm++; if ('html' in d) tally.warmWithHTML++; }
@@ -615,4 +618,49 @@ func TestWarmUpAnswersLight(t *testing.T) {
 	if got.WarmWithHTML != 0 {
 		t.Errorf("%d of the warm-up's %d answers carried an output's HTML, want none", got.WarmWithHTML, got.Warm)
 	}
+}
+
+// spacerJS puts a block taller than any screen at the top of the page
+// before the playground starts: no widget is near the viewport while the
+// page loads, so none hydrates (lazy.go) before the warm-up starts.
+const spacerJS = `document.addEventListener('DOMContentLoaded', () => {
+	const d = document.createElement('div');
+	d.style.height = '40000px';
+	document.body.prepend(d);
+})`
+
+// TestWarmUpBelowTheFold: the warm-up computes the heavy widgets that are
+// not hydrated yet, at the page's values (wasm/playground app.go,
+// pageRequest), so that the engine has compiled the module's hot code in
+// the worker before the reader scrolls to one and edits it. On a dispatch
+// page whose widgets are all pushed below the first screen (none
+// hydrated when the warm-up ends), the worker answers warm-up requests
+// of dispatch. (Before, the warm-up took only the hydrated widgets' and
+// had nothing to compute here.)
+func TestWarmUpBelowTheFold(t *testing.T) {
+	p := dispatchPages(t)[0]
+	ctx := tab(t)
+	for _, src := range []string{warmTallyJS, spacerJS} {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Navigate(pageURL(p, ""))); err != nil {
+		t.Fatal(err)
+	}
+	waitJSFor(t, ctx, 60*time.Second, "the warm-up to end", `document.documentElement.getAttribute('data-warm') === 'done'`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-widget][data-hydrated]').length`); n != 0 {
+		t.Fatalf("%d widgets hydrated with the page's first screen empty: the test's premise does not hold", n)
+	}
+	type tally struct {
+		Warm  int            `json:"warm"`
+		Calcs map[string]int `json:"calcs"`
+	}
+	got := eval[tally](t, ctx, `window.__warmTally`)
+	if got.Calcs["dispatch"] == 0 || got.Warm == 0 {
+		t.Errorf("the warm-up asked the worker for no dispatch output (%d answers; requests by calculator %v), with every widget below the first screen", got.Warm, got.Calcs)
+	}
+	// the page still works: a widget hydrates when the reader reaches it
+	eval[bool](t, ctx, `(document.querySelector('[data-widget="dispatch"]').scrollIntoView(), true)`)
+	waitJSFor(t, ctx, 30*time.Second, "the dispatch widget to hydrate once scrolled to", `document.querySelector('[data-widget="dispatch"]').hasAttribute('data-hydrated')`)
 }

@@ -101,8 +101,7 @@ func Main(set *render.Set) {
 	// syscall/js: the loader's bridge to the Web Worker (site/assets/app.js)
 	a.worker = js.Global().Get("retrylabCompute").Type() == js.TypeFunction
 	a.reg = set.Registry()
-	for _, e := range a.html.QuerySelectorAll("[data-widget]") {
-		root := elem(e)
+	for _, root := range findAll(a.html, "[data-widget]") {
 		if m := root.GetAttribute("data-module"); m != "" && m != set.Name() {
 			// another module's widget: on a page that loads one module
 			// per article (the playground) the loader marks each widget
@@ -165,15 +164,24 @@ func Main(set *render.Set) {
 		// at the page's values for a while, so that the engine has
 		// compiled and optimized the module's code before the reader's first
 		// edit, here and in the worker (site/assets/app.js)
-		// (in an embed's frame it only starts the worker, for a heavy widget)
-		reqs := make([]any, len(a.widgets))
+		// (in an embed's frame it only starts the worker, for a heavy widget):
+		// the widgets hydrated so far, and the heavy ones not hydrated yet,
+		// which compute in the worker whenever the reader reaches them
+		// (lazy.go: on a page whose heavy widgets are all below the first
+		// screen, no widget is hydrated yet, and the warm-up had nothing
+		// to compute)
+		var reqs []any
 		hasHeavy := false
-		for i, w := range a.widgets {
-			reqs[i] = w.request(w.page, false)
-		}
-		// every widget of the module, hydrated yet or not (lazy.go)
-		for _, r := range a.roots {
-			hasHeavy = hasHeavy || heavy[r.GetAttribute("data-widget")]
+		for i, r := range a.roots {
+			name := r.GetAttribute("data-widget")
+			hasHeavy = hasHeavy || heavy[name]
+			if w := a.byID[r.ID()]; w != nil && a.lazy[i] == lazyHydrated {
+				reqs = append(reqs, w.request(w.page, false))
+			} else if heavy[name] {
+				if req, ok := a.pageRequest(r); ok {
+					reqs = append(reqs, req)
+				}
+			}
 		}
 		warm.Invoke(js.ValueOf(reqs), hasHeavy)
 	}
@@ -382,8 +390,7 @@ func (a *app) popstate() {
 // syncLinks makes the language switcher keep the state: every link to a
 // translation of this page carries the query.
 func (a *app) syncLinks(search string) {
-	for _, e := range a.html.QuerySelectorAll("a[hreflang]") {
-		el := elem(e)
+	for _, el := range findAll(a.html, "a[hreflang]") {
 		el.SetAttribute("href", withSearch(el.GetAttribute("href"), search))
 	}
 }
@@ -425,7 +432,7 @@ func (a *app) bench(_ js.Value, args []js.Value) any {
 		t1 := a.perf.Call("now").Float()
 		if !ok {
 			msg := "refused"
-			if el := elem(w.root.QuerySelector("[data-error-for]:not([hidden])")); el != nil {
+			if el := find(w.root, "[data-error-for]:not([hidden])"); el != nil {
 				msg = el.TextContent() + " " + w.root.GetAttribute("data-error-detail")
 			}
 			result.Set("error", msg)

@@ -21,9 +21,8 @@ import (
 // the widget nears the viewport; whichever comes first, the other finds
 // nothing to do.
 func makeFields(root *dom.BasicHTMLElement) {
-	for _, e := range root.QuerySelectorAll("noscript[" + render.FieldsAttr + "]") {
-		n := elem(e)
-		if n.QuerySelector("*") != nil {
+	for _, n := range findAll(root, "noscript["+render.FieldsAttr+"]") {
+		if find(n, "*") != nil {
 			n.SetOuterHTML(n.InnerHTML())
 		} else {
 			n.SetOuterHTML(n.TextContent())

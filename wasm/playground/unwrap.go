@@ -3,6 +3,7 @@
 package playground
 
 import (
+	"syscall/js"
 	"unsafe"
 
 	"honnef.co/go/js/dom/v2"
@@ -48,3 +49,78 @@ func elem(e dom.Element) *dom.BasicHTMLElement {
 // ifaceData returns the data word of the non-empty interface value at p:
 // for a pointer type, the pointer itself.
 func ifaceData(p unsafe.Pointer) unsafe.Pointer { return (*[2]unsafe.Pointer)(p)[1] }
+
+// The playground finds elements with find, findAll and findControl, not
+// with dom/v2's QuerySelector and QuerySelectorAll: those wrap every
+// element they return (wrapHTMLElement), comparing its constructor with
+// each of some 70 of the page's element classes, a call into JavaScript
+// and a string copied into it per comparison (an <output> is the 44th, a
+// <noscript> or an SVG element all 71), only for elem to take the
+// wrapping off again. A CPU profile of /zh/backoff-work/'s load at 4x
+// slowdown put wrapHTMLElement at 54 of the 242 ms of hydrateAt (issue
+// 33). These return the same elements as dom/v2's own types
+// (*dom.BasicHTMLElement; findControl the *dom.HTMLInputElement,
+// *dom.HTMLSelectElement or *dom.HTMLTextAreaElement dom/v2 would return),
+// which TestFindAsDOMv2 checks against dom/v2 itself; unwrap_orig.go
+// (standin_orig_unwrap) has dom/v2's in their place.
+
+// find returns the first element under root that matches the CSS
+// selector sel, nil when none does: root.QuerySelector(sel).
+func find(root *dom.BasicHTMLElement, sel string) *dom.BasicHTMLElement {
+	return basic(root.Call("querySelector", sel))
+}
+
+// findAll returns the elements under root that match sel, in document
+// order: root.QuerySelectorAll(sel).
+func findAll(root *dom.BasicHTMLElement, sel string) []*dom.BasicHTMLElement {
+	list := root.Call("querySelectorAll", sel)
+	out := make([]*dom.BasicHTMLElement, list.Length())
+	for i := range out {
+		out[i] = basic(list.Index(i))
+	}
+	return out
+}
+
+// findControl returns the first form control under root that matches sel
+// as dom/v2 types it (value, setValue, checked and setChecked switch on
+// the type): an <input>, <select> or <textarea> as its own type, another
+// element as *dom.BasicHTMLElement; nil when none matches.
+func findControl(root *dom.BasicHTMLElement, sel string) dom.Element {
+	return control(find(root, sel))
+}
+
+// findControls is findAll of controls, typed as findControl types them.
+func findControls(root *dom.BasicHTMLElement, sel string) []dom.Element {
+	els := findAll(root, sel)
+	out := make([]dom.Element, len(els))
+	for i, el := range els {
+		out[i] = control(el)
+	}
+	return out
+}
+
+// control types el as dom/v2's wrapHTMLElement does for the three
+// classes of form control (by its tag name, one call, not by its
+// constructor).
+func control(el *dom.BasicHTMLElement) dom.Element {
+	if el == nil {
+		return nil
+	}
+	switch el.TagName() {
+	case "INPUT":
+		return &dom.HTMLInputElement{BasicHTMLElement: el}
+	case "SELECT":
+		return &dom.HTMLSelectElement{BasicHTMLElement: el}
+	case "TEXTAREA":
+		return &dom.HTMLTextAreaElement{BasicHTMLElement: el}
+	}
+	return el
+}
+
+// basic is the element v as a *dom.BasicHTMLElement (nil for null).
+func basic(v js.Value) *dom.BasicHTMLElement {
+	if v.IsNull() || v.IsUndefined() {
+		return nil
+	}
+	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: v}}}
+}

@@ -17,3 +17,27 @@ func elem(e dom.Element) *dom.BasicHTMLElement {
 	}
 	return &dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: e.Underlying()}}}
 }
+
+// find is dom/v2's QuerySelector (see unwrap.go).
+func find(root *dom.BasicHTMLElement, sel string) *dom.BasicHTMLElement {
+	return elem(root.QuerySelector(sel))
+}
+
+// findAll is dom/v2's QuerySelectorAll.
+func findAll(root *dom.BasicHTMLElement, sel string) []*dom.BasicHTMLElement {
+	var out []*dom.BasicHTMLElement
+	for _, e := range root.QuerySelectorAll(sel) {
+		out = append(out, elem(e))
+	}
+	return out
+}
+
+// findControl is dom/v2's QuerySelector, typed by dom/v2.
+func findControl(root *dom.BasicHTMLElement, sel string) dom.Element {
+	return root.QuerySelector(sel)
+}
+
+// findControls is dom/v2's QuerySelectorAll, typed by dom/v2.
+func findControls(root *dom.BasicHTMLElement, sel string) []dom.Element {
+	return root.QuerySelectorAll(sel)
+}

@@ -36,7 +36,7 @@ type widget struct {
 	specs []citeSpec // their fields and formats
 
 	page      query.Values // the page's values (data-defaults + declared defaults)
-	pageCanon query.Values // their canonical text
+	pageCanon query.Values // their canonical text, at the first use (pageCanonical)
 	urlDiff   query.Values // the state written into the URL: last good values minus the page's
 
 	decimal  string                 // the page's decimal mark (form[data-decimal]): "." or ","
@@ -205,7 +205,7 @@ func (w *widget) writeChips(name, text string) {
 	for _, m := range strings.Split(text, ",") {
 		on[strings.TrimSpace(m)] = true
 	}
-	for _, c := range w.form.QuerySelectorAll(`input[data-chip-for="` + name + `"]`) {
+	for _, c := range findControls(w.form, `input[data-chip-for="`+name+`"]`) {
 		setChecked(c, on[elem(c).GetAttribute("value")])
 	}
 }
@@ -222,7 +222,7 @@ func (w *widget) onInput(target dom.Element) {
 		// members, in the chips' (the registry's) order
 		if el := w.control(name); el != nil {
 			var on []string
-			for _, c := range w.form.QuerySelectorAll(`input[data-chip-for="` + name + `"]`) {
+			for _, c := range findControls(w.form, `input[data-chip-for="`+name+`"]`) {
 				if checked(c) {
 					on = append(on, elem(c).GetAttribute("value"))
 				}
@@ -295,13 +295,12 @@ func (w *widget) after(m mode) {
 // announce writes the first row of the results ("requests served: 89%")
 // into the widget's polite live region, once per finished change.
 func (w *widget) announce() {
-	// elem: every call on the concrete type (unwrap.go)
-	live := elem(w.root.QuerySelector("[data-announce]"))
-	row := elem(w.out.QuerySelector("table.widget-table tbody tr"))
+	live := find(w.root, "[data-announce]")
+	row := find(w.out, "table.widget-table tbody tr")
 	if live == nil || row == nil {
 		return
 	}
-	th, td := elem(row.QuerySelector("th")), elem(row.QuerySelector("td"))
+	th, td := find(row, "th"), find(row, "td")
 	if th == nil || td == nil {
 		return
 	}
@@ -340,7 +339,7 @@ func (w *widget) compute(values query.Values, record bool) (ok bool) {
 	w.show(o)
 	w.cost = w.app.now() - t0
 	if record {
-		w.urlDiff = diff(w.calc, w.pageCanon, canon)
+		w.urlDiff = diff(w.calc, w.pageCanonical(), canon)
 	}
 	return true
 }
@@ -432,17 +431,43 @@ func (w *widget) send(r *request) {
 // and citations at values; forcePanic asks the worker to panic in it.
 // syscall/js: a message to the worker, not a DOM object.
 func (w *widget) request(values query.Values, forcePanic bool) js.Value {
+	return newRequest(w.calc.Name, values, w.views, w.specs, forcePanic)
+}
+
+// newRequest is the worker's request for calculator name's output in
+// views and for citations specs at values.
+func newRequest(name string, values query.Values, views []string, specs []citeSpec, forcePanic bool) js.Value {
 	req := js.Global().Get("Object").New()
-	req.Set("calc", w.calc.Name)
+	req.Set("calc", name)
 	req.Set("query", query.Encode(values))
-	req.Set("views", strings.Join(w.views, ","))
-	cites := make([]any, len(w.specs))
-	for i, c := range w.specs {
+	req.Set("views", strings.Join(views, ","))
+	cites := make([]any, len(specs))
+	for i, c := range specs {
 		cites[i] = []any{c.field, c.format}
 	}
 	req.Set("cites", js.ValueOf(cites))
 	req.Set("panic", forcePanic)
 	return req
+}
+
+// pageRequest is the worker's request for the output of the widget at
+// root, not hydrated, at the page's values (its citations left out), for
+// the warm-up; false when the root does not follow DOM.md (its
+// hydration will say why).
+func (a *app) pageRequest(root *dom.BasicHTMLElement) (js.Value, bool) {
+	c, ok := a.reg.Lookup(root.GetAttribute("data-widget"))
+	if !ok {
+		return js.Value{}, false
+	}
+	defaults, err := query.Parse(root.GetAttribute("data-defaults"))
+	if err != nil {
+		return js.Value{}, false
+	}
+	var views []string
+	if v := root.GetAttribute("data-views"); v != "" {
+		views = strings.Split(v, ",")
+	}
+	return newRequest(c.Name, pageValues(c, defaults), views, nil, false), true
 }
 
 // local computes r on the main thread (the worker could not).
@@ -511,7 +536,7 @@ func (w *widget) receive(ans js.Value) {
 		}
 	}
 	w.show(o)
-	w.urlDiff = diff(w.calc, w.pageCanon, r.canon)
+	w.urlDiff = diff(w.calc, w.pageCanonical(), r.canon)
 	w.after(r.mode)
 }
 
@@ -565,13 +590,12 @@ func (w *widget) clearErrors() {
 		return
 	}
 	w.erring = false
-	for _, e := range w.root.QuerySelectorAll("[data-error-for]") {
-		el := elem(e)
+	for _, el := range findAll(w.root, "[data-error-for]") {
 		el.SetAttribute("hidden", "")
 		el.SetTextContent("")
 	}
-	for _, el := range w.form.QuerySelectorAll(`[aria-invalid]`) {
-		elem(el).RemoveAttribute("aria-invalid")
+	for _, el := range findAll(w.form, `[aria-invalid]`) {
+		el.RemoveAttribute("aria-invalid")
 	}
 	w.root.RemoveAttribute("data-error")
 	w.root.RemoveAttribute("data-error-detail")
@@ -605,10 +629,10 @@ func (w *widget) showPanic(r any) {
 
 func (w *widget) showMessage(param, msg string) {
 	w.erring = true
-	slot := elem(w.root.QuerySelector(`[data-error-for="` + param + `"]`))
+	slot := find(w.root, `[data-error-for="`+param+`"]`)
 	if param != "" {
 		if slot == nil {
-			slot = elem(w.root.QuerySelector(`[data-error-for=""]`))
+			slot = find(w.root, `[data-error-for=""]`)
 		} else if el := w.control(param); el != nil {
 			elem(el).SetAttribute("aria-invalid", "true")
 		}
@@ -667,8 +691,7 @@ func (w *widget) hydrate() {
 		ev.PreventDefault()
 		w.app.guard(w, func() { w.recompute(modeCommit) })
 	})
-	for _, e := range w.root.QuerySelectorAll("button[data-action]") {
-		b := elem(e)
+	for _, b := range findAll(w.root, "button[data-action]") {
 		action := b.GetAttribute("data-action")
 		listen(b.Value, "click", false, func(ev *dom.BasicEvent) {
 			ev.PreventDefault()
@@ -691,8 +714,8 @@ func (w *widget) live() {
 	for _, b := range w.buttons {
 		b.RemoveAttribute("disabled")
 	}
-	for _, el := range w.root.QuerySelectorAll("[data-static]") {
-		elem(el).SetAttribute("hidden", "")
+	for _, el := range findAll(w.root, "[data-static]") {
+		el.SetAttribute("hidden", "")
 	}
 	w.root.SetAttribute("data-live", "")
 }
@@ -710,18 +733,18 @@ func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget,
 		return nil, "widget without id"
 	}
 	makeFields(root)
-	w.form = elem(root.QuerySelector("form[data-form]"))
-	w.out = elem(root.QuerySelector("[data-output]"))
+	w.form = find(root, "form[data-form]")
+	w.out = find(root, "[data-output]")
 	if w.form == nil || w.out == nil {
 		return nil, "widget without form or output"
 	}
 	w.decimal = w.form.GetAttribute("data-decimal")
 	w.controls, w.sliders = map[string]dom.Element{}, map[string]dom.Element{}
 	for _, p := range c.Params {
-		if el := w.form.QuerySelector(`[name="` + p.Name + `"]`); el != nil {
+		if el := findControl(w.form, `[name="`+p.Name+`"]`); el != nil {
 			w.controls[p.Name] = el
 		}
-		if el := w.form.QuerySelector(`input[data-slider-for="` + p.Name + `"]`); el != nil {
+		if el := findControl(w.form, `input[data-slider-for="`+p.Name+`"]`); el != nil {
 			w.sliders[p.Name] = el
 		}
 	}
@@ -733,17 +756,30 @@ func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget,
 		return nil, "bad data-defaults"
 	}
 	w.page = pageValues(c, defaults)
-	_, w.pageCanon, err = canonical(c, w.page)
-	if err != nil {
-		return nil, "the page's values are refused: " + err.Error()
-	}
-	for _, e := range a.html.QuerySelectorAll(`output[data-cite^="` + w.id + `."]`) {
-		el := elem(e)
+	for _, el := range findAll(a.html, `output[data-cite^="`+w.id+`."]`) {
 		c := citation{el: el, field: strings.TrimPrefix(el.GetAttribute("data-cite"), w.id+"."), format: el.GetAttribute("data-format")}
 		w.cites = append(w.cites, c)
 		w.specs = append(w.specs, citeSpec{field: c.field, format: c.format})
 	}
 	return w, ""
+}
+
+// pageCanonical returns the canonical text of the page's values (the
+// URL state is what a recompute's canonical values differ from it),
+// parsed at its first use, a recompute, not when the widget hydrates: a
+// calculator's Parse was 17 of the 242 ms of hydrateAt in a CPU profile
+// of /zh/backoff-work/'s load at 4x slowdown (issue 33), and a reader
+// may never change the widget. The build computed the page's output at
+// these values, so they parse; if they did not, the URL state is the
+// difference from them as written.
+func (w *widget) pageCanonical() query.Values {
+	if w.pageCanon == nil {
+		w.pageCanon = w.page
+		if _, canon, err := canonical(w.calc, w.page); err == nil {
+			w.pageCanon = canon
+		}
+	}
+	return w.pageCanon
 }
 
 // panicText is the text of a recovered value.
