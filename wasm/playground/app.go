@@ -24,8 +24,7 @@ type app struct {
 	byID    map[string]*widget
 
 	win  dom.Window            // the page's window
-	doc  dom.Document          // its document (dom/v2 wraps it anew at each call)
-	html *dom.BasicHTMLElement // <html>, where the playground looks for elements (see elem)
+	html *dom.BasicHTMLElement // <html>, where the playground looks for elements (find, findAll: unwrap.go)
 
 	frame bool // an animation frame is requested
 
@@ -96,8 +95,7 @@ func Main(set *render.Set) {
 	}
 	mark("main")
 	win := dom.GetWindow()
-	doc := win.Document()
-	a := &app{set: set, byID: map[string]*widget{}, win: win, doc: doc, html: elem(doc.DocumentElement()), perf: js.Global().Get("performance")}
+	a := &app{set: set, byID: map[string]*widget{}, win: win, html: documentElement(), perf: js.Global().Get("performance")}
 	// syscall/js: the loader's bridge to the Web Worker (site/assets/app.js)
 	a.worker = js.Global().Get("retrylabCompute").Type() == js.TypeFunction
 	a.reg = set.Registry()
@@ -238,7 +236,7 @@ func (a *app) locale() locale.Locale {
 // pageLocale reads the page's strings from
 // <script type="application/json" id="retrylab-data">.
 func (a *app) pageLocale() locale.Locale {
-	el := elem(a.doc.GetElementByID("retrylab-data"))
+	el := elementByID("retrylab-data")
 	lang := a.html.GetAttribute("lang")
 	if el == nil {
 		return locale.Locale{Lang: lang}

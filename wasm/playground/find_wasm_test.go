@@ -20,8 +20,8 @@ const fakeDOMJS = `(() => {
 		constructor(a) { this.a = a; this.length = a.length; a.forEach((x, i) => { this[i] = x; }); }
 		item(i) { return i < this.a.length ? this.a[i] : null; }
 	}
-	class HTMLElement {
-		constructor(tag, kids) { this.tagName = tag; this.kids = kids || []; }
+	class HTMLElement extends EventTarget {
+		constructor(tag, kids) { super(); this.tagName = tag; this.kids = kids || []; }
 		querySelectorAll(s) { return new FakeNodeList(this.kids.filter(k => s === '*' || k.tagName === s.toUpperCase())); }
 		querySelector(s) { const l = this.querySelectorAll(s); return l.length ? l.item(0) : null; }
 	}
@@ -39,8 +39,8 @@ const fakeDOMJS = `(() => {
 	]);
 })()`
 
-// TestFindAsDOMv2 holds find, findAll, findControl and findControls
-// (unwrap.go) to dom/v2's QuerySelector and QuerySelectorAll, which they
+// TestFindAsDOMv2 holds find, findAll, findControl, findControls and target
+// (unwrap.go) to dom/v2's QuerySelector, QuerySelectorAll and Target, which they
 // replace: the same elements, in the same order; for an <input>, <select>
 // or <textarea> the Go type dom/v2's wrapHTMLElement gives it, and for
 // another element none of those three types (value, setValue, checked
@@ -78,6 +78,15 @@ func TestFindAsDOMv2(t *testing.T) {
 			t.Errorf("%q: find's element is not dom/v2's", sel)
 		case !sameControl(findControl(root, sel), theirOne):
 			t.Errorf("%q: findControl types it %T, dom/v2 %T", sel, findControl(root, sel), theirOne)
+		}
+	}
+	// an event's target, as dom/v2's Target types it
+	for _, el := range findAll(root, "*") {
+		var ours, theirs dom.Element
+		listen(el.Value, "input", false, func(ev *dom.BasicEvent) { ours, theirs = target(ev), ev.Target() })
+		el.Call("dispatchEvent", js.Global().Get("Event").New("input"))
+		if theirs == nil || !elem(ours).Value.Equal(elem(theirs).Value) || !sameControl(ours, theirs) {
+			t.Errorf("the target of an event on <%s>: %T, dom/v2's %T", el.TagName(), ours, theirs)
 		}
 	}
 	// the test itself: dom/v2 told the three controls apart here

@@ -99,6 +99,13 @@ func findControls(root *dom.BasicHTMLElement, sel string) []dom.Element {
 	return out
 }
 
+// target returns the element an event of the form was dispatched to,
+// typed as findControl types it: ev.Target() without dom/v2's wrapping,
+// for every keystroke and every step of a dragged slider.
+func target(ev *dom.BasicEvent) dom.Element {
+	return control(basic(ev.Get("target")))
+}
+
 // control types el as dom/v2's wrapHTMLElement does for the three
 // classes of form control (by its tag name, one call, not by its
 // constructor).
@@ -115,6 +122,26 @@ func control(el *dom.BasicHTMLElement) dom.Element {
 		return &dom.HTMLTextAreaElement{BasicHTMLElement: el}
 	}
 	return el
+}
+
+// documentElement returns the page's <html>: the document's
+// DocumentElement without dom/v2's wrapping (its first wrap of the load,
+// which compiles wrapHTMLElement's long chain of comparisons: 64 ms of
+// /it/retries/'s start-up at 4x slowdown in a CPU profile).
+func documentElement() *dom.BasicHTMLElement {
+	return basic(js.Global().Get("document").Get("documentElement"))
+}
+
+// elementByID returns the element of the page whose id is id (nil when none):
+// the document's GetElementByID without dom/v2's wrapping.
+func elementByID(id string) *dom.BasicHTMLElement {
+	return basic(js.Global().Get("document").Call("getElementById", id))
+}
+
+// newElement returns a new HTML element named tag: the document's
+// CreateElement without dom/v2's wrapping.
+func newElement(tag string) *dom.BasicHTMLElement {
+	return basic(js.Global().Get("document").Call("createElement", tag))
 }
 
 // basic is the element v as a *dom.BasicHTMLElement (nil for null).

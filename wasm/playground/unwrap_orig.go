@@ -41,3 +41,23 @@ func findControl(root *dom.BasicHTMLElement, sel string) dom.Element {
 func findControls(root *dom.BasicHTMLElement, sel string) []dom.Element {
 	return root.QuerySelectorAll(sel)
 }
+
+// target is dom/v2's Target.
+func target(ev *dom.BasicEvent) dom.Element {
+	return ev.Target()
+}
+
+// documentElement is dom/v2's DocumentElement.
+func documentElement() *dom.BasicHTMLElement {
+	return elem(dom.GetWindow().Document().DocumentElement())
+}
+
+// elementByID is dom/v2's GetElementByID.
+func elementByID(id string) *dom.BasicHTMLElement {
+	return elem(dom.GetWindow().Document().GetElementByID(id))
+}
+
+// newElement is dom/v2's CreateElement.
+func newElement(tag string) *dom.BasicHTMLElement {
+	return elem(dom.GetWindow().Document().CreateElement(tag))
+}

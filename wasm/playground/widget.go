@@ -570,7 +570,7 @@ func (w *widget) showNote() {
 		return
 	}
 	if w.note == nil {
-		el := elem(w.app.doc.CreateElement("p"))
+		el := newElement("p")
 		el.SetAttribute("class", "widget-note")
 		el.SetAttribute("data-computing-note", "")
 		el.SetAttribute("role", "status")
@@ -679,11 +679,11 @@ func (w *widget) reseed() {
 // hydrate wires the widget's form and buttons; live then shows it.
 func (w *widget) hydrate() {
 	listen(w.form.Value, "input", false, func(ev *dom.BasicEvent) {
-		w.app.guard(w, func() { w.onInput(ev.Target()) })
+		w.app.guard(w, func() { w.onInput(target(ev)) })
 	})
 	listen(w.form.Value, "change", false, func(ev *dom.BasicEvent) {
 		w.app.guard(w, func() {
-			w.onInput(ev.Target())
+			w.onInput(target(ev))
 			w.recompute(modeCommit)
 		})
 	})
