@@ -99,26 +99,45 @@ var retrylabWhenNear = (function () {
   var CLOCK_MS = 100; // while playing, the time text changes at most this often
   var reduce = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
   var lang = document.documentElement.lang || 'en';
-  // numberFormat is the page's way of writing numbers (el's
-  // data-grouping, site/locale Grouping: the browser's own default for a
-  // language may group otherwise), at most digits decimals; null without
-  // Intl
-  function numberFormat(el, digits) {
-    if (!window.Intl) { return null; }
-    var opts = { maximumFractionDigits: digits };
-    var g = el && el.getAttribute('data-grouping');
-    if (g) { opts.useGrouping = g; }
-    try { return new Intl.NumberFormat(lang, opts); } catch (e) { return new Intl.NumberFormat(lang, { maximumFractionDigits: digits }); }
+  // numberFormat(minDec, maxDec) writes numbers as the page's language
+  // does (site/locale Number, Fixed, MaxFrac: its decimal mark, its group
+  // mark and the fewest digits it groups, which the build writes on
+  // <html data-decimal data-group data-group-min>), with minDec to maxDec
+  // decimals, rounded as toFixed rounds (a tie of the exact binary value
+  // up, where Go's locale rounds it to even: 0.25 to one decimal). Not
+  // Intl.NumberFormat: the first one a page made loaded the language's
+  // data, 232 ms at 4x CPU in Chromium, a long task the first time the
+  // reader scrolled to a player (issue 33); and the browser's own
+  // grouping may differ from the page's (its 'it' writes 1344).
+  // TestNumberFormat holds it to site/locale.
+  function numberFormat(minDec, maxDec) {
+    var h = document.documentElement;
+    var dec = h.getAttribute('data-decimal') || '.';
+    var grp = h.getAttribute('data-group') || ',';
+    var min = parseInt(h.getAttribute('data-group-min'), 10) || 4;
+    return { format: function (v) {
+      if (v !== v) { return 'NaN'; }
+      if (v === Infinity || v === -Infinity) { return v < 0 ? '-∞' : '∞'; }
+      if (Math.abs(v) >= 1e21) { return String(v); } // toFixed's own limit
+      var s = v.toFixed(maxDec), neg = s.charAt(0) === '-';
+      if (neg) { s = s.slice(1); }
+      var dot = s.indexOf('.');
+      var ip = dot < 0 ? s : s.slice(0, dot), fp = dot < 0 ? '' : s.slice(dot + 1);
+      while (fp.length > minDec && fp.charAt(fp.length - 1) === '0') { fp = fp.slice(0, -1); }
+      if (/^0*$/.test(ip + fp)) { neg = false; } // no "-0"
+      if (ip.length >= min) {
+        var first = ip.length % 3 || 3, out = ip.slice(0, first);
+        for (var i = first; i < ip.length; i += 3) { out += grp + ip.slice(i, i + 3); }
+        ip = out;
+      }
+      return (neg ? '-' : '') + ip + (fp ? dec + fp : '');
+    } };
   }
   window.retrylabNumberFormat = numberFormat;
-  // the number format is made at its first use, not at load: making an
-  // Intl.NumberFormat loads the language's data, most of this script's
-  // time at load on a phone (70-110 ms at 4x CPU: site/e2e/cmd/longtasks),
-  // and a player at rest shows the text the page was built with
   var fmt;
   function num(v) {
-    if (fmt === undefined) { fmt = numberFormat(document.querySelector('[data-player][data-grouping]'), 1); }
-    return fmt ? fmt.format(v) : String(Math.round(v * 10) / 10);
+    if (fmt === undefined) { fmt = numberFormat(0, 1); }
+    return fmt.format(v);
   }
 
   // fill writes a template of strings.toml: {name} is the value (a
@@ -488,7 +507,7 @@ var retrylabWhenNear = (function () {
       for (var c = 0; c < dds.length; c++) {
         var dec = parseInt(dds[c].getAttribute('data-decimals'), 10);
         cs.push({ el: dds[c], v: nums(dds[c].getAttribute('data-series')), k: ts.length - 1,
-          f: window.Intl ? new Intl.NumberFormat(lang, dec >= 0 ? { minimumFractionDigits: dec, maximumFractionDigits: dec } : { maximumFractionDigits: 6 }) : null });
+          f: dec >= 0 ? numberFormat(dec, dec) : numberFormat(0, 6) });
       }
       F.lanes.push({ ts: ts, cs: cs });
       if (ts.length > F.flowTS.length) { F.flowTS = Array.prototype.slice.call(ts); }
@@ -936,7 +955,7 @@ var retrylabWhenNear = (function () {
     var unitEl = field.parentNode.querySelector('.widget-unit');
     var unit = unitEl ? ' ' + unitEl.textContent : '';
     function say(v) {
-      if (fmt === undefined) { fmt = window.retrylabNumberFormat ? window.retrylabNumberFormat(form, 6) : null; }
+      if (fmt === undefined) { fmt = window.retrylabNumberFormat ? window.retrylabNumberFormat(0, 6) : null; }
       s.setAttribute('aria-valuetext', (fmt ? fmt.format(v) : String(v)) + unit);
     }
     function nearest(v) {

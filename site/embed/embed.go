@@ -190,7 +190,7 @@ var (
 )
 
 const pageText = `<!DOCTYPE html>
-<html lang="{{.Lang}}" dir="ltr" class="embed">
+<html lang="{{.Lang}}" dir="ltr" class="embed" data-decimal="{{.Strings.DecimalMark}}" data-group="{{.Strings.GroupMark}}" data-group-min="{{.Strings.GroupMin}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

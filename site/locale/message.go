@@ -144,14 +144,13 @@ func (l Locale) IntervalSep() string { return l.sym().intervalSep }
 // DecimalMark is the language's decimal separator.
 func (l Locale) DecimalMark() string { return l.sym().decimal }
 
-// Grouping is the useGrouping option of a JavaScript Intl.NumberFormat
-// of the language that groups digits as Number does: "always" (a
-// separator from four digits on: it 1.344), or "min2" where CLDR's
-// minimumGroupingDigits is 2 (es 1344 but 12.344). The browser's own
-// default may differ (its 'it' writes 1344): the page's scripts pass this.
-func (l Locale) Grouping() string {
-	if l.sym().minGrouping >= 2 {
-		return "min2"
-	}
-	return "always"
-}
+// GroupMark is the language's group separator (Int, Number: "." in
+// Italian and Spanish, "," in Chinese).
+func (l Locale) GroupMark() string { return l.sym().group }
+
+// GroupMin is the fewest digits of an integer part that Int and Number
+// group: 4 (Italian 1.344), or 5 where CLDR's minimumGroupingDigits is 2
+// (Spanish 1344 but 12.344). With DecimalMark and GroupMark, the page's
+// scripts write numbers as the page does (<html data-group-min>:
+// site/assets/player.js numberFormat).
+func (l Locale) GroupMin() int { return 3 + l.sym().minGrouping }

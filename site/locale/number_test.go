@@ -286,3 +286,26 @@ func FuzzNumber(f *testing.F) {
 		}
 	})
 }
+
+// TestGroupMarks: GroupMark and GroupMin, which the pages' scripts write
+// numbers with (player.js numberFormat), say what Int does: the smallest
+// integer of GroupMin digits is grouped with GroupMark, the largest of
+// one digit fewer is not.
+func TestGroupMarks(t *testing.T) {
+	for _, tc := range []struct {
+		lang, mark string
+		min        int
+	}{{"it", ".", 4}, {"es", ".", 5}, {"zh", ",", 4}, {"en", ",", 4}} {
+		l := Locale{Lang: tc.lang}
+		if l.GroupMark() != tc.mark || l.GroupMin() != tc.min {
+			t.Errorf("%s: GroupMark %q, GroupMin %d; want %q, %d", tc.lang, l.GroupMark(), l.GroupMin(), tc.mark, tc.min)
+		}
+		grouped, plain := int64(math.Pow10(l.GroupMin()-1)), int64(math.Pow10(l.GroupMin()-1))-1
+		if s := l.Int(grouped); !strings.Contains(s, l.GroupMark()) {
+			t.Errorf("%s: Int(%d) = %q, without %q", tc.lang, grouped, s, l.GroupMark())
+		}
+		if s := l.Int(plain); s != strconv.FormatInt(plain, 10) {
+			t.Errorf("%s: Int(%d) = %q, grouped below GroupMin", tc.lang, plain, s)
+		}
+	}
+}

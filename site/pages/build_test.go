@@ -54,7 +54,7 @@ func TestBuildTree(t *testing.T) {
 	}
 	page := string(s.Files["it/demo/index.html"])
 	for _, want := range []string{
-		`<html lang="it" dir="ltr">`,
+		`<html lang="it" dir="ltr" data-decimal="," data-group="." data-group-min="4">`,
 		`<meta http-equiv="Content-Security-Policy" content="default-src &#39;self&#39;; script-src &#39;self&#39; &#39;wasm-unsafe-eval&#39;; worker-src &#39;self&#39;; style-src &#39;self&#39;; img-src &#39;self&#39; data:; object-src &#39;none&#39;; base-uri &#39;self&#39;; form-action &#39;self&#39;">`,
 		`<link rel="alternate" hreflang="es" href="/es/demo/">`,
 		`<link rel="alternate" hreflang="zh" href="/zh/demo/">`,

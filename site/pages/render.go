@@ -196,8 +196,13 @@ type listEntry struct {
 
 // pageView is the data of one rendered page.
 type pageView struct {
-	Site                siteData
-	Lang, Theme         string
+	Site        siteData
+	Lang, Theme string
+	// the language's way of writing numbers, for the page's scripts
+	// (<html data-decimal data-group data-group-min>: player.js
+	// numberFormat); "" on a page of all languages
+	Decimal, Group      string
+	GroupMin            int
 	Title, OGTitle      string
 	Description         string
 	Canonical, XDefault string
@@ -444,6 +449,7 @@ func (b *builder) langEntries() []langEntry {
 func (b *builder) view(site siteData, lang, slug string, loc locale.Locale) pageView {
 	v := pageView{Site: site, Lang: lang, loc: loc, Home: b.base.href(pagePath(lang, ""))}
 	if lang != "" {
+		v.Decimal, v.Group, v.GroupMin = loc.DecimalMark(), loc.GroupMark(), loc.GroupMin()
 		v.Canonical = b.base.abs(pagePath(lang, slug))
 		v.OGLocale = loc.T("site.og_locale")
 	}

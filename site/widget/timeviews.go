@@ -164,7 +164,7 @@ func writePlayer(o *outCtx, f *playFig) {
 	b := o.b
 	t := func(key, def string) string { return esc(o.loc.TOr("widget.player."+key, def)) }
 	step := "any"
-	writef(b, `<div class="widget-player" data-player hidden data-grouping="%s">`, esc(o.loc.Grouping()))
+	b.WriteString(`<div class="widget-player" data-player hidden>`)
 	b.WriteString("<noscript " + FieldsAttr + ">")
 	writef(b, `<button type="button" data-action="play" aria-pressed="false" data-label-play="%s" data-label-pause="%s">%s</button>`, t("play", "Play"), t("pause", "Pause"), t("play", "Play"))
 	if f.step {

@@ -113,7 +113,7 @@ func Render(spec Spec, loc locale.Locale) (string, error) {
 	}
 	writef(&b, `<p class="widget-title" id="%s-title">%s</p>`+"\n", id, title)
 	writef(&b, `<p class="widget-static" data-static>%s</p>`+"\n", esc(loc.TOr("widget.static", "Static page: these are the results for the article's values. With JavaScript on, the experiment recomputes as you change it.")))
-	writef(&b, `<form class="widget-form" data-form data-decimal="%s" data-grouping="%s" novalidate>`+"\n", esc(loc.DecimalMark()), esc(loc.Grouping()))
+	writef(&b, `<form class="widget-form" data-form data-decimal="%s" novalidate>`+"\n", esc(loc.DecimalMark()))
 	writeFields(&b, spec.ID, c, a, loc, spec.FieldsLater)
 	writef(&b, `<p class="widget-error" id="%s-error" data-error-for="" role="alert" hidden></p>`+"\n", id)
 	// on an article the buttons are text until the widget nears the
