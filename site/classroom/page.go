@@ -76,8 +76,7 @@ func PageHTML(cfg PageConfig) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	group, minGroup := grouping(loc)
-	data := pageData{Lang: loc.Lang, Decimal: loc.DecimalMark(), Group: group, MinGroup: minGroup, Code: cfg.Code,
+	data := pageData{Lang: loc.Lang, Decimal: loc.DecimalMark(), Group: loc.GroupMark(), MinGroup: loc.GroupMin(), Code: cfg.Code,
 		List2: loc.List([]string{"%0%", "%1%"}), List3: loc.List([]string{"%0%", "%1%", "%2%"}), Student: cfg.Student, Embed: cfg.Embed,
 		Strings: loc.Subset("classroom.").Strings, Table: tab}
 	js, err := json.Marshal(data)
@@ -127,19 +126,4 @@ func sortedQuery(v url.Values) string {
 		parts[i] = url.QueryEscape(k) + "=" + url.QueryEscape(v.Get(k))
 	}
 	return strings.Join(parts, "&")
-}
-
-// grouping returns the separator site/locale puts between groups of three
-// integer digits, and the fewest digits it groups (4 or 5).
-func grouping(loc locale.Locale) (sep string, minDigits int) {
-	s := loc.Int(1234567)
-	sep = strings.TrimFunc(s[1:], func(r rune) bool { return r >= '0' && r <= '9' })
-	if i := strings.IndexAny(sep, "0123456789"); i >= 0 {
-		sep = sep[:i]
-	}
-	minDigits = 4
-	if loc.Int(1000) == "1000" {
-		minDigits = 5
-	}
-	return sep, minDigits
 }

@@ -170,10 +170,10 @@ func Main(set *render.Set) {
 		// to compute)
 		var reqs []any
 		hasHeavy := false
-		for i, r := range a.roots {
+		for _, r := range a.roots {
 			name := r.GetAttribute("data-widget")
 			hasHeavy = hasHeavy || heavy[name]
-			if w := a.byID[r.ID()]; w != nil && a.lazy[i] == lazyHydrated {
+			if w := a.byID[r.ID()]; w != nil { // hydrated (lazy.go)
 				reqs = append(reqs, w.request(w.page, false))
 			} else if heavy[name] {
 				if req, ok := a.pageRequest(r); ok {

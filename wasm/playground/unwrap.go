@@ -53,7 +53,7 @@ func ifaceData(p unsafe.Pointer) unsafe.Pointer { return (*[2]unsafe.Pointer)(p)
 // The playground finds elements with find, findAll and findControl, not
 // with dom/v2's QuerySelector and QuerySelectorAll: those wrap every
 // element they return (wrapHTMLElement), comparing its constructor with
-// each of some 70 of the page's element classes, a call into JavaScript
+// each of 71 of the page's element classes in turn, a call into JavaScript
 // and a string copied into it per comparison (an <output> is the 44th, a
 // <noscript> or an SVG element all 71), only for elem to take the
 // wrapping off again. A CPU profile of /zh/backoff-work/'s load at 4x

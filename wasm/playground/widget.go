@@ -455,19 +455,11 @@ func newRequest(name string, values query.Values, views []string, specs []citeSp
 // the warm-up; false when the root does not follow DOM.md (its
 // hydration will say why).
 func (a *app) pageRequest(root *dom.BasicHTMLElement) (js.Value, bool) {
-	c, ok := a.reg.Lookup(root.GetAttribute("data-widget"))
-	if !ok {
+	c, page, views, why := declared(a.reg, root)
+	if why != "" {
 		return js.Value{}, false
 	}
-	defaults, err := query.Parse(root.GetAttribute("data-defaults"))
-	if err != nil {
-		return js.Value{}, false
-	}
-	var views []string
-	if v := root.GetAttribute("data-views"); v != "" {
-		views = strings.Split(v, ",")
-	}
-	return newRequest(c.Name, pageValues(c, defaults), views, nil, false), true
+	return newRequest(c.Name, page, views, nil, false), true
 }
 
 // local computes r on the main thread (the worker could not).
@@ -720,15 +712,35 @@ func (w *widget) live() {
 	w.root.SetAttribute("data-live", "")
 }
 
-// newWidget reads a [data-widget] root. It returns nil and the reason when
-// the root does not follow wasm/playground/DOM.md.
-func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget, string) {
+// declared reads what a [data-widget] root declares: its calculator, the
+// page's values (data-defaults, then the declared defaults: pageValues)
+// and its views; why is the reason when the root does not follow DOM.md.
+// The widget's hydration reads it (newWidget), and the warm-up for a root
+// not hydrated yet (pageRequest).
+func declared(reg *calc.Registry, root *dom.BasicHTMLElement) (c *calc.Calculator, page query.Values, views []string, why string) {
 	name := root.GetAttribute("data-widget")
 	c, ok := reg.Lookup(name)
 	if !ok {
-		return nil, "unknown calculator " + name
+		return nil, nil, nil, "unknown calculator " + name
 	}
-	w := &widget{app: a, id: root.ID(), calc: c, root: root, urlDiff: query.Values{}}
+	defaults, err := query.Parse(root.GetAttribute("data-defaults"))
+	if err != nil {
+		return nil, nil, nil, "bad data-defaults"
+	}
+	if v := root.GetAttribute("data-views"); v != "" {
+		views = strings.Split(v, ",")
+	}
+	return c, pageValues(c, defaults), views, ""
+}
+
+// newWidget reads a [data-widget] root. It returns nil and the reason when
+// the root does not follow wasm/playground/DOM.md.
+func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget, string) {
+	c, page, views, why := declared(reg, root)
+	if why != "" {
+		return nil, why
+	}
+	w := &widget{app: a, id: root.ID(), calc: c, root: root, page: page, views: views, urlDiff: query.Values{}}
 	if w.id == "" {
 		return nil, "widget without id"
 	}
@@ -748,14 +760,6 @@ func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget,
 			w.sliders[p.Name] = el
 		}
 	}
-	if v := root.GetAttribute("data-views"); v != "" {
-		w.views = strings.Split(v, ",")
-	}
-	defaults, err := query.Parse(root.GetAttribute("data-defaults"))
-	if err != nil {
-		return nil, "bad data-defaults"
-	}
-	w.page = pageValues(c, defaults)
 	for _, el := range findAll(a.html, `output[data-cite^="`+w.id+`."]`) {
 		c := citation{el: el, field: strings.TrimPrefix(el.GetAttribute("data-cite"), w.id+"."), format: el.GetAttribute("data-format")}
 		w.cites = append(w.cites, c)
