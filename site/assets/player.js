@@ -947,8 +947,8 @@ var retrylabWhenNear = (function () {
     if (commit) { el.dispatchEvent(new Event('change', { bubbles: true })); }
   }
 
-  function logSlider(form, s) {
-    var field = form.querySelector('[name="' + s.getAttribute('data-log-for') + '"]');
+  function logSlider(form, s, named) {
+    var field = (named[s.getAttribute('data-log-for')] || [])[0];
     if (!field) { return; }
     var ladder = s.getAttribute('data-ladder').split(',').map(Number);
     var mark = form.getAttribute('data-decimal') || '.';
@@ -986,8 +986,8 @@ var retrylabWhenNear = (function () {
     watch(field, fromField);
   }
 
-  function segments(form, hidden) {
-    var radios = form.querySelectorAll('input[type="radio"][name="' + hidden.name + '"]');
+  function segments(form, hidden, named) {
+    var radios = (named[hidden.name] || []).filter(function (el) { return el.localName === 'input' && el.type === 'radio'; });
     function fromHidden() {
       var v = inputValue.get.call(hidden);
       for (var i = 0; i < radios.length; i++) { radios[i].checked = radios[i].value === v; }
@@ -1000,8 +1000,8 @@ var retrylabWhenNear = (function () {
     watch(hidden, fromHidden);
   }
 
-  function stepper(form, box) {
-    var field = form.querySelector('[name="' + box.getAttribute('data-stepper-for') + '"]');
+  function stepper(form, box, named) {
+    var field = (named[box.getAttribute('data-stepper-for')] || [])[0];
     if (!field) { return; }
     var mark = form.getAttribute('data-decimal') || '.';
     var min = parseFloat(box.getAttribute('data-min')), max = parseFloat(box.getAttribute('data-max'));
@@ -1110,14 +1110,22 @@ var retrylabWhenNear = (function () {
     box.closest('.widget-field').setAttribute('data-stepper', '');
   }
 
+  // setup reads the form's named controls once (named: each name's
+  // elements, in document order), not with a query a control: the
+  // queries by name walked the form for each (e2e TestHydrationQueries)
   function setup(form) {
-    var k;
+    var k, named = {};
+    var els = form.querySelectorAll('[name]');
+    for (k = 0; k < els.length; k++) {
+      var n = els[k].getAttribute('name');
+      (named[n] = named[n] || []).push(els[k]);
+    }
     var ss = form.querySelectorAll('input[data-log-for]');
-    for (k = 0; k < ss.length; k++) { logSlider(form, ss[k]); }
+    for (k = 0; k < ss.length; k++) { logSlider(form, ss[k], named); }
     var hs = form.querySelectorAll('input[data-segments-value]');
-    for (k = 0; k < hs.length; k++) { segments(form, hs[k]); }
+    for (k = 0; k < hs.length; k++) { segments(form, hs[k], named); }
     var bs = form.querySelectorAll('[data-stepper-for]');
-    for (k = 0; k < bs.length; k++) { stepper(form, bs[k]); }
+    for (k = 0; k < bs.length; k++) { stepper(form, bs[k], named); }
   }
   function start() {
     var forms = document.querySelectorAll('form[data-form]');

@@ -5,11 +5,13 @@ package e2e
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -270,5 +272,65 @@ func TestSkipOffScreen(t *testing.T) {
 	}
 	if n := eval[int](t, ctx, `[...document.querySelectorAll('article > *')].filter(e => getComputedStyle(e).contentVisibility !== 'visible').length`); n != 0 {
 		t.Errorf("printing, %d blocks may be skipped, want none", n)
+	}
+}
+
+// queryCountJS counts, from before the page's scripts run, the
+// querySelector and querySelectorAll calls made on a widget's form
+// (form[data-form]), by widget: the lookups that hydrating a widget costs
+// (wasm/playground formControls), and player.js's.
+const queryCountJS = `(() => {
+	window.retrylabFormQueries = {};
+	for (const m of ['querySelector', 'querySelectorAll']) {
+		const orig = Element.prototype[m];
+		Element.prototype[m] = function (sel) {
+			if (this.localName === 'form' && this.hasAttribute('data-form')) {
+				const w = this.closest('[data-widget]');
+				const id = w ? w.id : '';
+				(window.retrylabFormQueries[id] = window.retrylabFormQueries[id] || []).push(sel);
+			}
+			return orig.apply(this, arguments);
+		};
+	}
+})()`
+
+// TestHydrationQueries holds the lookups of a widget's hydration to a
+// number that does not grow with its parameters: the dispatch embed's
+// widget has 26, and its form is queried fewer times than that from the
+// page's load to the widget live, none of them for one parameter by name
+// (`[name="P"]`, `[data-slider-for="P"]`: two walks of the form a
+// parameter before formControls, 52 for dispatch, a third of its
+// hydration's time at 4x CPU). Counted, not timed.
+func TestHydrationQueries(t *testing.T) {
+	p := pageAt(t, "/es/embed/dispatch/")
+	ctx := tab(t)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: queryCountJS}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(pageURL(p, ""))); err != nil {
+		t.Fatal(err)
+	}
+	waitJSFor(t, ctx, 60*time.Second, "the widget hydrated", `document.querySelector('[data-widget="dispatch"][data-hydrated]') !== null`)
+	id := eval[string](t, ctx, `document.querySelector('[data-widget="dispatch"]').id`)
+	c, ok := env.reg.Lookup("dispatch")
+	if !ok {
+		t.Fatal("no calculator dispatch")
+	}
+	params := len(c.Params)
+	if params < 20 {
+		t.Fatalf("dispatch has %d parameters: too few to tell a lookup a parameter from one in all", params)
+	}
+	qs := eval[[]string](t, ctx, `window.retrylabFormQueries[`+strconv.Quote(id)+`] || []`)
+	if len(qs) == 0 {
+		t.Fatalf("no query of #%s's form was counted: the counter did not run before the page's scripts", id)
+	}
+	var named []string
+	for _, q := range qs {
+		if strings.Contains(q, `name="`) || strings.Contains(q, `slider-for="`) {
+			named = append(named, q)
+		}
+	}
+	if len(named) > 0 || len(qs) >= params {
+		t.Errorf("#%s's form (%d parameters) was queried %d times to hydrate, %d of them for one parameter by name, want fewer than %d and none by name: %q", id, params, len(qs), len(named), params, qs)
 	}
 }

@@ -205,8 +205,7 @@ func Main(set *render.Set) {
 	}
 	// from now on, every widget the reader nears or reaches for
 	for i := range a.queue {
-		a.yield()
-		a.hydrateAt(i)
+		a.hydrateQueued(i)
 	}
 }
 

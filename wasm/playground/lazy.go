@@ -91,12 +91,21 @@ func (a *app) enqueue(i int) {
 	a.queue <- i // never blocks: a root is queued at most once
 }
 
-// drain hydrates the queued widgets, each in a task of its own.
+// drain hydrates the queued widgets (hydrateQueued).
 func (a *app) drain() {
 	for len(a.queue) > 0 {
-		i := <-a.queue
+		a.hydrateQueued(<-a.queue)
+	}
+}
+
+// hydrateQueued hydrates queued widget i in a task of its own, and then
+// reads its form's controls in another (readForm).
+func (a *app) hydrateQueued(i int) {
+	a.yield()
+	a.hydrateAt(i)
+	if w := a.byID[a.roots[i].ID()]; w != nil && w.controls == nil {
 		a.yield()
-		a.hydrateAt(i)
+		w.readForm()
 	}
 }
 

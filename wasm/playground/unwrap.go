@@ -50,7 +50,7 @@ func elem(e dom.Element) *dom.BasicHTMLElement {
 // for a pointer type, the pointer itself.
 func ifaceData(p unsafe.Pointer) unsafe.Pointer { return (*[2]unsafe.Pointer)(p)[1] }
 
-// The playground finds elements with find, findAll and findControl, not
+// The playground finds elements with find, findAll and findControls, not
 // with dom/v2's QuerySelector and QuerySelectorAll: those wrap every
 // element they return (wrapHTMLElement), comparing its constructor with
 // each of 71 of the page's element classes in turn, a call into JavaScript
@@ -59,7 +59,7 @@ func ifaceData(p unsafe.Pointer) unsafe.Pointer { return (*[2]unsafe.Pointer)(p)
 // wrapping off again. A CPU profile of /zh/backoff-work/'s load at 4x
 // slowdown put wrapHTMLElement at 54 of the 242 ms of hydrateAt (issue
 // 33). These return the same elements as dom/v2's own types
-// (*dom.BasicHTMLElement; findControl the *dom.HTMLInputElement,
+// (*dom.BasicHTMLElement; findControls the *dom.HTMLInputElement,
 // *dom.HTMLSelectElement or *dom.HTMLTextAreaElement dom/v2 would return),
 // which TestFindAsDOMv2 checks against dom/v2 itself; unwrap_orig.go
 // (standin_orig_unwrap) has dom/v2's in their place.
@@ -81,15 +81,10 @@ func findAll(root *dom.BasicHTMLElement, sel string) []*dom.BasicHTMLElement {
 	return out
 }
 
-// findControl returns the first form control under root that matches sel
-// as dom/v2 types it (value, setValue, checked and setChecked switch on
-// the type): an <input>, <select> or <textarea> as its own type, another
-// element as *dom.BasicHTMLElement; nil when none matches.
-func findControl(root *dom.BasicHTMLElement, sel string) dom.Element {
-	return control(find(root, sel))
-}
-
-// findControls is findAll of controls, typed as findControl types them.
+// findControls returns the elements under root that match sel, in
+// document order, each form control as dom/v2 types it (value, setValue,
+// checked and setChecked switch on the type): an <input>, <select> or
+// <textarea> as its own type, another element as *dom.BasicHTMLElement.
 func findControls(root *dom.BasicHTMLElement, sel string) []dom.Element {
 	els := findAll(root, sel)
 	out := make([]dom.Element, len(els))
@@ -100,7 +95,7 @@ func findControls(root *dom.BasicHTMLElement, sel string) []dom.Element {
 }
 
 // target returns the element an event of the form was dispatched to,
-// typed as findControl types it: ev.Target() without dom/v2's wrapping,
+// typed as findControls types it: ev.Target() without dom/v2's wrapping,
 // for every keystroke and every step of a dragged slider.
 func target(ev *dom.BasicEvent) dom.Element {
 	return control(basic(ev.Get("target")))

@@ -32,11 +32,6 @@ func findAll(root *dom.BasicHTMLElement, sel string) []*dom.BasicHTMLElement {
 	return out
 }
 
-// findControl is dom/v2's QuerySelector, typed by dom/v2.
-func findControl(root *dom.BasicHTMLElement, sel string) dom.Element {
-	return root.QuerySelector(sel)
-}
-
 // findControls is dom/v2's QuerySelectorAll, typed by dom/v2.
 func findControls(root *dom.BasicHTMLElement, sel string) []dom.Element {
 	return root.QuerySelectorAll(sel)

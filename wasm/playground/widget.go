@@ -93,11 +93,22 @@ var heavy = map[string]bool{"dispatch": true, "policies": true,
 
 // control returns the form control that holds parameter name (nil when
 // the form has none).
-func (w *widget) control(name string) dom.Element { return w.controls[name] }
+func (w *widget) control(name string) dom.Element { w.readForm(); return w.controls[name] }
 
 // slider returns the range input mirroring parameter name (nil when there
 // is none).
-func (w *widget) slider(name string) dom.Element { return w.sliders[name] }
+func (w *widget) slider(name string) dom.Element { w.readForm(); return w.sliders[name] }
+
+// readForm finds the form's controls and sliders (formControls) at their
+// first use, not as the widget hydrates: a widget that keeps the page's
+// values needs none of them until the reader reaches for one, and the
+// start-up's queue (drain) reads them in a task of their own after the
+// hydration's, so that neither task is long (issue 33).
+func (w *widget) readForm() {
+	if w.controls == nil {
+		w.controls, w.sliders = formControls(w.form, w.calc)
+	}
+}
 
 // readControls returns the values the form holds: the text of each
 // parameter's control; an empty optional parameter is absent.
@@ -751,21 +762,40 @@ func newWidget(a *app, root *dom.BasicHTMLElement, reg *calc.Registry) (*widget,
 		return nil, "widget without form or output"
 	}
 	w.decimal = w.form.GetAttribute("data-decimal")
-	w.controls, w.sliders = map[string]dom.Element{}, map[string]dom.Element{}
-	for _, p := range c.Params {
-		if el := findControl(w.form, `[name="`+p.Name+`"]`); el != nil {
-			w.controls[p.Name] = el
-		}
-		if el := findControl(w.form, `input[data-slider-for="`+p.Name+`"]`); el != nil {
-			w.sliders[p.Name] = el
-		}
-	}
 	for _, el := range findAll(a.html, `output[data-cite^="`+w.id+`."]`) {
 		c := citation{el: el, field: strings.TrimPrefix(el.GetAttribute("data-cite"), w.id+"."), format: el.GetAttribute("data-format")}
 		w.cites = append(w.cites, c)
 		w.specs = append(w.specs, citeSpec{field: c.field, format: c.format})
 	}
 	return w, ""
+}
+
+// formControls returns the form's control of each of c's parameters
+// (the first element named for it, in document order) and its slider
+// (the first input[data-slider-for] naming it), typed as findControls
+// types them: the same elements as a querySelector for each (`[name="P"]`,
+// `input[data-slider-for="P"]`), from two querySelectorAll in all. The
+// queries for each parameter walked the form twice a parameter: 52 walks
+// for the 26 of dispatch, 33 of the 73 ms of /es/embed/dispatch/'s
+// hydration at 4x slowdown in a CPU profile (issue 33). e2e
+// TestHydrationQueries counts the form's queries.
+func formControls(form *dom.BasicHTMLElement, c *calc.Calculator) (controls, sliders map[string]dom.Element) {
+	params := make(map[string]bool, len(c.Params))
+	for _, p := range c.Params {
+		params[p.Name] = true
+	}
+	controls, sliders = make(map[string]dom.Element, len(c.Params)), map[string]dom.Element{}
+	for _, el := range findControls(form, "[name]") {
+		if n := elem(el).GetAttribute("name"); params[n] && controls[n] == nil {
+			controls[n] = el
+		}
+	}
+	for _, el := range findControls(form, "input[data-slider-for]") {
+		if n := elem(el).GetAttribute("data-slider-for"); params[n] && sliders[n] == nil {
+			sliders[n] = el
+		}
+	}
+	return controls, sliders
 }
 
 // pageCanonical returns the canonical text of the page's values (the
