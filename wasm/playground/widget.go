@@ -102,8 +102,8 @@ func (w *widget) slider(name string) dom.Element { w.readForm(); return w.slider
 // readForm finds the form's controls and sliders (formControls) at their
 // first use, not as the widget hydrates: a widget that keeps the page's
 // values needs none of them until the reader reaches for one, and the
-// start-up's queue (drain) reads them in a task of their own after the
-// hydration's, so that neither task is long (issue 33).
+// start-up's queue (hydrateQueued) reads them in a task of their own
+// after the hydration's, so that neither task is long (issue 33).
 func (w *widget) readForm() {
 	if w.controls == nil {
 		w.controls, w.sliders = formControls(w.form, w.calc)
