@@ -86,13 +86,15 @@ unit: wasmtest
 # of core/canonjson and core/standin/sha256sum, whose recursion depth and integer
 # arithmetic differ under wasm (the JavaScript engine's stack); and
 # core/standin/bigint against math/big, with core/pyrand's CPython vectors; and
+# core/standin/pcgrand against math/rand/v2 (its Fill keeps the state in
+# locals, for the module); and
 # core/standin/tokenbucket against golang.org/x/time/rate, with the limiter and
 # the dispatch simulation built on it; and wasm/playground's listen, and
 # dom/v2's AddEventListener in its place (standin_orig_listen), on Node's
 # EventTarget.
 WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasmtest:
-	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" ./core/standin/fmath ./core/canonjson ./core/standin/jsonread ./core/standin/sha256sum ./core/standin/bigint ./core/pyrand ./core/standin/query ./core/standin/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/standin/heapsort ./core/calc/crossarch | $(TESTSUM) -quiet
+	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" ./core/standin/fmath ./core/canonjson ./core/standin/jsonread ./core/standin/sha256sum ./core/standin/bigint ./core/pyrand ./core/standin/query ./core/standin/tokenbucket ./core/limits ./core/dispatch ./core/timeouts ./core/retryafter ./core/standin/heapsort ./core/standin/pcgrand ./core/calc/crossarch | $(TESTSUM) -quiet
 	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" -run '^(TestGolden|TestGoldenCompare|TestEncode.*)$$' ./site/widget | $(TESTSUM) -quiet
 	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" ./wasm/playground | $(TESTSUM) -quiet
 	GOOS=js GOARCH=wasm $(GO) test -json -exec="$(WASM_EXEC)" -tags standin_orig_listen -run '^TestListen$$' ./wasm/playground | $(TESTSUM) -quiet

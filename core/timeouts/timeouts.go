@@ -20,7 +20,8 @@
 // a second, different answer: the cut goes to the user instead.
 //
 // Randomness is the *rand.PCG passed to Run (math/rand/v2), drawn call by
-// call; logarithms and exponentials are core/standin/fmath's, so a seed gives one
+// call, through core/standin/pcgrand (the same stream, and a call's token
+// gaps drawn in batches: Fill); logarithms and exponentials are core/standin/fmath's, so a seed gives one
 // result on every architecture. Times are seconds.
 package timeouts
 
@@ -28,11 +29,13 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+
 	"retrylab/core/standin"
 
 	"retrylab/core/meter"
 	"retrylab/core/standin/fmath"
 	"retrylab/core/standin/heapsort"
+	"retrylab/core/standin/pcgrand"
 )
 
 // Dist is a log-logistic distribution of a duration, s.
@@ -41,8 +44,9 @@ type Dist struct {
 	Shape  float64 // > 0; larger is narrower
 }
 
-// Draw returns Median·(u/(1-u))^(1/Shape) for u uniform in (0, 1).
-func (d Dist) Draw(r *rand.Rand) float64 {
+// Draw returns Median·(u/(1-u))^(1/Shape) for u uniform in (0, 1), from
+// r's Float64 (a *rand.Rand, or core/standin/pcgrand's PCG as Run draws).
+func (d Dist) Draw(r interface{ Float64() float64 }) float64 {
 	u := r.Float64()
 	for u == 0 {
 		u = r.Float64()
@@ -168,7 +172,14 @@ func RunMeter(c Config, src *rand.PCG, m *meter.Meter) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	r := rand.New(src)
+	p := pcgrand.FromRand(src)
+	res, err := run(c, &p, m)
+	p.Store(src)
+	return res, err
+}
+
+// run is RunMeter on c valid, drawing from p.
+func run(c Config, p *pcgrand.PCG, m *meter.Meter) (Result, error) {
 	var res Result
 	res.FirstTokenS = make([]float64, 0, c.Calls)
 	done := gapSums{ // the completed calls
@@ -182,20 +193,20 @@ func RunMeter(c Config, src *rand.PCG, m *meter.Meter) (Result, error) {
 		}
 		// Every call draws the same things in the same order, cut or not,
 		// so that a timeout changes which calls are cut, not the calls.
-		conn := c.Connect.Draw(r)
-		first := c.FirstToken.Draw(r)
-		n := lo + r.IntN(c.OutputTokens-lo+1)
+		conn := c.Connect.Draw(p)
+		first := c.FirstToken.Draw(p)
+		n := lo + p.IntN(c.OutputTokens-lo+1)
 		m.Add(n)
 		stallAt, stall := -1, 0.0
-		if c.PStall > 0 && r.Float64() < c.PStall && n > 1 {
-			stallAt = r.IntN(n - 1) // the gap before token stallAt+2
-			stall = c.Stall.Draw(r)
+		if c.PStall > 0 && p.Float64() < c.PStall && n > 1 {
+			stallAt = p.IntN(n - 1) // the gap before token stallAt+2
+			stall = c.Stall.Draw(p)
 		}
 		switch {
 		case cut(c.ConnectTimeout, conn) || cut(c.TotalTimeout, conn):
 			res.ByCut[CutConnect]++
 			res.RetriesCaused++
-			skip(src, n-1) // the gaps, drawn to keep the stream aligned
+			p.Skip(n - 1) // the gaps, drawn to keep the stream aligned
 			continue
 		}
 		res.FirstTokenS = append(res.FirstTokenS, first)
@@ -204,18 +215,18 @@ func RunMeter(c Config, src *rand.PCG, m *meter.Meter) (Result, error) {
 			res.ByCut[CutFirstToken]++
 			res.RetriesCaused++
 			res.PromptMaybeBilled += int64(c.PromptTokens)
-			skip(src, n-1)
+			p.Skip(n - 1)
 			continue
 		}
-		call := gapRun{snap: *src, t0: t, stall: stall, n: n, stallAt: stallAt}
-		if d, margin, ok := g.fast(src, call); ok {
+		call := gapRun{snap: *p, t0: t, stall: stall, n: n, stallAt: stallAt}
+		if d, margin, ok := g.fast(p, call); ok {
 			res.ByCut[Completed]++
 			done.add(d, margin, call)
 			continue
 		}
-		*src = call.snap // replay the gaps in order
+		*p = call.snap // replay the gaps in order
 		m.Add(n)
-		end, got, d := g.exact(src, call)
+		end, got, d := g.exact(p, call)
 		res.ByCut[end]++
 		if end != Completed {
 			res.HandedToUser++
@@ -235,16 +246,12 @@ func RunMeter(c Config, src *rand.PCG, m *meter.Meter) (Result, error) {
 // cut reports whether t exceeds a timeout that is set (> 0).
 func cut(timeout, t float64) bool { return timeout > 0 && t > timeout }
 
-// uniform is (*rand.Rand).Float64 of a Rand on src: a uniform in [0, 1)
-// from one draw.
-func uniform(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 << 53) }
-
 // gapRun is what the gaps of one call need: the source as it was before
 // them, the time of the first token t0 (s), the stall and its place
 // (stallAt -1: none) and the tokens n.
 type gapRun struct {
 	_          standin.NoEqual // not comparable
-	snap       rand.PCG
+	snap       pcgrand.PCG
 	t0, stall  float64
 	n, stallAt int
 }
@@ -273,7 +280,7 @@ func newGaps(c Config) gaps {
 
 // exact plays the gaps of call from src in order, as the model states
 // them: what ended the call, the tokens it got and its duration (s).
-func (g gaps) exact(src *rand.PCG, call gapRun) (end Cut, got int, t float64) {
+func (g gaps) exact(src *pcgrand.PCG, call gapRun) (end Cut, got int, t float64) {
 	t, got = call.t0, 1
 	k := 1
 	for ; k < call.n; k++ {
@@ -281,7 +288,7 @@ func (g gaps) exact(src *rand.PCG, call gapRun) (end Cut, got int, t float64) {
 		// with core/standin/fmath's logarithm (math/rand's ExpFloat64 may call
 		// math.Exp, whose last bit depends on the architecture); the stall
 		// replaces its gap, whose uniform is drawn all the same.
-		u := uniform(src)
+		u := src.Float64()
 		gap := call.stall
 		if k-1 != call.stallAt {
 			gap = -fmath.Log(1-u) / g.rate
@@ -297,31 +304,40 @@ func (g gaps) exact(src *rand.PCG, call gapRun) (end Cut, got int, t float64) {
 		t += gap
 		got++
 	}
-	skip(src, call.n-k-1) // the gaps after the cut, drawn to keep the stream aligned
+	src.Skip(call.n - k - 1) // the gaps after the cut, drawn to keep the stream aligned
 	return end, got, t
 }
 
 // fast draws the gaps of call from src and, when no timeout can cut them,
 // returns the call's duration d (s) within margin of exact's and ok; not
-// ok, src has moved by an unknown number of draws.
-func (g gaps) fast(src *rand.PCG, call gapRun) (d, margin float64, ok bool) {
+// ok, src has moved by an unknown number of draws. The draws come in
+// batches (pcgrand's Fill, the state in locals: in the browser's module a
+// draw was a call each, most of a run's time; make bench's recompute
+// latency of timeouts).
+func (g gaps) fast(src *pcgrand.PCG, call gapRun) (d, margin float64, ok bool) {
 	if call.stallAt >= 0 && cut(g.idle, call.stall) {
 		return 0, 0, false
 	}
 	// -sum of log(x) = -log(m) + e·log(2), m·2^-e the product of the x.
 	m, e := 1.0, 0
-	for k := 1; k < call.n; k++ {
-		x := 1 - float64(src.Uint64()<<11>>11)/(1<<53) // uniform(src), written out: the module does not inline it
-		if k-1 == call.stallAt {
-			continue
-		}
-		if x <= g.xMin {
-			return 0, 0, false
-		}
-		m *= x // x >= 2^-53: m stays normal
-		if m < 0x1p-900 {
-			m *= 0x1p900
-			e += 900
+	var buf [256]uint64
+	for k := 1; k < call.n; {
+		us := buf[:min(len(buf), call.n-k)]
+		src.Fill(us)
+		for _, u := range us {
+			x := 1 - float64(u<<11>>11)/(1<<53) // src.Float64() of the draw u
+			k++
+			if k-2 == call.stallAt {
+				continue
+			}
+			if x <= g.xMin {
+				return 0, 0, false
+			}
+			m *= x // x >= 2^-53: m stays normal
+			if m < 0x1p-900 {
+				m *= 0x1p900
+				e += 900
+			}
 		}
 	}
 	d = call.t0 + call.stall + (float64(e)*math.Ln2-fmath.Log(m))/g.rate
@@ -379,15 +395,4 @@ func (s *gapSums) percentiles(g gaps) (p50, p95 float64) {
 		a = [2]float64{ds[k[0]], ds[k[1]]}
 	}
 	return a[0], a[1]
-}
-
-// skip draws n uniforms (none if n <= 0): the draws of n gaps whose values
-// are not needed, one Float64 each. Not inlined: the draw's arithmetic
-// would be copied at each of its three calls (the browser's module).
-//
-//go:noinline
-func skip(src *rand.PCG, n int) {
-	for range max(0, n) {
-		src.Uint64()
-	}
 }

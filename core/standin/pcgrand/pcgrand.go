@@ -13,8 +13,10 @@ package pcgrand
 // cost natively and less than that in WebAssembly, where every call is
 // dear (BenchmarkNormFloat64: the stand-in beside the original, in make
 // bench). The one stand-in of core/standin kept for time, not bytes:
-// core/contention draws 700,000 normal delays per recompute, and
-// core/metastable's simulated drains about 150,000 exponential ones.
+// core/contention draws 700,000 normal delays per recompute,
+// core/metastable's simulated drains about 150,000 exponential ones, and
+// core/timeouts a call's token gaps in batches (Fill: fill.go, with Skip,
+// IntN and the state carried from and to a rand.PCG).
 
 import (
 	"math"

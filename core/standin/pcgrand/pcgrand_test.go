@@ -64,3 +64,82 @@ func TestExpSameAsRand(t *testing.T) {
 		}
 	}
 }
+
+// TestFillSameAsRand: Fill, Skip and IntN draw what rand.PCG and
+// rand.Rand draw from the same state, in any mix with Uint64; FromRand
+// and Store carry a state between the two, both ways.
+func TestFillSameAsRand(t *testing.T) {
+	ns := []int{1, 2, 3, 5, 7, 10, 64, 100, 1 << 20, 1<<32 + 1, 1<<62 + 12345, 1<<63 - 1}
+	for _, seed := range []uint64{0, 1, 20261017, 1 << 53} {
+		src := rand.NewPCG(seed, 0x9e3779b97f4a7c15)
+		r := rand.New(src)
+		p := New(seed, 0x9e3779b97f4a7c15)
+		buf := make([]uint64, 300)
+		for i := range 20_000 {
+			switch i % 5 {
+			case 0:
+				k := i % len(buf) // 0 included
+				p.Fill(buf[:k])
+				for j, v := range buf[:k] {
+					if w := src.Uint64(); v != w {
+						t.Fatalf("seed %d, step %d: Fill[%d] %d, rand %d", seed, i, j, v, w)
+					}
+				}
+			case 1:
+				k := i%50 - 3 // negatives skip nothing
+				p.Skip(k)
+				for range max(0, k) {
+					src.Uint64()
+				}
+			case 2:
+				n := ns[i%len(ns)]
+				if a, b := r.IntN(n), p.IntN(n); a != b {
+					t.Fatalf("seed %d, step %d: IntN(%d) rand %d, pcg %d", seed, i, n, a, b)
+				}
+			case 3:
+				if a, b := src.Uint64(), p.Uint64(); a != b {
+					t.Fatalf("seed %d, step %d: Uint64 rand %d, pcg %d", seed, i, a, b)
+				}
+			case 4:
+				if q := FromRand(src); q != p {
+					t.Fatalf("seed %d, step %d: FromRand %v, want %v", seed, i, q, p)
+				}
+				var back rand.PCG
+				p.Store(&back)
+				if a, b := back.Uint64(), src.Uint64(); a != b {
+					t.Fatalf("seed %d, step %d: Store then Uint64 %d, want %d", seed, i, a, b)
+				}
+				p.Uint64()
+			}
+		}
+	}
+}
+
+// BenchmarkFill: a draw a value through Fill beside a loop of Uint64, of
+// the stand-in and of math/rand/v2's PCG (in WebAssembly Uint64 is a
+// call; Fill keeps the state in locals).
+func BenchmarkFill(b *testing.B) {
+	buf := make([]uint64, 256)
+	b.Run("fill", func(b *testing.B) {
+		p := New(1, 2)
+		for b.Loop() {
+			p.Fill(buf)
+		}
+	})
+	b.Run("pcgrand-uint64", func(b *testing.B) {
+		p := New(1, 2)
+		for b.Loop() {
+			for i := range buf {
+				buf[i] = p.Uint64()
+			}
+		}
+	})
+	b.Run("math-rand-v2", func(b *testing.B) {
+		p := rand.NewPCG(1, 2)
+		for b.Loop() {
+			for i := range buf {
+				buf[i] = p.Uint64()
+			}
+		}
+	})
+}
