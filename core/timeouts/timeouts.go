@@ -20,9 +20,10 @@
 // a second, different answer: the cut goes to the user instead.
 //
 // Randomness is the *rand.PCG passed to Run (math/rand/v2), drawn call by
-// call, through core/standin/pcgrand (the same stream, and a call's token
-// gaps drawn in batches: Fill); logarithms and exponentials are core/standin/fmath's, so a seed gives one
-// result on every architecture. Times are seconds.
+// call through core/standin/pcgrand (the same stream; a call's token gaps
+// drawn in batches, Fill); logarithms and exponentials are
+// core/standin/fmath's, so a seed gives one result on every architecture.
+// Times are seconds.
 package timeouts
 
 import (
@@ -30,9 +31,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"retrylab/core/standin"
-
 	"retrylab/core/meter"
+	"retrylab/core/standin"
 	"retrylab/core/standin/fmath"
 	"retrylab/core/standin/heapsort"
 	"retrylab/core/standin/pcgrand"

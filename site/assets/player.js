@@ -1003,7 +1003,7 @@ var retrylabWhenNear = (function () {
     watch(field, fromField);
   }
 
-  function segments(form, hidden, named) {
+  function segments(hidden, named) {
     var radios = (named[hidden.name] || []).filter(function (el) { return el.localName === 'input' && el.type === 'radio'; });
     function fromHidden() {
       var v = inputValue.get.call(hidden);
@@ -1140,7 +1140,7 @@ var retrylabWhenNear = (function () {
     var ss = form.querySelectorAll('input[data-log-for]');
     for (k = 0; k < ss.length; k++) { logSlider(form, ss[k], named); }
     var hs = form.querySelectorAll('input[data-segments-value]');
-    for (k = 0; k < hs.length; k++) { segments(form, hs[k], named); }
+    for (k = 0; k < hs.length; k++) { segments(hs[k], named); }
     var bs = form.querySelectorAll('[data-stepper-for]');
     for (k = 0; k < bs.length; k++) { stepper(form, bs[k], named); }
   }

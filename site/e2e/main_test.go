@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"retrylab/core/calc"
@@ -101,6 +102,17 @@ func tab(t *testing.T, quiet ...string) context.Context {
 		}
 	})
 	return ctx
+}
+
+// beforeScripts has the tab ctx run each of srcs in every page it opens,
+// before the page's own scripts (a hook a test counts or changes with).
+func beforeScripts(t *testing.T, ctx context.Context, srcs ...string) {
+	t.Helper()
+	for _, src := range srcs {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // pageURL is the address of a page on the test server.

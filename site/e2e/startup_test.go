@@ -11,7 +11,6 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -304,9 +303,7 @@ const queryCountJS = `(() => {
 func TestHydrationQueries(t *testing.T) {
 	p := pageAt(t, "/es/embed/dispatch/")
 	ctx := tab(t)
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: queryCountJS}); err != nil {
-		t.Fatal(err)
-	}
+	beforeScripts(t, ctx, queryCountJS)
 	if err := chromedp.Do(ctx, chromedp.Navigate(pageURL(p, ""))); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"retrylab/site/widget"
@@ -276,10 +275,7 @@ func TestWorkerPanic(t *testing.T) {
 func TestWithoutWorker(t *testing.T) {
 	p := dispatchPages(t)[0]
 	ctx := tab(t)
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: `Object.defineProperty(window, 'Worker', {value: undefined, configurable: true});`}); err != nil {
-		t.Fatal(err)
-	}
+	beforeScripts(t, ctx, `Object.defineProperty(window, 'Worker', {value: undefined, configurable: true});`)
 	loc, ws := openWidgets(t, ctx, p, "")
 	if eval[bool](t, ctx, `typeof window.retrylabCompute === 'function'`) {
 		t.Fatal("the loader offers a worker in a page without Worker")
@@ -343,9 +339,7 @@ func TestGOGC(t *testing.T) {
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			ctx := tab(t)
-			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: goEnvHook}); err != nil {
-				t.Fatal(err)
-			}
+			beforeScripts(t, ctx, goEnvHook)
 			_, ws := openWidgets(t, ctx, p, tc.query)
 			disp, _ := pickDispatch(t, ws)
 			// The widgets hydrate lazily (wasm/playground/lazy.go) and the
@@ -492,9 +486,7 @@ const workerHook = `(() => {
 func TestWorkerAdopted(t *testing.T) {
 	p := dispatchPages(t)[0]
 	ctx := tab(t)
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: workerHook}); err != nil {
-		t.Fatal(err)
-	}
+	beforeScripts(t, ctx, workerHook)
 	loc, ws := openWidgets(t, ctx, p, "")
 	waitJSFor(t, ctx, 60*time.Second, "the warm-up to end", `document.documentElement.getAttribute('data-warm') === 'done'`)
 	disp, _ := pickDispatch(t, ws)
@@ -602,9 +594,7 @@ const warmTallyJS = `(() => {
 func TestWarmUpAnswersLight(t *testing.T) {
 	p := pageAt(t, "/it/embed/policies/")
 	ctx := tab(t)
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: warmTallyJS}); err != nil {
-		t.Fatal(err)
-	}
+	beforeScripts(t, ctx, warmTallyJS)
 	openWidgets(t, ctx, p, "")
 	waitJSFor(t, ctx, 60*time.Second, "the warm-up to end", `document.documentElement.getAttribute('data-warm') === 'done'`)
 	type tally struct {
@@ -640,11 +630,7 @@ const spacerJS = `document.addEventListener('DOMContentLoaded', () => {
 func TestWarmUpBelowTheFold(t *testing.T) {
 	p := dispatchPages(t)[0]
 	ctx := tab(t)
-	for _, src := range []string{warmTallyJS, spacerJS} {
-		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	beforeScripts(t, ctx, warmTallyJS, spacerJS)
 	if _, err := chromedp.Run(ctx, chromedp.Navigate(pageURL(p, ""))); err != nil {
 		t.Fatal(err)
 	}
